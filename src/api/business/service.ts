@@ -1,0 +1,91 @@
+import type { Deps } from '../../deps.js';
+import { isoAt } from '../../domain/clock.js';
+import { ApiError } from '../../http/envelope.js';
+import { type PageQuery, paginate } from '../../http/pagination.js';
+import type { BusinessRecord, ClientRecord } from '../../store/records.js';
+
+export const NO_PAYMENT_ACCOUNT = 'No payment account for this business';
+
+/** A business as the spec shows it. */
+export function businessView(deps: Deps, b: BusinessRecord) {
+  const state = deps.fixtures.states.find((s) => s.id === b.stateId);
+  return {
+    id: b.id,
+    businessName: b.businessName,
+    bvn: b.bvn,
+    photoIdUrl: b.photoIdUrl,
+    businessDocumentsUrls: b.businessDocumentsUrls,
+    isApproved: b.isApproved,
+    residentialAddress: b.residentialAddress,
+    stateId: b.stateId,
+    state: state ? { id: state.id, name: state.name } : null,
+    clientId: b.clientId,
+  };
+}
+
+/** The business's payment account details; 400 when it has none yet. */
+export function accountDetails(business: BusinessRecord) {
+  if (!business.account) throw new ApiError(400, NO_PAYMENT_ACCOUNT);
+  return {
+    accountNumber: business.account.accountNumber,
+    accountType: business.account.accountType,
+    customerId: business.account.customerId,
+    businessId: business.id,
+    accountBalance: String(business.balance),
+  };
+}
+
+export function listBusinesses(deps: Deps, client: ClientRecord, query: PageQuery) {
+  const page = paginate(deps.store.where('businesses', 'clientId', client.id), query);
+  return { data: page.data.map((b) => businessView(deps, b)), pagination: page.pagination };
+}
+
+export interface NewBusiness {
+  businessName: string;
+  countryId?: string | undefined;
+  isNewBusiness?: boolean | undefined;
+}
+
+/** A new business of the client: not approved, no payment account, balance 0. */
+export async function createBusiness(deps: Deps, client: ClientRecord, input: NewBusiness) {
+  const duplicate = deps.store
+    .where('businesses', 'clientId', client.id)
+    .some((b) => b.businessName.toLowerCase() === input.businessName.toLowerCase());
+  if (duplicate) throw new ApiError(409, 'A business with this name already exists');
+  const business = await deps.store.mutate((tx) => {
+    const record: BusinessRecord = {
+      id: tx.random().uuid(),
+      clientId: client.id,
+      businessName: input.businessName,
+      bvn: '',
+      photoIdUrl: '',
+      businessDocumentsUrls: [],
+      isApproved: false,
+      residentialAddress: '',
+      stateId: '',
+      countryId: input.countryId ?? 'NG',
+      isNewBusiness: input.isNewBusiness ?? true,
+      createdAt: isoAt(deps.clock),
+      account: null,
+      balance: 0,
+    };
+    tx.put('businesses', record);
+    return record;
+  });
+  return { business: { id: business.id, businessName: business.businessName } };
+}
+
+export function listCustomers(deps: Deps, business: BusinessRecord, query: PageQuery) {
+  const page = paginate(deps.store.where('customers', 'businessId', business.id), query);
+  return {
+    data: page.data.map((c) => ({
+      id: c.id,
+      name: c.name,
+      phoneNo: c.phoneNo,
+      email: c.email,
+      dateCreated: c.dateCreated,
+      nuban: c.nuban,
+    })),
+    pagination: page.pagination,
+  };
+}

@@ -1,0 +1,173 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { embeddedFixturesDir } from './store/fixtures.js';
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
+const bool = z.union([
+  z.boolean(),
+  z
+    .enum(['1', 'true', 'yes', 'on', '0', 'false', 'no', 'off', ''])
+    .transform((v) => ['1', 'true', 'yes', 'on'].includes(v)),
+]);
+
+interface Setting<S extends z.ZodType> {
+  flag: string;
+  env: string;
+  doc: string;
+  schema: S;
+  /** A flag without a value (`--in-memory`). */
+  boolean: boolean;
+}
+const setting = <S extends z.ZodType>(
+  flag: string,
+  env: string,
+  doc: string,
+  schema: S,
+  boolean = false,
+): Setting<S> => ({
+  flag,
+  env,
+  doc,
+  schema,
+  boolean,
+});
+
+/** Every setting: its flag, its environment variable, what it does (with its default) and its schema. */
+export const settings = {
+  port: setting(
+    'port',
+    'PORT',
+    'TCP port to listen on; 0 picks a free one (default 4010)',
+    int(0, 65535).default(4010),
+  ),
+  host: setting(
+    'host',
+    'HOST',
+    'address to listen on (default 127.0.0.1; the Docker image sets 0.0.0.0)',
+    z.string().min(1).default('127.0.0.1'),
+  ),
+  data: setting(
+    'data',
+    'SANDBOX_DATA',
+    'state file; its journal is FILE.wal beside it (default .sandbox/db.json)',
+    z.string().min(1).default('.sandbox/db.json'),
+  ),
+  inMemory: setting(
+    'in-memory',
+    'SANDBOX_IN_MEMORY',
+    'keep the state in memory only, nothing on disk (default off)',
+    bool.default(false),
+    true,
+  ),
+  fixtures: setting(
+    'fixtures',
+    'SANDBOX_FIXTURES',
+    'folder of fixture files to seed from (default: the embedded fixtures)',
+    z.string().min(1).default(embeddedFixturesDir),
+  ),
+  seed: setting(
+    'seed',
+    'SANDBOX_SEED',
+    'seed of the generated fixtures and identifiers (default 1)',
+    int(0, 2 ** 32 - 1).default(1),
+  ),
+  controlToken: setting(
+    'control-token',
+    'SANDBOX_CONTROL_TOKEN',
+    'require header x-sandbox-token with this value on /__sandbox (default: open)',
+    z.string().min(1).optional(),
+  ),
+  tokenTtlSeconds: setting(
+    'token-ttl',
+    'SANDBOX_TOKEN_TTL',
+    'access token lifetime in seconds (default 3600)',
+    int(1).default(3600),
+  ),
+  bodyLimitBytes: setting(
+    'body-limit',
+    'SANDBOX_BODY_LIMIT',
+    'largest JSON request body in bytes (default 1048576)',
+    int(1).default(1_048_576),
+  ),
+  compactAfterBytes: setting(
+    'compact-after',
+    'SANDBOX_COMPACT_AFTER',
+    'journal size in bytes that triggers a background snapshot (default 16777216)',
+    int(1024).default(16 * 1_048_576),
+  ),
+} as const;
+
+type Settings = typeof settings;
+export type SettingName = keyof Settings;
+
+export const configSchema = z.object(
+  Object.fromEntries(Object.entries(settings).map(([k, s]) => [k, s.schema])) as {
+    [K in SettingName]: Settings[K]['schema'];
+  },
+);
+/** The resolved settings. */
+export type Config = z.infer<typeof configSchema>;
+/** Settings as a caller gives them: anything left out takes its default. */
+export type ConfigInput = z.input<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Validates settings given in code (programmatic start, tests). */
+export function resolveConfig(input: ConfigInput = {}): Config {
+  const parsed = configSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const name = String(issue?.path[0] ?? '');
+  const s = (settings as Record<string, Setting<z.ZodType>>)[name];
+  const label = s ? `--${s.flag} (${s.env})` : name;
+  throw new ConfigError(`invalid setting ${label}: ${issue?.message ?? 'invalid value'}`);
+}
+
+export type CliResult = { kind: 'run'; config: Config } | { kind: 'help' } | { kind: 'version' };
+
+/** Reads flags, then the environment for what the flags leave out; flags win. */
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliResult {
+  const options: Record<string, { type: 'string' | 'boolean' }> = {
+    help: { type: 'boolean' },
+    version: { type: 'boolean' },
+  };
+  for (const s of Object.values(settings)) {
+    options[s.flag] = { type: s.boolean ? 'boolean' : 'string' };
+  }
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message.split('\n')[0]} (see --help)`);
+  }
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+  const input: Record<string, unknown> = {};
+  for (const [key, s] of Object.entries(settings)) {
+    // An empty variable counts as unset, as shells and compose files often leave them.
+    const value = values[s.flag] ?? (env[s.env] === '' ? undefined : env[s.env]);
+    if (value !== undefined) input[key] = value;
+  }
+  return { kind: 'run', config: resolveConfig(input as ConfigInput) };
+}
+
+/** The `--help` text: every setting with its flag, variable and default. */
+export function helpText(): string {
+  const rows = Object.values(settings).map((s) => {
+    return [`  --${s.flag}${s.boolean ? '' : ' VALUE'}`, s.env, s.doc] as const;
+  });
+  const w0 = Math.max(...rows.map((r) => r[0].length)) + 2;
+  const w1 = Math.max(...rows.map((r) => r[1].length)) + 2;
+  return [
+    'banking-sandbox: a local, stateful sandbox of a Nigerian business banking API',
+    '',
+    'Usage: banking-sandbox [options]',
+    '',
+    'Every option can also be set with its environment variable; a flag wins over the variable.',
+    '',
+    ...rows.map(([flag, env, doc]) => flag.padEnd(w0) + env.padEnd(w1) + doc),
+    `  --help${' '.repeat(w0 - 8)}${''.padEnd(w1)}print this text`,
+    `  --version${' '.repeat(w0 - 11)}${''.padEnd(w1)}print the version`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,14 @@
+import type { Config } from './config.js';
+import type { Clock } from './domain/clock.js';
+import type { Fixtures } from './store/fixtures.js';
+import type { Store } from './store/store.js';
+
+/** What routes and services work with; built once by the sandbox and handed down. */
+export interface Deps {
+  store: Store;
+  fixtures: Fixtures;
+  config: Config;
+  clock: Clock;
+  /** One line to the server log. */
+  log: (line: string) => void;
+}

@@ -1,0 +1,49 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** The claims of an access token. */
+export interface TokenClaims {
+  /** User id. */
+  sub: string;
+  clientId: string;
+  role: string;
+  /** Issued at, seconds since the epoch. */
+  iat: number;
+  /** Expires at, seconds since the epoch. */
+  exp: number;
+}
+
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+
+function sign(input: string, key: string): Buffer {
+  return createHmac('sha256', key).update(input).digest();
+}
+
+/** A signed HS256 JWT. */
+export function signToken(claims: TokenClaims, key: string): string {
+  const body = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+  return `${body}.${sign(body, key).toString('base64url')}`;
+}
+
+export type VerifyResult = { ok: true; claims: TokenClaims } | { ok: false; reason: 'invalid' | 'expired' };
+
+/** Checks the signature (constant time), the algorithm and the expiry against `nowMs`. */
+export function verifyToken(token: string, key: string, nowMs: number): VerifyResult {
+  const parts = token.split('.');
+  if (parts.length !== 3) return { ok: false, reason: 'invalid' };
+  const [header, payload, signature] = parts as [string, string, string];
+  if (header !== HEADER) return { ok: false, reason: 'invalid' };
+  const expected = sign(`${header}.${payload}`, key);
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return { ok: false, reason: 'invalid' };
+  let claims: TokenClaims;
+  try {
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as TokenClaims;
+  } catch {
+    return { ok: false, reason: 'invalid' };
+  }
+  if (typeof claims.exp !== 'number' || typeof claims.sub !== 'string')
+    return { ok: false, reason: 'invalid' };
+  if (claims.exp * 1000 <= nowMs) return { ok: false, reason: 'expired' };
+  return { ok: true, claims };
+}

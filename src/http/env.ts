@@ -1,0 +1,20 @@
+import type { RoleName } from '../domain/roles.js';
+import type { BusinessRecord, ClientRecord, UserRecord } from '../store/records.js';
+
+/** Who is calling, once scheme A or B has accepted the credentials. */
+export interface Caller {
+  client: ClientRecord;
+  /** The signed-in user (scheme A); null for the API key pair (scheme B). */
+  user: UserRecord | null;
+  role: RoleName;
+}
+
+/** Hono's environment for every route of the app. */
+export type AppEnv = {
+  Variables: {
+    requestId: string;
+    caller: Caller;
+    /** The business of the `businessId` header, where a route takes one. */
+    business: BusinessRecord | undefined;
+  };
+};

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/** `page` ≥ 1 (default 1) and `limit` 1..100 (default 10), as every list endpoint takes them. */
+export const pageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+});
+export type PageQuery = z.infer<typeof pageQuery>;
+
+export interface Pagination {
+  totalCount: number;
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  nextPage: number;
+  previousPage: number;
+  limit: number;
+  lastPage: number;
+}
+
+/** The spec's pagination object for a page of `totalCount` records; absent pages are 0. */
+export function pagination(totalCount: number, { page, limit }: PageQuery): Pagination {
+  const lastPage = Math.max(1, Math.ceil(totalCount / limit));
+  const hasNextPage = page < lastPage;
+  const hasPreviousPage = page > 1;
+  return {
+    totalCount,
+    hasNextPage,
+    hasPreviousPage,
+    nextPage: hasNextPage ? page + 1 : 0,
+    previousPage: hasPreviousPage ? page - 1 : 0,
+    limit,
+    lastPage,
+  };
+}
+
+/** One page of `items` and its pagination object. */
+export function paginate<T>(items: readonly T[], query: PageQuery): { data: T[]; pagination: Pagination } {
+  const start = (query.page - 1) * query.limit;
+  return { data: items.slice(start, start + query.limit), pagination: pagination(items.length, query) };
+}

@@ -1,0 +1,3 @@
+/** The programmatic API: start a sandbox from a test suite. */
+export { type ConfigInput, type Config, resolveConfig } from './config.js';
+export { createSandbox, type RunningSandbox, type Sandbox, type SandboxOptions, startSandbox, version } from './sandbox.js';

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+import { banner } from './banner.js';
+import { ConfigError, helpText, parseCli } from './config.js';
+import { type RunningSandbox, startSandbox, version } from './sandbox.js';
+import { FixtureError } from './store/fixtures.js';
+
+/** Exits 2 with one line: the settings or fixtures are wrong. */
+function usageError(message: string): never {
+  process.stderr.write(`banking-sandbox: ${message}\n`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let cli: ReturnType<typeof parseCli>;
+  try {
+    cli = parseCli(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) usageError(error.message);
+    throw error;
+  }
+  if (cli.kind === 'help') return void process.stdout.write(helpText());
+  if (cli.kind === 'version') return void process.stdout.write(`${version}\n`);
+
+  let sandbox: RunningSandbox;
+  try {
+    sandbox = await startSandbox(cli.config);
+  } catch (error) {
+    if (error instanceof FixtureError || error instanceof ConfigError) usageError(error.message);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') usageError(`port ${cli.config.port} on ${cli.config.host} is already in use`);
+    process.stderr.write(`banking-sandbox: cannot start: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(banner(sandbox));
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`banking-sandbox: ${signal}, stopping\n`);
+    // The store is flushed before exit; past 2 s something is stuck, and we leave anyway.
+    setTimeout(() => process.exit(1), 2000).unref();
+    sandbox.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`banking-sandbox: error while stopping: ${error}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+await main();

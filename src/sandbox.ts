@@ -1,0 +1,103 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import pkg from '../package.json' with { type: 'json' };
+import { type App, createApp } from './app.js';
+import { type Config, type ConfigInput, resolveConfig } from './config.js';
+import type { Deps } from './deps.js';
+import { type Clock, systemClock } from './domain/clock.js';
+import { type Fixtures, loadFixtures } from './store/fixtures.js';
+import type { StateDocument } from './store/records.js';
+import { buildInitialState } from './store/seed.js';
+import { Store } from './store/store.js';
+
+export const version: string = pkg.version;
+
+export interface SandboxOptions extends ConfigInput {
+  /** Where log lines go (default: standard error). */
+  log?: (line: string) => void;
+}
+
+/** A sandbox without a port: the app for `app.request()`, its store, and the controls. */
+export interface Sandbox {
+  app: App;
+  store: Store;
+  config: Config;
+  fixtures: Fixtures;
+  /** Resolves once background work is idle and every acknowledged change is on disk. */
+  drain(): Promise<void>;
+  /** Back to the fixtures. */
+  reset(): Promise<void>;
+  /** Flushes and closes the store. */
+  close(): Promise<void>;
+}
+
+export interface RunningSandbox extends Sandbox {
+  /** Base URL of the server, without `/api/v1`. */
+  url: string;
+}
+
+/** Builds everything but the server: fixtures, store (file or memory), app. */
+export async function createSandbox(
+  options: SandboxOptions = {},
+  clock: Clock = systemClock,
+): Promise<Sandbox> {
+  const { log = (line: string) => process.stderr.write(`${line}\n`), ...input } = options;
+  const config = resolveConfig(input);
+  const fixtures = await loadFixtures(config.fixtures);
+  let initial: Promise<StateDocument> | null = null;
+  // Built once, on first need (first start, reset), and copied each time: the store freezes what it holds.
+  const initialState = async () => {
+    initial ??= buildInitialState(fixtures, config.seed);
+    return structuredClone(await initial);
+  };
+  const store = await Store.open({
+    file: config.inMemory ? null : config.data,
+    compactAfterBytes: config.compactAfterBytes,
+    initialState,
+    onCompactionError: (error) =>
+      log(`snapshot compaction failed (the journal still holds everything): ${error}`),
+  });
+  const deps: Deps = { store, fixtures, config, clock, log };
+  const reset = async () => store.replaceState(await initialState());
+  const app = createApp(deps, { version, startedAt: Date.now(), reset });
+  return {
+    app,
+    store,
+    config,
+    fixtures,
+    drain: () => store.idle(),
+    reset,
+    close: () => store.close(),
+  };
+}
+
+/** Builds the sandbox and listens on `config.host:config.port` (port 0 picks a free one). */
+export async function startSandbox(
+  options: SandboxOptions = {},
+  clock: Clock = systemClock,
+): Promise<RunningSandbox> {
+  const sandbox = await createSandbox(options, clock);
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve(
+      { fetch: sandbox.app.fetch, port: sandbox.config.port, hostname: sandbox.config.host },
+      () => resolve(s),
+    );
+    s.once('error', reject);
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const httpServer = server as import('node:http').Server;
+  return {
+    ...sandbox,
+    url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`,
+    close: async () => {
+      // Stop accepting, let requests in flight finish (briefly), then flush the store.
+      const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      httpServer.closeIdleConnections();
+      const force = setTimeout(() => httpServer.closeAllConnections(), 1000);
+      await closed;
+      clearTimeout(force);
+      await sandbox.close();
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/**
+ * The fixtures folder shipped with the package (the default of `--fixtures`): the nearest `fixtures/` above this
+ * module, which is `src/store/` when run from source and `dist/` when bundled.
+ */
+export const embeddedFixturesDir = (() => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++) {
+    if (existsSync(join(dir, 'fixtures', 'banks.json'))) return join(dir, 'fixtures');
+    dir = dirname(dir);
+  }
+  return join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+})();
+
+const digits = (n: number) => z.string().regex(new RegExp(`^\\d{${n}}$`), `must be ${n} digits`);
+const bankCode = z.string().regex(/^\d{3}$|^\d{6}$/, 'must be a 3- or 6-digit bank code');
+
+const userFixture = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.email(),
+  password: z.string().min(1),
+  phoneNo: z.string(),
+});
+
+const fixtureSchemas = {
+  banks: z.object({
+    homeBankCode: bankCode,
+    banks: z.array(z.object({ code: bankCode, name: z.string() })).min(1),
+  }),
+  billers: z.array(bankCode),
+  fees: z.object({
+    /** Outgoing transfer fee tiers in kobo, ascending; `upTo: null` is the last tier. */
+    transfer: z
+      .array(z.object({ upTo: z.number().int().positive().nullable(), fee: z.number().int().nonnegative() }))
+      .min(1),
+    /** Incoming payment charge: a rate in basis points, capped, in kobo. */
+    incoming: z.object({
+      rateBasisPoints: z.number().int().nonnegative(),
+      cap: z.number().int().nonnegative(),
+    }),
+  }),
+  roles: z.array(z.object({ id: z.string(), name: z.enum(['Admin', 'Manager', 'Viewer']) })).length(3),
+  states: z.array(z.object({ id: z.string(), name: z.string() })).min(1),
+  clients: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      publicKey: z.string().regex(/^pk_sandbox_[0-9a-f]{32}$/),
+      secretKey: z.string().regex(/^sk_sandbox_[0-9a-f]{32}$/),
+      webhookAuthKey: z.string().min(16),
+      createdAt: z.iso.datetime(),
+      owner: userFixture,
+      members: z.array(userFixture.extend({ role: z.enum(['Admin', 'Manager', 'Viewer']) })),
+      businesses: z.array(
+        z.object({
+          id: z.string(),
+          businessName: z.string(),
+          isApproved: z.boolean(),
+          accountNumber: digits(10).optional(),
+          customerId: z.string().optional(),
+          accountType: z.string().optional(),
+          balance: z.number().int().nonnegative(),
+          bvn: z.string(),
+          residentialAddress: z.string(),
+          stateId: z.string(),
+          /** How many customers to generate with the seeded faker. */
+          customers: z.number().int().nonnegative(),
+        }),
+      ),
+    }),
+  ),
+};
+
+export type Fixtures = { [K in keyof typeof fixtureSchemas]: z.infer<(typeof fixtureSchemas)[K]> };
+export type FeeTable = Fixtures['fees'];
+
+export class FixtureError extends Error {}
+
+/** Reads and validates every fixture file of `dir`; a bad file fails with its name and the bad field. */
+export async function loadFixtures(dir: string): Promise<Fixtures> {
+  const out = {} as Record<string, unknown>;
+  for (const [name, schema] of Object.entries(fixtureSchemas)) {
+    const file = join(dir, `${name}.json`);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      throw new FixtureError(`fixture ${file}: ${(error as Error).message}`);
+    }
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new FixtureError(`fixture ${file}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+    }
+    out[name] = parsed.data;
+  }
+  return out as Fixtures;
+}

@@ -1,0 +1,304 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Low, Memory } from 'lowdb';
+import { Random } from '../domain/random.js';
+import { Journal, type JournalEntry, type Op, readJournal } from './journal.js';
+import {
+  type CollectionName,
+  type Collections,
+  collectionNames,
+  indexedFields,
+  type MetaRecord,
+  type StateDocument,
+} from './records.js';
+import { type Snapshot, SnapshotFile } from './snapshot-file.js';
+
+export interface StoreOptions {
+  /** Snapshot file; its journal is the same path with `.wal` appended. Null keeps everything in memory. */
+  file: string | null;
+  /** Journal size in bytes past which the snapshot is rewritten (in the background) and the journal emptied. */
+  compactAfterBytes: number;
+  /** The state to start from when there is no file yet. */
+  initialState: () => Promise<StateDocument>;
+  /** Told about a failed background compaction (the journal keeps everything, so nothing is lost). */
+  onCompactionError?: (error: unknown) => void;
+}
+
+/** What a mutation may do: read anything, put and delete records, draw from the seeded generator. */
+export interface Tx {
+  get<K extends CollectionName>(collection: K, id: string): Collections[K] | undefined;
+  where<K extends CollectionName>(
+    collection: K,
+    field: keyof Collections[K] & string,
+    value: unknown,
+  ): Collections[K][];
+  put<K extends CollectionName>(collection: K, record: Collections[K]): void;
+  delete(collection: CollectionName, id: string): void;
+  random(): Random;
+}
+
+type Maps = { [K in CollectionName]: Map<string, Collections[K]> };
+type Index = Map<unknown, Set<string>>;
+
+interface OpenTx {
+  ops: Op[];
+  undo: (() => void)[];
+  random: Random | null;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/**
+ * The state: in memory, one Map per collection, with a write-ahead journal on disk. A mutation runs
+ * synchronously (so each read-check-write is atomic on Node's one thread), appends its changes to the journal
+ * and resolves once they are fsynced; concurrent mutations share one write. The snapshot (a lowdb document) is
+ * rewritten only on reset, import, and in the background when the journal grows past a threshold. Start-up loads
+ * the snapshot and replays the journal entries it does not contain yet.
+ */
+export class Store {
+  private maps = {} as Maps;
+  private indexes = new Map<string, Map<string, Index>>();
+  private seq = 0;
+  private tx: OpenTx | null = null;
+  private journal: Journal | null = null;
+  private compaction: Promise<void> | null = null;
+  /** Snapshot writes, one after another: each captures the state when asked, and they share a temporary file. */
+  private snapshotWrites: Promise<void> = Promise.resolve();
+  private readonly txApi: Tx;
+
+  private constructor(
+    private readonly options: StoreOptions,
+    private readonly low: Low<Snapshot>,
+  ) {
+    this.txApi = {
+      get: (collection, id) => this.get(collection, id),
+      where: (collection, field, value) => this.where(collection, field, value),
+      put: (collection, record) => this.txPut(collection, record),
+      delete: (collection, id) => this.txDelete(collection, id),
+      random: () => this.txRandom(),
+    };
+  }
+
+  /** Opens (or creates from `initialState`) the store. */
+  static async open(options: StoreOptions): Promise<Store> {
+    const empty: Snapshot = { version: 1, seq: 0, collections: {} as Snapshot['collections'] };
+    if (options.file === null) {
+      const store = new Store(options, new Low<Snapshot>(new Memory<Snapshot>(), empty));
+      store.load(await options.initialState());
+      return store;
+    }
+    await mkdir(dirname(options.file), { recursive: true });
+    const store = new Store(options, new Low<Snapshot>(new SnapshotFile(options.file), empty));
+    const walPath = `${options.file}.wal`;
+    await store.low.read();
+    const snapshot = store.low.data;
+    if (snapshot === empty) {
+      store.load(await options.initialState());
+      store.journal = await Journal.open(walPath);
+      // A journal left beside a deleted snapshot belongs to another state.
+      await store.journal.clear();
+      await store.writeSnapshot();
+      return store;
+    }
+    if (snapshot.version !== 1 || typeof snapshot.collections !== 'object' || snapshot.collections === null) {
+      throw new Error(`${options.file} is not a sandbox state file (version 1)`);
+    }
+    store.load(snapshot);
+    store.seq = snapshot.seq;
+    for (const entry of await readJournal(walPath)) store.replay(entry);
+    store.journal = await Journal.open(walPath);
+    return store;
+  }
+
+  get<K extends CollectionName>(collection: K, id: string): Collections[K] | undefined {
+    return this.maps[collection].get(id);
+  }
+
+  /** Every record of a collection, in insertion order. */
+  all<K extends CollectionName>(collection: K): Collections[K][] {
+    return [...this.maps[collection].values()];
+  }
+
+  count(collection: CollectionName): number {
+    return this.maps[collection].size;
+  }
+
+  /** Records whose indexed `field` equals `value`, in insertion order. */
+  where<K extends CollectionName>(
+    collection: K,
+    field: keyof Collections[K] & string,
+    value: unknown,
+  ): Collections[K][] {
+    const index = this.indexes.get(collection)?.get(field);
+    if (!index) throw new Error(`${collection}.${field} is not indexed`);
+    const ids = index.get(value);
+    if (!ids) return [];
+    const out: Collections[K][] = [];
+    for (const id of ids) {
+      const record = this.maps[collection].get(id);
+      if (record) out.push(record);
+    }
+    return out;
+  }
+
+  /** The meta record (seed, generator state, token key). */
+  meta(): MetaRecord {
+    const meta = this.maps.meta.get('meta');
+    if (!meta) throw new Error('state has no meta record');
+    return meta;
+  }
+
+  /**
+   * Runs `fn` atomically: it must be synchronous. If it throws, every change it made is undone and the error
+   * is rethrown. Otherwise resolves with its result once the changes are durable.
+   */
+  mutate<T>(fn: (tx: Tx) => T): Promise<T> {
+    if (this.tx) throw new Error('mutate() cannot be nested');
+    const tx: OpenTx = { ops: [], undo: [], random: null };
+    this.tx = tx;
+    let result: T;
+    try {
+      result = fn(this.txApi);
+      if (tx.random) this.txPut('meta', { ...this.meta(), random: tx.random.state });
+    } catch (error) {
+      for (let i = tx.undo.length - 1; i >= 0; i--) tx.undo[i]?.();
+      throw error;
+    } finally {
+      this.tx = null;
+    }
+    if (tx.ops.length === 0 || !this.journal) return Promise.resolve(result);
+    this.seq++;
+    const line = `{"q":${this.seq},"o":${JSON.stringify(tx.ops)}}\n`;
+    const durable = this.journal.append(line);
+    if (this.journal.size > this.options.compactAfterBytes && !this.compaction) this.startCompaction();
+    return durable.then(() => result);
+  }
+
+  /** The whole state as a document (records are shared, frozen). */
+  exportState(): StateDocument {
+    const collections = {} as Record<CollectionName, unknown[]>;
+    for (const name of collectionNames) collections[name] = this.all(name);
+    return { version: 1, collections } as StateDocument;
+  }
+
+  /** Replaces the whole state (reset, import) and makes it durable. */
+  async replaceState(doc: StateDocument): Promise<void> {
+    if (this.tx) throw new Error('replaceState() inside mutate()');
+    this.load(doc);
+    this.seq++;
+    await this.writeSnapshot();
+  }
+
+  /** Resolves once every acknowledged change is on disk and no compaction runs. */
+  async idle(): Promise<void> {
+    while (this.compaction) await this.compaction;
+    await this.journal?.idle();
+  }
+
+  /** Flushes and closes the files. */
+  async close(): Promise<void> {
+    await this.idle();
+    await this.journal?.close();
+    this.journal = null;
+  }
+
+  /** Bytes in the journal now (0 in memory). */
+  get journalBytes(): number {
+    return this.journal?.size ?? 0;
+  }
+
+  private load(doc: Pick<StateDocument, 'collections'>): void {
+    this.maps = {} as Maps;
+    this.indexes.clear();
+    for (const name of collectionNames) {
+      (this.maps as Record<string, Map<string, unknown>>)[name] = new Map();
+      const fields = (indexedFields as Record<string, readonly string[] | undefined>)[name] ?? [];
+      this.indexes.set(name, new Map(fields.map((f) => [f, new Map()])));
+      for (const record of doc.collections[name] ?? [])
+        this.apply(name, (record as { id: string }).id, record);
+    }
+  }
+
+  private replay(entry: JournalEntry): void {
+    if (entry.q <= this.seq) return;
+    for (const [collection, id, record] of entry.o) {
+      if (!(collectionNames as string[]).includes(collection)) {
+        throw new Error(`journal entry ${entry.q} names an unknown collection "${collection}"`);
+      }
+      this.apply(collection as CollectionName, id, record);
+    }
+    this.seq = entry.q;
+  }
+
+  /** Sets (or with `record` null deletes) one record and keeps the indexes true. */
+  private apply(collection: CollectionName, id: string, record: unknown): void {
+    const map = this.maps[collection] as Map<string, unknown>;
+    const previous = map.get(id) as Record<string, unknown> | undefined;
+    const indexes = this.indexes.get(collection);
+    if (indexes && indexes.size > 0) {
+      const next = record as Record<string, unknown> | null;
+      for (const [field, index] of indexes) {
+        if (previous && previous[field] !== next?.[field]) index.get(previous[field])?.delete(id);
+        if (next) {
+          const ids = index.get(next[field]);
+          if (ids) ids.add(id);
+          else index.set(next[field], new Set([id]));
+        }
+      }
+    }
+    if (record === null) map.delete(id);
+    else map.set(id, deepFreeze(record));
+  }
+
+  private txPut<K extends CollectionName>(collection: K, record: Collections[K]): void {
+    this.recordChange(collection, (record as { id: string }).id, record);
+  }
+
+  private txDelete(collection: CollectionName, id: string): void {
+    this.recordChange(collection, id, null);
+  }
+
+  private recordChange(collection: CollectionName, id: string, record: unknown): void {
+    const tx = this.tx;
+    if (!tx) throw new Error('records can only change inside mutate()');
+    const previous = this.maps[collection].get(id) ?? null;
+    tx.undo.push(() => this.apply(collection, id, previous));
+    tx.ops.push([collection, id, record]);
+    this.apply(collection, id, record);
+  }
+
+  private txRandom(): Random {
+    const tx = this.tx;
+    if (!tx) throw new Error('random() only inside mutate()');
+    tx.random ??= new Random(this.meta().random);
+    return tx.random;
+  }
+
+  /** Writes the state as of now to the snapshot, then drops the journal entries it holds. */
+  private writeSnapshot(): Promise<void> {
+    const snapshot: Snapshot = { ...this.exportState(), seq: this.seq };
+    const write = async (): Promise<void> => {
+      this.low.data = snapshot;
+      await this.low.write();
+      const journal = this.journal;
+      if (journal) await journal.exclusive(() => journal.dropThrough(snapshot.seq));
+    };
+    const done = this.snapshotWrites.then(write);
+    this.snapshotWrites = done.catch(() => undefined);
+    return done;
+  }
+
+  private startCompaction(): void {
+    this.compaction = this.writeSnapshot()
+      .catch((error: unknown) => this.options.onCompactionError?.(error))
+      .finally(() => {
+        this.compaction = null;
+      });
+  }
+}
