@@ -12,8 +12,11 @@ await build({
   target: 'node20',
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
+  minify: true,
   sourcemap: 'linked',
   legalComments: 'linked',
-  banner: { js: "import { createRequire as __sandboxRequire } from 'node:module'; const require = __sandboxRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __sandboxRequire } from 'node:module'; const require = __sandboxRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });

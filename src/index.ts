@@ -1,3 +1,10 @@
 /** The programmatic API: start a sandbox from a test suite. */
-export { type ConfigInput, type Config, resolveConfig } from './config.js';
-export { createSandbox, type RunningSandbox, type Sandbox, type SandboxOptions, startSandbox, version } from './sandbox.js';
+export { type Config, type ConfigInput, resolveConfig } from './config.js';
+export {
+  createSandbox,
+  type RunningSandbox,
+  type Sandbox,
+  type SandboxOptions,
+  startSandbox,
+  version,
+} from './sandbox.js';

@@ -21,7 +21,26 @@ async function main(): Promise<void> {
   if (cli.kind === 'help') return void process.stdout.write(helpText());
   if (cli.kind === 'version') return void process.stdout.write(`${version}\n`);
 
-  let sandbox: RunningSandbox;
+  // Handlers go in before anything listens, so a signal at any moment after start-up is a clean stop.
+  let sandbox: RunningSandbox | undefined;
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`banking-sandbox: ${signal}, stopping\n`);
+    // The store is flushed before exit; past 2 s something is stuck, and we leave anyway.
+    setTimeout(() => process.exit(1), 2000).unref();
+    (sandbox ? sandbox.close() : Promise.resolve()).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`banking-sandbox: error while stopping: ${error}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
   try {
     sandbox = await startSandbox(cli.config);
   } catch (error) {
@@ -32,24 +51,9 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   process.stdout.write(banner(sandbox));
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stderr.write(`banking-sandbox: ${signal}, stopping\n`);
-    // The store is flushed before exit; past 2 s something is stuck, and we leave anyway.
-    setTimeout(() => process.exit(1), 2000).unref();
-    sandbox.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`banking-sandbox: error while stopping: ${error}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
 }
 
-await main();
+main().catch((error: unknown) => {
+  process.stderr.write(`banking-sandbox: ${(error as Error).stack ?? error}\n`);
+  process.exit(1);
+});

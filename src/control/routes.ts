@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../deps.js';
 import { secureEqual } from '../domain/secure-compare.js';
 import type { AppEnv } from '../http/env.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `page` ≥ 1 (default 1) and `limit` 1..100 (default 10), as every list endpoint takes them. */
 export const pageQuery = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Every persisted record, defined once. The zod schemas validate state imports (`PUT /__sandbox/state`) and

@@ -208,9 +208,13 @@ export class Store {
     this.journal = null;
   }
 
-  /** Bytes in the journal now (0 in memory). */
-  get journalBytes(): number {
-    return this.journal?.size ?? 0;
+  /** Journal figures: bytes in the file now, and fsynced writes since start (0 in memory). */
+  stats(): { journalBytes: number; journalFlushes: number; seq: number } {
+    return {
+      journalBytes: this.journal?.size ?? 0,
+      journalFlushes: this.journal?.flushes ?? 0,
+      seq: this.seq,
+    };
   }
 
   private load(doc: Pick<StateDocument, 'collections'>): void {

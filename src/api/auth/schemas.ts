@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const signInBody = z.object({
   email: z.string().trim().min(1).max(320),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const createBusinessBody = z.object({
   businessName: z.string().trim().min(2).max(100),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Hosts a plain-http webhook may point at: this machine, the Docker host, and single-label container names. */
 function allowsPlainHttp(hostname: string): boolean {

@@ -1,0 +1,406 @@
+import { createHmac } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import states from '../../fixtures/states.json' with { type: 'json' };
+import { createSandbox, type Sandbox } from '../../src/sandbox.js';
+import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
+
+const SIGNIN = '/api/v1/auth/signin';
+const DETAILS = '/api/v1/clients/business/account-details';
+const BUSINESS_FIELDS = [
+  'businessDocumentsUrls',
+  'businessName',
+  'bvn',
+  'clientId',
+  'id',
+  'isApproved',
+  'photoIdUrl',
+  'residentialAddress',
+  'state',
+  'stateId',
+].sort();
+
+interface Business {
+  id: string;
+  businessName: string;
+  bvn: string;
+  photoIdUrl: string;
+  businessDocumentsUrls: string[];
+  isApproved: boolean;
+  residentialAddress: string;
+  stateId: string;
+  state: { id: string; name: string } | null;
+  clientId: string;
+}
+
+function b64url(value: string): string {
+  return Buffer.from(value).toString('base64url');
+}
+
+function decodePart(part: string | undefined): Record<string, unknown> {
+  return JSON.parse(Buffer.from(part ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+}
+
+/** A JWT of the given claims signed with a key of our own choosing. */
+function forge(claims: Record<string, unknown>, key: string, header = { alg: 'HS256', typ: 'JWT' }): string {
+  const body = `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(claims))}`;
+  return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
+}
+
+function expect401(res: { status: number; body: Record<string, unknown> }, message?: string): void {
+  expect(res.status).toBe(401);
+  expect(res.body.status).toBe(false);
+  expect(res.body.data).toBeNull();
+  if (message !== undefined) expect(res.body.message).toBe(message);
+}
+
+describe('sign-in', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+  });
+
+  it('returns a 3-part HS256 JWT with the contract claims', async () => {
+    const res = await call(sandbox, 'POST', SIGNIN, { body: { email: A.owner.email, password: A.owner.password } });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe(true);
+    const data = res.body.data as { accessToken: string; businesses: Business[] };
+    const parts = data.accessToken.split('.');
+    expect(parts).toHaveLength(3);
+    for (const part of parts) expect(part).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decodePart(parts[0])).toMatchObject({ alg: 'HS256' });
+    const claims = decodePart(parts[1]);
+    expect(claims).toMatchObject({ sub: A.owner.id, clientId: A.id, role: 'Admin' });
+    expect(typeof claims.exp).toBe('number');
+    expect(typeof claims.iat).toBe('number');
+    expect(Number(claims.exp) - Number(claims.iat)).toBe(3600);
+  });
+
+  it('lists the businesses of the client with the spec Business fields', async () => {
+    const res = await call(sandbox, 'POST', SIGNIN, { body: { email: A.owner.email, password: A.owner.password } });
+    const { businesses } = res.body.data as { businesses: Business[] };
+    expect(businesses.map((b) => b.id).sort()).toEqual([A.a1.id, A.a2.id].sort());
+    for (const b of businesses) {
+      expect(Object.keys(b).sort()).toEqual(BUSINESS_FIELDS);
+      expect(b.clientId).toBe(A.id);
+      expect(typeof b.businessName).toBe('string');
+      expect(typeof b.bvn).toBe('string');
+      expect(typeof b.photoIdUrl).toBe('string');
+      expect(Array.isArray(b.businessDocumentsUrls)).toBe(true);
+      expect(typeof b.isApproved).toBe('boolean');
+      expect(typeof b.residentialAddress).toBe('string');
+      expect(typeof b.stateId).toBe('string');
+    }
+    const a1 = businesses.find((b) => b.id === A.a1.id);
+    const lagos = states.find((s) => s.id === A.a1.stateId);
+    expect(lagos).toBeDefined();
+    expect(a1).toMatchObject({
+      businessName: A.a1.businessName,
+      bvn: A.a1.bvn,
+      isApproved: true,
+      residentialAddress: A.a1.residentialAddress,
+      stateId: A.a1.stateId,
+      state: { id: lagos?.id, name: lagos?.name },
+    });
+    const a2 = businesses.find((b) => b.id === A.a2.id);
+    expect(a2).toMatchObject({ businessName: A.a2.businessName, isApproved: false, state: null });
+  });
+
+  it("gives B only B's business", async () => {
+    const res = await call(sandbox, 'POST', SIGNIN, { body: { email: B.owner.email, password: B.owner.password } });
+    expect(res.status).toBe(200);
+    const { businesses } = res.body.data as { businesses: Business[] };
+    expect(businesses.map((b) => b.id)).toEqual([B.b1.id]);
+    expect(businesses[0]?.clientId).toBe(B.id);
+  });
+
+  it('matches the email case-insensitively', async () => {
+    const res = await call(sandbox, 'POST', SIGNIN, {
+      body: { email: A.owner.email.toUpperCase(), password: A.owner.password },
+    });
+    expect(res.status).toBe(200);
+    const token = (res.body.data as { accessToken: string }).accessToken;
+    const details = await call(sandbox, 'GET', DETAILS, { headers: schemeA(token, A.secretKey, A.a1.id) });
+    expect(details.status).toBe(200);
+  });
+
+  it('signs in the members too, with their role in the token', async () => {
+    for (const member of [A.manager, A.viewer]) {
+      const res = await call(sandbox, 'POST', SIGNIN, { body: { email: member.email, password: member.password } });
+      expect(res.status).toBe(200);
+      const token = (res.body.data as { accessToken: string }).accessToken;
+      expect(decodePart(token.split('.')[1])).toMatchObject({ sub: member.id, clientId: A.id, role: member.role });
+    }
+  });
+
+  it('answers 401 "Invalid email or password" to a wrong password', async () => {
+    const res = await call(sandbox, 'POST', SIGNIN, { body: { email: A.owner.email, password: 'Sandbox123?' } });
+    expect401(res, 'Invalid email or password');
+  });
+
+  it('answers the same 401 to an unknown email', async () => {
+    const res = await call(sandbox, 'POST', SIGNIN, {
+      body: { email: 'nobody@nowhere.test', password: A.owner.password },
+    });
+    expect401(res, 'Invalid email or password');
+  });
+
+  it('does not match the password case-insensitively', async () => {
+    const res = await call(sandbox, 'POST', SIGNIN, {
+      body: { email: A.owner.email, password: A.owner.password.toUpperCase() },
+    });
+    expect401(res, 'Invalid email or password');
+  });
+
+  it('answers 400 with field errors to missing fields', async () => {
+    const cases: [Record<string, unknown>, string[]][] = [
+      [{}, ['email', 'password']],
+      [{ email: A.owner.email }, ['password']],
+      [{ password: A.owner.password }, ['email']],
+      [{ email: '', password: '' }, ['email', 'password']],
+    ];
+    for (const [body, fields] of cases) {
+      const res = await call(sandbox, 'POST', SIGNIN, { body });
+      expect(res.status).toBe(400);
+      expect(res.body.status).toBe(false);
+      const errors = res.body.errors as { field: string }[];
+      expect(errors.map((e) => e.field).sort()).toEqual(fields);
+    }
+  });
+
+  it('answers 400 to a request with no body at all', async () => {
+    const res = await call(sandbox, 'POST', SIGNIN);
+    expect(res.status).toBe(400);
+    expect(res.body.status).toBe(false);
+  });
+});
+
+describe('scheme A failures', () => {
+  let sandbox: Sandbox;
+  let token: string;
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+    token = await tokenFor(sandbox, A.owner);
+  });
+
+  it('accepts the full, correct set of headers', async () => {
+    const res = await call(sandbox, 'GET', DETAILS, { headers: schemeA(token, A.secretKey, A.a1.id) });
+    expect(res.status).toBe(200);
+  });
+
+  it('answers 401 without Authorization', async () => {
+    const res = await call(sandbox, 'GET', DETAILS, { headers: { SECRET_KEY: A.secretKey, businessId: A.a1.id } });
+    expect401(res);
+  });
+
+  it('answers 401 to an Authorization that is not a Bearer token', async () => {
+    for (const authorization of ['Bearer', 'Bearer ', `Basic ${token}`, token, `bearer${token}`]) {
+      const res = await call(sandbox, 'GET', DETAILS, {
+        headers: { authorization, SECRET_KEY: A.secretKey, businessId: A.a1.id },
+      });
+      expect401(res);
+    }
+  });
+
+  it('answers 401 to a malformed token', async () => {
+    for (const bad of ['abc', 'a.b', 'a.b.c', 'a.b.c.d', '...', `${token}.x`]) {
+      const res = await call(sandbox, 'GET', DETAILS, { headers: schemeA(bad, A.secretKey, A.a1.id) });
+      expect401(res);
+    }
+  });
+
+  it('answers 401 to a tampered token', async () => {
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const claims = decodePart(payload);
+    const elevated = `${header}.${b64url(JSON.stringify({ ...claims, sub: A.manager.id }))}.${signature}`;
+    const longer = `${header}.${b64url(JSON.stringify({ ...claims, exp: Number(claims.exp) + 10_000 }))}.${signature}`;
+    const flipped = `${header}.${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
+    for (const bad of [elevated, longer, flipped]) {
+      const res = await call(sandbox, 'GET', DETAILS, { headers: schemeA(bad, A.secretKey, A.a1.id) });
+      expect401(res);
+    }
+  });
+
+  it('answers 401 to a token signed with another key or with alg none', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { sub: A.owner.id, clientId: A.id, role: 'Admin', iat: now, exp: now + 3600 };
+    const otherKey = forge(claims, 'not-the-server-key');
+    const none = `${b64url(JSON.stringify({ alg: 'none', typ: 'JWT' }))}.${b64url(JSON.stringify(claims))}.`;
+    for (const bad of [otherKey, none]) {
+      const res = await call(sandbox, 'GET', DETAILS, { headers: schemeA(bad, A.secretKey, A.a1.id) });
+      expect401(res);
+    }
+  });
+
+  it('answers 401 without SECRET_KEY', async () => {
+    const res = await call(sandbox, 'GET', DETAILS, {
+      headers: { authorization: `Bearer ${token}`, businessId: A.a1.id },
+    });
+    expect401(res);
+  });
+
+  it('answers 401 to a wrong SECRET_KEY', async () => {
+    for (const key of [`sk_sandbox_${'0'.repeat(32)}`, 'nonsense', A.publicKey, `${A.secretKey}0`]) {
+      const res = await call(sandbox, 'GET', DETAILS, { headers: schemeA(token, key, A.a1.id) });
+      expect401(res);
+    }
+  });
+
+  it("answers 401 to another client's SECRET_KEY", async () => {
+    const res = await call(sandbox, 'GET', DETAILS, { headers: schemeA(token, B.secretKey, A.a1.id) });
+    expect401(res);
+    const tokenB = await tokenFor(sandbox, B.owner);
+    const reverse = await call(sandbox, 'GET', DETAILS, { headers: schemeA(tokenB, A.secretKey, B.b1.id) });
+    expect401(reverse);
+  });
+
+  it('answers 401 with the production message to an sk_live_ key', async () => {
+    const res = await call(sandbox, 'GET', DETAILS, {
+      headers: schemeA(token, `sk_live_${'8b2d6f0e4c1a9b7d5e3f2a1c0b9d8e7f'}`, A.a1.id),
+    });
+    expect401(res, 'Production credentials cannot be used in the sandbox environment');
+  });
+
+  it('answers 400 "businessId is required in headers" without businessId', async () => {
+    const res = await call(sandbox, 'GET', DETAILS, { headers: schemeA(token, A.secretKey) });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: false, message: 'businessId is required in headers', data: null });
+  });
+
+  it("answers 404 to another client's businessId, exactly like an unknown one", async () => {
+    const other = await call(sandbox, 'GET', DETAILS, { headers: schemeA(token, A.secretKey, B.b1.id) });
+    expect(other.status).toBe(404);
+    expect(other.body.status).toBe(false);
+    expect(other.body.data).toBeNull();
+    const unknown = await call(sandbox, 'GET', DETAILS, {
+      headers: schemeA(token, A.secretKey, 'b1a90000-0000-4000-8000-000000000099'),
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual(other.body);
+    expect(JSON.stringify(other.body)).not.toContain(B.b1.businessName);
+  });
+});
+
+describe('token expiry', () => {
+  it('answers 401 once the clock passes tokenTtlSeconds, whether the token was used before or not', async () => {
+    let now = Date.parse('2025-06-01T12:00:00.000Z');
+    const clock = { now: () => now };
+    const sandbox = await createSandbox({ inMemory: true, log: () => undefined, tokenTtlSeconds: 60 }, clock);
+    const used = await tokenFor(sandbox, A.owner);
+    const unused = await tokenFor(sandbox, A.manager);
+    const claims = decodePart(used.split('.')[1]);
+    expect(claims.exp).toBe(Math.floor(now / 1000) + 60);
+
+    const before = await call(sandbox, 'GET', DETAILS, { headers: schemeA(used, A.secretKey, A.a1.id) });
+    expect(before.status).toBe(200);
+
+    now += 59_000;
+    const stillValid = await call(sandbox, 'GET', DETAILS, { headers: schemeA(used, A.secretKey, A.a1.id) });
+    expect(stillValid.status).toBe(200);
+
+    now += 2_000;
+    for (const token of [used, unused]) {
+      const res = await call(sandbox, 'GET', DETAILS, { headers: schemeA(token, A.secretKey, A.a1.id) });
+      expect401(res);
+    }
+
+    const fresh = await tokenFor(sandbox, A.owner);
+    const again = await call(sandbox, 'GET', DETAILS, { headers: schemeA(fresh, A.secretKey, A.a1.id) });
+    expect(again.status).toBe(200);
+  });
+});
+
+describe('roles', () => {
+  let sandbox: Sandbox;
+  let viewer: string;
+  let manager: string;
+  let owner: string;
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+    viewer = await tokenFor(sandbox, A.viewer);
+    manager = await tokenFor(sandbox, A.manager);
+    owner = await tokenFor(sandbox, A.owner);
+  });
+
+  const expect403 = (res: { status: number; body: Record<string, unknown> }) => {
+    expect(res.status).toBe(403);
+    expect(res.body.status).toBe(false);
+    expect(res.body.data).toBeNull();
+  };
+
+  it('forbids the Viewer every mutation, and nothing changes', async () => {
+    const before = await call(sandbox, 'GET', '/__sandbox/state');
+    const headers = schemeA(viewer, A.secretKey, A.a1.id);
+    expect403(
+      await call(sandbox, 'PATCH', '/api/v1/clients/settings/update-webhook-url', {
+        headers,
+        body: { webhookUrl: 'https://example.com/hook' },
+      }),
+    );
+    expect403(
+      await call(sandbox, 'POST', '/api/v1/clients/settings/configure-billers', {
+        headers,
+        body: { billers: ['044'] },
+      }),
+    );
+    expect403(
+      await call(sandbox, 'POST', '/api/v1/clients/business', { headers, body: { businessName: 'Viewer Co' } }),
+    );
+    const after = await call(sandbox, 'GET', '/__sandbox/state');
+    expect(after.body).toEqual(before.body);
+  });
+
+  it('lets the Viewer read', async () => {
+    const headers = schemeA(viewer, A.secretKey, A.a1.id);
+    for (const path of [
+      DETAILS,
+      '/api/v1/clients/business/customers',
+      '/api/v1/clients/business',
+      '/api/v1/clients/members/roles',
+    ]) {
+      const res = await call(sandbox, 'GET', path, { headers });
+      expect(res.status, path).toBe(200);
+      expect(res.body.status).toBe(true);
+    }
+  });
+
+  it('forbids the Viewer get-keys (settings are Admin only)', async () => {
+    expect403(
+      await call(sandbox, 'GET', '/api/v1/clients/settings/get-keys', { headers: schemeA(viewer, A.secretKey) }),
+    );
+  });
+
+  it('forbids the Manager every settings route', async () => {
+    const headers = schemeA(manager, A.secretKey, A.a1.id);
+    const calls: [string, string, Record<string, unknown> | undefined][] = [
+      ['GET', '/api/v1/clients/settings/get-keys', undefined],
+      ['GET', '/api/v1/clients/settings/billers', undefined],
+      ['PATCH', '/api/v1/clients/settings/update-webhook-url', { webhookUrl: 'https://example.com/hook' }],
+      ['POST', '/api/v1/clients/settings/configure-billers', { billers: ['044'] }],
+    ];
+    for (const [method, path, body] of calls) {
+      const res = await call(sandbox, method, path, body ? { headers, body } : { headers });
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.body.status).toBe(false);
+    }
+  });
+
+  it('lets the Manager use business routes, including creating a business', async () => {
+    const headers = schemeA(manager, A.secretKey, A.a1.id);
+    for (const path of [DETAILS, '/api/v1/clients/business/customers', '/api/v1/clients/business']) {
+      expect((await call(sandbox, 'GET', path, { headers })).status, path).toBe(200);
+    }
+    const created = await call(sandbox, 'POST', '/api/v1/clients/business', {
+      headers,
+      body: { businessName: 'Manager Made Ltd' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.status).toBe(true);
+  });
+
+  it('lets the Admin use settings', async () => {
+    const res = await call(sandbox, 'GET', '/api/v1/clients/settings/get-keys', {
+      headers: schemeA(owner, A.secretKey),
+    });
+    expect(res.status).toBe(200);
+  });
+});

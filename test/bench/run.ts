@@ -1,0 +1,492 @@
+// `npm run bench`: reads, writes and cold start of the built CLI (dist/main.js, file store), each next to a
+// baseline, printed as one markdown table. Everything runs on 127.0.0.1 in child processes of this one, on free
+// ports and temporary files, and is cleaned up even when a step fails.
+//
+// Environment: BENCH_SECONDS (length of each measured load run, default 10), BENCH_WARMUP_SECONDS (default 2),
+// BENCH_CONNECTIONS (default 50), BENCH_COLD_RUNS (default 9).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import http from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { build } from 'esbuild';
+import clients from '../../fixtures/clients.json' with { type: 'json' };
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`${name} must be a positive number, not "${raw}"`);
+  return value;
+}
+
+const SECONDS = envNumber('BENCH_SECONDS', 10);
+const WARMUP_SECONDS = envNumber('BENCH_WARMUP_SECONDS', 2);
+const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 50);
+const COLD_RUNS = envNumber('BENCH_COLD_RUNS', 9);
+const SMALL_STATE = 1_000;
+const LARGE_STATE = 100_000;
+const HOST = '127.0.0.1';
+const HEALTH_PATH = '/__sandbox/health';
+const START_TIMEOUT_MS = 30_000;
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const mainJs = join(root, 'dist', 'main.js');
+const bareSource = join(root, 'test', 'bench', 'bare-hono.ts');
+
+const clientA = clients[0];
+const businessA1 = clientA?.businesses[0];
+if (!clientA || !businessA1) throw new Error('fixtures/clients.json must hold client A with business A1');
+const A = {
+  email: clientA.owner.email,
+  password: clientA.owner.password,
+  secretKey: clientA.secretKey,
+  businessId: businessA1.id,
+};
+
+const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+// ---------------------------------------------------------------- child processes
+
+/** How to start a server on a given port: arguments to `node` and extra environment. */
+type Launch = (port: number) => { args: string[]; env?: Record<string, string> };
+
+interface Server {
+  name: string;
+  child: ChildProcess;
+  port: number;
+  url: string;
+  /** The last few KB the child wrote to standard error. */
+  stderr: () => string;
+}
+
+/** Every child still running, so that `stopAll` can end them whatever happened. */
+const running = new Set<Server>();
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, HOST, () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => (port ? resolve(port) : reject(new Error('no free port'))));
+    });
+  });
+}
+
+/** The environment of a child, without settings of ours the caller may have exported. */
+function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('SANDBOX_') && key !== 'PORT' && key !== 'HOST') env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+function spawnServer(name: string, launch: Launch, port: number): Server {
+  const { args, env } = launch(port);
+  const child = spawn(process.execPath, args, { env: childEnv(env), stdio: ['ignore', 'ignore', 'pipe'] });
+  let tail = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    tail = (tail + chunk).slice(-4096);
+  });
+  const server: Server = { name, child, port, url: `http://${HOST}:${port}`, stderr: () => tail };
+  running.add(server);
+  return server;
+}
+
+/** GET /__sandbox/health once, on a fresh connection: the status code, or 0 if nothing answered. */
+function probeHealth(port: number): Promise<number> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: HOST, port, path: HEALTH_PATH, agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', () => resolve(0));
+  });
+}
+
+/** Polls the health route (1 ms between attempts) until it answers 200. */
+async function waitHealthy(server: Server): Promise<void> {
+  const deadline = performance.now() + START_TIMEOUT_MS;
+  while (performance.now() < deadline) {
+    if (server.child.exitCode !== null || server.child.signalCode !== null) {
+      throw new Error(`${server.name} exited during start-up:\n${server.stderr()}`);
+    }
+    if ((await probeHealth(server.port)) === 200) return;
+    await sleep(1);
+  }
+  throw new Error(`${server.name} did not answer ${HEALTH_PATH} within ${START_TIMEOUT_MS} ms`);
+}
+
+async function startServer(name: string, launch: Launch): Promise<Server> {
+  const server = spawnServer(name, launch, await freePort());
+  await waitHealthy(server);
+  return server;
+}
+
+/** SIGTERM, then waits for the exit (SIGKILL if it takes over 5 s). */
+async function stopServer(server: Server): Promise<void> {
+  running.delete(server);
+  const { child } = server;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(force);
+}
+
+async function stopAll(): Promise<void> {
+  await Promise.all([...running].map(stopServer));
+}
+
+const ours =
+  (dataFile: string): Launch =>
+  (port) => ({ args: [mainJs, '--port', String(port), '--host', HOST, '--data', dataFile] });
+
+const bare =
+  (bundle: string): Launch =>
+  (port) => ({ args: [bundle], env: { PORT: String(port) } });
+
+/** Bundles the bare Hono app to one .mjs, so it runs on plain node as dist/main.js does. */
+async function bundleBare(dir: string): Promise<string> {
+  const outfile = join(dir, 'bare-hono.mjs');
+  await build({
+    entryPoints: [bareSource],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    minify: true,
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+// ---------------------------------------------------------------- HTTP helpers
+
+async function requestJson(url: string, init: RequestInit = {}): Promise<unknown> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+async function signIn(server: Server): Promise<string> {
+  const body = await requestJson(`${server.url}/api/v1/auth/signin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: A.email, password: A.password }),
+  });
+  const data = isRecord(body) ? body.data : undefined;
+  const token = isRecord(data) ? data.accessToken : undefined;
+  if (typeof token !== 'string')
+    throw new Error(`sign-in answered without an access token: ${JSON.stringify(body)}`);
+  return token;
+}
+
+function schemeA(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}`, SECRET_KEY: A.secretKey, businessId: A.businessId };
+}
+
+// ---------------------------------------------------------------- load runs
+
+interface Load {
+  rps: number;
+  p99: number;
+  requests: number;
+  errors: number;
+}
+
+interface LoadTarget {
+  url: string;
+  method?: 'GET' | 'PATCH';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+async function load(target: LoadTarget, seconds: number): Promise<Load> {
+  const result = await autocannon({
+    url: target.url,
+    method: target.method ?? 'GET',
+    headers: target.headers ?? {},
+    body: target.body,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
+  if (result.non2xx > 0) {
+    throw new Error(`${target.method ?? 'GET'} ${target.url}: ${result.non2xx} answers were not 2xx`);
+  }
+  if (result.errors > 0) log(`${target.url}: ${result.errors} errors (${result.timeouts} timeouts)`);
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    errors: result.errors,
+  };
+}
+
+/** A warm-up run (thrown away), then the measured one. */
+async function warmLoad(target: LoadTarget): Promise<Load> {
+  await load(target, WARMUP_SECONDS);
+  return load(target, SECONDS);
+}
+
+// ---------------------------------------------------------------- 1. reads
+
+interface Reads {
+  ours: Load;
+  bare: Load;
+}
+
+async function benchReads(dir: string, bareBundle: string): Promise<Reads> {
+  log('reads: sandbox, GET /api/v1/clients/business/account-details');
+  const sandbox = await startServer('sandbox', ours(join(dir, 'reads.json')));
+  let oursLoad: Load;
+  try {
+    const headers = schemeA(await signIn(sandbox));
+    oursLoad = await warmLoad({ url: `${sandbox.url}/api/v1/clients/business/account-details`, headers });
+  } finally {
+    await stopServer(sandbox);
+  }
+  log('reads: bare Hono, GET /');
+  const baseline = await startServer('bare hono', bare(bareBundle));
+  try {
+    return { ours: oursLoad, bare: await warmLoad({ url: `${baseline.url}/` }) };
+  } finally {
+    await stopServer(baseline);
+  }
+}
+
+// ---------------------------------------------------------------- 2. writes
+
+interface StateDoc {
+  version: number;
+  collections: Record<string, Record<string, unknown>[]>;
+}
+
+function isStateDoc(value: unknown): value is StateDoc {
+  return isRecord(value) && isRecord(value.collections);
+}
+
+function recordCount(doc: StateDoc): number {
+  return Object.values(doc.collections).reduce((sum, records) => sum + records.length, 0);
+}
+
+/** Adds customers of business A1 (shaped like the first one) until the state holds `target` records. */
+function grow(doc: StateDoc, target: number): StateDoc {
+  const customers = doc.collections.customers ?? [];
+  const template = customers[0];
+  if (!template) throw new Error('the state has no customer to copy');
+  const extra = target - recordCount(doc);
+  const added = Array.from({ length: Math.max(0, extra) }, (_, i) => ({
+    ...template,
+    id: `bench-customer-${i}`,
+    businessId: A.businessId,
+    email: `bench.customer.${i}@example.com`,
+    nuban: String(9_000_000_000 + i),
+  }));
+  return { ...doc, collections: { ...doc.collections, customers: [...customers, ...added] } };
+}
+
+async function importState(server: Server, target: number): Promise<void> {
+  const doc = await requestJson(`${server.url}/__sandbox/state`);
+  if (!isStateDoc(doc)) throw new Error('GET /__sandbox/state did not answer a state document');
+  const grown = grow(doc, target);
+  await requestJson(`${server.url}/__sandbox/state`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(grown),
+  });
+}
+
+async function fileBytes(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return 0;
+  }
+}
+
+interface Writes {
+  records: number;
+  load: Load;
+  /** Snapshot plus journal, after the run and a clean stop. */
+  bytes: number;
+}
+
+async function benchWrites(dir: string, records: number): Promise<Writes> {
+  log(`writes: ${records} records, PATCH /api/v1/clients/settings/update-webhook-url`);
+  const dataFile = join(dir, `writes-${records}.json`);
+  const sandbox = await startServer('sandbox', ours(dataFile));
+  let result: Load;
+  try {
+    await importState(sandbox, records);
+    const headers = { ...schemeA(await signIn(sandbox)), 'content-type': 'application/json' };
+    result = await warmLoad({
+      url: `${sandbox.url}/api/v1/clients/settings/update-webhook-url`,
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({ webhookUrl: 'https://example.com/hook' }),
+    });
+  } finally {
+    await stopServer(sandbox);
+  }
+  const bytes = (await fileBytes(dataFile)) + (await fileBytes(`${dataFile}.wal`));
+  return { records, load: result, bytes };
+}
+
+// ---------------------------------------------------------------- 3. cold start
+
+interface ColdStart {
+  median: number;
+  min: number;
+}
+
+/** Spawn to the first 200 from the health route, in ms. */
+async function timeStart(name: string, launch: Launch): Promise<number> {
+  const port = await freePort();
+  const started = performance.now();
+  const server = spawnServer(name, launch, port);
+  try {
+    await waitHealthy(server);
+    return performance.now() - started;
+  } finally {
+    await stopServer(server);
+  }
+}
+
+async function coldStarts(name: string, launch: Launch): Promise<ColdStart> {
+  const times: number[] = [];
+  for (let i = 0; i < COLD_RUNS; i++) times.push(await timeStart(name, launch));
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)] ?? Number.NaN, min: times[0] ?? Number.NaN };
+}
+
+interface ColdStarts {
+  ours: ColdStart;
+  bare: ColdStart;
+}
+
+async function benchColdStart(dir: string, bareBundle: string): Promise<ColdStarts> {
+  log(`cold start: ${COLD_RUNS} runs each`);
+  const dataFile = join(dir, 'cold.json');
+  // A first start creates the state file; the measured ones load it, as a restart does.
+  await stopServer(await startServer('sandbox', ours(dataFile)));
+  return {
+    ours: await coldStarts('sandbox', ours(dataFile)),
+    bare: await coldStarts('bare hono', bare(bareBundle)),
+  };
+}
+
+// ---------------------------------------------------------------- report
+
+const int = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : 'n/a');
+const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+const verdict = (ok: boolean) => (ok ? 'yes' : '**NO**');
+
+type Row = [measure: string, ours: string, baseline: string, ratio: string, target: string, ok: string];
+
+function rows(reads: Reads, small: Writes, large: Writes, cold: ColdStarts): Row[] {
+  const readRatio = reads.ours.rps / reads.bare.rps;
+  const writeRatio = large.load.rps / small.load.rps;
+  return [
+    [
+      'reads req/s (account-details; baseline bare Hono GET /)',
+      int.format(reads.ours.rps),
+      int.format(reads.bare.rps),
+      ratio(reads.ours.rps, reads.bare.rps),
+      '≥ 0.60',
+      verdict(readRatio >= 0.6),
+    ],
+    [
+      'reads p99 latency',
+      ms(reads.ours.p99),
+      ms(reads.bare.p99),
+      ratio(reads.ours.p99, reads.bare.p99),
+      '',
+      '',
+    ],
+    [
+      'writes req/s (update-webhook-url; 100k records vs 1k)',
+      int.format(large.load.rps),
+      int.format(small.load.rps),
+      ratio(large.load.rps, small.load.rps),
+      '≥ 0.50',
+      verdict(writeRatio >= 0.5),
+    ],
+    [
+      'writes p99 latency (100k vs 1k)',
+      ms(large.load.p99),
+      ms(small.load.p99),
+      ratio(large.load.p99, small.load.p99),
+      '',
+      '',
+    ],
+    [
+      'data file + journal after the write run (100k vs 1k)',
+      mb(large.bytes),
+      mb(small.bytes),
+      ratio(large.bytes, small.bytes),
+      '',
+      '',
+    ],
+    [
+      `cold start, median of ${COLD_RUNS} (baseline bare Hono)`,
+      ms(cold.ours.median),
+      ms(cold.bare.median),
+      ratio(cold.ours.median, cold.bare.median),
+      '< 300 ms',
+      verdict(cold.ours.median < 300),
+    ],
+    ['cold start, min', ms(cold.ours.min), ms(cold.bare.min), ratio(cold.ours.min, cold.bare.min), '', ''],
+  ];
+}
+
+function table(body: Row[]): string {
+  const header: Row = ['measure', 'ours', 'baseline', 'ratio', 'target', 'ok'];
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...body.map(line)].join('\n');
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'sandbox-bench-'));
+  try {
+    const bareBundle = await bundleBare(dir);
+    const reads = await benchReads(dir, bareBundle);
+    const small = await benchWrites(dir, SMALL_STATE);
+    const large = await benchWrites(dir, LARGE_STATE);
+    const cold = await benchColdStart(dir, bareBundle);
+    process.stdout.write(
+      `\nBENCH_SECONDS=${SECONDS} (after ${WARMUP_SECONDS} s warm-up), ${CONNECTIONS} connections, ` +
+        `node ${process.version}\n\n${table(rows(reads, small, large, cold))}\n`,
+    );
+  } finally {
+    await stopAll();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`);
+  process.exitCode = 1;
+});

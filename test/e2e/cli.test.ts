@@ -1,0 +1,154 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { http, runCli, type SandboxProcess, startProcess, stop } from '../support/process.js';
+import { A } from '../support/sandbox.js';
+
+let dir: string;
+const running: SandboxProcess[] = [];
+const start = async (args: string[], cwd?: string) => {
+  const p = await startProcess(args, { cwd });
+  running.push(p);
+  return p;
+};
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sandbox-e2e-'));
+});
+afterEach(async () => {
+  for (const p of running.splice(0))
+    if (p.child.exitCode === null && p.child.signalCode === null) await stop(p, 'SIGKILL');
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function signIn(p: SandboxProcess) {
+  const res = await http(p, 'POST', '/api/v1/auth/signin', {
+    body: { email: A.owner.email, password: A.owner.password },
+  });
+  expect(res.status).toBe(200);
+  const token = (res.body.data as { accessToken: string }).accessToken;
+  return { authorization: `Bearer ${token}`, SECRET_KEY: A.secretKey };
+}
+
+describe('the CLI', () => {
+  it('prints the URL, the data file and the fixture credentials, and creates .sandbox/db.json by default', async () => {
+    const p = await start([], dir);
+    expect(p.stdout()).toContain('/api/v1');
+    expect(p.stdout()).toContain('.sandbox/db.json');
+    expect(p.stdout()).toContain(A.owner.email);
+    expect(p.stdout()).toContain(A.secretKey);
+    expect(existsSync(join(dir, '.sandbox', 'db.json'))).toBe(true);
+    expect((await http(p, 'GET', '/__sandbox/health')).body).toMatchObject({ status: 'ok' });
+  });
+
+  it('keeps acknowledged changes across a real restart', async () => {
+    const data = join(dir, 'db.json');
+    const first = await start(['--data', data]);
+    const headers = await signIn(first);
+    const token = headers.authorization;
+    const patch = await http(first, 'PATCH', '/api/v1/clients/settings/update-webhook-url', {
+      headers,
+      body: { webhookUrl: 'https://hooks.example.com/in' },
+    });
+    expect(patch.status).toBe(200);
+    const created = await http(first, 'POST', '/api/v1/clients/business', {
+      headers,
+      body: { businessName: 'Kept Ltd' },
+    });
+    expect(created.status).toBe(201);
+    expect(await stop(first)).toEqual({ code: 0, signal: null });
+
+    const second = await start(['--data', data]);
+    const state = (await http(second, 'GET', '/__sandbox/state')).body as {
+      collections: { clients: { id: string; webhookUrl: string }[]; businesses: { businessName: string }[] };
+    };
+    expect(state.collections.clients.find((c) => c.id === A.id)?.webhookUrl).toBe(
+      'https://hooks.example.com/in',
+    );
+    expect(state.collections.businesses.map((b) => b.businessName)).toContain('Kept Ltd');
+    // The token key is part of the state: a token from before the restart still works.
+    const list = await http(second, 'GET', '/api/v1/clients/business', {
+      headers: { authorization: token, SECRET_KEY: A.secretKey },
+    });
+    expect(list.status).toBe(200);
+  });
+
+  it('holds every acknowledged mutation after kill -9 in the middle of a burst', async () => {
+    const data = join(dir, 'db.json');
+    const first = await start(['--data', data]);
+    const headers = await signIn(first);
+    const acknowledged: string[] = [];
+    const burst = Array.from({ length: 150 }, (_, i) =>
+      http(first, 'POST', '/api/v1/clients/business', { headers, body: { businessName: `Burst ${i}` } })
+        .then((res) => {
+          if (res.status === 201) acknowledged.push(`Burst ${i}`);
+        })
+        .catch(() => undefined),
+    );
+    // Kill as soon as a part of the burst is acknowledged, with the rest still in flight.
+    await new Promise<void>((resolve) => {
+      const check = () => (acknowledged.length >= 40 ? resolve() : setImmediate(check));
+      check();
+    });
+    first.child.kill('SIGKILL');
+    await first.exited;
+    await Promise.all(burst);
+    const seen = [...acknowledged];
+
+    const second = await start(['--data', data]);
+    const state = (await http(second, 'GET', '/__sandbox/state')).body as {
+      collections: { businesses: { businessName: string }[] };
+    };
+    const names = new Set(state.collections.businesses.map((b) => b.businessName));
+    for (const name of seen) expect(names.has(name)).toBe(true);
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('exits 0 on %s', async (signal) => {
+    const p = await start(['--data', join(dir, 'db.json')]);
+    expect(await stop(p, signal)).toEqual({ code: 0, signal: null });
+  });
+
+  it('--seed reproduces identical fixtures; another seed gives other ones', async () => {
+    const a = await start(['--in-memory', '--seed', '7']);
+    const b = await start(['--in-memory', '--seed', '7']);
+    const c = await start(['--in-memory', '--seed', '8']);
+    const [sa, sb, sc] = await Promise.all([a, b, c].map((p) => http(p, 'GET', '/__sandbox/state')));
+    expect(JSON.stringify(sa?.body)).toBe(JSON.stringify(sb?.body));
+    expect(JSON.stringify(sc?.body)).not.toBe(JSON.stringify(sa?.body));
+  });
+
+  it.each([
+    [['--port', 'abc'], /invalid setting --port \(PORT\)/],
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['--fixtures', '/nonexistent/fixtures'], /fixture .*banks\.json/],
+  ])('%j exits 2 with one clear line', async (args, message) => {
+    const res = await runCli(args, { cwd: dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(message);
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a bad environment variable exits 2 too', async () => {
+    const res = await runCli([], { cwd: dir, env: { PORT: '99999' } });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/--port \(PORT\)/);
+  });
+
+  it('--help lists every setting and exits 0', async () => {
+    const res = await runCli(['--help']);
+    expect(res.code).toBe(0);
+    for (const flag of [
+      '--port',
+      '--host',
+      '--data',
+      '--in-memory',
+      '--fixtures',
+      '--seed',
+      '--control-token',
+    ]) {
+      expect(res.stdout).toContain(flag);
+    }
+  });
+});

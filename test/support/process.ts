@@ -1,0 +1,87 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+const MAIN = join(import.meta.dirname, '..', '..', 'dist', 'main.js');
+
+export interface SandboxProcess {
+  child: ChildProcess;
+  /** Base URL, read from the banner. */
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves with the exit code (or the signal) once the process is gone. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs the CLI to completion (for flags that exit: --help, bad settings). */
+export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [MAIN, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+    });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Starts the CLI on a free port and resolves once its banner says it listens. */
+export function startProcess(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  return new Promise<SandboxProcess>((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, '--port', '0', ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+    });
+    let out = '';
+    let err = '';
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+      child.on('exit', (code, signal) => done({ code, signal })),
+    );
+    child.stderr.on('data', (d: Buffer) => {
+      err += d;
+    });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)\/api\/v1/.exec(out);
+      if (m?.[1]) {
+        resolve({ child, url: m[1], stdout: () => out, stderr: () => err, exited });
+      }
+    });
+    void exited.then(({ code }) => reject(new Error(`sandbox exited (${code}) before listening: ${err}`)));
+  });
+}
+
+/** Stops the process with a signal and waits for it to go. */
+export async function stop(p: SandboxProcess, signal: NodeJS.Signals = 'SIGTERM') {
+  p.child.kill(signal);
+  return p.exited;
+}
+
+/** JSON over HTTP to the process. */
+export async function http(
+  p: SandboxProcess,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: unknown } = {},
+) {
+  const res = await fetch(p.url + path, {
+    method,
+    headers: {
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await res.text();
+  return {
+    status: res.status,
+    body: (text ? JSON.parse(text) : {}) as Record<string, unknown> & { data?: unknown },
+  };
+}

@@ -1,0 +1,88 @@
+import clients from '../../fixtures/clients.json' with { type: 'json' };
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
+
+/** The fixture clients, as the tests address them. */
+const [clientA, clientB] = clients;
+if (!clientA || !clientB) throw new Error('fixtures/clients.json must hold clients A and B');
+const [a1, a2] = clientA.businesses;
+const [b1] = clientB.businesses;
+if (!a1 || !a2 || !b1) throw new Error('fixtures: A needs two businesses, B one');
+const manager = clientA.members.find((m) => m.role === 'Manager');
+const viewer = clientA.members.find((m) => m.role === 'Viewer');
+if (!manager || !viewer) throw new Error('fixtures: A needs a Manager and a Viewer');
+
+export const A = {
+  id: clientA.id,
+  owner: clientA.owner,
+  manager,
+  viewer,
+  publicKey: clientA.publicKey,
+  secretKey: clientA.secretKey,
+  webhookAuthKey: clientA.webhookAuthKey,
+  /** Approved, with a payment account and a balance. */
+  a1,
+  /** Not approved, no payment account. */
+  a2,
+};
+export const B = {
+  id: clientB.id,
+  owner: clientB.owner,
+  publicKey: clientB.publicKey,
+  secretKey: clientB.secretKey,
+  b1,
+};
+
+/** A sandbox on a memory store, quiet. */
+export function memorySandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  return createSandbox({ inMemory: true, log: () => undefined, ...options });
+}
+
+type Body = Record<string, unknown> | unknown[];
+
+/** Calls the app in process. A plain object body is sent as JSON. */
+export async function call(
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: Body | string } = {},
+): Promise<{ status: number; body: Record<string, unknown> & { data?: unknown }; headers: Headers }> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | undefined;
+  if (typeof options.body === 'string') body = options.body;
+  else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await sandbox.app.request(path, { method, headers, body });
+  const text = await res.text();
+  let parsed: Record<string, unknown> = {};
+  try {
+    parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  } catch {
+    parsed = { raw: text };
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+/** Signs in and returns the access token. */
+export async function tokenFor(sandbox: Sandbox, user: { email: string; password: string }): Promise<string> {
+  const res = await call(sandbox, 'POST', '/api/v1/auth/signin', {
+    body: { email: user.email, password: user.password },
+  });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body.data as { accessToken: string }).accessToken;
+}
+
+/** Scheme A headers. */
+export function schemeA(token: string, secretKey: string, businessId?: string): Record<string, string> {
+  const h: Record<string, string> = { authorization: `Bearer ${token}`, SECRET_KEY: secretKey };
+  if (businessId !== undefined) h.businessId = businessId;
+  return h;
+}
+
+/** Scheme B headers. */
+export function schemeB(publicKey: string, secretKey: string, businessId?: string): Record<string, string> {
+  const h: Record<string, string> = { 'x-api-key': publicKey, 'x-api-secret': secretKey };
+  if (businessId !== undefined) h.businessId = businessId;
+  return h;
+}

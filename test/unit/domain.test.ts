@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import banks from '../../fixtures/banks.json' with { type: 'json' };
+import clients from '../../fixtures/clients.json' with { type: 'json' };
+import { signToken, verifyToken } from '../../src/domain/jwt.js';
+import { isValidNuban, makeNuban, nubanCheckDigit } from '../../src/domain/nuban.js';
+import { Random, seedState } from '../../src/domain/random.js';
+import { permits } from '../../src/domain/roles.js';
+import { secureEqual } from '../../src/domain/secure-compare.js';
+
+describe('NUBAN check digit', () => {
+  it.each([
+    // Expected digits computed independently (weights 3,7,3 repeated over the 6-digit code + 9-digit serial);
+    // 058/000000001 by hand: 5·7 + 8·3 + 1·3 = 62 → 8.
+    { bank: '058', serial: '000000001', digit: 8 },
+    { bank: '011', serial: '123456789', digit: 5 },
+    { bank: '044', serial: '069000000', digit: 1 },
+    // 6-digit institution codes use the same weights over all 15 digits.
+    { bank: '090267', serial: '200000000', digit: 2 },
+    { bank: '100004', serial: '812345678', digit: 5 },
+  ])('$bank / $serial → $digit', ({ bank, serial, digit }) => {
+    expect(nubanCheckDigit(bank, serial)).toBe(digit);
+    expect(isValidNuban(bank, serial + String(digit))).toBe(true);
+    expect(isValidNuban(bank, serial + String((digit + 1) % 10))).toBe(false);
+  });
+
+  it('pads a 3-digit code to 6 digits (same answer either way)', () => {
+    expect(nubanCheckDigit('058', '152412345')).toBe(nubanCheckDigit('000058', '152412345'));
+  });
+
+  it('rejects malformed input', () => {
+    expect(isValidNuban('058', '12345')).toBe(false);
+    expect(isValidNuban('058', '12345678ab')).toBe(false);
+    expect(() => nubanCheckDigit('58', '000000001')).toThrow();
+    expect(() => makeNuban('058', '1234')).toThrow();
+  });
+
+  it('every fixture account number is a valid NUBAN of the home bank', () => {
+    for (const client of clients) {
+      for (const b of client.businesses) {
+        if ('accountNumber' in b && b.accountNumber)
+          expect(isValidNuban(banks.homeBankCode, b.accountNumber)).toBe(true);
+      }
+    }
+  });
+});
+
+describe('seeded random', () => {
+  it('is reproducible from a seed and from a saved state', () => {
+    const a = new Random(seedState(42));
+    const b = new Random(seedState(42));
+    const first = [a.uint32(), a.uint32(), a.uint32()];
+    expect([b.uint32(), b.uint32(), b.uint32()]).toEqual(first);
+    const resumed = new Random(a.state);
+    expect(resumed.uuid()).toBe(a.uuid());
+  });
+
+  it('different seeds give different sequences', () => {
+    expect(new Random(seedState(1)).hex(16)).not.toBe(new Random(seedState(2)).hex(16));
+  });
+
+  it('makes v4 UUIDs, digits and ranges of the right shape', () => {
+    const r = new Random(seedState(7));
+    const ids = new Set<string>();
+    for (let i = 0; i < 2000; i++) {
+      const id = r.uuid();
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      ids.add(id);
+    }
+    expect(ids.size).toBe(2000);
+    expect(r.digits(30)).toMatch(/^\d{30}$/);
+    for (let i = 0; i < 1000; i++) {
+      const n = r.int(3, 5);
+      expect(n >= 3 && n <= 5).toBe(true);
+    }
+  });
+});
+
+describe('JWT', () => {
+  const key = 'k'.repeat(64);
+  const claims = { sub: 'u1', clientId: 'c1', role: 'Admin', iat: 1000, exp: 2000 };
+
+  it('verifies its own tokens until they expire', () => {
+    const token = signToken(claims, key);
+    expect(verifyToken(token, key, 1_999_999)).toEqual({ ok: true, claims });
+    expect(verifyToken(token, key, 2_000_000)).toEqual({ ok: false, reason: 'expired' });
+  });
+
+  it('rejects a tampered payload, another key, another algorithm and garbage', () => {
+    const token = signToken(claims, key);
+    const [h, , s] = token.split('.');
+    const forged = Buffer.from(JSON.stringify({ ...claims, role: 'Viewer', exp: 9e9 })).toString('base64url');
+    expect(verifyToken(`${h}.${forged}.${s}`, key, 0).ok).toBe(false);
+    expect(verifyToken(token, 'other', 0).ok).toBe(false);
+    const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+    expect(verifyToken(`${none}.${token.split('.')[1]}.`, key, 0).ok).toBe(false);
+    expect(verifyToken('a.b', key, 0).ok).toBe(false);
+    expect(verifyToken('', key, 0).ok).toBe(false);
+  });
+});
+
+describe('role rules', () => {
+  it.each([
+    ['Admin', 'settings', 'PATCH', true],
+    ['Admin', 'member-admin', 'POST', true],
+    ['Manager', 'business', 'POST', true],
+    ['Manager', 'business', 'GET', true],
+    ['Manager', 'settings', 'GET', false],
+    ['Manager', 'member-admin', 'POST', false],
+    ['Viewer', 'business', 'GET', true],
+    ['Viewer', 'business', 'POST', false],
+    ['Viewer', 'business', 'DELETE', false],
+    ['Viewer', 'settings', 'GET', false],
+    ['Viewer', 'member-admin', 'POST', false],
+  ] as const)('%s on %s %s → %s', (role, area, method, allowed) => {
+    expect(permits(role, area, method)).toBe(allowed);
+  });
+});
+
+describe('secureEqual', () => {
+  it('compares by value, whatever the lengths', () => {
+    expect(secureEqual('sk_sandbox_abc', 'sk_sandbox_abc')).toBe(true);
+    expect(secureEqual('sk_sandbox_abc', 'sk_sandbox_abd')).toBe(false);
+    expect(secureEqual('short', 'a much longer value')).toBe(false);
+    expect(secureEqual('', '')).toBe(true);
+  });
+});

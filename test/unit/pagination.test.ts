@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { pageQuery, paginate, pagination } from '../../src/http/pagination.js';
+
+describe('pagination', () => {
+  it.each([
+    // totalCount, page, limit → lastPage, hasNext, next, hasPrev, prev
+    { total: 0, page: 1, limit: 10, last: 1, hasNext: false, next: 0, hasPrev: false, prev: 0 },
+    { total: 10, page: 1, limit: 10, last: 1, hasNext: false, next: 0, hasPrev: false, prev: 0 },
+    { total: 11, page: 1, limit: 10, last: 2, hasNext: true, next: 2, hasPrev: false, prev: 0 },
+    { total: 11, page: 2, limit: 10, last: 2, hasNext: false, next: 0, hasPrev: true, prev: 1 },
+    { total: 30, page: 2, limit: 10, last: 3, hasNext: true, next: 3, hasPrev: true, prev: 1 },
+    { total: 30, page: 5, limit: 10, last: 3, hasNext: false, next: 0, hasPrev: true, prev: 4 },
+    { total: 1, page: 1, limit: 100, last: 1, hasNext: false, next: 0, hasPrev: false, prev: 0 },
+  ])('$total records, page $page of $limit', ({ total, page, limit, last, hasNext, next, hasPrev, prev }) => {
+    expect(pagination(total, { page, limit })).toEqual({
+      totalCount: total,
+      hasNextPage: hasNext,
+      hasPreviousPage: hasPrev,
+      nextPage: next,
+      previousPage: prev,
+      limit,
+      lastPage: last,
+    });
+  });
+
+  it('slices the page', () => {
+    const items = Array.from({ length: 25 }, (_, i) => i);
+    expect(paginate(items, { page: 3, limit: 10 }).data).toEqual([20, 21, 22, 23, 24]);
+    expect(paginate(items, { page: 4, limit: 10 }).data).toEqual([]);
+  });
+
+  it('query defaults and bounds', () => {
+    expect(pageQuery.parse({})).toEqual({ page: 1, limit: 10 });
+    expect(pageQuery.parse({ page: '2', limit: '100' })).toEqual({ page: 2, limit: 100 });
+    for (const bad of [
+      { page: '0' },
+      { page: '-1' },
+      { page: '1.5' },
+      { page: 'x' },
+      { limit: '0' },
+      { limit: '101' },
+    ]) {
+      expect(pageQuery.safeParse(bad).success).toBe(false);
+    }
+  });
+});

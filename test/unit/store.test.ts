@@ -1,0 +1,198 @@
+import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { JournalCorruptError } from '../../src/store/journal.js';
+import type { CustomerRecord, StateDocument } from '../../src/store/records.js';
+import { Store } from '../../src/store/store.js';
+
+function baseState(): StateDocument {
+  return {
+    version: 1,
+    collections: {
+      meta: [{ id: 'meta', seed: 1, random: [1, 2, 3, 4], jwtSecret: 'k' }],
+      roles: [],
+      clients: [],
+      users: [],
+      businesses: [],
+      customers: [],
+    },
+  };
+}
+
+function customer(id: string, businessId = 'b1'): CustomerRecord {
+  return {
+    id,
+    businessId,
+    name: `Customer ${id}`,
+    phoneNo: '',
+    email: '',
+    dateCreated: '',
+    nuban: '0000000000',
+  };
+}
+
+let dir: string;
+let file: string;
+const open = (compactAfterBytes = 1 << 30) =>
+  Store.open({ file, compactAfterBytes, initialState: async () => baseState() });
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'store-'));
+  file = join(dir, 'db.json');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('store on a file', () => {
+  it('creates the snapshot from the initial state and keeps acknowledged mutations across a reopen', async () => {
+    const store = await open();
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ version: 1, seq: 0 });
+    await store.mutate((tx) => tx.put('customers', customer('c1')));
+    await store.mutate((tx) => tx.put('customers', customer('c2')));
+    await store.mutate((tx) => tx.delete('customers', 'c1'));
+    await store.close();
+
+    const again = await open();
+    expect(again.all('customers').map((c) => c.id)).toEqual(['c2']);
+    await again.close();
+  });
+
+  it('groups concurrent mutations into fewer fsynced writes, and every one is durable', async () => {
+    const store = await open();
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) => store.mutate((tx) => tx.put('customers', customer(`c${i}`)))),
+    );
+    const { journalFlushes } = store.stats();
+    expect(journalFlushes).toBeGreaterThan(0);
+    expect(journalFlushes).toBeLessThan(200);
+    await store.close();
+    expect((await open()).count('customers')).toBe(200);
+  });
+
+  it('undoes every change of a mutation that throws, and journals nothing', async () => {
+    const store = await open();
+    await store.mutate((tx) => tx.put('customers', customer('keep')));
+    const before = store.stats();
+    expect(() =>
+      store.mutate((tx) => {
+        tx.put('customers', customer('new'));
+        tx.put('customers', { ...customer('keep'), name: 'changed' });
+        tx.delete('customers', 'keep');
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
+    expect(store.all('customers')).toEqual([customer('keep')]);
+    expect(store.where('customers', 'businessId', 'b1').map((c) => c.id)).toEqual(['keep']);
+    expect(store.stats().seq).toBe(before.seq);
+    await store.close();
+    expect((await open()).all('customers')).toEqual([customer('keep')]);
+  });
+
+  it('cuts a torn last line (a crash in the middle of a write) and carries on appending after it', async () => {
+    const store = await open();
+    await store.mutate((tx) => tx.put('customers', customer('c1')));
+    await store.close();
+    await appendFile(`${file}.wal`, '{"q":2,"o":[["customers","c2",{"id":"c2"');
+
+    const reopened = await open();
+    expect(reopened.all('customers').map((c) => c.id)).toEqual(['c1']);
+    await reopened.mutate((tx) => tx.put('customers', customer('c3')));
+    await reopened.close();
+    expect((await open()).all('customers').map((c) => c.id)).toEqual(['c1', 'c3']);
+  });
+
+  it('refuses to start on a journal corrupt in the middle', async () => {
+    const store = await open();
+    await store.mutate((tx) => tx.put('customers', customer('c1')));
+    await store.close();
+    await appendFile(`${file}.wal`, 'not json\n{"q":9,"o":[]}\n');
+    await expect(open()).rejects.toThrow(JournalCorruptError);
+  });
+
+  it('compacts in the background once the journal passes the threshold, losing nothing', async () => {
+    const store = await open(4096);
+    for (let i = 0; i < 300; i++) await store.mutate((tx) => tx.put('customers', customer(`c${i}`)));
+    await store.idle();
+    const wal = await stat(`${file}.wal`);
+    expect(wal.size).toBeLessThan(4096 + 512);
+    const snapshot = JSON.parse(await readFile(file, 'utf8')) as {
+      seq: number;
+      collections: StateDocument['collections'];
+    };
+    expect(snapshot.seq).toBeGreaterThan(0);
+    expect(snapshot.collections.customers.length).toBeGreaterThan(0);
+    await store.close();
+    expect((await open()).count('customers')).toBe(300);
+  });
+
+  it('replaceState writes a new snapshot and empties the journal', async () => {
+    const store = await open();
+    await store.mutate((tx) => tx.put('customers', customer('old')));
+    const doc = baseState();
+    doc.collections.customers = [customer('imported')];
+    await store.replaceState(doc);
+    expect((await stat(`${file}.wal`)).size).toBe(0);
+    await store.mutate((tx) => tx.put('customers', customer('after')));
+    await store.close();
+    expect((await open()).all('customers').map((c) => c.id)).toEqual(['imported', 'after']);
+  });
+
+  it('ignores a journal left beside a deleted snapshot', async () => {
+    await writeFile(
+      `${file}.wal`,
+      `{"q":1,"o":[["customers","ghost",${JSON.stringify(customer('ghost'))}]]}\n`,
+    );
+    const store = await open();
+    expect(store.count('customers')).toBe(0);
+    await store.close();
+    expect((await open()).count('customers')).toBe(0);
+  });
+
+  it('persists the generator, so identifiers never repeat after a restart', async () => {
+    const store = await open();
+    const first = await store.mutate((tx) => tx.random().uuid());
+    await store.close();
+    const again = await open();
+    const second = await again.mutate((tx) => tx.random().uuid());
+    expect(second).not.toBe(first);
+    await again.close();
+  });
+});
+
+describe('store in memory', () => {
+  const memory = () =>
+    Store.open({ file: null, compactAfterBytes: 1, initialState: async () => baseState() });
+
+  it('keeps indexes true through put, update and delete', async () => {
+    const store = await memory();
+    await store.mutate((tx) => {
+      tx.put('customers', customer('c1', 'b1'));
+      tx.put('customers', customer('c2', 'b1'));
+      tx.put('customers', customer('c3', 'b2'));
+    });
+    await store.mutate((tx) => tx.put('customers', customer('c1', 'b2')));
+    await store.mutate((tx) => tx.delete('customers', 'c3'));
+    expect(store.where('customers', 'businessId', 'b1').map((c) => c.id)).toEqual(['c2']);
+    expect(store.where('customers', 'businessId', 'b2').map((c) => c.id)).toEqual(['c1']);
+    expect(() => store.where('customers', 'name', 'x')).toThrow(/not indexed/);
+  });
+
+  it('freezes records, refuses changes outside mutate and nested mutations', async () => {
+    const store = await memory();
+    await store.mutate((tx) => tx.put('customers', customer('c1')));
+    const record = store.get('customers', 'c1');
+    expect(Object.isFrozen(record)).toBe(true);
+    expect(() => store.mutate(() => store.mutate(() => undefined))).toThrow(/nested/);
+  });
+
+  it('treats ids like __proto__ as plain keys', async () => {
+    const store = await memory();
+    expect(store.get('customers', '__proto__')).toBeUndefined();
+    expect(store.get('customers', 'constructor')).toBeUndefined();
+    await store.mutate((tx) => tx.put('customers', customer('__proto__')));
+    expect(store.get('customers', '__proto__')?.id).toBe('__proto__');
+    expect(({} as Record<string, unknown>).businessId).toBeUndefined();
+  });
+});
