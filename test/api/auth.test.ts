@@ -60,7 +60,9 @@ describe('sign-in', () => {
   });
 
   it('returns a 3-part HS256 JWT with the contract claims', async () => {
-    const res = await call(sandbox, 'POST', SIGNIN, { body: { email: A.owner.email, password: A.owner.password } });
+    const res = await call(sandbox, 'POST', SIGNIN, {
+      body: { email: A.owner.email, password: A.owner.password },
+    });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe(true);
     const data = res.body.data as { accessToken: string; businesses: Business[] };
@@ -76,7 +78,9 @@ describe('sign-in', () => {
   });
 
   it('lists the businesses of the client with the spec Business fields', async () => {
-    const res = await call(sandbox, 'POST', SIGNIN, { body: { email: A.owner.email, password: A.owner.password } });
+    const res = await call(sandbox, 'POST', SIGNIN, {
+      body: { email: A.owner.email, password: A.owner.password },
+    });
     const { businesses } = res.body.data as { businesses: Business[] };
     expect(businesses.map((b) => b.id).sort()).toEqual([A.a1.id, A.a2.id].sort());
     for (const b of businesses) {
@@ -106,7 +110,9 @@ describe('sign-in', () => {
   });
 
   it("gives B only B's business", async () => {
-    const res = await call(sandbox, 'POST', SIGNIN, { body: { email: B.owner.email, password: B.owner.password } });
+    const res = await call(sandbox, 'POST', SIGNIN, {
+      body: { email: B.owner.email, password: B.owner.password },
+    });
     expect(res.status).toBe(200);
     const { businesses } = res.body.data as { businesses: Business[] };
     expect(businesses.map((b) => b.id)).toEqual([B.b1.id]);
@@ -125,15 +131,23 @@ describe('sign-in', () => {
 
   it('signs in the members too, with their role in the token', async () => {
     for (const member of [A.manager, A.viewer]) {
-      const res = await call(sandbox, 'POST', SIGNIN, { body: { email: member.email, password: member.password } });
+      const res = await call(sandbox, 'POST', SIGNIN, {
+        body: { email: member.email, password: member.password },
+      });
       expect(res.status).toBe(200);
       const token = (res.body.data as { accessToken: string }).accessToken;
-      expect(decodePart(token.split('.')[1])).toMatchObject({ sub: member.id, clientId: A.id, role: member.role });
+      expect(decodePart(token.split('.')[1])).toMatchObject({
+        sub: member.id,
+        clientId: A.id,
+        role: member.role,
+      });
     }
   });
 
   it('answers 401 "Invalid email or password" to a wrong password', async () => {
-    const res = await call(sandbox, 'POST', SIGNIN, { body: { email: A.owner.email, password: 'Sandbox123?' } });
+    const res = await call(sandbox, 'POST', SIGNIN, {
+      body: { email: A.owner.email, password: 'Sandbox123?' },
+    });
     expect401(res, 'Invalid email or password');
   });
 
@@ -188,7 +202,9 @@ describe('scheme A failures', () => {
   });
 
   it('answers 401 without Authorization', async () => {
-    const res = await call(sandbox, 'GET', DETAILS, { headers: { SECRET_KEY: A.secretKey, businessId: A.a1.id } });
+    const res = await call(sandbox, 'GET', DETAILS, {
+      headers: { SECRET_KEY: A.secretKey, businessId: A.a1.id },
+    });
     expect401(res);
   });
 
@@ -263,7 +279,11 @@ describe('scheme A failures', () => {
   it('answers 400 "businessId is required in headers" without businessId', async () => {
     const res = await call(sandbox, 'GET', DETAILS, { headers: schemeA(token, A.secretKey) });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ status: false, message: 'businessId is required in headers', data: null });
+    expect(res.body).toMatchObject({
+      status: false,
+      message: 'businessId is required in headers',
+      data: null,
+    });
   });
 
   it("answers 404 to another client's businessId, exactly like an unknown one", async () => {
@@ -343,7 +363,10 @@ describe('roles', () => {
       }),
     );
     expect403(
-      await call(sandbox, 'POST', '/api/v1/clients/business', { headers, body: { businessName: 'Viewer Co' } }),
+      await call(sandbox, 'POST', '/api/v1/clients/business', {
+        headers,
+        body: { businessName: 'Viewer Co' },
+      }),
     );
     const after = await call(sandbox, 'GET', '/__sandbox/state');
     expect(after.body).toEqual(before.body);
@@ -365,7 +388,9 @@ describe('roles', () => {
 
   it('forbids the Viewer get-keys (settings are Admin only)', async () => {
     expect403(
-      await call(sandbox, 'GET', '/api/v1/clients/settings/get-keys', { headers: schemeA(viewer, A.secretKey) }),
+      await call(sandbox, 'GET', '/api/v1/clients/settings/get-keys', {
+        headers: schemeA(viewer, A.secretKey),
+      }),
     );
   });
 

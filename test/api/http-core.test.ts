@@ -31,7 +31,9 @@ async function sandboxWithLog(options: { bodyLimitBytes?: number } = {}) {
 describe('envelope', () => {
   it('wraps a success in {status: true, message, data}', async () => {
     const sandbox = await memorySandbox();
-    const res = await call(sandbox, 'POST', SIGNIN, { body: { email: A.owner.email, password: A.owner.password } });
+    const res = await call(sandbox, 'POST', SIGNIN, {
+      body: { email: A.owner.email, password: A.owner.password },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.body.status).toBe(true);
@@ -93,10 +95,14 @@ describe('x-request-id', () => {
 
   it('echoes a valid incoming id, on success and on error', async () => {
     const sandbox = await memorySandbox();
-    const ok = await call(sandbox, 'GET', '/__sandbox/health', { headers: { 'x-request-id': 'trace-42.a:b_c' } });
+    const ok = await call(sandbox, 'GET', '/__sandbox/health', {
+      headers: { 'x-request-id': 'trace-42.a:b_c' },
+    });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('x-request-id')).toBe('trace-42.a:b_c');
-    const err = await call(sandbox, 'GET', '/api/v1/nowhere', { headers: { 'x-request-id': 'my-request-1' } });
+    const err = await call(sandbox, 'GET', '/api/v1/nowhere', {
+      headers: { 'x-request-id': 'my-request-1' },
+    });
     expect(err.status).toBe(404);
     expect(err.headers.get('x-request-id')).toBe('my-request-1');
   });
@@ -127,7 +133,10 @@ describe('request bodies', () => {
   it('answers 400 "Malformed JSON body" to JSON that does not parse', async () => {
     const sandbox = await memorySandbox();
     for (const body of ['{"email":', '{email: 1}', "{'a':1}", '[1,2']) {
-      const res = await call(sandbox, 'POST', SIGNIN, { headers: { 'content-type': 'application/json' }, body });
+      const res = await call(sandbox, 'POST', SIGNIN, {
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       expect(res.status).toBe(400);
       expectErrorEnvelope(res.body, 'Malformed JSON body');
     }
@@ -167,7 +176,11 @@ describe('request bodies', () => {
 
   it('answers 413 when the declared content-length is over the limit', async () => {
     const { sandbox } = await sandboxWithLog({ bodyLimitBytes: 1024 });
-    const body = JSON.stringify({ email: A.owner.email, password: A.owner.password, padding: 'y'.repeat(3000) });
+    const body = JSON.stringify({
+      email: A.owner.email,
+      password: A.owner.password,
+      padding: 'y'.repeat(3000),
+    });
     const res = await call(sandbox, 'POST', SIGNIN, {
       headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
       body,
@@ -178,7 +191,9 @@ describe('request bodies', () => {
 
   it('still serves a body under the limit', async () => {
     const sandbox = await memorySandbox({ bodyLimitBytes: 1024 });
-    const res = await call(sandbox, 'POST', SIGNIN, { body: { email: A.owner.email, password: A.owner.password } });
+    const res = await call(sandbox, 'POST', SIGNIN, {
+      body: { email: A.owner.email, password: A.owner.password },
+    });
     expect(res.status).toBe(200);
   });
 });
@@ -212,7 +227,10 @@ describe('validation errors', () => {
   it('rejects a JSON body that is not an object with 400', async () => {
     const sandbox = await memorySandbox();
     for (const body of ['null', '[]', '"text"', '42']) {
-      const res = await call(sandbox, 'POST', SIGNIN, { headers: { 'content-type': 'application/json' }, body });
+      const res = await call(sandbox, 'POST', SIGNIN, {
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       expect(res.status).toBe(400);
       expectErrorEnvelope(res.body);
       expect(Array.isArray(res.body.errors)).toBe(true);

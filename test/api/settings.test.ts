@@ -98,21 +98,18 @@ describe('update-webhook-url', () => {
     expect((await clientState(sandbox, A.id)).webhookUrl).toBe(url);
   });
 
-  it.each([
-    'http://example.com/x',
-    'not a url',
-    'ftp://files.example.com/hook',
-    '/relative/path',
-    '',
-  ])('rejects %j with 400 and keeps the URL', async (url) => {
-    const before = (await clientState(sandbox, A.id)).webhookUrl;
-    const res = await update({ webhookUrl: url });
-    expect(res.status).toBe(400);
-    expect(res.body.status).toBe(false);
-    expect(res.body.data).toBeNull();
-    expectWebhookErrors(res.body.errors);
-    expect((await clientState(sandbox, A.id)).webhookUrl).toBe(before);
-  });
+  it.each(['http://example.com/x', 'not a url', 'ftp://files.example.com/hook', '/relative/path', ''])(
+    'rejects %j with 400 and keeps the URL',
+    async (url) => {
+      const before = (await clientState(sandbox, A.id)).webhookUrl;
+      const res = await update({ webhookUrl: url });
+      expect(res.status).toBe(400);
+      expect(res.body.status).toBe(false);
+      expect(res.body.data).toBeNull();
+      expectWebhookErrors(res.body.errors);
+      expect((await clientState(sandbox, A.id)).webhookUrl).toBe(before);
+    },
+  );
 
   it('rejects a missing or non-string field with 400', async () => {
     for (const body of [{}, { webhookUrl: 42 }, { webhookUrl: null }, { url: 'https://example.com' }]) {

@@ -1,0 +1,406 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox.js';
+import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
+
+const DETAILS = '/api/v1/clients/business/account-details';
+const BUSINESSES = '/api/v1/clients/business';
+const CUSTOMERS = '/api/v1/clients/business/customers';
+const NO_ACCOUNT = 'No payment account for this business';
+
+interface Pagination {
+  totalCount: number;
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  nextPage: number;
+  previousPage: number;
+  limit: number;
+  lastPage: number;
+}
+interface Customer {
+  id: string;
+  name: string;
+  phoneNo: string;
+  email: string;
+  dateCreated: string;
+  nuban: string;
+}
+interface Business {
+  id: string;
+  businessName: string;
+  isApproved: boolean;
+  clientId: string;
+}
+
+function pageOf<T>(body: Record<string, unknown>): { data: T[]; pagination: Pagination } {
+  return { data: body.data as T[], pagination: body.pagination as Pagination };
+}
+
+describe('account details', () => {
+  let sandbox: Sandbox;
+  let token: string;
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+    token = await tokenFor(sandbox, A.owner);
+  });
+
+  it('returns exactly the spec fields, the balance as a kobo string', async () => {
+    const res = await call(sandbox, 'GET', DETAILS, { headers: schemeA(token, A.secretKey, A.a1.id) });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe(true);
+    expect(res.body.data).toEqual({
+      accountNumber: A.a1.accountNumber,
+      accountType: A.a1.accountType,
+      customerId: A.a1.customerId,
+      businessId: A.a1.id,
+      accountBalance: '500000000',
+    });
+  });
+
+  it("returns B's own account to B", async () => {
+    const tokenB = await tokenFor(sandbox, B.owner);
+    const res = await call(sandbox, 'GET', DETAILS, { headers: schemeA(tokenB, B.secretKey, B.b1.id) });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      accountNumber: B.b1.accountNumber,
+      accountType: B.b1.accountType,
+      customerId: B.b1.customerId,
+      businessId: B.b1.id,
+      accountBalance: '250000000',
+    });
+  });
+
+  it('answers 400 for a business that is not approved', async () => {
+    const res = await call(sandbox, 'GET', DETAILS, { headers: schemeA(token, A.secretKey, A.a2.id) });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ status: false, message: NO_ACCOUNT, data: null });
+  });
+});
+
+describe('list businesses', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+  });
+
+  it("lists A's two businesses, never B's, with the exact pagination object", async () => {
+    const token = await tokenFor(sandbox, A.owner);
+    const res = await call(sandbox, 'GET', BUSINESSES, { headers: schemeA(token, A.secretKey) });
+    expect(res.status).toBe(200);
+    const { data, pagination } = pageOf<Business>(res.body);
+    expect(data.map((b) => b.id).sort()).toEqual([A.a1.id, A.a2.id].sort());
+    expect(data.every((b) => b.clientId === A.id)).toBe(true);
+    expect(JSON.stringify(data)).not.toContain(B.b1.id);
+    expect(pagination).toEqual({
+      totalCount: 2,
+      hasNextPage: false,
+      hasPreviousPage: false,
+      nextPage: 0,
+      previousPage: 0,
+      limit: 10,
+      lastPage: 1,
+    });
+  });
+
+  it('lists the same whatever businessId header is sent', async () => {
+    const token = await tokenFor(sandbox, A.owner);
+    const res = await call(sandbox, 'GET', BUSINESSES, { headers: schemeA(token, A.secretKey, A.a2.id) });
+    expect(res.status).toBe(200);
+    expect(
+      pageOf<Business>(res.body)
+        .data.map((b) => b.id)
+        .sort(),
+    ).toEqual([A.a1.id, A.a2.id].sort());
+  });
+
+  it("lists only B's business to B", async () => {
+    const token = await tokenFor(sandbox, B.owner);
+    const res = await call(sandbox, 'GET', BUSINESSES, { headers: schemeA(token, B.secretKey) });
+    expect(res.status).toBe(200);
+    const { data, pagination } = pageOf<Business>(res.body);
+    expect(data.map((b) => b.id)).toEqual([B.b1.id]);
+    expect(pagination.totalCount).toBe(1);
+  });
+
+  it('pages with limit=1', async () => {
+    const token = await tokenFor(sandbox, A.owner);
+    const first = await call(sandbox, 'GET', `${BUSINESSES}?page=1&limit=1`, {
+      headers: schemeA(token, A.secretKey),
+    });
+    const second = await call(sandbox, 'GET', `${BUSINESSES}?page=2&limit=1`, {
+      headers: schemeA(token, A.secretKey),
+    });
+    const p1 = pageOf<Business>(first.body);
+    const p2 = pageOf<Business>(second.body);
+    expect(p1.data).toHaveLength(1);
+    expect(p2.data).toHaveLength(1);
+    expect(p1.data[0]?.id).not.toBe(p2.data[0]?.id);
+    expect(p1.pagination).toEqual({
+      totalCount: 2,
+      hasNextPage: true,
+      hasPreviousPage: false,
+      nextPage: 2,
+      previousPage: 0,
+      limit: 1,
+      lastPage: 2,
+    });
+    expect(p2.pagination).toEqual({
+      totalCount: 2,
+      hasNextPage: false,
+      hasPreviousPage: true,
+      nextPage: 0,
+      previousPage: 1,
+      limit: 1,
+      lastPage: 2,
+    });
+  });
+});
+
+describe('list customers', () => {
+  let sandbox: Sandbox;
+  let headers: Record<string, string>;
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+  });
+
+  const list = (query: string) => call(sandbox, 'GET', `${CUSTOMERS}${query}`, { headers });
+
+  it('defaults to page 1, limit 10', async () => {
+    const res = await list('');
+    expect(res.status).toBe(200);
+    const { data, pagination } = pageOf<Customer>(res.body);
+    expect(data).toHaveLength(10);
+    expect(pagination).toEqual({
+      totalCount: 30,
+      hasNextPage: true,
+      hasPreviousPage: false,
+      nextPage: 2,
+      previousPage: 0,
+      limit: 10,
+      lastPage: 3,
+    });
+  });
+
+  it('gives customers with exactly the spec fields', async () => {
+    const { data } = pageOf<Customer>((await list('?limit=100')).body);
+    expect(data).toHaveLength(30);
+    for (const c of data) {
+      expect(Object.keys(c).sort()).toEqual(['dateCreated', 'email', 'id', 'name', 'nuban', 'phoneNo']);
+      for (const value of Object.values(c)) expect(typeof value).toBe('string');
+      expect(new Date(c.dateCreated).toISOString()).toBe(c.dateCreated);
+      expect(c.nuban).toMatch(/^\d{10}$/);
+      expect(c.name).not.toBe('');
+    }
+    expect(new Set(data.map((c) => c.id)).size).toBe(30);
+  });
+
+  it('page=1&limit=10 gives the first 10 and points to page 2', async () => {
+    const res = await list('?page=1&limit=10');
+    const { data, pagination } = pageOf<Customer>(res.body);
+    expect(data).toHaveLength(10);
+    expect(pagination).toMatchObject({
+      totalCount: 30,
+      hasNextPage: true,
+      nextPage: 2,
+      lastPage: 3,
+      limit: 10,
+    });
+  });
+
+  it('page=3 is the last page', async () => {
+    const { data, pagination } = pageOf<Customer>((await list('?page=3&limit=10')).body);
+    expect(data).toHaveLength(10);
+    expect(pagination).toEqual({
+      totalCount: 30,
+      hasNextPage: false,
+      hasPreviousPage: true,
+      nextPage: 0,
+      previousPage: 2,
+      limit: 10,
+      lastPage: 3,
+    });
+  });
+
+  it('the three pages are disjoint and together equal the whole list, in order', async () => {
+    const all = pageOf<Customer>((await list('?limit=100')).body).data.map((c) => c.id);
+    const paged: string[] = [];
+    for (let page = 1; page <= 3; page++) {
+      paged.push(...pageOf<Customer>((await list(`?page=${page}&limit=10`)).body).data.map((c) => c.id));
+    }
+    expect(paged).toEqual(all);
+  });
+
+  it('a page past the end is empty but still counts', async () => {
+    const res = await list('?page=4&limit=10');
+    expect(res.status).toBe(200);
+    const { data, pagination } = pageOf<Customer>(res.body);
+    expect(data).toEqual([]);
+    expect(pagination).toMatchObject({ totalCount: 30, hasNextPage: false, nextPage: 0, lastPage: 3 });
+  });
+
+  it('limit=100 is allowed', async () => {
+    const res = await list('?limit=100');
+    expect(res.status).toBe(200);
+    const { data, pagination } = pageOf<Customer>(res.body);
+    expect(data).toHaveLength(30);
+    expect(pagination).toEqual({
+      totalCount: 30,
+      hasNextPage: false,
+      hasPreviousPage: false,
+      nextPage: 0,
+      previousPage: 0,
+      limit: 100,
+      lastPage: 1,
+    });
+  });
+
+  it('limit=7 rounds lastPage up', async () => {
+    const { data, pagination } = pageOf<Customer>((await list('?page=5&limit=7')).body);
+    expect(data).toHaveLength(2);
+    expect(pagination).toMatchObject({ lastPage: 5, hasNextPage: false, previousPage: 4 });
+  });
+
+  it.each(['page=0', 'page=-1', 'page=abc', 'page=1.5', 'limit=0', 'limit=101', 'limit=-5', 'limit=abc'])(
+    'answers 400 to %s',
+    async (query) => {
+      const res = await list(`?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body.status).toBe(false);
+      expect(res.body.data).toBeNull();
+      const field = query.split('=')[0];
+      expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
+    },
+  );
+
+  it('a business with no customers gives an empty first page', async () => {
+    const res = await call(sandbox, 'GET', CUSTOMERS, {
+      headers: { ...headers, businessId: A.a2.id },
+    });
+    expect(res.status).toBe(200);
+    const { data, pagination } = pageOf<Customer>(res.body);
+    expect(data).toEqual([]);
+    expect(pagination).toEqual({
+      totalCount: 0,
+      hasNextPage: false,
+      hasPreviousPage: false,
+      nextPage: 0,
+      previousPage: 0,
+      limit: 10,
+      lastPage: 1,
+    });
+  });
+
+  it("B's business gives B's customers only", async () => {
+    const tokenB = await tokenFor(sandbox, B.owner);
+    const res = await call(sandbox, 'GET', `${CUSTOMERS}?limit=100`, {
+      headers: schemeA(tokenB, B.secretKey, B.b1.id),
+    });
+    const bIds = pageOf<Customer>(res.body).data.map((c) => c.id);
+    expect(bIds).toHaveLength(5);
+    const aIds = pageOf<Customer>((await list('?limit=100')).body).data.map((c) => c.id);
+    expect(bIds.filter((id) => aIds.includes(id))).toEqual([]);
+  });
+
+  it('requires businessId', async () => {
+    const { businessId: _omitted, ...rest } = headers;
+    const res = await call(sandbox, 'GET', CUSTOMERS, { headers: rest });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('businessId is required in headers');
+  });
+});
+
+describe('create business', () => {
+  let sandbox: Sandbox;
+  let headers: Record<string, string>;
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey);
+  });
+
+  const create = (body: Record<string, unknown>) => call(sandbox, 'POST', BUSINESSES, { headers, body });
+
+  it('answers 201 with data.business {id, businessName}', async () => {
+    const res = await create({ businessName: 'Adebayo Farms', countryId: 'NG', isNewBusiness: true });
+    expect(res.status).toBe(201);
+    expect(res.body.status).toBe(true);
+    const data = res.body.data as { business: { id: string; businessName: string } };
+    expect(Object.keys(data)).toEqual(['business']);
+    expect(Object.keys(data.business).sort()).toEqual(['businessName', 'id']);
+    expect(data.business.businessName).toBe('Adebayo Farms');
+    expect(data.business.id).toMatch(/\S/);
+    expect([A.a1.id, A.a2.id, B.b1.id]).not.toContain(data.business.id);
+  });
+
+  it('the new business is listed, not approved, and has no payment account', async () => {
+    const res = await create({ businessName: 'Adebayo Textiles' });
+    expect(res.status).toBe(201);
+    const { id } = (res.body.data as { business: { id: string } }).business;
+
+    const list = await call(sandbox, 'GET', BUSINESSES, { headers });
+    const { data, pagination } = pageOf<Business>(list.body);
+    const created = data.find((b) => b.id === id);
+    expect(created).toMatchObject({
+      id,
+      businessName: 'Adebayo Textiles',
+      isApproved: false,
+      clientId: A.id,
+    });
+    expect(pagination.totalCount).toBe(data.length);
+
+    const details = await call(sandbox, 'GET', DETAILS, { headers: { ...headers, businessId: id } });
+    expect(details.status).toBe(400);
+    expect(details.body).toEqual({ status: false, message: NO_ACCOUNT, data: null });
+
+    const customers = await call(sandbox, 'GET', CUSTOMERS, { headers: { ...headers, businessId: id } });
+    expect(customers.status).toBe(200);
+    expect(customers.body.data).toEqual([]);
+  });
+
+  it('is not visible to B, and B cannot address it', async () => {
+    const res = await create({ businessName: 'Adebayo Secret Branch' });
+    const { id } = (res.body.data as { business: { id: string } }).business;
+    const tokenB = await tokenFor(sandbox, B.owner);
+    const list = await call(sandbox, 'GET', BUSINESSES, { headers: schemeA(tokenB, B.secretKey) });
+    expect(pageOf<Business>(list.body).data.map((b) => b.id)).toEqual([B.b1.id]);
+    const details = await call(sandbox, 'GET', CUSTOMERS, { headers: schemeA(tokenB, B.secretKey, id) });
+    expect(details.status).toBe(404);
+  });
+
+  it('answers 409 to a duplicate name, case-insensitively', async () => {
+    const before = pageOf<Business>((await call(sandbox, 'GET', BUSINESSES, { headers })).body).pagination
+      .totalCount;
+    for (const name of [A.a1.businessName, A.a1.businessName.toUpperCase(), 'adebayo logistics']) {
+      const res = await create({ businessName: name });
+      expect(res.status, name).toBe(409);
+      expect(res.body.status).toBe(false);
+      expect(res.body.data).toBeNull();
+    }
+    const after = pageOf<Business>((await call(sandbox, 'GET', BUSINESSES, { headers })).body).pagination
+      .totalCount;
+    expect(after).toBe(before);
+  });
+
+  it('answers 400 to a missing or one-character name', async () => {
+    for (const body of [
+      {},
+      { businessName: 'X' },
+      { businessName: '' },
+      { businessName: '  Y  ' },
+      { businessName: 7 },
+    ]) {
+      const res = await create(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.status).toBe(false);
+      expect(res.body.errors).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ field: 'businessName', message: expect.any(String) }),
+        ]),
+      );
+    }
+  });
+
+  it('accepts a two-character name', async () => {
+    const res = await create({ businessName: 'AB' });
+    expect(res.status).toBe(201);
+  });
+});
