@@ -12,7 +12,7 @@ await build({
   target: 'node20',
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
-  minify: true,
+  minify: process.env.BUILD_NO_MINIFY !== '1',
   sourcemap: 'linked',
   legalComments: 'linked',
   banner: {

@@ -1,22 +1,28 @@
-// `npm run bench`: reads, writes and cold start of the built CLI (dist/main.js, file store), each next to a
-// baseline, printed as one markdown table. Everything runs on 127.0.0.1 in child processes of this one, on free
-// ports and temporary files, and is cleaned up even when a step fails.
+// `npm run bench`: reads, writes, transfers and cold start of the built CLI (dist/main.js, file store), each
+// next to a baseline, printed as one markdown table. Everything runs on 127.0.0.1 in child processes of this one,
+// on free ports and temporary files, and is cleaned up even when a step fails.
 //
-// Environment: BENCH_SECONDS (length of each measured load run, default 10), BENCH_WARMUP_SECONDS (default 2),
-// BENCH_CONNECTIONS (default 50), BENCH_COLD_RUNS (default 9).
+// The load generator is wrk (one thread, so server and client each have a core), installed from Debian's
+// packages if missing; autocannon is the fallback. This machine is a VM with noisy neighbours: a figure and its
+// baseline are measured in alternation, BENCH_ROUNDS times, and the medians are reported.
+//
+// Environment: BENCH_SECONDS (length of each measured run, default 5), BENCH_ROUNDS (default 3),
+// BENCH_WARMUP_SECONDS (default 2), BENCH_CONNECTIONS (default 50), BENCH_COLD_RUNS (default 9), BENCH_MAIN (the
+// CLI to measure, default dist/main.js: point it at another build to compare), BENCH_NO_INSTALL=1 (never apt-get).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
 import clients from '../../fixtures/clients.json' with { type: 'json' };
+import { findWrk, type Load, type LoadTarget, wrkLoad } from './wrk.js';
 
 function envNumber(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -27,7 +33,8 @@ function envNumber(name: string, fallback: number): number {
   return value;
 }
 
-const SECONDS = envNumber('BENCH_SECONDS', 10);
+const SECONDS = envNumber('BENCH_SECONDS', 5);
+const ROUNDS = envNumber('BENCH_ROUNDS', 3);
 const WARMUP_SECONDS = envNumber('BENCH_WARMUP_SECONDS', 2);
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 50);
 const COLD_RUNS = envNumber('BENCH_COLD_RUNS', 9);
@@ -38,7 +45,7 @@ const HEALTH_PATH = '/__sandbox/health';
 const START_TIMEOUT_MS = 30_000;
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const mainJs = join(root, 'dist', 'main.js');
+const mainJs = process.env.BENCH_MAIN || join(root, 'dist', 'main.js');
 const bareSource = join(root, 'test', 'bench', 'bare-hono.ts');
 
 const clientA = clients[0];
@@ -95,6 +102,9 @@ function spawnServer(name: string, launch: Launch, port: number): Server {
   const { args, env } = launch(port);
   const child = spawn(process.execPath, args, { env: childEnv(env), stdio: ['ignore', 'ignore', 'pipe'] });
   let tail = '';
+  child.on('error', (error) => {
+    tail += `\n${error.message}`;
+  });
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (chunk: string) => {
     tail = (tail + chunk).slice(-4096);
@@ -111,6 +121,7 @@ function probeHealth(port: number): Promise<number> {
       res.resume();
       resolve(res.statusCode ?? 0);
     });
+    req.setTimeout(1000, () => req.destroy());
     req.on('error', () => resolve(0));
   });
 }
@@ -206,21 +217,14 @@ function schemeA(token: string): Record<string, string> {
 
 // ---------------------------------------------------------------- load runs
 
-interface Load {
-  rps: number;
-  p99: number;
-  requests: number;
-  errors: number;
-}
+let wrk: string | null = null;
+let scratch = tmpdir();
 
-interface LoadTarget {
-  url: string;
-  method?: 'GET' | 'PATCH';
-  headers?: Record<string, string>;
-  body?: string;
-}
-
+/** One load run, with wrk when there is one. `{n}` in a body becomes a number unique to the request. */
 async function load(target: LoadTarget, seconds: number): Promise<Load> {
+  if (wrk) return wrkLoad(wrk, scratch, target, seconds, CONNECTIONS);
+  let n = 0;
+  const [before, after] = (target.body ?? '').split('{n}');
   const result = await autocannon({
     url: target.url,
     method: target.method ?? 'GET',
@@ -228,9 +232,15 @@ async function load(target: LoadTarget, seconds: number): Promise<Load> {
     body: target.body,
     connections: CONNECTIONS,
     duration: seconds,
+    requests:
+      after === undefined
+        ? undefined
+        : [{ setupRequest: (req) => ({ ...req, body: `${before}${process.pid}-${++n}${after}` }) }],
   });
-  if (result.non2xx > 0) {
-    throw new Error(`${target.method ?? 'GET'} ${target.url}: ${result.non2xx} answers were not 2xx`);
+  if (result.non2xx > 0 || result['2xx'] === 0) {
+    throw new Error(
+      `${target.method ?? 'GET'} ${target.url}: ${result['2xx']} answers 2xx, ${result.non2xx} not`,
+    );
   }
   if (result.errors > 0) log(`${target.url}: ${result.errors} errors (${result.timeouts} timeouts)`);
   return {
@@ -241,34 +251,61 @@ async function load(target: LoadTarget, seconds: number): Promise<Load> {
   };
 }
 
-/** A warm-up run (thrown away), then the measured one. */
-async function warmLoad(target: LoadTarget): Promise<Load> {
-  await load(target, WARMUP_SECONDS);
-  return load(target, SECONDS);
+const median = (values: number[]) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+interface Pair {
+  a: Load;
+  b: Load;
+  /** Median over the rounds of a.rps / b.rps. */
+  ratio: number;
+}
+
+/**
+ * Measures `a` and `b` in alternation, ROUNDS times each, after one warm-up run of each; reports the median of
+ * each figure and the median of the per-round ratios, so a burst of noise from the host hits both sides alike.
+ */
+async function paired(a: LoadTarget, b: LoadTarget): Promise<Pair> {
+  await load(a, WARMUP_SECONDS);
+  await load(b, WARMUP_SECONDS);
+  const as: Load[] = [];
+  const bs: Load[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    as.push(await load(a, SECONDS));
+    bs.push(await load(b, SECONDS));
+    log(
+      `  round ${round + 1}: ${Math.round(as[round]?.rps ?? 0)} vs ${Math.round(bs[round]?.rps ?? 0)} req/s`,
+    );
+  }
+  const summary = (runs: Load[]): Load => ({
+    rps: median(runs.map((r) => r.rps)),
+    p99: median(runs.map((r) => r.p99)),
+    requests: runs.reduce((sum, r) => sum + r.requests, 0),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+  });
+  return {
+    a: summary(as),
+    b: summary(bs),
+    ratio: median(as.map((r, i) => r.rps / (bs[i]?.rps ?? Number.NaN))),
+  };
 }
 
 // ---------------------------------------------------------------- 1. reads
 
-interface Reads {
-  ours: Load;
-  bare: Load;
-}
-
-async function benchReads(dir: string, bareBundle: string): Promise<Reads> {
-  log('reads: sandbox, GET /api/v1/clients/business/account-details');
+async function benchReads(dir: string, bareBundle: string): Promise<Pair> {
+  log('reads: sandbox GET /api/v1/clients/business/account-details vs bare Hono GET /');
   const sandbox = await startServer('sandbox', ours(join(dir, 'reads.json')));
-  let oursLoad: Load;
-  try {
-    const headers = schemeA(await signIn(sandbox));
-    oursLoad = await warmLoad({ url: `${sandbox.url}/api/v1/clients/business/account-details`, headers });
-  } finally {
-    await stopServer(sandbox);
-  }
-  log('reads: bare Hono, GET /');
   const baseline = await startServer('bare hono', bare(bareBundle));
   try {
-    return { ours: oursLoad, bare: await warmLoad({ url: `${baseline.url}/` }) };
+    const headers = schemeA(await signIn(sandbox));
+    return await paired(
+      { url: `${sandbox.url}/api/v1/clients/business/account-details`, headers },
+      { url: `${baseline.url}/` },
+    );
   } finally {
+    await stopServer(sandbox);
     await stopServer(baseline);
   }
 }
@@ -289,7 +326,7 @@ function recordCount(doc: StateDoc): number {
 }
 
 /** Adds customers of business A1 (shaped like the first one) until the state holds `target` records. */
-function grow(doc: StateDoc, target: number): StateDoc {
+function growCustomers(doc: StateDoc, target: number): StateDoc {
   const customers = doc.collections.customers ?? [];
   const template = customers[0];
   if (!template) throw new Error('the state has no customer to copy');
@@ -304,10 +341,41 @@ function grow(doc: StateDoc, target: number): StateDoc {
   return { ...doc, collections: { ...doc.collections, customers: [...customers, ...added] } };
 }
 
-async function importState(server: Server, target: number): Promise<void> {
+/**
+ * Gives business A1 `target` ledger entries: balance adjustments in credit and debit pairs of the same amount,
+ * so the balance, and the invariant that it equals the opening balance plus the ledger, stay as they were.
+ */
+function growLedger(doc: StateDoc, target: number): StateDoc {
+  const business = (doc.collections.businesses ?? []).find((b) => b.id === A.businessId);
+  const balance = typeof business?.balance === 'number' ? business.balance : 0;
+  const added = Array.from({ length: target }, (_, i) => ({
+    id: `BENCH${String(i).padStart(12, '0')}`,
+    businessId: A.businessId,
+    kind: 'balance_adjustment',
+    direction: i % 2 === 0 ? 'credit' : 'debit',
+    status: 'successful',
+    amount: 1000,
+    charge: 0,
+    balanceAfter: i % 2 === 0 ? balance + 1000 : balance,
+    retrievalReference: null,
+    narration: 'bench ledger entry',
+    counterparty: null,
+    errorCode: '',
+    errorMessage: '',
+    providerReference: null,
+    fingerprint: null,
+    createdAt: '2025-06-01T00:00:00.000Z',
+  }));
+  return {
+    ...doc,
+    collections: { ...doc.collections, transactions: [...(doc.collections.transactions ?? []), ...added] },
+  };
+}
+
+async function importState(server: Server, grow: (doc: StateDoc) => StateDoc): Promise<void> {
   const doc = await requestJson(`${server.url}/__sandbox/state`);
   if (!isStateDoc(doc)) throw new Error('GET /__sandbox/state did not answer a state document');
-  const grown = grow(doc, target);
+  const grown = grow(doc);
   await requestJson(`${server.url}/__sandbox/state`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
@@ -324,32 +392,52 @@ async function fileBytes(path: string): Promise<number> {
 }
 
 interface Writes {
-  records: number;
-  load: Load;
-  /** Snapshot plus journal, after the run and a clean stop. */
-  bytes: number;
+  pair: Pair;
+  /** Snapshot plus journal after the runs and a clean stop: large, small. */
+  bytes: [number, number];
 }
 
-async function benchWrites(dir: string, records: number): Promise<Writes> {
-  log(`writes: ${records} records, PATCH /api/v1/clients/settings/update-webhook-url`);
-  const dataFile = join(dir, `writes-${records}.json`);
-  const sandbox = await startServer('sandbox', ours(dataFile));
-  let result: Load;
+/** The same write against a large and a small state, in alternation: its cost must not grow with the state. */
+async function benchWrites(
+  dir: string,
+  name: string,
+  grow: [large: (doc: StateDoc) => StateDoc, small: (doc: StateDoc) => StateDoc],
+  target: (server: Server, headers: Record<string, string>) => LoadTarget,
+): Promise<Writes> {
+  log(`${name}: large vs small state`);
+  const files = [join(dir, `${name}-large.json`), join(dir, `${name}-small.json`)] as const;
+  const large = await startServer('sandbox (large)', ours(files[0]));
+  const small = await startServer('sandbox (small)', ours(files[1]));
+  let pair: Pair;
   try {
-    await importState(sandbox, records);
-    const headers = { ...schemeA(await signIn(sandbox)), 'content-type': 'application/json' };
-    result = await warmLoad({
-      url: `${sandbox.url}/api/v1/clients/settings/update-webhook-url`,
-      method: 'PATCH',
-      headers,
-      body: JSON.stringify({ webhookUrl: 'https://example.com/hook' }),
+    await importState(large, grow[0]);
+    await importState(small, grow[1]);
+    const headers = async (server: Server) => ({
+      ...schemeA(await signIn(server)),
+      'content-type': 'application/json',
     });
+    pair = await paired(target(large, await headers(large)), target(small, await headers(small)));
   } finally {
-    await stopServer(sandbox);
+    await stopServer(large);
+    await stopServer(small);
   }
-  const bytes = (await fileBytes(dataFile)) + (await fileBytes(`${dataFile}.wal`));
-  return { records, load: result, bytes };
+  const bytes = async (file: string) => (await fileBytes(file)) + (await fileBytes(`${file}.wal`));
+  return { pair, bytes: [await bytes(files[0]), await bytes(files[1])] };
 }
+
+const webhookWrite = (server: Server, headers: Record<string, string>): LoadTarget => ({
+  url: `${server.url}/api/v1/clients/settings/update-webhook-url`,
+  method: 'PATCH',
+  headers,
+  body: JSON.stringify({ webhookUrl: 'https://example.com/hook' }),
+});
+
+const transferWrite = (server: Server, headers: Record<string, string>): LoadTarget => ({
+  url: `${server.url}/api/v1/clients/business/customers/funds/transfer`,
+  method: 'POST',
+  headers,
+  body: '{"amount":100,"receiverAccountNumber":"0123456789","receiverBankCode":"058","retrievalReference":"bench-{n}","narration":"bench"}',
+});
 
 // ---------------------------------------------------------------- 3. cold start
 
@@ -404,47 +492,54 @@ const verdict = (ok: boolean) => (ok ? 'yes' : '**NO**');
 
 type Row = [measure: string, ours: string, baseline: string, ratio: string, target: string, ok: string];
 
-function rows(reads: Reads, small: Writes, large: Writes, cold: ColdStarts): Row[] {
-  const readRatio = reads.ours.rps / reads.bare.rps;
-  const writeRatio = large.load.rps / small.load.rps;
+function rows(reads: Pair, writes: Writes, transfers: Writes, cold: ColdStarts): Row[] {
   return [
     [
       'reads req/s (account-details; baseline bare Hono GET /)',
-      int.format(reads.ours.rps),
-      int.format(reads.bare.rps),
-      ratio(reads.ours.rps, reads.bare.rps),
+      int.format(reads.a.rps),
+      int.format(reads.b.rps),
+      reads.ratio.toFixed(2),
       '≥ 0.60',
-      verdict(readRatio >= 0.6),
+      verdict(reads.ratio >= 0.6),
     ],
+    ['reads p99 latency', ms(reads.a.p99), ms(reads.b.p99), ratio(reads.a.p99, reads.b.p99), '', ''],
     [
-      'reads p99 latency',
-      ms(reads.ours.p99),
-      ms(reads.bare.p99),
-      ratio(reads.ours.p99, reads.bare.p99),
-      '',
-      '',
-    ],
-    [
-      'writes req/s (update-webhook-url; 100k records vs 1k)',
-      int.format(large.load.rps),
-      int.format(small.load.rps),
-      ratio(large.load.rps, small.load.rps),
+      `writes req/s (update-webhook-url; ${int.format(LARGE_STATE)} records vs ${int.format(SMALL_STATE)})`,
+      int.format(writes.pair.a.rps),
+      int.format(writes.pair.b.rps),
+      writes.pair.ratio.toFixed(2),
       '≥ 0.50',
-      verdict(writeRatio >= 0.5),
+      verdict(writes.pair.ratio >= 0.5),
     ],
     [
-      'writes p99 latency (100k vs 1k)',
-      ms(large.load.p99),
-      ms(small.load.p99),
-      ratio(large.load.p99, small.load.p99),
+      'writes p99 latency (large vs small)',
+      ms(writes.pair.a.p99),
+      ms(writes.pair.b.p99),
+      ratio(writes.pair.a.p99, writes.pair.b.p99),
       '',
       '',
     ],
     [
-      'data file + journal after the write run (100k vs 1k)',
-      mb(large.bytes),
-      mb(small.bytes),
-      ratio(large.bytes, small.bytes),
+      'data file + journal after the writes',
+      mb(writes.bytes[0]),
+      mb(writes.bytes[1]),
+      ratio(...writes.bytes),
+      '',
+      '',
+    ],
+    [
+      `transfers req/s (funds/transfer; ${int.format(LARGE_STATE)} ledger entries vs ${int.format(SMALL_STATE)})`,
+      int.format(transfers.pair.a.rps),
+      int.format(transfers.pair.b.rps),
+      transfers.pair.ratio.toFixed(2),
+      '≥ 0.50',
+      verdict(transfers.pair.ratio >= 0.5),
+    ],
+    [
+      'transfers p99 latency (large vs small)',
+      ms(transfers.pair.a.p99),
+      ms(transfers.pair.b.p99),
+      ratio(transfers.pair.a.p99, transfers.pair.b.p99),
       '',
       '',
     ],
@@ -471,14 +566,29 @@ function table(body: Row[]): string {
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'sandbox-bench-'));
   try {
+    scratch = dir;
+    wrk = findWrk();
+    log(wrk ? `load generator: ${wrk} (one thread)` : 'load generator: autocannon (wrk not available)');
     const bareBundle = await bundleBare(dir);
-    const reads = await benchReads(dir, bareBundle);
-    const small = await benchWrites(dir, SMALL_STATE);
-    const large = await benchWrites(dir, LARGE_STATE);
+    // Cold start first: it is the most sensitive to what ran before (dirty pages of the write runs, a big heap).
     const cold = await benchColdStart(dir, bareBundle);
+    const reads = await benchReads(dir, bareBundle);
+    const writes = await benchWrites(
+      dir,
+      'writes',
+      [(doc) => growCustomers(doc, LARGE_STATE), (doc) => growCustomers(doc, SMALL_STATE)],
+      webhookWrite,
+    );
+    const transfers = await benchWrites(
+      dir,
+      'transfers',
+      [(doc) => growLedger(doc, LARGE_STATE), (doc) => growLedger(doc, SMALL_STATE)],
+      transferWrite,
+    );
     process.stdout.write(
-      `\nBENCH_SECONDS=${SECONDS} (after ${WARMUP_SECONDS} s warm-up), ${CONNECTIONS} connections, ` +
-        `node ${process.version}\n\n${table(rows(reads, small, large, cold))}\n`,
+      `\n${relative(root, mainJs)}: ${wrk ? 'wrk -t1' : 'autocannon'}, ${CONNECTIONS} connections, ` +
+        `${ROUNDS} alternating rounds of ${SECONDS} s (medians) after ${WARMUP_SECONDS} s warm-up, node ${process.version}\n\n` +
+        `${table(rows(reads, writes, transfers, cold))}\n`,
     );
   } finally {
     await stopAll();

@@ -3,21 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JournalCorruptError } from '../../src/store/journal.js';
-import type { CustomerRecord, StateDocument } from '../../src/store/records.js';
+import {
+  type CustomerRecord,
+  collectionNames,
+  type StateDocument,
+  stateDocument,
+} from '../../src/store/records.js';
 import { Store } from '../../src/store/store.js';
 
 function baseState(): StateDocument {
-  return {
-    version: 1,
-    collections: {
-      meta: [{ id: 'meta', seed: 1, random: [1, 2, 3, 4], jwtSecret: 'k' }],
-      roles: [],
-      clients: [],
-      users: [],
-      businesses: [],
-      customers: [],
-    },
-  };
+  const collections: Record<string, unknown[]> = Object.fromEntries(
+    collectionNames.map((name) => [name, []]),
+  );
+  collections.meta = [{ id: 'meta', seed: 1, random: [1, 2, 3, 4], jwtSecret: 'k' }];
+  return stateDocument.parse({ version: 1, collections });
 }
 
 function customer(id: string, businessId = 'b1'): CustomerRecord {
@@ -36,6 +35,16 @@ let dir: string;
 let file: string;
 const open = (compactAfterBytes = 1 << 30) =>
   Store.open({ file, compactAfterBytes, initialState: async () => baseState() });
+
+/** Opens the store again, reads what `read` wants from it, and closes it. */
+async function reopened<T>(read: (store: Store) => T): Promise<T> {
+  const store = await open();
+  try {
+    return read(store);
+  } finally {
+    await store.close();
+  }
+}
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'store-'));
@@ -68,7 +77,7 @@ describe('store on a file', () => {
     expect(journalFlushes).toBeGreaterThan(0);
     expect(journalFlushes).toBeLessThan(200);
     await store.close();
-    expect((await open()).count('customers')).toBe(200);
+    expect(await reopened((s) => s.count('customers'))).toBe(200);
   });
 
   it('undoes every change of a mutation that throws, and journals nothing', async () => {
@@ -87,7 +96,7 @@ describe('store on a file', () => {
     expect(store.where('customers', 'businessId', 'b1').map((c) => c.id)).toEqual(['keep']);
     expect(store.stats().seq).toBe(before.seq);
     await store.close();
-    expect((await open()).all('customers')).toEqual([customer('keep')]);
+    expect(await reopened((s) => s.all('customers'))).toEqual([customer('keep')]);
   });
 
   it('cuts a torn last line (a crash in the middle of a write) and carries on appending after it', async () => {
@@ -96,11 +105,11 @@ describe('store on a file', () => {
     await store.close();
     await appendFile(`${file}.wal`, '{"q":2,"o":[["customers","c2",{"id":"c2"');
 
-    const reopened = await open();
-    expect(reopened.all('customers').map((c) => c.id)).toEqual(['c1']);
-    await reopened.mutate((tx) => tx.put('customers', customer('c3')));
-    await reopened.close();
-    expect((await open()).all('customers').map((c) => c.id)).toEqual(['c1', 'c3']);
+    const again = await open();
+    expect(again.all('customers').map((c) => c.id)).toEqual(['c1']);
+    await again.mutate((tx) => tx.put('customers', customer('c3')));
+    await again.close();
+    expect(await reopened((s) => s.all('customers').map((c) => c.id))).toEqual(['c1', 'c3']);
   });
 
   it('refuses to start on a journal corrupt in the middle', async () => {
@@ -124,7 +133,7 @@ describe('store on a file', () => {
     expect(snapshot.seq).toBeGreaterThan(0);
     expect(snapshot.collections.customers.length).toBeGreaterThan(0);
     await store.close();
-    expect((await open()).count('customers')).toBe(300);
+    expect(await reopened((s) => s.count('customers'))).toBe(300);
   });
 
   it('replaceState writes a new snapshot and empties the journal', async () => {
@@ -136,7 +145,7 @@ describe('store on a file', () => {
     expect((await stat(`${file}.wal`)).size).toBe(0);
     await store.mutate((tx) => tx.put('customers', customer('after')));
     await store.close();
-    expect((await open()).all('customers').map((c) => c.id)).toEqual(['imported', 'after']);
+    expect(await reopened((s) => s.all('customers').map((c) => c.id))).toEqual(['imported', 'after']);
   });
 
   it('ignores a journal left beside a deleted snapshot', async () => {
@@ -147,7 +156,7 @@ describe('store on a file', () => {
     const store = await open();
     expect(store.count('customers')).toBe(0);
     await store.close();
-    expect((await open()).count('customers')).toBe(0);
+    expect(await reopened((s) => s.count('customers'))).toBe(0);
   });
 
   it('persists the generator, so identifiers never repeat after a restart', async () => {
