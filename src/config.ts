@@ -89,6 +89,30 @@ export const settings = {
     'largest JSON request body in bytes (default 1048576)',
     int(1).default(1_048_576),
   ),
+  secretGraceSeconds: setting(
+    'secret-grace',
+    'SANDBOX_SECRET_GRACE',
+    'seconds a rotated-out secret key keeps working (default 0)',
+    int(0).default(0),
+  ),
+  invitationTtlSeconds: setting(
+    'invitation-ttl',
+    'SANDBOX_INVITATION_TTL',
+    'member invitation lifetime in seconds (default 172800, 48 h)',
+    int(1).default(172_800),
+  ),
+  virtualAccountTtlSeconds: setting(
+    'virtual-account-ttl',
+    'SANDBOX_VIRTUAL_ACCOUNT_TTL',
+    'lifetime of a temporal virtual account in seconds (default 1800)',
+    int(1).default(1800),
+  ),
+  uploadLimitBytes: setting(
+    'upload-limit',
+    'SANDBOX_UPLOAD_LIMIT',
+    'largest uploaded file in bytes (default 5242880)',
+    int(1).default(5 * 1_048_576),
+  ),
   compactAfterBytes: setting(
     'compact-after',
     'SANDBOX_COMPACT_AFTER',

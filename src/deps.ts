@@ -2,10 +2,12 @@ import type { Config } from './config.js';
 import type { Clock } from './domain/clock.js';
 import type { Fixtures } from './store/fixtures.js';
 import type { Store } from './store/store.js';
+import type { Uploads } from './store/uploads.js';
 
 /** What routes and services work with; built once by the sandbox and handed down. */
 export interface Deps {
   store: Store;
+  uploads: Uploads;
   fixtures: Fixtures;
   config: Config;
   clock: Clock;

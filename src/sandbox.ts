@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
 import { serve } from '@hono/node-server';
 import pkg from '../package.json' with { type: 'json' };
 import { type App, createApp } from './app.js';
@@ -9,6 +10,7 @@ import { type Fixtures, loadFixtures } from './store/fixtures.js';
 import type { StateDocument } from './store/records.js';
 import { buildInitialState } from './store/seed.js';
 import { Store } from './store/store.js';
+import { Uploads } from './store/uploads.js';
 
 export const version: string = pkg.version;
 
@@ -57,8 +59,12 @@ export async function createSandbox(
     onCompactionError: (error) =>
       log(`snapshot compaction failed (the journal still holds everything): ${error}`),
   });
-  const deps: Deps = { store, fixtures, config, clock, log };
-  const reset = async () => store.replaceState(await initialState());
+  const uploads = new Uploads(config.inMemory ? null : join(dirname(config.data), 'uploads'));
+  const deps: Deps = { store, uploads, fixtures, config, clock, log };
+  const reset = async () => {
+    await store.replaceState(await initialState());
+    await uploads.clear();
+  };
   const app = createApp(deps, { version, startedAt: Date.now(), reset });
   return {
     app,

@@ -2,10 +2,15 @@ import { Hono } from 'hono';
 import type { Deps } from '../deps.js';
 import { createAuth } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
+import { auditRoutes } from './audits/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { businessRoutes } from './business/routes.js';
+import { disputeRoutes } from './disputes/routes.js';
 import { memberRoutes } from './members/routes.js';
+import { payoutRoutes } from './payouts/routes.js';
 import { settingsRoutes } from './settings/routes.js';
+import { transferRoutes } from './transfers/routes.js';
+import { virtualAccountRoutes } from './virtual-accounts/routes.js';
 
 /** Everything under `/api/v1`. */
 export function apiRoutes(deps: Deps) {
@@ -13,6 +18,11 @@ export function apiRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .route('/auth', authRoutes(deps))
     .route('/clients/settings', settingsRoutes(deps, auth))
+    .route('/clients/business/customers/funds', transferRoutes(deps, auth))
+    .route('/clients/business/payouts', payoutRoutes(deps, auth))
+    .route('/clients/business/disputes', disputeRoutes(deps, auth))
+    .route('/clients/business/audits', auditRoutes(deps, auth))
+    .route('/clients/business/virtual-accounts', virtualAccountRoutes(deps, auth))
     .route('/clients/business', businessRoutes(deps, auth))
     .route('/clients/members', memberRoutes(deps, auth));
 }

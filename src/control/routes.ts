@@ -1,12 +1,23 @@
 import { Hono } from 'hono';
 import * as z from 'zod';
+import { approveBusiness } from '../api/business/service.js';
+import { decideDispute } from '../api/disputes/service.js';
 import type { Deps } from '../deps.js';
 import { secureEqual } from '../domain/secure-compare.js';
 import type { AppEnv } from '../http/env.js';
 import { ApiError, done, ok } from '../http/envelope.js';
-import { jsonBody } from '../http/validate.js';
+import { header } from '../http/headers.js';
+import { jsonBody, queryOf } from '../http/validate.js';
 import { credentials } from './credentials.js';
+import { ledgerOf, setBalance } from './money.js';
+import { rotateSecret } from './secrets.js';
 import { importState } from './state.js';
+
+const balanceBody = z.object({ balance: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+const outboxQuery = z.object({
+  to: z.string().trim().min(1).optional(),
+  type: z.enum(['member_invitation', 'bvn_otp']).optional(),
+});
 
 /** What the control API needs from the running sandbox beyond the shared deps. */
 export interface ControlHooks {
@@ -21,7 +32,7 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
   const token = deps.config.controlToken;
   if (token) {
     app.use(async (c, next) => {
-      const given = c.req.header('x-sandbox-token');
+      const given = header(c, 'x-sandbox-token');
       if (!given || !secureEqual(given, token))
         throw new ApiError(401, 'x-sandbox-token is missing or wrong');
       await next();
@@ -44,5 +55,32 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
     .put('/state', async (c) => {
       await importState(deps, await jsonBody(c, z.unknown()));
       return done(c, 'State imported');
-    });
+    })
+    .put('/businesses/:id/balance', async (c) => {
+      const { balance } = await jsonBody(c, balanceBody);
+      return ok(c, 'Balance updated', await setBalance(deps, c.req.param('id'), balance));
+    })
+    .post('/businesses/:id/approve', async (c) =>
+      ok(c, 'Business approved; payment account open', await approveBusiness(deps, c.req.param('id'))),
+    )
+    .get('/businesses/:id/ledger', (c) => ok(c, 'Ledger', ledgerOf(deps, c.req.param('id'))))
+    .get('/outbox', (c) => {
+      const { to, type } = queryOf(c, outboxQuery);
+      const messages = deps.store
+        .all('outbox')
+        .filter(
+          (m) => (to === undefined || m.to === to.toLowerCase()) && (type === undefined || m.type === type),
+        )
+        .reverse();
+      return ok(c, 'Outbox', messages);
+    })
+    .post('/disputes/:id/resolve', async (c) =>
+      ok(c, 'Dispute resolved', await decideDispute(deps, c.req.param('id'), 'resolved')),
+    )
+    .post('/disputes/:id/reject', async (c) =>
+      ok(c, 'Dispute rejected', await decideDispute(deps, c.req.param('id'), 'rejected')),
+    )
+    .post('/clients/:id/rotate-secret', async (c) =>
+      ok(c, 'Secret key rotated', await rotateSecret(deps, c.req.param('id'))),
+    );
 }

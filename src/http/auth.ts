@@ -1,11 +1,13 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps.js';
+import type { Actor } from '../domain/actor.js';
 import { type TokenClaims, verifyToken } from '../domain/jwt.js';
 import { type Area, permits, type RoleName } from '../domain/roles.js';
-import { secureEqual } from '../domain/secure-compare.js';
+import { isClientSecret, isProductionKey } from '../domain/secrets.js';
 import type { BusinessRecord, ClientRecord } from '../store/records.js';
 import type { AppEnv } from './env.js';
 import { ApiError } from './envelope.js';
+import { header } from './headers.js';
 
 export const PRODUCTION_KEY_MESSAGE = 'Production credentials cannot be used in the sandbox environment';
 export const BUSINESS_ID_REQUIRED = 'businessId is required in headers';
@@ -24,16 +26,6 @@ export interface SchemeBOptions {
 }
 
 const TOKEN_CACHE_LIMIT = 10_000;
-
-/** True when `key` is the client's current secret or a rotated-out one still in its grace period. */
-export function isClientSecret(client: ClientRecord, key: string, nowMs: number): boolean {
-  if (secureEqual(client.secretKey, key)) return true;
-  return client.retiredSecrets.some((s) => s.validUntil > nowMs && secureEqual(s.key, key));
-}
-
-function isProductionKey(value: string): boolean {
-  return value.startsWith('sk_live_') || value.startsWith('pk_live_');
-}
 
 /** The auth middleware of both schemes, sharing one cache of verified token signatures. */
 export function createAuth(deps: Deps) {
@@ -73,7 +65,7 @@ export function createAuth(deps: Deps) {
     missingStatus: 400 | 401,
   ) {
     if (mode === 'ignored') return undefined;
-    const id = c.req.header('businessid');
+    const id = header(c, 'businessid');
     if (id === undefined || id === '') {
       if (mode === 'optional') return undefined;
       throw new ApiError(missingStatus, BUSINESS_ID_REQUIRED);
@@ -87,7 +79,7 @@ export function createAuth(deps: Deps) {
   /** Scheme A: `Authorization: Bearer <token>`, `SECRET_KEY`, and (per route) `businessId`; then the role rules. */
   function schemeA(options: SchemeAOptions): MiddlewareHandler<AppEnv> {
     return async (c, next) => {
-      const authorization = c.req.header('authorization');
+      const authorization = header(c, 'authorization');
       if (!authorization?.startsWith('Bearer ') || authorization.length <= 7) {
         throw new ApiError(401, 'Authorization token is required');
       }
@@ -95,7 +87,7 @@ export function createAuth(deps: Deps) {
       const user = store.get('users', claims.sub);
       const client = user && store.get('clients', user.clientId);
       if (!user || !client || !user.isActive) throw new ApiError(401, 'Invalid access token');
-      const secret = c.req.header('secret_key');
+      const secret = header(c, 'secret_key');
       if (!secret) throw new ApiError(401, 'SECRET_KEY is required');
       if (isProductionKey(secret)) throw new ApiError(401, PRODUCTION_KEY_MESSAGE);
       if (!isClientSecret(client, secret, clock.now())) throw new ApiError(401, 'Invalid SECRET_KEY');
@@ -113,8 +105,8 @@ export function createAuth(deps: Deps) {
   /** Scheme B: `x-api-key` (public key), `x-api-secret` (secret key) of one client, and `businessId`. */
   function schemeB(options: SchemeBOptions): MiddlewareHandler<AppEnv> {
     return async (c, next) => {
-      const key = c.req.header('x-api-key');
-      const secret = c.req.header('x-api-secret');
+      const key = header(c, 'x-api-key');
+      const secret = header(c, 'x-api-secret');
       if (!key || !secret) throw new ApiError(401, 'x-api-key and x-api-secret are required');
       if (isProductionKey(key) || isProductionKey(secret)) throw new ApiError(401, PRODUCTION_KEY_MESSAGE);
       const client = store.where('clients', 'publicKey', key)[0];
@@ -131,6 +123,25 @@ export function createAuth(deps: Deps) {
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/** The caller's address: the first `x-forwarded-for` hop if a proxy set one, else the socket's peer. */
+export function clientIp(c: Context<AppEnv>): string {
+  const forwarded = header(c, 'x-forwarded-for')?.split(',')[0]?.trim();
+  if (forwarded) return forwarded;
+  return c.env?.incoming?.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
+}
+
+/** The acting user of an authenticated request, for the audit log. */
+export function actorOf(c: Context<AppEnv>): Actor {
+  const { client, user, role } = c.var.caller;
+  return {
+    clientId: client.id,
+    email: user?.email ?? client.email,
+    name: user ? `${user.firstName} ${user.lastName}`.trim() : `${client.name} (API key)`,
+    role,
+    ipAddress: clientIp(c),
+  };
+}
 
 /** The business chosen by the `businessId` header, on a route that requires it. */
 export function requiredBusiness(c: Context<AppEnv>): BusinessRecord {

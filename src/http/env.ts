@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RoleName } from '../domain/roles.js';
 import type { BusinessRecord, ClientRecord, UserRecord } from '../store/records.js';
 
@@ -11,6 +12,8 @@ export interface Caller {
 
 /** Hono's environment for every route of the app. */
 export type AppEnv = {
+  /** What @hono/node-server passes; absent for in-process `app.request()` calls. */
+  Bindings: { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
   Variables: {
     requestId: string;
     caller: Caller;

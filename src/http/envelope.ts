@@ -12,14 +12,26 @@ export class ApiError extends Error {
     public readonly status: ContentfulStatusCode,
     message: string,
     public readonly errors?: FieldError[],
+    /** The provider's response code of a failed transfer (`51`, `07`, ...), sent as `errorCode`. */
+    public readonly errorCode?: string,
   ) {
     super(message);
   }
 }
 
-/** The error envelope: `{status: false, message, data: null}`, plus `errors` on validation failures. */
-export function errorBody(message: string, errors?: FieldError[]) {
-  return errors ? { status: false, message, data: null, errors } : { status: false, message, data: null };
+/**
+ * The error envelope: `{status: false, message, data: null}`, plus `errors` on validation failures and
+ * `errorCode` on a failed transfer.
+ */
+export function errorBody(message: string, errors?: FieldError[], errorCode?: string) {
+  const body: { status: false; message: string; data: null; errors?: FieldError[]; errorCode?: string } = {
+    status: false,
+    message,
+    data: null,
+  };
+  if (errors) body.errors = errors;
+  if (errorCode !== undefined) body.errorCode = errorCode;
+  return body;
 }
 
 /** The success envelope. */

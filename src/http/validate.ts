@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ApiError, type FieldError } from './envelope.js';
+import { header } from './headers.js';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
@@ -29,7 +30,7 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.in
  * fields are required).
  */
 export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
-  const type = c.req.header('content-type');
+  const type = header(c, 'content-type');
   const text = await c.req.text();
   let value: unknown = {};
   if (type === undefined && text.trim() === '') value = {};

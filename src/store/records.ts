@@ -54,7 +54,9 @@ export const businessRecord = z.object({
   createdAt: z.string(),
   /** The payment account; null until the business is approved. */
   account: accountRecord.nullable(),
-  /** Available balance in kobo. */
+  /** The balance the business started with (fixtures, import); the ledger explains every change since. */
+  openingBalance: z.number().int().nonnegative(),
+  /** Available balance in kobo: always `openingBalance` plus the ledger's effect. */
   balance: z.number().int().nonnegative(),
 });
 
@@ -69,6 +71,114 @@ export const customerRecord = z.object({
 });
 
 export const roleRecord = z.object({ id: z.string(), name: z.string() });
+
+export const transactionKind = z.enum([
+  'transfer',
+  'anonymous_transfer',
+  'bulk_transfer',
+  'incoming_payment',
+  'balance_adjustment',
+]);
+
+/** One ledger entry. A failed one is kept (a replay of its reference answers the same) but moves no money. */
+export const transactionRecord = z.object({
+  /** The transaction reference. */
+  id: z.string(),
+  businessId: z.string(),
+  kind: transactionKind,
+  direction: z.enum(['debit', 'credit']),
+  status: z.enum(['successful', 'failed']),
+  /** Kobo moved before charges. */
+  amount: z.number().int().nonnegative(),
+  /** Kobo fee: added to a debit, deducted from a credit. */
+  charge: z.number().int().nonnegative(),
+  /** Balance right after this entry. */
+  balanceAfter: z.number().int().nonnegative(),
+  retrievalReference: z.string().nullable(),
+  narration: z.string(),
+  counterparty: z
+    .object({ accountNumber: z.string(), bankCode: z.string(), accountName: z.string() })
+    .nullable(),
+  errorCode: z.string(),
+  errorMessage: z.string(),
+  providerReference: z.string().nullable(),
+  /** Fingerprint of the request that made it, to tell a replay from a reuse of its reference. */
+  fingerprint: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const payoutRecord = z.object({
+  id: z.string(),
+  businessId: z.string(),
+  accountName: z.string(),
+  accountNumber: z.string(),
+  bankName: z.string(),
+  bankCode: z.string(),
+  createdAt: z.string(),
+});
+
+export const disputeRecord = z.object({
+  id: z.string(),
+  businessId: z.string(),
+  transactionId: z.string(),
+  description: z.string(),
+  status: z.enum(['open', 'resolved', 'rejected']),
+  createdAt: z.string(),
+  resolvedAt: z.string().nullable(),
+});
+
+export const auditRecord = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  /** The business the action concerned; null for client-wide actions (sign-in, settings). */
+  businessId: z.string().nullable(),
+  email: z.string(),
+  user: z.string(),
+  action: z.string(),
+  type: z.string(),
+  date: z.string(),
+  role: z.string(),
+  ipAddress: z.string(),
+});
+
+export const invitationRecord = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  userId: z.string(),
+  /** The `authorizationToken` sent by email. */
+  token: z.string(),
+  expiresAt: z.number(),
+  usedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+/** A message the service "sent" (invitation, OTP), readable at `GET /__sandbox/outbox`. */
+export const outboxRecord = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  type: z.enum(['member_invitation', 'bvn_otp']),
+  to: z.string(),
+  subject: z.string(),
+  body: z.string(),
+  data: z.record(z.string(), z.string()),
+  createdAt: z.string(),
+});
+
+export const virtualAccountRecord = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  businessId: z.string(),
+  accountNumber: z.string(),
+  accountName: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  type: z.enum(['temporal', 'permanent']),
+  clientRef: z.string(),
+  systemRef: z.string(),
+  createdAt: z.string(),
+  /** Ms since the epoch; null for permanent accounts. */
+  expiresAt: z.number().nullable(),
+});
 
 export const metaRecord = z.object({
   id: z.literal('meta'),
@@ -86,6 +196,13 @@ export const collectionSchemas = {
   users: userRecord,
   businesses: businessRecord,
   customers: customerRecord,
+  transactions: transactionRecord,
+  payouts: payoutRecord,
+  disputes: disputeRecord,
+  audits: auditRecord,
+  invitations: invitationRecord,
+  outbox: outboxRecord,
+  virtualAccounts: virtualAccountRecord,
 } as const;
 
 export type ClientRecord = z.infer<typeof clientRecord>;
@@ -95,6 +212,13 @@ export type BusinessRecord = z.infer<typeof businessRecord>;
 export type CustomerRecord = z.infer<typeof customerRecord>;
 export type RoleRecord = z.infer<typeof roleRecord>;
 export type MetaRecord = z.infer<typeof metaRecord>;
+export type TransactionRecord = z.infer<typeof transactionRecord>;
+export type PayoutRecord = z.infer<typeof payoutRecord>;
+export type DisputeRecord = z.infer<typeof disputeRecord>;
+export type AuditRecord = z.infer<typeof auditRecord>;
+export type InvitationRecord = z.infer<typeof invitationRecord>;
+export type OutboxRecord = z.infer<typeof outboxRecord>;
+export type VirtualAccountRecord = z.infer<typeof virtualAccountRecord>;
 
 export type Collections = { [K in keyof typeof collectionSchemas]: z.infer<(typeof collectionSchemas)[K]> };
 export type CollectionName = keyof Collections;
@@ -106,9 +230,16 @@ export const indexedFields: { [K in CollectionName]?: readonly (keyof Collection
   users: ['email', 'clientId'],
   businesses: ['clientId'],
   customers: ['businessId'],
+  transactions: ['businessId', 'retrievalReference'],
+  payouts: ['businessId'],
+  disputes: ['businessId', 'transactionId'],
+  audits: ['clientId'],
+  invitations: ['token'],
+  outbox: ['clientId'],
+  virtualAccounts: ['businessId', 'accountNumber'],
 };
 
-/** The whole state as exported, imported and written to the snapshot file. */
+/** The whole state as exported, imported and written to the snapshot file; every collection must be there. */
 export const stateDocument = z.object({
   version: z.literal(1),
   collections: z.object(

@@ -68,6 +68,7 @@ export async function buildInitialState(fixtures: Fixtures, seed: number): Promi
                 customerId: b.customerId ?? '',
               }
             : null,
+        openingBalance: b.balance,
         balance: b.balance,
       });
       for (let i = 0; i < b.customers; i++) {
@@ -107,6 +108,13 @@ export async function buildInitialState(fixtures: Fixtures, seed: number): Promi
       users,
       businesses,
       customers,
+      transactions: [],
+      payouts: [],
+      disputes: [],
+      audits: [],
+      invitations: [],
+      outbox: [],
+      virtualAccounts: [],
     },
   };
 }

@@ -2,10 +2,11 @@ import type { Deps } from '../../deps.js';
 import { signToken } from '../../domain/jwt.js';
 import { secureEqual } from '../../domain/secure-compare.js';
 import { ApiError } from '../../http/envelope.js';
+import { recordAudit } from '../audits/service.js';
 import { businessView } from '../business/service.js';
 
-/** Checks email and password (never saying which was wrong) and issues an access token. */
-export function signIn(deps: Deps, email: string, password: string) {
+/** Checks email and password (never saying which was wrong), records the sign-in and issues an access token. */
+export async function signIn(deps: Deps, email: string, password: string, ipAddress: string) {
   const { store, clock, config } = deps;
   const user = store.where('users', 'email', email.toLowerCase())[0];
   // Compare even when there is no such user, so the answer takes as long either way.
@@ -16,6 +17,16 @@ export function signIn(deps: Deps, email: string, password: string) {
   const accessToken = signToken(
     { sub: user.id, clientId: user.clientId, role, iat, exp: iat + config.tokenTtlSeconds },
     store.meta().jwtSecret,
+  );
+  const actor = {
+    clientId: user.clientId,
+    email: user.email,
+    name: `${user.firstName} ${user.lastName}`,
+    role,
+    ipAddress,
+  };
+  await store.mutate((tx) =>
+    recordAudit(tx, deps, actor, { businessId: null, type: 'AUTH', action: 'Signed in' }),
   );
   const businesses = store.where('businesses', 'clientId', user.clientId).map((b) => businessView(deps, b));
   return { accessToken, businesses };

@@ -1,8 +1,11 @@
 import type { Deps } from '../../deps.js';
+import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../http/envelope.js';
 import { type PageQuery, paginate } from '../../http/pagination.js';
 import type { BusinessRecord, ClientRecord } from '../../store/records.js';
+import { recordAudit } from '../audits/service.js';
+import { newAccountNumber } from '../virtual-accounts/service.js';
 
 export const NO_PAYMENT_ACCOUNT = 'No payment account for this business';
 
@@ -46,8 +49,11 @@ export interface NewBusiness {
   isNewBusiness?: boolean | undefined;
 }
 
-/** A new business of the client: not approved, no payment account, balance 0. */
-export async function createBusiness(deps: Deps, client: ClientRecord, input: NewBusiness) {
+/**
+ * A new business of the client: not approved, no payment account, balance 0. The OTP of its BVN validation
+ * step is "sent" to the owner (it lands in the outbox).
+ */
+export async function createBusiness(deps: Deps, actor: Actor, client: ClientRecord, input: NewBusiness) {
   const duplicate = deps.store
     .where('businesses', 'clientId', client.id)
     .some((b) => b.businessName.toLowerCase() === input.businessName.toLowerCase());
@@ -67,9 +73,26 @@ export async function createBusiness(deps: Deps, client: ClientRecord, input: Ne
       isNewBusiness: input.isNewBusiness ?? true,
       createdAt: isoAt(deps.clock),
       account: null,
+      openingBalance: 0,
       balance: 0,
     };
     tx.put('businesses', record);
+    const otp = tx.random().digits(6);
+    tx.put('outbox', {
+      id: tx.random().uuid(),
+      clientId: client.id,
+      type: 'bvn_otp',
+      to: client.email,
+      subject: `Your BVN validation code for ${record.businessName}`,
+      body: `Use ${otp} to complete the registration of ${record.businessName}.`,
+      data: { businessId: record.id, otp },
+      createdAt: record.createdAt,
+    });
+    recordAudit(tx, deps, actor, {
+      businessId: record.id,
+      type: 'BUSINESS',
+      action: `Created business ${record.businessName}`,
+    });
     return record;
   });
   return { business: { id: business.id, businessName: business.businessName } };
@@ -88,4 +111,25 @@ export function listCustomers(deps: Deps, business: BusinessRecord, query: PageQ
     })),
     pagination: page.pagination,
   };
+}
+
+/** The operator approves a business (control API): its payment account opens with a fresh NUBAN, balance kept. */
+export async function approveBusiness(deps: Deps, id: string) {
+  const business = await deps.store.mutate((tx) => {
+    const current = tx.get('businesses', id);
+    if (!current) throw new ApiError(404, 'Business not found');
+    if (current.isApproved && current.account) return current;
+    const approved: BusinessRecord = {
+      ...current,
+      isApproved: true,
+      account: {
+        accountNumber: newAccountNumber(tx, deps),
+        accountType: 'current',
+        customerId: tx.random().digits(7),
+      },
+    };
+    tx.put('businesses', approved);
+    return approved;
+  });
+  return { businessId: business.id, isApproved: business.isApproved, ...(business.account ?? {}) };
 }

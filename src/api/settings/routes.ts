@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { Deps } from '../../deps.js';
-import type { Auth } from '../../http/auth.js';
+import { type Auth, actorOf } from '../../http/auth.js';
 import type { AppEnv } from '../../http/env.js';
 import { done, ok } from '../../http/envelope.js';
 import { jsonBody } from '../../http/validate.js';
@@ -15,13 +15,13 @@ export function settingsRoutes(deps: Deps, auth: Auth) {
     .get('/get-keys', (c) => ok(c, 'API keys retrieved successfully', apiKeys(c.var.caller.client)))
     .patch('/update-webhook-url', async (c) => {
       const { webhookUrl } = await jsonBody(c, updateWebhookBody);
-      await updateWebhookUrl(deps, c.var.caller.client, webhookUrl);
+      await updateWebhookUrl(deps, actorOf(c), c.var.caller.client, webhookUrl);
       return done(c, 'Webhook URL updated successfully');
     })
     .get('/billers', (c) => ok(c, 'Billers retrieved successfully', { billers: availableBillers(deps) }))
     .post('/configure-billers', async (c) => {
       const { billers } = await jsonBody(c, configureBillersBody);
-      await configureBillers(deps, c.var.caller.client, billers);
+      await configureBillers(deps, actorOf(c), c.var.caller.client, billers);
       return done(c, 'Billers has been updated');
     });
 }

@@ -1,15 +1,27 @@
 import type { Deps } from '../../deps.js';
+import type { Actor } from '../../domain/actor.js';
 import { ApiError } from '../../http/envelope.js';
 import type { ClientRecord } from '../../store/records.js';
+import { recordAudit } from '../audits/service.js';
 
 export function apiKeys(client: ClientRecord) {
   return { publicKey: client.publicKey, secretKey: client.secretKey };
 }
 
-export async function updateWebhookUrl(deps: Deps, client: ClientRecord, webhookUrl: string): Promise<void> {
+export async function updateWebhookUrl(
+  deps: Deps,
+  actor: Actor,
+  client: ClientRecord,
+  webhookUrl: string,
+): Promise<void> {
   await deps.store.mutate((tx) => {
     const current = tx.get('clients', client.id) ?? client;
     tx.put('clients', { ...current, webhookUrl });
+    recordAudit(tx, deps, actor, {
+      businessId: null,
+      type: 'SETTINGS',
+      action: `Updated webhook URL to ${webhookUrl}`,
+    });
   });
 }
 
@@ -19,7 +31,12 @@ export function availableBillers(deps: Deps): string[] {
 }
 
 /** Replaces the client's enabled billers; every code must be an available biller. */
-export async function configureBillers(deps: Deps, client: ClientRecord, billers: string[]): Promise<void> {
+export async function configureBillers(
+  deps: Deps,
+  actor: Actor,
+  client: ClientRecord,
+  billers: string[],
+): Promise<void> {
   const known = new Set(deps.fixtures.billers);
   const unknown = billers.find((code) => !known.has(code));
   if (unknown !== undefined) throw new ApiError(400, `Invalid biller code: ${unknown}`);
@@ -27,5 +44,10 @@ export async function configureBillers(deps: Deps, client: ClientRecord, billers
   await deps.store.mutate((tx) => {
     const current = tx.get('clients', client.id) ?? client;
     tx.put('clients', { ...current, billers: enabled });
+    recordAudit(tx, deps, actor, {
+      businessId: null,
+      type: 'SETTINGS',
+      action: `Configured billers: ${enabled.join(', ') || 'none'}`,
+    });
   });
 }

@@ -1,0 +1,72 @@
+import type { Deps } from '../../deps.js';
+import type { Actor } from '../../domain/actor.js';
+import { isoAt } from '../../domain/clock.js';
+import { ApiError } from '../../http/envelope.js';
+import { type PageQuery, paginate } from '../../http/pagination.js';
+import type { AuditRecord, BusinessRecord } from '../../store/records.js';
+import type { Tx } from '../../store/store.js';
+
+/** Audit categories. */
+export type AuditType =
+  | 'AUTH'
+  | 'SETTINGS'
+  | 'BUSINESS'
+  | 'TRANSFER'
+  | 'PAYOUT'
+  | 'DISPUTE'
+  | 'MEMBER'
+  | 'VIRTUAL_ACCOUNT';
+
+/** Writes an audit entry in the caller's mutation, so it exists exactly when the action does. */
+export function recordAudit(
+  tx: Tx,
+  deps: Pick<Deps, 'clock'>,
+  actor: Actor,
+  entry: { action: string; type: AuditType; businessId: string | null },
+): void {
+  tx.put('audits', {
+    id: tx.random().uuid(),
+    clientId: actor.clientId,
+    businessId: entry.businessId,
+    email: actor.email,
+    user: actor.name,
+    action: entry.action,
+    type: entry.type,
+    date: isoAt(deps.clock),
+    role: actor.role,
+    ipAddress: actor.ipAddress,
+  });
+}
+
+function view(a: AuditRecord) {
+  return {
+    id: a.id,
+    email: a.email,
+    user: a.user,
+    action: a.action,
+    type: a.type,
+    date: a.date,
+    role: a.role,
+    ipAddress: a.ipAddress,
+  };
+}
+
+/** Entries a business may see: its own and its client's client-wide ones. */
+function visible(a: AuditRecord, business: BusinessRecord): boolean {
+  return a.clientId === business.clientId && (a.businessId === null || a.businessId === business.id);
+}
+
+export function listAudits(deps: Deps, business: BusinessRecord, query: PageQuery) {
+  const entries = deps.store
+    .where('audits', 'clientId', business.clientId)
+    .filter((a) => visible(a, business))
+    .reverse();
+  const page = paginate(entries, query);
+  return { data: page.data.map(view), pagination: page.pagination };
+}
+
+export function getAudit(deps: Deps, business: BusinessRecord, id: string) {
+  const entry = deps.store.get('audits', id);
+  if (!entry || !visible(entry, business)) throw new ApiError(404, 'Audit log not found');
+  return view(entry);
+}

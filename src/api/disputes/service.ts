@@ -1,0 +1,88 @@
+import type { Deps } from '../../deps.js';
+import type { Actor } from '../../domain/actor.js';
+import { isoAt } from '../../domain/clock.js';
+import { ApiError } from '../../http/envelope.js';
+import { paginate } from '../../http/pagination.js';
+import type { BusinessRecord, DisputeRecord } from '../../store/records.js';
+import { recordAudit } from '../audits/service.js';
+import type { DisputeQuery } from './schemas.js';
+
+function view(d: DisputeRecord) {
+  return {
+    id: d.id,
+    transactionId: d.transactionId,
+    description: d.description,
+    status: d.status,
+    createdAt: d.createdAt,
+    resolvedAt: d.resolvedAt,
+  };
+}
+
+/** Opens a dispute on a transaction of the business; one open dispute per transaction. */
+export async function createDispute(
+  deps: Deps,
+  actor: Actor,
+  business: BusinessRecord,
+  input: { transactionId: string; description: string },
+) {
+  const created = await deps.store.mutate((tx) => {
+    const transaction = tx.get('transactions', input.transactionId);
+    if (!transaction || transaction.businessId !== business.id)
+      throw new ApiError(404, 'Transaction not found');
+    if (tx.where('disputes', 'transactionId', transaction.id).some((d) => d.status === 'open')) {
+      throw new ApiError(409, 'An open dispute already exists for this transaction');
+    }
+    const record: DisputeRecord = {
+      id: tx.random().uuid(),
+      businessId: business.id,
+      transactionId: transaction.id,
+      description: input.description,
+      status: 'open',
+      createdAt: isoAt(deps.clock),
+      resolvedAt: null,
+    };
+    tx.put('disputes', record);
+    recordAudit(tx, deps, actor, {
+      businessId: business.id,
+      type: 'DISPUTE',
+      action: `Opened a dispute on transaction ${transaction.id}`,
+    });
+    return record;
+  });
+  return view(created);
+}
+
+/** Newest first, filtered by transaction, status and a keyword in the description. */
+export function listDisputes(deps: Deps, business: BusinessRecord, query: DisputeQuery) {
+  const keyword = query.keyword?.toLowerCase();
+  const matching = deps.store
+    .where('disputes', 'businessId', business.id)
+    .filter(
+      (d) =>
+        (query.transactionId === undefined || d.transactionId === query.transactionId) &&
+        (query.status === undefined || d.status === query.status) &&
+        (keyword === undefined || d.description.toLowerCase().includes(keyword)),
+    )
+    .reverse();
+  const page = paginate(matching, query);
+  return { data: page.data.map(view), pagination: page.pagination };
+}
+
+export function getDispute(deps: Deps, business: BusinessRecord, id: string) {
+  const dispute = deps.store.get('disputes', id);
+  if (!dispute || dispute.businessId !== business.id) throw new ApiError(404, 'Dispute not found');
+  return view(dispute);
+}
+
+/** The operator's decision (control API): an open dispute becomes resolved or rejected. */
+export async function decideDispute(deps: Deps, id: string, status: 'resolved' | 'rejected') {
+  const decided = await deps.store.mutate((tx) => {
+    const dispute = tx.get('disputes', id);
+    if (!dispute) throw new ApiError(404, 'Dispute not found');
+    if (dispute.status !== 'open') throw new ApiError(409, `Dispute is already ${dispute.status}`);
+    const record: DisputeRecord = { ...dispute, status, resolvedAt: isoAt(deps.clock) };
+    tx.put('disputes', record);
+    return record;
+  });
+  return view(decided);
+}

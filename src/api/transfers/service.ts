@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import type { Deps } from '../../deps.js';
+import type { Actor } from '../../domain/actor.js';
+import { transferFee } from '../../domain/fees.js';
+import { magicFailure, type TransferFailure } from '../../domain/magic-accounts.js';
+import { formatNaira } from '../../domain/money.js';
+import { nipSessionId } from '../../domain/references.js';
+import { ApiError } from '../../http/envelope.js';
+import { post } from '../../ledger/ledger.js';
+import type { BusinessRecord, TransactionRecord } from '../../store/records.js';
+import { recordAudit } from '../audits/service.js';
+import { NO_PAYMENT_ACCOUNT } from '../business/service.js';
+import type { TransferInput } from './schemas.js';
+
+export type TransferKind = 'transfer' | 'anonymous_transfer';
+
+export const INSUFFICIENT_FUNDS: TransferFailure = { errorCode: '51', errorMessage: 'Insufficient Funds' };
+
+/** The bank code must be one of the fixtures' CBN/NIP banks. */
+export function assertKnownBank(deps: Deps, code: string): void {
+  if (!deps.fixtures.banks.banks.some((b) => b.code === code)) throw new ApiError(400, 'Invalid bank code');
+}
+
+function fingerprint(kind: TransferKind, input: TransferInput): string {
+  const { amount, receiverAccountNumber, receiverBankCode, narration } = input;
+  return createHash('sha256')
+    .update(JSON.stringify([kind, amount, receiverAccountNumber, receiverBankCode, narration]))
+    .digest('hex');
+}
+
+/**
+ * The answer to a transfer, built from its ledger entry (so a replay answers exactly the same): its data when it
+ * went through, the failure as a 400 with the provider's `errorCode` when it did not.
+ */
+function outcome(entry: TransactionRecord) {
+  if (entry.status === 'failed') throw new ApiError(400, entry.errorMessage, undefined, entry.errorCode);
+  return {
+    amount: String(entry.amount),
+    transactionCharge: String(entry.charge),
+    totalAmount: String(entry.amount + entry.charge),
+    transactionReference: entry.id,
+    retrievalReference: entry.retrievalReference,
+  };
+}
+
+/**
+ * Sends money from the business account. Within one synchronous mutation: a repeated `retrievalReference`
+ * answers what the first request got (same body) or 409 (another body); a magic receiver account or a balance
+ * that does not cover amount plus fee records a failed entry and debits nothing; otherwise the ledger debits
+ * `amount + charge`. So two concurrent transfers can never overdraw the account.
+ */
+export async function sendTransfer(
+  deps: Deps,
+  actor: Actor,
+  business: BusinessRecord,
+  input: TransferInput,
+  kind: TransferKind,
+) {
+  assertKnownBank(deps, input.receiverBankCode);
+  const print = fingerprint(kind, input);
+  const entry = await deps.store.mutate((tx) => {
+    const current = tx.get('businesses', business.id);
+    if (!current?.account) throw new ApiError(400, NO_PAYMENT_ACCOUNT);
+    const previous = tx
+      .where('transactions', 'retrievalReference', input.retrievalReference)
+      .find(
+        (t) => t.businessId === business.id && (t.kind === 'transfer' || t.kind === 'anonymous_transfer'),
+      );
+    if (previous) {
+      if (previous.fingerprint !== print) {
+        throw new ApiError(409, 'Duplicate retrievalReference: it was used for a different transfer');
+      }
+      return previous;
+    }
+    const charge = transferFee(input.amount, deps.fixtures.fees);
+    const total = input.amount + charge;
+    const failure =
+      magicFailure(input.receiverAccountNumber) ?? (current.balance < total ? INSUFFICIENT_FUNDS : undefined);
+    const now = deps.clock.now();
+    const entry = post(tx, deps.clock, {
+      businessId: business.id,
+      kind,
+      direction: 'debit',
+      status: failure ? 'failed' : 'successful',
+      amount: input.amount,
+      charge,
+      retrievalReference: input.retrievalReference,
+      narration: input.narration,
+      counterparty: {
+        accountNumber: input.receiverAccountNumber,
+        bankCode: input.receiverBankCode,
+        accountName: '',
+      },
+      errorCode: failure?.errorCode ?? '',
+      errorMessage: failure?.errorMessage ?? '',
+      providerReference: failure ? null : nipSessionId(deps.fixtures.banks.homeBankCode, tx.random(), now),
+      fingerprint: print,
+    });
+    const to = `${input.receiverAccountNumber} (${input.receiverBankCode})`;
+    recordAudit(tx, deps, actor, {
+      businessId: business.id,
+      type: 'TRANSFER',
+      action: failure
+        ? `Transfer of ${formatNaira(input.amount)} to ${to} failed: ${failure.errorMessage}`
+        : `Transferred ${formatNaira(input.amount)} to ${to}`,
+    });
+    return entry;
+  });
+  return outcome(entry);
+}

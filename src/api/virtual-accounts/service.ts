@@ -1,0 +1,67 @@
+import type { Deps } from '../../deps.js';
+import type { Actor } from '../../domain/actor.js';
+import { isoAt } from '../../domain/clock.js';
+import { makeNuban } from '../../domain/nuban.js';
+import { ApiError } from '../../http/envelope.js';
+import type { BusinessRecord, VirtualAccountRecord } from '../../store/records.js';
+import type { Tx } from '../../store/store.js';
+import { recordAudit } from '../audits/service.js';
+import { NO_PAYMENT_ACCOUNT } from '../business/service.js';
+
+/** A fresh NUBAN of the home bank, unused by any account or virtual account. */
+export function newAccountNumber(tx: Tx, deps: Pick<Deps, 'fixtures' | 'store'>): string {
+  const bank = deps.fixtures.banks.homeBankCode;
+  const taken = (n: string) =>
+    tx.where('virtualAccounts', 'accountNumber', n).length > 0 ||
+    deps.store.all('businesses').some((b) => b.account?.accountNumber === n);
+  for (;;) {
+    const candidate = makeNuban(bank, tx.random().digits(9));
+    if (!taken(candidate)) return candidate;
+  }
+}
+
+/** A virtual account of the business; temporal ones expire after the configured lifetime. */
+export async function createVirtualAccount(
+  deps: Deps,
+  actor: Actor,
+  business: BusinessRecord,
+  input: { firstName: string; lastName: string; type: 'temporal' | 'permanent'; reference: string },
+) {
+  const created = await deps.store.mutate((tx) => {
+    const current = tx.get('businesses', business.id);
+    if (!current?.account) throw new ApiError(400, NO_PAYMENT_ACCOUNT);
+    if (tx.where('virtualAccounts', 'businessId', business.id).some((v) => v.clientRef === input.reference)) {
+      throw new ApiError(409, 'A virtual account with this reference already exists');
+    }
+    const now = deps.clock.now();
+    const record: VirtualAccountRecord = {
+      id: tx.random().uuid(),
+      clientId: business.clientId,
+      businessId: business.id,
+      accountNumber: newAccountNumber(tx, deps),
+      accountName: `${current.businessName} - ${input.firstName} ${input.lastName}`,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      type: input.type,
+      clientRef: input.reference,
+      systemRef: `VA${tx.random().digits(14)}`,
+      createdAt: isoAt(deps.clock),
+      expiresAt: input.type === 'temporal' ? now + deps.config.virtualAccountTtlSeconds * 1000 : null,
+    };
+    tx.put('virtualAccounts', record);
+    recordAudit(tx, deps, actor, {
+      businessId: business.id,
+      type: 'VIRTUAL_ACCOUNT',
+      action: `Created ${input.type} virtual account ${record.accountNumber}`,
+    });
+    return record;
+  });
+  return {
+    accountNumber: created.accountNumber,
+    accountName: created.accountName,
+    clientRef: created.clientRef,
+    systemRef: created.systemRef,
+    type: created.type,
+    expiresAt: created.expiresAt === null ? null : new Date(created.expiresAt).toISOString(),
+  };
+}

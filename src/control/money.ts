@@ -1,0 +1,46 @@
+import type { Deps } from '../deps.js';
+import { ApiError } from '../http/envelope.js';
+import { ledgerBalance, post } from '../ledger/ledger.js';
+
+/**
+ * Sets a business's available balance. The difference goes through the ledger as a balance adjustment, so the
+ * balance still equals the opening balance plus the ledger.
+ */
+export async function setBalance(deps: Deps, businessId: string, balance: number) {
+  return deps.store.mutate((tx) => {
+    const business = tx.get('businesses', businessId);
+    if (!business) throw new ApiError(404, 'Business not found');
+    const difference = balance - business.balance;
+    if (difference !== 0) {
+      post(tx, deps.clock, {
+        businessId,
+        kind: 'balance_adjustment',
+        direction: difference > 0 ? 'credit' : 'debit',
+        status: 'successful',
+        amount: Math.abs(difference),
+        charge: 0,
+        retrievalReference: null,
+        narration: 'Balance set through the sandbox control API',
+        counterparty: null,
+        errorCode: '',
+        errorMessage: '',
+        providerReference: null,
+        fingerprint: null,
+      });
+    }
+    return { businessId, accountBalance: String(balance) };
+  });
+}
+
+/** A business's ledger, newest first, with the balance it explains next to the stored one. */
+export function ledgerOf(deps: Deps, businessId: string) {
+  const business = deps.store.get('businesses', businessId);
+  if (!business) throw new ApiError(404, 'Business not found');
+  return {
+    businessId,
+    openingBalance: business.openingBalance,
+    balance: business.balance,
+    ledgerBalance: ledgerBalance(deps.store, businessId),
+    transactions: deps.store.where('transactions', 'businessId', businessId).reverse(),
+  };
+}

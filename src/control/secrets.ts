@@ -1,0 +1,20 @@
+import type { Deps } from '../deps.js';
+import { ApiError } from '../http/envelope.js';
+
+/**
+ * Issues a new secret key for a client (what "generate a new key" in the dashboard does). The old key keeps
+ * working for the configured grace period, then gives 401.
+ */
+export async function rotateSecret(deps: Deps, clientId: string) {
+  return deps.store.mutate((tx) => {
+    const client = tx.get('clients', clientId);
+    if (!client) throw new ApiError(404, 'Client not found');
+    const now = deps.clock.now();
+    const validUntil = now + deps.config.secretGraceSeconds * 1000;
+    const secretKey = `sk_sandbox_${tx.random().hex(32)}`;
+    const retiredSecrets = [...client.retiredSecrets.filter((s) => s.validUntil > now)];
+    if (validUntil > now) retiredSecrets.push({ key: client.secretKey, validUntil });
+    tx.put('clients', { ...client, secretKey, retiredSecrets });
+    return { clientId, secretKey, previousSecretValidUntil: new Date(validUntil).toISOString() };
+  });
+}

@@ -1,0 +1,42 @@
+import { type Clock, isoAt } from '../domain/clock.js';
+import { transactionReference } from '../domain/references.js';
+import type { TransactionRecord } from '../store/records.js';
+import type { Store, Tx } from '../store/store.js';
+
+/** What a posting says; the ledger adds the id, the balance after and the time. */
+export type Posting = Omit<TransactionRecord, 'id' | 'balanceAfter' | 'createdAt'>;
+
+/** The signed change an entry makes to its business's balance: failed entries change nothing. */
+export function ledgerEffect(
+  t: Pick<TransactionRecord, 'status' | 'direction' | 'amount' | 'charge'>,
+): number {
+  if (t.status !== 'successful') return 0;
+  return t.direction === 'debit' ? -(t.amount + t.charge) : t.amount - t.charge;
+}
+
+/**
+ * Writes a ledger entry and moves the business's balance by its effect, in the caller's mutation. The caller
+ * checks the balance first: an entry that would take it below zero is a bug, and throws.
+ */
+export function post(tx: Tx, clock: Clock, posting: Posting): TransactionRecord {
+  const business = tx.get('businesses', posting.businessId);
+  if (!business) throw new Error(`no business ${posting.businessId}`);
+  const balanceAfter = business.balance + ledgerEffect(posting);
+  if (balanceAfter < 0) throw new Error(`posting would overdraw business ${business.id}`);
+  const now = clock.now();
+  let id = transactionReference(tx.random(), now);
+  while (tx.get('transactions', id)) id = transactionReference(tx.random(), now);
+  const entry: TransactionRecord = { ...posting, id, balanceAfter, createdAt: isoAt(clock) };
+  tx.put('transactions', entry);
+  if (balanceAfter !== business.balance) tx.put('businesses', { ...business, balance: balanceAfter });
+  return entry;
+}
+
+/** The balance the ledger explains: the opening balance plus every entry's effect. */
+export function ledgerBalance(store: Store, businessId: string): number {
+  const business = store.get('businesses', businessId);
+  if (!business) throw new Error(`no business ${businessId}`);
+  let balance = business.openingBalance;
+  for (const t of store.where('transactions', 'businessId', businessId)) balance += ledgerEffect(t);
+  return balance;
+}

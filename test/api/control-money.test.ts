@@ -1,0 +1,271 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, type Sandbox } from '../../src/sandbox.js';
+import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
+
+const DETAILS = '/api/v1/clients/business/account-details';
+const ROLES = '/api/v1/clients/members/roles';
+const BUSINESSES = '/api/v1/clients/business';
+const MEMBERS = '/api/v1/clients/members';
+const NOW = Date.parse('2025-06-01T10:00:00.000Z');
+
+interface LedgerEntry {
+  kind: string;
+  direction: string;
+  status: string;
+  amount: number;
+  balanceAfter: number;
+}
+interface Ledger {
+  openingBalance: number;
+  balance: number;
+  ledgerBalance: number;
+  transactions: LedgerEntry[];
+}
+interface Rotation {
+  clientId: string;
+  secretKey: string;
+  previousSecretValidUntil: string;
+}
+interface OutboxMessage {
+  type: string;
+  to: string;
+  data: Record<string, unknown>;
+}
+
+const balancePath = (id: string) => `/__sandbox/businesses/${id}/balance`;
+
+describe('set balance', () => {
+  let sandbox: Sandbox;
+  let headers: Record<string, string>;
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+  });
+
+  async function ledger(id = A.a1.id): Promise<Ledger> {
+    const res = await call(sandbox, 'GET', `/__sandbox/businesses/${id}/ledger`);
+    expect(res.status).toBe(200);
+    return res.body.data as Ledger;
+  }
+  async function accountBalance(): Promise<string> {
+    const res = await call(sandbox, 'GET', DETAILS, { headers });
+    expect(res.status).toBe(200);
+    return (res.body.data as { accountBalance: string }).accountBalance;
+  }
+
+  it.each([12345, 0, 900_000_000_000])(
+    'sets %i: 200, shown by account-details, a balance_adjustment entry',
+    async (balance) => {
+      const before = (await ledger()).transactions.length;
+      const res = await call(sandbox, 'PUT', balancePath(A.a1.id), { body: { balance } });
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe(true);
+      expect(await accountBalance()).toBe(String(balance));
+      const after = await ledger();
+      expect(after.balance).toBe(balance);
+      expect(after.ledgerBalance).toBe(balance);
+      expect(after.transactions).toHaveLength(before + 1);
+      const adjustment = after.transactions.find(
+        (t) => t.kind === 'balance_adjustment' && t.balanceAfter === balance,
+      );
+      expect(adjustment).toMatchObject({ kind: 'balance_adjustment', status: 'successful' });
+    },
+  );
+
+  it('records a credit when raising and a debit when lowering', async () => {
+    await call(sandbox, 'PUT', balancePath(A.a1.id), { body: { balance: 1000 } });
+    await call(sandbox, 'PUT', balancePath(A.a1.id), { body: { balance: 5000 } });
+    let entries = (await ledger()).transactions.filter((t) => t.kind === 'balance_adjustment');
+    const raise = entries.find((t) => t.balanceAfter === 5000);
+    expect(raise).toMatchObject({ direction: 'credit', amount: 4000 });
+    await call(sandbox, 'PUT', balancePath(A.a1.id), { body: { balance: 1500 } });
+    entries = (await ledger()).transactions.filter((t) => t.kind === 'balance_adjustment');
+    const lower = entries.find((t) => t.balanceAfter === 1500);
+    expect(lower).toMatchObject({ direction: 'debit', amount: 3500 });
+    const l = await ledger();
+    expect(l.balance).toBe(l.ledgerBalance);
+    expect(l).toMatchObject({ openingBalance: expect.any(Number), transactions: expect.any(Array) });
+  });
+
+  it('sets the balance of a business without a payment account too, and keeps the ledger in step', async () => {
+    const res = await call(sandbox, 'PUT', balancePath(A.a2.id), { body: { balance: 7777 } });
+    expect(res.status).toBe(200);
+    const l = await ledger(A.a2.id);
+    expect(l.balance).toBe(7777);
+    expect(l.ledgerBalance).toBe(7777);
+    expect(l.transactions.some((t) => t.kind === 'balance_adjustment')).toBe(true);
+  });
+
+  it.each([
+    ['negative', { balance: -1 }],
+    ['non-integer', { balance: 10.5 }],
+    ['missing', {}],
+    ['a string of letters', { balance: 'lots' }],
+    ['null', { balance: null }],
+  ])('answers 400 to a %s balance and changes nothing', async (_label, body) => {
+    const before = await accountBalance();
+    const beforeLedger = (await ledger()).transactions.length;
+    const res = await call(sandbox, 'PUT', balancePath(A.a1.id), { body });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: false, data: null });
+    expect(await accountBalance()).toBe(before);
+    expect((await ledger()).transactions).toHaveLength(beforeLedger);
+  });
+
+  it('answers 404 to an unknown business', async () => {
+    const res = await call(sandbox, 'PUT', balancePath('no-such-business'), { body: { balance: 100 } });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ status: false, data: null });
+    expect((await call(sandbox, 'GET', '/__sandbox/businesses/no-such-business/ledger')).status).toBe(404);
+  });
+
+  it("touches only the named business: B's balance is unchanged", async () => {
+    const tokenB = await tokenFor(sandbox, B.owner);
+    const res = await call(sandbox, 'GET', DETAILS, { headers: schemeA(tokenB, B.secretKey, B.b1.id) });
+    expect((res.body.data as { accountBalance: string }).accountBalance).toBe('250000000');
+  });
+});
+
+describe('rotate secret, no grace period', () => {
+  let sandbox: Sandbox;
+  let token: string;
+  beforeAll(async () => {
+    sandbox = await createSandbox({ inMemory: true, log: () => undefined }, { now: () => NOW });
+    token = await tokenFor(sandbox, A.owner);
+  });
+
+  let rotation: Rotation;
+  it('answers 200 with clientId, a new sk_sandbox_ key and previousSecretValidUntil', async () => {
+    const res = await call(sandbox, 'POST', `/__sandbox/clients/${A.id}/rotate-secret`);
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe(true);
+    rotation = res.body.data as Rotation;
+    expect(Object.keys(rotation).sort()).toEqual(['clientId', 'previousSecretValidUntil', 'secretKey']);
+    expect(rotation.clientId).toBe(A.id);
+    expect(rotation.secretKey).toMatch(/^sk_sandbox_[0-9a-f]{32}$/);
+    expect(rotation.secretKey).not.toBe(A.secretKey);
+    expect(rotation.previousSecretValidUntil).toBe(new Date(NOW).toISOString());
+  });
+
+  it('the new secret works and the old one gives 401 at once', async () => {
+    const fresh = await call(sandbox, 'GET', ROLES, { headers: schemeA(token, rotation.secretKey) });
+    expect(fresh.status).toBe(200);
+    const old = await call(sandbox, 'GET', ROLES, { headers: schemeA(token, A.secretKey) });
+    expect(old.status).toBe(401);
+    expect(old.body).toMatchObject({ status: false, data: null });
+  });
+
+  it('get-keys reports the new secret', async () => {
+    const res = await call(sandbox, 'GET', '/api/v1/clients/settings/get-keys', {
+      headers: schemeA(token, rotation.secretKey),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ secretKey: rotation.secretKey, publicKey: A.publicKey });
+  });
+
+  it('leaves B alone', async () => {
+    const tokenB = await tokenFor(sandbox, B.owner);
+    const res = await call(sandbox, 'GET', ROLES, { headers: schemeA(tokenB, B.secretKey) });
+    expect(res.status).toBe(200);
+  });
+
+  it('rotating again retires the second key too', async () => {
+    const res = await call(sandbox, 'POST', `/__sandbox/clients/${A.id}/rotate-secret`);
+    const next = res.body.data as Rotation;
+    expect(next.secretKey).not.toBe(rotation.secretKey);
+    expect((await call(sandbox, 'GET', ROLES, { headers: schemeA(token, rotation.secretKey) })).status).toBe(
+      401,
+    );
+    expect((await call(sandbox, 'GET', ROLES, { headers: schemeA(token, next.secretKey) })).status).toBe(200);
+  });
+
+  it('answers 404 to an unknown client', async () => {
+    const res = await call(sandbox, 'POST', '/__sandbox/clients/no-such-client/rotate-secret');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ status: false, data: null });
+  });
+});
+
+describe('rotate secret with a 60 s grace period', () => {
+  it('keeps the old key working until the clock passes 60 s, then 401', async () => {
+    let t = NOW;
+    const sandbox = await createSandbox(
+      { inMemory: true, secretGraceSeconds: 60, log: () => undefined },
+      { now: () => t },
+    );
+    const token = await tokenFor(sandbox, A.owner);
+    const res = await call(sandbox, 'POST', `/__sandbox/clients/${A.id}/rotate-secret`);
+    expect(res.status).toBe(200);
+    const rotation = res.body.data as Rotation;
+    expect(rotation.previousSecretValidUntil).toBe(new Date(NOW + 60_000).toISOString());
+
+    const withOld = () => call(sandbox, 'GET', ROLES, { headers: schemeA(token, A.secretKey) });
+    const withNew = () => call(sandbox, 'GET', ROLES, { headers: schemeA(token, rotation.secretKey) });
+    expect((await withOld()).status).toBe(200);
+    expect((await withNew()).status).toBe(200);
+    t += 59_000;
+    expect((await withOld()).status).toBe(200);
+    t += 2_000;
+    expect((await withOld()).status).toBe(401);
+    expect((await withNew()).status).toBe(200);
+  });
+});
+
+describe('outbox filters', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+    const headersA = schemeA(await tokenFor(sandbox, A.owner), A.secretKey);
+    const headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey);
+    for (const [headers, businessName] of [
+      [headersA, 'Adebayo Exports'],
+      [headersA, 'Adebayo Imports'],
+      [headersB, 'Bello Exports'],
+    ] as const) {
+      const res = await call(sandbox, 'POST', BUSINESSES, { headers, body: { businessName } });
+      expect(res.status).toBe(201);
+    }
+    const invite = await call(sandbox, 'POST', MEMBERS, {
+      headers: headersA,
+      body: { email: 'invitee@adebayo.test', memberRoleId: '7a1e0000-0000-4000-8000-000000000003' },
+    });
+    expect(invite.status).toBe(201);
+  });
+
+  const outbox = async (query: string): Promise<OutboxMessage[]> => {
+    const res = await call(sandbox, 'GET', `/__sandbox/outbox${query}`);
+    expect(res.status).toBe(200);
+    return res.body.data as OutboxMessage[];
+  };
+
+  it('lists everything without filters', async () => {
+    const all = await outbox('');
+    expect(all).toHaveLength(4);
+    expect(all.filter((m) => m.type === 'bvn_otp')).toHaveLength(3);
+    expect(all.filter((m) => m.type === 'member_invitation')).toHaveLength(1);
+  });
+
+  it('filters by type', async () => {
+    const otps = await outbox('?type=bvn_otp');
+    expect(otps).toHaveLength(3);
+    expect(otps.every((m) => m.type === 'bvn_otp')).toBe(true);
+    const invitations = await outbox('?type=member_invitation');
+    expect(invitations.map((m) => m.to)).toEqual(['invitee@adebayo.test']);
+  });
+
+  it('filters by recipient', async () => {
+    const toA = await outbox(`?to=${A.owner.email}`);
+    expect(toA).toHaveLength(2);
+    expect(toA.every((m) => m.to === A.owner.email && m.type === 'bvn_otp')).toBe(true);
+    expect(await outbox(`?to=${B.owner.email}`)).toHaveLength(1);
+    expect(await outbox('?to=nobody@nowhere.test')).toEqual([]);
+  });
+
+  it('combines type and recipient', async () => {
+    const otpsToA = await outbox(`?type=bvn_otp&to=${A.owner.email}`);
+    expect(otpsToA).toHaveLength(2);
+    expect(otpsToA.every((m) => typeof m.data.otp === 'string')).toBe(true);
+    expect(await outbox(`?type=member_invitation&to=${A.owner.email}`)).toEqual([]);
+    expect(await outbox('?type=bvn_otp&to=invitee@adebayo.test')).toEqual([]);
+  });
+});

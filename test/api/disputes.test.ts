@@ -1,0 +1,279 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import banks from '../../fixtures/banks.json' with { type: 'json' };
+import type { Sandbox } from '../../src/sandbox.js';
+import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
+
+const DISPUTES = '/api/v1/clients/business/disputes';
+const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
+const BANK = banks.banks[0]?.code ?? '';
+
+interface Dispute {
+  id: string;
+  transactionId: string;
+  description: string;
+  status: string;
+  createdAt: string;
+  resolvedAt: string | null;
+}
+interface Pagination {
+  totalCount: number;
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  nextPage: number;
+  previousPage: number;
+  limit: number;
+  lastPage: number;
+}
+
+let refs = 0;
+/** Makes a successful transfer and returns its transactionReference. */
+async function transfer(sandbox: Sandbox, headers: Record<string, string>): Promise<string> {
+  refs += 1;
+  const res = await call(sandbox, 'POST', TRANSFER, {
+    headers,
+    body: {
+      amount: 100000,
+      receiverAccountNumber: '0123456789',
+      receiverBankCode: BANK,
+      retrievalReference: `dispute-${refs}`,
+      narration: 'Goods',
+    },
+  });
+  expect(res.status).toBe(200);
+  return (res.body.data as { transactionReference: string }).transactionReference;
+}
+
+describe('disputes', () => {
+  let sandbox: Sandbox;
+  let headers: Record<string, string>;
+  let headersB: Record<string, string>;
+  let tx1: string;
+  let tx2: string;
+  let txB: string;
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
+    tx1 = await transfer(sandbox, headers);
+    tx2 = await transfer(sandbox, headers);
+    txB = await transfer(sandbox, headersB);
+  });
+
+  const open = (b: Record<string, unknown>, h: Record<string, string> = headers) =>
+    call(sandbox, 'POST', DISPUTES, { headers: h, body: b });
+  const list = async (query = '', h: Record<string, string> = headers) => {
+    const res = await call(sandbox, 'GET', `${DISPUTES}${query}`, { headers: h });
+    expect(res.status).toBe(200);
+    return { data: res.body.data as Dispute[], pagination: res.body.pagination as Pagination };
+  };
+
+  let first: Dispute;
+  it('opens a dispute on a transfer: 201 with the record, status open, resolvedAt null', async () => {
+    const res = await open({ transactionId: tx1, description: 'Customer says the goods never arrived' });
+    expect(res.status).toBe(201);
+    expect(res.body.status).toBe(true);
+    first = res.body.data as Dispute;
+    expect(first).toEqual({
+      id: expect.any(String),
+      transactionId: tx1,
+      description: 'Customer says the goods never arrived',
+      status: 'open',
+      createdAt: expect.any(String),
+      resolvedAt: null,
+    });
+    expect(new Date(first.createdAt).toISOString()).toBe(first.createdAt);
+  });
+
+  it('answers 409 to a second open dispute on the same transaction', async () => {
+    const res = await open({ transactionId: tx1, description: 'Again' });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ status: false, data: null });
+    expect((await list(`?transactionId=${tx1}`)).data).toHaveLength(1);
+  });
+
+  it('answers 404 to an unknown transaction', async () => {
+    const res = await open({ transactionId: 'TRX-DOES-NOT-EXIST', description: 'Unknown' });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ status: false, data: null });
+  });
+
+  it("answers 404 to B's transaction", async () => {
+    const res = await open({ transactionId: txB, description: 'Not mine' });
+    expect(res.status).toBe(404);
+    expect((await list('', headersB)).data).toEqual([]);
+  });
+
+  it("answers 404 to A1's transaction asked for from business A2", async () => {
+    const res = await open(
+      { transactionId: tx2, description: 'Wrong business' },
+      { ...headers, businessId: A.a2.id },
+    );
+    expect(res.status).toBe(404);
+  });
+
+  it.each([
+    ['a description of 2 characters', { description: 'ab' }, 'description'],
+    ['a description of spaces', { description: '     ' }, 'description'],
+    ['no description', { description: undefined }, 'description'],
+    ['no transactionId', { transactionId: undefined }, 'transactionId'],
+  ])('answers 400 to %s', async (_label, change, field) => {
+    const res = await open({ transactionId: tx2, description: 'Valid text', ...change });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
+    expect((await list(`?transactionId=${tx2}`)).data).toEqual([]);
+  });
+
+  it('accepts a description of exactly 3 characters', async () => {
+    const res = await open({ transactionId: tx2, description: 'abc' });
+    expect(res.status).toBe(201);
+  });
+
+  it('gets a dispute by id, and not from another business', async () => {
+    const res = await call(sandbox, 'GET', `${DISPUTES}/${first.id}`, { headers });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual(first);
+    const fromB = await call(sandbox, 'GET', `${DISPUTES}/${first.id}`, { headers: headersB });
+    expect(fromB.status).toBe(404);
+    const fromA2 = await call(sandbox, 'GET', `${DISPUTES}/${first.id}`, {
+      headers: { ...headers, businessId: A.a2.id },
+    });
+    expect(fromA2.status).toBe(404);
+    const unknown = await call(sandbox, 'GET', `${DISPUTES}/no-such-dispute`, { headers });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('resolve makes it resolved with resolvedAt, and allows a new dispute on the transaction', async () => {
+    const res = await call(sandbox, 'POST', `/__sandbox/disputes/${first.id}/resolve`);
+    expect(res.status).toBe(200);
+    const got = await call(sandbox, 'GET', `${DISPUTES}/${first.id}`, { headers });
+    const resolved = got.body.data as Dispute;
+    expect(resolved).toMatchObject({ id: first.id, status: 'resolved', transactionId: tx1 });
+    expect(typeof resolved.resolvedAt).toBe('string');
+    expect(new Date(resolved.resolvedAt ?? '').toISOString()).toBe(resolved.resolvedAt);
+
+    const again = await open({ transactionId: tx1, description: 'Second complaint, different issue' });
+    expect(again.status).toBe(201);
+    expect((again.body.data as Dispute).status).toBe('open');
+  });
+
+  it('answers 409 to resolving or rejecting a dispute that is already resolved', async () => {
+    const resolve = await call(sandbox, 'POST', `/__sandbox/disputes/${first.id}/resolve`);
+    expect(resolve.status).toBe(409);
+    const reject = await call(sandbox, 'POST', `/__sandbox/disputes/${first.id}/reject`);
+    expect(reject.status).toBe(409);
+    const got = await call(sandbox, 'GET', `${DISPUTES}/${first.id}`, { headers });
+    expect((got.body.data as Dispute).status).toBe('resolved');
+  });
+
+  it('reject makes it rejected and allows a new dispute; rejecting twice is 409', async () => {
+    const opened = (await list(`?transactionId=${tx2}&status=open`)).data[0];
+    if (!opened) throw new Error('expected an open dispute on tx2');
+    const res = await call(sandbox, 'POST', `/__sandbox/disputes/${opened.id}/reject`);
+    expect(res.status).toBe(200);
+    const got = await call(sandbox, 'GET', `${DISPUTES}/${opened.id}`, { headers });
+    expect(got.body.data).toMatchObject({ status: 'rejected', resolvedAt: expect.any(String) });
+    expect((await call(sandbox, 'POST', `/__sandbox/disputes/${opened.id}/reject`)).status).toBe(409);
+    expect((await call(sandbox, 'POST', `/__sandbox/disputes/${opened.id}/resolve`)).status).toBe(409);
+    const again = await open({ transactionId: tx2, description: 'Reopened with receipts' });
+    expect(again.status).toBe(201);
+  });
+
+  it('answers 404 to resolving or rejecting an unknown dispute', async () => {
+    expect((await call(sandbox, 'POST', '/__sandbox/disputes/no-such-dispute/resolve')).status).toBe(404);
+    expect((await call(sandbox, 'POST', '/__sandbox/disputes/no-such-dispute/reject')).status).toBe(404);
+  });
+
+  it('lists newest first with the pagination object', async () => {
+    const { data, pagination } = await list();
+    // first (resolved), 'abc' (rejected), second on tx1 (open), reopened on tx2 (open).
+    expect(data).toHaveLength(4);
+    expect(data.map((d) => d.description)).toEqual([
+      'Reopened with receipts',
+      'Second complaint, different issue',
+      'abc',
+      'Customer says the goods never arrived',
+    ]);
+    expect(pagination).toEqual({
+      totalCount: 4,
+      hasNextPage: false,
+      hasPreviousPage: false,
+      nextPage: 0,
+      previousPage: 0,
+      limit: 10,
+      lastPage: 1,
+    });
+  });
+
+  it('pages newest first', async () => {
+    const all = (await list()).data.map((d) => d.id);
+    const p1 = await list('?page=1&limit=3');
+    const p2 = await list('?page=2&limit=3');
+    expect([...p1.data, ...p2.data].map((d) => d.id)).toEqual(all);
+    expect(p1.pagination).toMatchObject({
+      totalCount: 4,
+      hasNextPage: true,
+      nextPage: 2,
+      lastPage: 2,
+      limit: 3,
+    });
+    expect(p2.pagination).toMatchObject({ hasNextPage: false, hasPreviousPage: true, previousPage: 1 });
+  });
+
+  it('filters by transactionId', async () => {
+    const { data, pagination } = await list(`?transactionId=${tx1}`);
+    expect(data.map((d) => d.description)).toEqual([
+      'Second complaint, different issue',
+      'Customer says the goods never arrived',
+    ]);
+    expect(data.every((d) => d.transactionId === tx1)).toBe(true);
+    expect(pagination.totalCount).toBe(2);
+    expect((await list('?transactionId=unknown')).data).toEqual([]);
+  });
+
+  it.each([
+    ['open', ['Reopened with receipts', 'Second complaint, different issue']],
+    ['resolved', ['Customer says the goods never arrived']],
+    ['rejected', ['abc']],
+  ])('filters by status=%s', async (status, descriptions) => {
+    const { data, pagination } = await list(`?status=${status}`);
+    expect(data.map((d) => d.description)).toEqual(descriptions);
+    expect(data.every((d) => d.status === status)).toBe(true);
+    expect(pagination.totalCount).toBe(descriptions.length);
+  });
+
+  it.each(['closed', 'pending', ''])('answers 400 to status=%s', async (status) => {
+    const res = await call(sandbox, 'GET', `${DISPUTES}?status=${status}`, { headers });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'status' })]));
+  });
+
+  it('filters by keyword, case-insensitively, as a substring of the description', async () => {
+    expect((await list('?keyword=GOODS')).data.map((d) => d.description)).toEqual([
+      'Customer says the goods never arrived',
+    ]);
+    expect((await list('?keyword=compl')).data.map((d) => d.description)).toEqual([
+      'Second complaint, different issue',
+    ]);
+    expect((await list('?keyword=RECEIPTS')).data).toHaveLength(1);
+    expect((await list('?keyword=nothing-like-this')).data).toEqual([]);
+  });
+
+  it('combines the filters', async () => {
+    const { data } = await list(`?transactionId=${tx1}&status=open&keyword=second`);
+    expect(data.map((d) => d.description)).toEqual(['Second complaint, different issue']);
+    expect((await list(`?transactionId=${tx1}&status=rejected`)).data).toEqual([]);
+  });
+
+  it("never lists A's disputes to B", async () => {
+    expect((await list('', headersB)).data).toEqual([]);
+  });
+
+  it('lets a Viewer read but not open a dispute', async () => {
+    const viewer = schemeA(await tokenFor(sandbox, A.viewer), A.secretKey, A.a1.id);
+    expect((await list('', viewer)).data).toHaveLength(4);
+    const tx3 = await transfer(sandbox, headers);
+    const res = await open({ transactionId: tx3, description: 'Viewer tries' }, viewer);
+    expect(res.status).toBe(403);
+    expect((await list(`?transactionId=${tx3}`)).data).toEqual([]);
+  });
+});

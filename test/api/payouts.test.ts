@@ -1,0 +1,350 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import banks from '../../fixtures/banks.json' with { type: 'json' };
+import type { Sandbox } from '../../src/sandbox.js';
+import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
+
+const PAYOUTS = '/api/v1/clients/business/payouts';
+
+const [bank1, bank2, bank3] = banks.banks;
+if (!bank1 || !bank2 || !bank3) throw new Error('fixtures/banks.json needs three banks');
+
+interface Payout {
+  id: string;
+  accountName: string;
+  accountNumber: string;
+  bankCode: string;
+  bankName: string;
+  businessId: string;
+  createdAt: string;
+}
+interface Pagination {
+  totalCount: number;
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+  nextPage: number;
+  previousPage: number;
+  limit: number;
+  lastPage: number;
+}
+
+function payout(accountNumber: string, bank = bank1 ?? { code: '', name: '' }): Record<string, string> {
+  return { accountName: 'Adaeze Adebayo', accountNumber, bankName: bank.name, bankCode: bank.code };
+}
+
+describe('payout accounts', () => {
+  let sandbox: Sandbox;
+  let headers: Record<string, string>;
+  let viewer: Record<string, string>;
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    viewer = schemeA(await tokenFor(sandbox, A.viewer), A.secretKey, A.a1.id);
+  });
+
+  const list = async (h: Record<string, string> = headers, query = '') => {
+    const res = await call(sandbox, 'GET', `${PAYOUTS}${query}`, { headers: h });
+    expect(res.status).toBe(200);
+    return { data: res.body.data as Payout[], pagination: res.body.pagination as Pagination };
+  };
+  const create = (b: Record<string, unknown>, h: Record<string, string> = headers) =>
+    call(sandbox, 'POST', PAYOUTS, { headers: h, body: b });
+
+  it('starts empty, with the pagination object', async () => {
+    expect(await list()).toEqual({
+      data: [],
+      pagination: {
+        totalCount: 0,
+        hasNextPage: false,
+        hasPreviousPage: false,
+        nextPage: 0,
+        previousPage: 0,
+        limit: 10,
+        lastPage: 1,
+      },
+    });
+  });
+
+  let first: Payout;
+  it('creates one: 201 with exactly the record fields', async () => {
+    const res = await create(payout('0123456789'));
+    expect(res.status).toBe(201);
+    expect(res.body.status).toBe(true);
+    expect(typeof res.body.message).toBe('string');
+    first = res.body.data as Payout;
+    expect(Object.keys(first).sort()).toEqual([
+      'accountName',
+      'accountNumber',
+      'bankCode',
+      'bankName',
+      'businessId',
+      'createdAt',
+      'id',
+    ]);
+    expect(first).toMatchObject({
+      accountName: 'Adaeze Adebayo',
+      accountNumber: '0123456789',
+      bankCode: bank1.code,
+      bankName: bank1.name,
+      businessId: A.a1.id,
+    });
+    expect(first.id).toMatch(/\S/);
+    expect(new Date(first.createdAt).toISOString()).toBe(first.createdAt);
+  });
+
+  it('answers 409 to the same accountNumber and bankCode again', async () => {
+    const res = await create({ ...payout('0123456789'), accountName: 'Other Name', bankName: 'Other' });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ status: false, data: null });
+    expect((await list()).pagination.totalCount).toBe(1);
+  });
+
+  it('accepts the same accountNumber at another bank, up to three accounts', async () => {
+    expect((await create(payout('0123456789', bank2))).status).toBe(201);
+    expect((await create(payout('9876543210', bank3))).status).toBe(201);
+    const { data, pagination } = await list();
+    expect(data).toHaveLength(3);
+    expect(pagination.totalCount).toBe(3);
+    expect(data.every((p) => p.businessId === A.a1.id)).toBe(true);
+    expect(data.map((p) => p.id)).toContain(first.id);
+  });
+
+  it('answers 400 to a fourth account', async () => {
+    const res = await create(payout('1111111111'));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: false, data: null });
+    expect((await list()).pagination.totalCount).toBe(3);
+  });
+
+  it('pages the list', async () => {
+    const page1 = await list(headers, '?page=1&limit=2');
+    const page2 = await list(headers, '?page=2&limit=2');
+    expect(page1.data).toHaveLength(2);
+    expect(page2.data).toHaveLength(1);
+    expect(page1.pagination).toEqual({
+      totalCount: 3,
+      hasNextPage: true,
+      hasPreviousPage: false,
+      nextPage: 2,
+      previousPage: 0,
+      limit: 2,
+      lastPage: 2,
+    });
+    expect(page2.pagination).toMatchObject({ hasNextPage: false, hasPreviousPage: true, previousPage: 1 });
+    const all = (await list()).data.map((p) => p.id);
+    expect([...page1.data, ...page2.data].map((p) => p.id)).toEqual(all);
+  });
+
+  it('lets a Viewer list them (200), but not create, update or delete (403)', async () => {
+    const listed = await list(viewer);
+    expect(listed.data).toHaveLength(3);
+    const post = await create(payout('2222222222'), viewer);
+    expect(post.status).toBe(403);
+    const put = await call(sandbox, 'PUT', `${PAYOUTS}/${first.id}`, {
+      headers: viewer,
+      body: payout('2222222222'),
+    });
+    expect(put.status).toBe(403);
+    const del = await call(sandbox, 'DELETE', `${PAYOUTS}/${first.id}`, { headers: viewer });
+    expect(del.status).toBe(403);
+    const after = await list();
+    expect(after.data.find((p) => p.id === first.id)).toEqual(first);
+    expect(after.pagination.totalCount).toBe(3);
+  });
+
+  it('updates one with PUT: 200 and the change is listed', async () => {
+    const res = await call(sandbox, 'PUT', `${PAYOUTS}/${first.id}`, {
+      headers,
+      body: {
+        accountName: 'Adebayo Foods Payroll',
+        accountNumber: '5555555555',
+        bankName: bank3.name,
+        bankCode: bank3.code,
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe(true);
+    const updated = (await list()).data.find((p) => p.id === first.id);
+    expect(updated).toEqual({
+      ...first,
+      accountName: 'Adebayo Foods Payroll',
+      accountNumber: '5555555555',
+      bankName: bank3.name,
+      bankCode: bank3.code,
+    });
+  });
+
+  it('updates the name alone, keeping its own number and bank', async () => {
+    const current = (await list()).data.find((p) => p.id === first.id);
+    if (!current) throw new Error('expected the first payout account');
+    const res = await call(sandbox, 'PUT', `${PAYOUTS}/${first.id}`, {
+      headers,
+      body: {
+        accountName: 'Adebayo Foods Salaries',
+        accountNumber: current.accountNumber,
+        bankName: current.bankName,
+        bankCode: current.bankCode,
+      },
+    });
+    expect(res.status).toBe(200);
+    expect((await list()).data.find((p) => p.id === first.id)).toEqual({
+      ...current,
+      accountName: 'Adebayo Foods Salaries',
+    });
+  });
+
+  it('answers 409 to a PUT that makes it a duplicate of another account', async () => {
+    const res = await call(sandbox, 'PUT', `${PAYOUTS}/${first.id}`, {
+      headers,
+      body: payout('9876543210', bank3),
+    });
+    expect(res.status).toBe(409);
+  });
+
+  it('answers 404 to a PUT of an unknown id', async () => {
+    const res = await call(sandbox, 'PUT', `${PAYOUTS}/00000000-0000-4000-8000-00000000dead`, {
+      headers,
+      body: payout('3333333333'),
+    });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ status: false, data: null });
+  });
+
+  it.each([
+    ['accountName', { accountName: undefined }],
+    ['accountNumber', { accountNumber: undefined }],
+    ['bankName', { bankName: undefined }],
+    ['bankCode', { bankCode: undefined }],
+    ['accountNumber', { accountNumber: '12345' }],
+    ['accountNumber', { accountNumber: '12345678901' }],
+  ])('answers 400 when %s is missing or malformed, on POST and PUT', async (field, change) => {
+    const before = (await list()).data;
+    const post = await create({ ...payout('4444444444'), ...change });
+    expect(post.status).toBe(400);
+    expect(post.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
+    const target = before[0];
+    if (!target) throw new Error('expected a payout account to update');
+    const put = await call(sandbox, 'PUT', `${PAYOUTS}/${target.id}`, {
+      headers,
+      body: { ...payout('4444444444'), ...change },
+    });
+    expect(put.status).toBe(400);
+    expect((await list()).data).toEqual(before);
+  });
+
+  it('answers 400 Invalid bank code to an unknown bank code, on POST and PUT', async () => {
+    // Free a slot, so the POST is refused for its bank code and not for the limit.
+    expect((await call(sandbox, 'DELETE', `${PAYOUTS}/${first.id}`, { headers })).status).toBe(200);
+    const body = { ...payout('4444444444'), bankCode: '999' };
+    const post = await create(body);
+    expect(post.status).toBe(400);
+    expect(post.body.message).toBe('Invalid bank code');
+    const target = (await list()).data[0];
+    if (!target) throw new Error('expected a payout account');
+    const put = await call(sandbox, 'PUT', `${PAYOUTS}/${target.id}`, { headers, body });
+    expect(put.status).toBe(400);
+    expect(put.body.message).toBe('Invalid bank code');
+    expect((await list()).pagination.totalCount).toBe(2);
+  });
+});
+
+describe('deleting payout accounts', () => {
+  let sandbox: Sandbox;
+  let headers: Record<string, string>;
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+  });
+
+  it('deletes with 200 Account has been deleted, frees a slot, and a second delete is 404', async () => {
+    const ids: string[] = [];
+    for (const n of ['1000000001', '1000000002', '1000000003']) {
+      const res = await call(sandbox, 'POST', PAYOUTS, { headers, body: payout(n) });
+      expect(res.status).toBe(201);
+      ids.push((res.body.data as Payout).id);
+    }
+    expect((await call(sandbox, 'POST', PAYOUTS, { headers, body: payout('1000000004') })).status).toBe(400);
+
+    const del = await call(sandbox, 'DELETE', `${PAYOUTS}/${ids[0]}`, { headers });
+    expect(del.status).toBe(200);
+    expect(del.body).toMatchObject({ status: true, message: 'Account has been deleted' });
+    const listed = await call(sandbox, 'GET', PAYOUTS, { headers });
+    expect((listed.body.data as Payout[]).map((p) => p.id).sort()).toEqual([ids[1], ids[2]].sort());
+
+    expect((await call(sandbox, 'POST', PAYOUTS, { headers, body: payout('1000000004') })).status).toBe(201);
+
+    const again = await call(sandbox, 'DELETE', `${PAYOUTS}/${ids[0]}`, { headers });
+    expect(again.status).toBe(404);
+    expect(again.body).toMatchObject({ status: false, data: null });
+  });
+
+  it('can add back the very account that was deleted', async () => {
+    const res = await call(sandbox, 'GET', PAYOUTS, { headers });
+    const target = (res.body.data as Payout[])[0];
+    if (!target) throw new Error('expected a payout account');
+    expect((await call(sandbox, 'DELETE', `${PAYOUTS}/${target.id}`, { headers })).status).toBe(200);
+    const back = await call(sandbox, 'POST', PAYOUTS, {
+      headers,
+      body: payout(target.accountNumber, { code: target.bankCode, name: target.bankName }),
+    });
+    expect(back.status).toBe(201);
+  });
+
+  it('answers 404 to deleting an unknown id', async () => {
+    const res = await call(sandbox, 'DELETE', `${PAYOUTS}/no-such-payout`, { headers });
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('payout accounts across businesses', () => {
+  let sandbox: Sandbox;
+  let headersA: Record<string, string>;
+  let headersB: Record<string, string>;
+  let bPayout: Payout;
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+    headersA = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
+    const res = await call(sandbox, 'POST', PAYOUTS, { headers: headersB, body: payout('0123456789') });
+    expect(res.status).toBe(201);
+    bPayout = res.body.data as Payout;
+  });
+
+  it("does not list B's accounts to A", async () => {
+    const res = await call(sandbox, 'GET', PAYOUTS, { headers: headersA });
+    expect(res.body.data).toEqual([]);
+  });
+
+  it("answers 404 to A's PUT and DELETE of B's account, and leaves it unchanged", async () => {
+    const put = await call(sandbox, 'PUT', `${PAYOUTS}/${bPayout.id}`, {
+      headers: headersA,
+      body: payout('5555555555'),
+    });
+    expect(put.status).toBe(404);
+    const del = await call(sandbox, 'DELETE', `${PAYOUTS}/${bPayout.id}`, { headers: headersA });
+    expect(del.status).toBe(404);
+    const listed = await call(sandbox, 'GET', PAYOUTS, { headers: headersB });
+    expect(listed.body.data).toEqual([bPayout]);
+  });
+
+  it("answers 404 to a PUT of A1's account addressed with businessId A2", async () => {
+    const created = await call(sandbox, 'POST', PAYOUTS, { headers: headersA, body: payout('0123456789') });
+    expect(created.status).toBe(201);
+    const id = (created.body.data as Payout).id;
+    const res = await call(sandbox, 'PUT', `${PAYOUTS}/${id}`, {
+      headers: { ...headersA, businessId: A.a2.id },
+      body: payout('6666666666'),
+    });
+    expect(res.status).toBe(404);
+  });
+
+  it('lets B hold the same account number as A: the duplicate rule is per business', async () => {
+    const res = await call(sandbox, 'GET', PAYOUTS, { headers: headersA });
+    expect((res.body.data as Payout[]).map((p) => p.accountNumber)).toEqual([bPayout.accountNumber]);
+  });
+
+  it('lets a Manager create one', async () => {
+    const manager = schemeA(await tokenFor(sandbox, A.manager), A.secretKey, A.a1.id);
+    const res = await call(sandbox, 'POST', PAYOUTS, { headers: manager, body: payout('7777777777') });
+    expect(res.status).toBe(201);
+  });
+});

@@ -1,0 +1,436 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import banks from '../../fixtures/banks.json' with { type: 'json' };
+import fees from '../../fixtures/fees.json' with { type: 'json' };
+import type { Sandbox } from '../../src/sandbox.js';
+import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
+
+const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
+const ANONYMOUS = '/api/v1/clients/business/customers/funds/anonymous-transfer';
+const DETAILS = '/api/v1/clients/business/account-details';
+const NO_ACCOUNT = 'No payment account for this business';
+
+const BANK = banks.banks[0]?.code ?? '';
+const OTHER_BANK = banks.banks[1]?.code ?? '';
+const RECEIVER = '0123456789';
+
+interface TransferData {
+  amount: string;
+  transactionCharge: string;
+  totalAmount: string;
+  transactionReference: string;
+  retrievalReference: string;
+}
+interface LedgerEntry {
+  id: string;
+  kind: string;
+  status: string;
+  amount: number;
+  charge: number;
+  retrievalReference: string | null;
+  errorCode: string;
+  errorMessage: string;
+}
+interface Ledger {
+  openingBalance: number;
+  balance: number;
+  ledgerBalance: number;
+  transactions: LedgerEntry[];
+}
+
+let counter = 0;
+/** A fresh retrieval reference, unique within the file. */
+function ref(label = 'ref'): string {
+  counter += 1;
+  return `${label}-${counter}`;
+}
+
+function body(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    amount: 150000,
+    receiverAccountNumber: RECEIVER,
+    receiverBankCode: BANK,
+    retrievalReference: ref(),
+    narration: 'Invoice 42',
+    ...overrides,
+  };
+}
+
+async function balanceOf(sandbox: Sandbox, headers: Record<string, string>): Promise<number> {
+  const res = await call(sandbox, 'GET', DETAILS, { headers });
+  expect(res.status).toBe(200);
+  return Number((res.body.data as { accountBalance: string }).accountBalance);
+}
+
+async function ledgerOf(sandbox: Sandbox, businessId: string): Promise<Ledger> {
+  const res = await call(sandbox, 'GET', `/__sandbox/businesses/${businessId}/ledger`);
+  expect(res.status).toBe(200);
+  return res.body.data as Ledger;
+}
+
+async function setBalance(sandbox: Sandbox, businessId: string, balance: number): Promise<void> {
+  const res = await call(sandbox, 'PUT', `/__sandbox/businesses/${businessId}/balance`, {
+    body: { balance },
+  });
+  expect(res.status).toBe(200);
+}
+
+function feeFor(amount: number): number {
+  for (const tier of fees.transfer) if (tier.upTo === null || amount <= tier.upTo) return tier.fee;
+  throw new Error('fees.json has no open-ended tier');
+}
+
+const ENDPOINTS = [
+  ['customer transfer', TRANSFER],
+  ['anonymous transfer', ANONYMOUS],
+] as const;
+
+describe.each(ENDPOINTS)('%s', (_name, path) => {
+  let sandbox: Sandbox;
+  let headers: Record<string, string>;
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+  });
+
+  const send = (b: Record<string, unknown>, h: Record<string, string> = headers) =>
+    call(sandbox, 'POST', path, { headers: h, body: b });
+
+  it('answers 200 Transfer successful with the amounts as strings and debits exactly totalAmount', async () => {
+    const before = await balanceOf(sandbox, headers);
+    const retrievalReference = ref('happy');
+    const res = await send(body({ amount: 150000, retrievalReference }));
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe(true);
+    expect(res.body.message).toBe('Transfer successful');
+    const data = res.body.data as TransferData;
+    expect(data).toEqual({
+      amount: '150000',
+      transactionCharge: '1075',
+      totalAmount: '151075',
+      transactionReference: expect.any(String),
+      retrievalReference,
+    });
+    expect(data.transactionReference).toMatch(/\S/);
+    expect(await balanceOf(sandbox, headers)).toBe(before - 151075);
+  });
+
+  it('accepts a numeric string amount and normalises it', async () => {
+    const before = await balanceOf(sandbox, headers);
+    const res = await send(body({ amount: '150000' }));
+    expect(res.status).toBe(200);
+    const data = res.body.data as TransferData;
+    expect(data.amount).toBe('150000');
+    expect(data.transactionCharge).toBe('1075');
+    expect(data.totalAmount).toBe('151075');
+    expect(await balanceOf(sandbox, headers)).toBe(before - 151075);
+  });
+
+  it.each([
+    [100, '1075'],
+    [500000, '1075'],
+    [500001, '2688'],
+    [5000000, '2688'],
+    [5000001, '5375'],
+  ])('charges the NIP tier fee on %i kobo: %s', async (amount, charge) => {
+    expect(String(feeFor(amount))).toBe(charge);
+    const before = await balanceOf(sandbox, headers);
+    const res = await send(body({ amount }));
+    expect(res.status).toBe(200);
+    const data = res.body.data as TransferData;
+    expect(data.amount).toBe(String(amount));
+    expect(data.transactionCharge).toBe(charge);
+    expect(data.totalAmount).toBe(String(amount + Number(charge)));
+    expect(await balanceOf(sandbox, headers)).toBe(before - amount - Number(charge));
+  });
+
+  it('accepts the maximum amount, 1000000000 kobo', async () => {
+    await setBalance(sandbox, A.a1.id, 2_000_000_000);
+    const res = await send(body({ amount: 1_000_000_000 }));
+    expect(res.status).toBe(200);
+    expect((res.body.data as TransferData).totalAmount).toBe('1000005375');
+    expect(await balanceOf(sandbox, headers)).toBe(2_000_000_000 - 1_000_005_375);
+  });
+
+  it.each([
+    ['amount 99', { amount: 99 }, 'amount'],
+    ['amount 1000000001', { amount: 1_000_000_001 }, 'amount'],
+    ['amount 1.5', { amount: 1.5 }, 'amount'],
+    ['amount "abc"', { amount: 'abc' }, 'amount'],
+    ['amount -5', { amount: -5 }, 'amount'],
+    ['amount "-5"', { amount: '-5' }, 'amount'],
+    ['amount "1.5"', { amount: '1.5' }, 'amount'],
+    ['amount missing', { amount: undefined }, 'amount'],
+    ['a 9-digit account', { receiverAccountNumber: '012345678' }, 'receiverAccountNumber'],
+    ['an 11-digit account', { receiverAccountNumber: '01234567890' }, 'receiverAccountNumber'],
+    ['a non-digit account', { receiverAccountNumber: '01234abcde' }, 'receiverAccountNumber'],
+    ['an account as a number', { receiverAccountNumber: 1234567890 }, 'receiverAccountNumber'],
+    ['account missing', { receiverAccountNumber: undefined }, 'receiverAccountNumber'],
+    ['bank code missing', { receiverBankCode: undefined }, 'receiverBankCode'],
+    ['narration missing', { narration: undefined }, 'narration'],
+    ['retrievalReference missing', { retrievalReference: undefined }, 'retrievalReference'],
+  ])('answers 400 to %s and debits nothing', async (_label, overrides, field) => {
+    const before = await balanceOf(sandbox, headers);
+    const res = await send(body(overrides));
+    expect(res.status).toBe(400);
+    expect(res.body.status).toBe(false);
+    expect(res.body.data).toBeNull();
+    expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
+    expect(await balanceOf(sandbox, headers)).toBe(before);
+  });
+
+  it.each(['999', '000000', '123'])('answers 400 Invalid bank code to %s', async (code) => {
+    expect(banks.banks.some((b) => b.code === code)).toBe(false);
+    const before = await balanceOf(sandbox, headers);
+    const res = await send(body({ receiverBankCode: code }));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: false, message: 'Invalid bank code', data: null });
+    expect(await balanceOf(sandbox, headers)).toBe(before);
+  });
+
+  it('answers 400 to a bank code that is not a code at all', async () => {
+    const res = await send(body({ receiverBankCode: 'ABC' }));
+    expect(res.status).toBe(400);
+    expect(res.body.status).toBe(false);
+  });
+
+  it('accepts every bank code of the fixtures', async () => {
+    await setBalance(sandbox, A.a1.id, 500_000_000);
+    for (const bank of banks.banks) {
+      const res = await send(body({ amount: 100, receiverBankCode: bank.code }));
+      expect(res.status, bank.code).toBe(200);
+    }
+  });
+
+  it('replays the same reference and body: the identical data, no second debit', async () => {
+    const b = body({ amount: 250000, retrievalReference: ref('replay') });
+    const first = await send(b);
+    expect(first.status).toBe(200);
+    const afterFirst = await balanceOf(sandbox, headers);
+    const second = await send(b);
+    expect(second.status).toBe(200);
+    expect(second.body.message).toBe('Transfer successful');
+    expect(second.body.data).toEqual(first.body.data);
+    expect(await balanceOf(sandbox, headers)).toBe(afterFirst);
+    const ledger = await ledgerOf(sandbox, A.a1.id);
+    expect(ledger.transactions.filter((t) => t.retrievalReference === b.retrievalReference)).toHaveLength(1);
+  });
+
+  it.each([
+    ['another amount', { amount: 250001 }],
+    ['another receiver', { receiverAccountNumber: '1111111111' }],
+    ['another bank', { receiverBankCode: OTHER_BANK }],
+    ['another narration', { narration: 'Something else' }],
+  ])('answers 409 to the same reference with %s, and debits nothing', async (_label, change) => {
+    const b = body({ amount: 250000, retrievalReference: ref('conflict') });
+    const first = await send(b);
+    expect(first.status).toBe(200);
+    const afterFirst = await balanceOf(sandbox, headers);
+    const res = await send({ ...b, ...change });
+    expect(res.status).toBe(409);
+    expect(res.body.status).toBe(false);
+    expect(res.body.data).toBeNull();
+    expect(await balanceOf(sandbox, headers)).toBe(afterFirst);
+  });
+
+  it("keeps the reference space per business: B may reuse A's reference", async () => {
+    const retrievalReference = ref('shared');
+    const first = await send(body({ retrievalReference }));
+    expect(first.status).toBe(200);
+    const tokenB = await tokenFor(sandbox, B.owner);
+    const headersB = schemeA(tokenB, B.secretKey, B.b1.id);
+    const beforeB = await balanceOf(sandbox, headersB);
+    const res = await send(body({ retrievalReference, amount: 300000 }), headersB);
+    expect(res.status).toBe(200);
+    const data = res.body.data as TransferData;
+    expect(data.retrievalReference).toBe(retrievalReference);
+    expect(data.transactionReference).not.toBe((first.body.data as TransferData).transactionReference);
+    expect(await balanceOf(sandbox, headersB)).toBe(beforeB - 300000 - 1075);
+  });
+
+  it.each([
+    ['0000000051', 'Insufficient Funds', '51'],
+    ['0000000007', 'Invalid Account', '07'],
+    ['0000000091', 'Beneficiary Bank not available', '91'],
+    ['0000000096', 'System malfunction', '96'],
+  ])(
+    'receiver %s fails with 400 %s (errorCode %s), debits nothing, and replays the same',
+    async (account, message, errorCode) => {
+      for (const code of [BANK, OTHER_BANK]) {
+        const before = await balanceOf(sandbox, headers);
+        const b = body({
+          receiverAccountNumber: account,
+          receiverBankCode: code,
+          retrievalReference: ref('magic'),
+        });
+        const res = await send(b);
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ status: false, message, errorCode, data: null });
+        expect(await balanceOf(sandbox, headers)).toBe(before);
+        const again = await send(b);
+        expect(again.status).toBe(400);
+        expect(again.body).toMatchObject({ status: false, message, errorCode, data: null });
+        expect(await balanceOf(sandbox, headers)).toBe(before);
+      }
+    },
+  );
+
+  it('fails a transfer bigger than the balance with 400 Insufficient Funds 51, no debit', async () => {
+    await setBalance(sandbox, A.a1.id, 200000);
+    const over = await send(body({ amount: 200000 }));
+    expect(over.status).toBe(400);
+    expect(over.body).toMatchObject({
+      status: false,
+      message: 'Insufficient Funds',
+      errorCode: '51',
+      data: null,
+    });
+    expect(await balanceOf(sandbox, headers)).toBe(200000);
+    // amount + fee exactly equal to the balance goes through and leaves 0.
+    const exact = await send(body({ amount: 200000 - 1075 }));
+    expect(exact.status).toBe(200);
+    expect(await balanceOf(sandbox, headers)).toBe(0);
+    const empty = await send(body({ amount: 100 }));
+    expect(empty.status).toBe(400);
+    expect(empty.body).toMatchObject({ message: 'Insufficient Funds', errorCode: '51' });
+    expect(await balanceOf(sandbox, headers)).toBe(0);
+    await setBalance(sandbox, A.a1.id, 500_000_000);
+  });
+
+  it('answers 400 No payment account for this business to A2', async () => {
+    const res = await send(body(), { ...headers, businessId: A.a2.id });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: false, message: NO_ACCOUNT, data: null });
+  });
+
+  it('answers 403 to a Viewer and debits nothing', async () => {
+    const viewer = schemeA(await tokenFor(sandbox, A.viewer), A.secretKey, A.a1.id);
+    const before = await balanceOf(sandbox, headers);
+    const res = await send(body(), viewer);
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ status: false, data: null });
+    expect(await balanceOf(sandbox, headers)).toBe(before);
+  });
+
+  it('lets a Manager transfer', async () => {
+    const manager = schemeA(await tokenFor(sandbox, A.manager), A.secretKey, A.a1.id);
+    const before = await balanceOf(sandbox, headers);
+    const res = await send(body({ amount: 600000 }), manager);
+    expect(res.status).toBe(200);
+    expect((res.body.data as TransferData).totalAmount).toBe('602688');
+    expect(await balanceOf(sandbox, headers)).toBe(before - 602688);
+  });
+
+  it('keeps balance === ledgerBalance after all of it, with failed entries marked failed', async () => {
+    const ledger = await ledgerOf(sandbox, A.a1.id);
+    expect(ledger).toMatchObject({
+      openingBalance: expect.any(Number),
+      balance: expect.any(Number),
+      ledgerBalance: expect.any(Number),
+      transactions: expect.any(Array),
+    });
+    expect(ledger.balance).toBe(ledger.ledgerBalance);
+    expect(ledger.balance).toBe(await balanceOf(sandbox, headers));
+    const failed = ledger.transactions.filter((t) => t.status === 'failed');
+    expect(failed.length).toBeGreaterThanOrEqual(10);
+    expect(new Set(failed.map((t) => t.errorCode))).toEqual(new Set(['51', '07', '91', '96']));
+    for (const t of failed) expect(t.errorMessage).not.toBe('');
+  });
+});
+
+describe('transfer and anonymous transfer together', () => {
+  let sandbox: Sandbox;
+  let headers: Record<string, string>;
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+  });
+
+  it('share one reference space per business: another body on the other endpoint is 409', async () => {
+    const retrievalReference = ref('cross');
+    const first = await call(sandbox, 'POST', TRANSFER, { headers, body: body({ retrievalReference }) });
+    expect(first.status).toBe(200);
+    const before = await balanceOf(sandbox, headers);
+    const res = await call(sandbox, 'POST', ANONYMOUS, {
+      headers,
+      body: body({ retrievalReference, amount: 999999 }),
+    });
+    expect(res.status).toBe(409);
+    expect(await balanceOf(sandbox, headers)).toBe(before);
+
+    const reverse = ref('cross');
+    const anon = await call(sandbox, 'POST', ANONYMOUS, {
+      headers,
+      body: body({ retrievalReference: reverse }),
+    });
+    expect(anon.status).toBe(200);
+    const conflict = await call(sandbox, 'POST', TRANSFER, {
+      headers,
+      body: body({ retrievalReference: reverse, amount: 777777 }),
+    });
+    expect(conflict.status).toBe(409);
+    expect(await balanceOf(sandbox, headers)).toBe(before - 151075);
+  });
+
+  it('never debits twice for one reference, whichever endpoint repeats it', async () => {
+    const b = body({ retrievalReference: ref('cross-same') });
+    const first = await call(sandbox, 'POST', TRANSFER, { headers, body: b });
+    expect(first.status).toBe(200);
+    const before = await balanceOf(sandbox, headers);
+    const again = await call(sandbox, 'POST', ANONYMOUS, { headers, body: b });
+    expect(again.status).not.toBe(500);
+    expect(await balanceOf(sandbox, headers)).toBe(before);
+    const ledger = await ledgerOf(sandbox, A.a1.id);
+    expect(ledger.transactions.filter((t) => t.retrievalReference === b.retrievalReference)).toHaveLength(1);
+  });
+
+  it('after a mix of successes and failures the ledger explains the balance', async () => {
+    const opening = await balanceOf(sandbox, headers);
+    const outcomes: { path: string; b: Record<string, unknown>; status: number }[] = [
+      { path: TRANSFER, b: body({ amount: 500000 }), status: 200 },
+      { path: ANONYMOUS, b: body({ amount: 500001 }), status: 200 },
+      { path: TRANSFER, b: body({ receiverAccountNumber: '0000000051' }), status: 400 },
+      { path: ANONYMOUS, b: body({ receiverAccountNumber: '0000000007' }), status: 400 },
+      { path: TRANSFER, b: body({ receiverAccountNumber: '0000000091' }), status: 400 },
+      { path: ANONYMOUS, b: body({ receiverAccountNumber: '0000000096' }), status: 400 },
+      { path: TRANSFER, b: body({ amount: 5000001 }), status: 200 },
+    ];
+    let debited = 0;
+    for (const o of outcomes) {
+      const res = await call(sandbox, 'POST', o.path, { headers, body: o.b });
+      expect(res.status).toBe(o.status);
+      if (res.status === 200) debited += Number((res.body.data as TransferData).totalAmount);
+    }
+    expect(debited).toBe(500000 + 1075 + 500001 + 2688 + 5000001 + 5375);
+    expect(await balanceOf(sandbox, headers)).toBe(opening - debited);
+
+    const ledger = await ledgerOf(sandbox, A.a1.id);
+    expect(ledger.balance).toBe(ledger.ledgerBalance);
+    expect(ledger.balance).toBe(opening - debited);
+    for (const [o, code] of [
+      [outcomes[2], '51'],
+      [outcomes[3], '07'],
+      [outcomes[4], '91'],
+      [outcomes[5], '96'],
+    ] as const) {
+      const entry = ledger.transactions.find((t) => t.retrievalReference === o?.b.retrievalReference);
+      expect(entry).toMatchObject({ status: 'failed', errorCode: code });
+    }
+    for (const o of [outcomes[0], outcomes[1], outcomes[6]]) {
+      const entry = ledger.transactions.find((t) => t.retrievalReference === o?.b.retrievalReference);
+      expect(entry?.status).toBe('successful');
+    }
+  });
+
+  it('records an over-balance transfer in the ledger as failed with errorCode 51', async () => {
+    await setBalance(sandbox, A.a1.id, 1000);
+    const retrievalReference = ref('over');
+    const res = await call(sandbox, 'POST', ANONYMOUS, { headers, body: body({ retrievalReference }) });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ message: 'Insufficient Funds', errorCode: '51' });
+    const ledger = await ledgerOf(sandbox, A.a1.id);
+    expect(ledger.balance).toBe(1000);
+    expect(ledger.balance).toBe(ledger.ledgerBalance);
+    const entry = ledger.transactions.find((t) => t.retrievalReference === retrievalReference);
+    expect(entry).toMatchObject({ status: 'failed', errorCode: '51' });
+  });
+});

@@ -1,0 +1,203 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import banks from '../../fixtures/banks.json' with { type: 'json' };
+import { isValidNuban } from '../../src/domain/nuban.js';
+import { createSandbox, type Sandbox } from '../../src/sandbox.js';
+import { A, B, call, schemeA, tokenFor } from '../support/sandbox.js';
+
+const VIRTUAL = '/api/v1/clients/business/virtual-accounts';
+const NO_ACCOUNT = 'No payment account for this business';
+const NOW = Date.parse('2025-06-01T10:00:00.000Z');
+const TTL_SECONDS = 900;
+
+interface VirtualAccount {
+  accountNumber: string;
+  accountName: string;
+  clientRef: string;
+  systemRef: string;
+  type: string;
+  expiresAt: string | null;
+}
+
+describe('virtual accounts', () => {
+  let sandbox: Sandbox;
+  let headers: Record<string, string>;
+  let headersB: Record<string, string>;
+  beforeAll(async () => {
+    sandbox = await createSandbox(
+      { inMemory: true, virtualAccountTtlSeconds: TTL_SECONDS, log: () => undefined },
+      { now: () => NOW },
+    );
+    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
+  });
+
+  const create = (body: Record<string, unknown>, h: Record<string, string> = headers) =>
+    call(sandbox, 'POST', VIRTUAL, { headers: h, body });
+
+  const seen = new Set<string>();
+
+  it('creates a temporal account: 201, a home-bank NUBAN, expiring createdAt + TTL', async () => {
+    const res = await create({
+      firstName: 'Tunde',
+      lastName: 'Bakare',
+      type: 'temporal',
+      reference: 'order-1',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.status).toBe(true);
+    const data = res.body.data as VirtualAccount;
+    expect(data).toEqual({
+      accountNumber: expect.any(String),
+      accountName: expect.any(String),
+      clientRef: 'order-1',
+      systemRef: expect.any(String),
+      type: 'temporal',
+      expiresAt: new Date(NOW + TTL_SECONDS * 1000).toISOString(),
+    });
+    expect(data.accountNumber).toMatch(/^\d{10}$/);
+    expect(isValidNuban(banks.homeBankCode, data.accountNumber)).toBe(true);
+    expect(data.accountName).toMatch(/Tunde/);
+    expect(data.accountName).toMatch(/Bakare/);
+    expect(data.systemRef).toMatch(/\S/);
+    expect(data.systemRef).not.toBe('order-1');
+    seen.add(data.accountNumber);
+  });
+
+  it('creates a permanent account with expiresAt null', async () => {
+    const res = await create({
+      firstName: 'Amaka',
+      lastName: 'Eze',
+      type: 'permanent',
+      reference: 'customer-7',
+    });
+    expect(res.status).toBe(201);
+    const data = res.body.data as VirtualAccount;
+    expect(data).toMatchObject({ clientRef: 'customer-7', type: 'permanent', expiresAt: null });
+    expect(isValidNuban(banks.homeBankCode, data.accountNumber)).toBe(true);
+    seen.add(data.accountNumber);
+  });
+
+  it('gives every account its own number and systemRef, apart from the business accounts', async () => {
+    const systemRefs = new Set<string>();
+    for (let i = 0; i < 10; i++) {
+      const res = await create({
+        firstName: 'Ife',
+        lastName: 'Ade',
+        type: 'permanent',
+        reference: `many-${i}`,
+      });
+      expect(res.status).toBe(201);
+      const data = res.body.data as VirtualAccount;
+      expect(seen.has(data.accountNumber)).toBe(false);
+      seen.add(data.accountNumber);
+      systemRefs.add(data.systemRef);
+    }
+    expect(systemRefs.size).toBe(10);
+    expect(seen.has(A.a1.accountNumber ?? '')).toBe(false);
+    expect(seen.has(B.b1.accountNumber ?? '')).toBe(false);
+  });
+
+  it('answers 409 to a reference reused in the same business, whatever the type', async () => {
+    for (const type of ['temporal', 'permanent']) {
+      const res = await create({ firstName: 'Tunde', lastName: 'Bakare', type, reference: 'order-1' });
+      expect(res.status, type).toBe(409);
+      expect(res.body).toMatchObject({ status: false, data: null });
+    }
+  });
+
+  it('lets another business reuse the reference', async () => {
+    const res = await create(
+      { firstName: 'Bola', lastName: 'Bello', type: 'temporal', reference: 'order-1' },
+      headersB,
+    );
+    expect(res.status).toBe(201);
+    const data = res.body.data as VirtualAccount;
+    expect(data.clientRef).toBe('order-1');
+    expect(seen.has(data.accountNumber)).toBe(false);
+  });
+
+  it.each([
+    ['type "temporary"', { type: 'temporary' }, 'type'],
+    ['type "PERMANENT"', { type: 'PERMANENT' }, 'type'],
+    ['no type', { type: undefined }, 'type'],
+    ['no firstName', { firstName: undefined }, 'firstName'],
+    ['no lastName', { lastName: undefined }, 'lastName'],
+    ['no reference', { reference: undefined }, 'reference'],
+    ['an empty reference', { reference: '' }, 'reference'],
+  ])('answers 400 to %s', async (_label, change, field) => {
+    const res = await create({
+      firstName: 'Tunde',
+      lastName: 'Bakare',
+      type: 'temporal',
+      reference: 'bad-1',
+      ...change,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
+  });
+
+  it('created nothing for the refused requests: the reference is still free', async () => {
+    const res = await create({
+      firstName: 'Tunde',
+      lastName: 'Bakare',
+      type: 'temporal',
+      reference: 'bad-1',
+    });
+    expect(res.status).toBe(201);
+  });
+
+  it('answers 400 No payment account for this business to A2', async () => {
+    const res = await create(
+      { firstName: 'Tunde', lastName: 'Bakare', type: 'permanent', reference: 'a2-ref' },
+      { ...headers, businessId: A.a2.id },
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: false, message: NO_ACCOUNT, data: null });
+  });
+
+  it('answers 403 to a Viewer, and the reference stays free', async () => {
+    const viewer = schemeA(await tokenFor(sandbox, A.viewer), A.secretKey, A.a1.id);
+    const body = { firstName: 'Tunde', lastName: 'Bakare', type: 'permanent', reference: 'viewer-ref' };
+    const res = await create(body, viewer);
+    expect(res.status).toBe(403);
+    expect((await create(body)).status).toBe(201);
+  });
+
+  it('lets a Manager create one', async () => {
+    const manager = schemeA(await tokenFor(sandbox, A.manager), A.secretKey, A.a1.id);
+    const res = await create(
+      { firstName: 'Musa', lastName: 'Ibrahim', type: 'temporal', reference: 'mgr-1' },
+      manager,
+    );
+    expect(res.status).toBe(201);
+  });
+
+  it('requires businessId', async () => {
+    const { businessId: _omitted, ...rest } = headers;
+    const res = await create(
+      { firstName: 'Tunde', lastName: 'Bakare', type: 'temporal', reference: 'nobiz' },
+      rest,
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('businessId is required in headers');
+  });
+});
+
+describe('virtual account lifetime', () => {
+  it('uses the default of 30 minutes and reads the clock at creation', async () => {
+    let t = NOW;
+    const sandbox = await createSandbox({ inMemory: true, log: () => undefined }, { now: () => t });
+    const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    const first = await call(sandbox, 'POST', VIRTUAL, {
+      headers,
+      body: { firstName: 'Tunde', lastName: 'Bakare', type: 'temporal', reference: 'life-1' },
+    });
+    expect((first.body.data as VirtualAccount).expiresAt).toBe(new Date(NOW + 1800 * 1000).toISOString());
+    t += 5 * 60_000;
+    const second = await call(sandbox, 'POST', VIRTUAL, {
+      headers,
+      body: { firstName: 'Tunde', lastName: 'Bakare', type: 'temporal', reference: 'life-2' },
+    });
+    expect((second.body.data as VirtualAccount).expiresAt).toBe(new Date(t + 1800 * 1000).toISOString());
+  });
+});
