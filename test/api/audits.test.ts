@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
+import type { Pagination } from '../../src/http/pagination.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
 
@@ -21,16 +22,6 @@ interface Audit {
   role: string;
   ipAddress: string;
 }
-interface Pagination {
-  totalCount: number;
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-  nextPage: number;
-  previousPage: number;
-  limit: number;
-  lastPage: number;
-}
-
 let refs = 0;
 function transferBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   refs += 1;

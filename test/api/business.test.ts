@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Pagination } from '../../src/http/pagination.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
 
@@ -7,15 +8,6 @@ const BUSINESSES = '/api/v1/clients/business';
 const CUSTOMERS = '/api/v1/clients/business/customers';
 const NO_ACCOUNT = 'No payment account for this business';
 
-interface Pagination {
-  totalCount: number;
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-  nextPage: number;
-  previousPage: number;
-  limit: number;
-  lastPage: number;
-}
 interface Customer {
   id: string;
   name: string;

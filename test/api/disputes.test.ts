@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
+import type { Pagination } from '../../src/http/pagination.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
 
@@ -15,16 +16,6 @@ interface Dispute {
   createdAt: string;
   resolvedAt: string | null;
 }
-interface Pagination {
-  totalCount: number;
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-  nextPage: number;
-  previousPage: number;
-  limit: number;
-  lastPage: number;
-}
-
 let refs = 0;
 /** Makes a successful transfer and returns its transactionReference. */
 async function transfer(sandbox: Sandbox, headers: Record<string, string>): Promise<string> {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import roles from '../../fixtures/roles.json' with { type: 'json' };
+import type { Pagination } from '../../src/http/pagination.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
 
@@ -32,16 +33,6 @@ interface OutboxMessage {
   to: string;
   data: { authorizationToken?: string };
 }
-interface Pagination {
-  totalCount: number;
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-  nextPage: number;
-  previousPage: number;
-  limit: number;
-  lastPage: number;
-}
-
 /** The authorization token of the invitation sent to `email`. */
 async function invitationToken(sandbox: Sandbox, email: string): Promise<string> {
   const res = await call(sandbox, 'GET', '/__sandbox/outbox');

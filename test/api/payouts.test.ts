@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
+import type { Pagination } from '../../src/http/pagination.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
 
@@ -17,16 +18,6 @@ interface Payout {
   businessId: string;
   createdAt: string;
 }
-interface Pagination {
-  totalCount: number;
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-  nextPage: number;
-  previousPage: number;
-  limit: number;
-  lastPage: number;
-}
-
 function payout(accountNumber: string, bank = bank1 ?? { code: '', name: '' }): Record<string, string> {
   return { accountName: 'Adaeze Adebayo', accountNumber, bankName: bank.name, bankCode: bank.code };
 }
