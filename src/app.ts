@@ -6,6 +6,7 @@ import { MAX_DOCUMENTS } from './api/business/registration.js';
 import { apiRoutes } from './api/routes.js';
 import { type ControlHooks, controlRoutes } from './control/routes.js';
 import type { Deps } from './deps.js';
+import type { BulkProcessor } from './engine/bulk-processor.js';
 import type { AppEnv } from './http/env.js';
 import { ApiError, errorBody } from './http/envelope.js';
 import { header } from './http/headers.js';
@@ -15,6 +16,9 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const STATE_IMPORT_LIMIT_BYTES = 512 * 1_048_576;
 const STATE_PATH = '/__sandbox/state';
 const REGISTRATION_PATH = '/api/v1/clients/business/complete-registration';
+const BULK_CREATE_PATH = '/api/v1/clients/business/customers/funds/bulk-transfer';
+/** A batch of 10 000 transfers is a few MB of JSON. */
+const BULK_CREATE_LIMIT_BYTES = 32 * 1_048_576;
 
 function limit(maxSize: number) {
   return bodyLimit({
@@ -26,7 +30,7 @@ function limit(maxSize: number) {
 }
 
 /** The whole HTTP surface: `/api/v1` (the emulated bank) and `/__sandbox` (control). No port is opened here. */
-export function createApp(deps: Deps, hooks: ControlHooks) {
+export function createApp(deps: Deps, hooks: ControlHooks, engines: { bulk: BulkProcessor }) {
   const app = new Hono<AppEnv>();
 
   const normal = limit(deps.config.bodyLimitBytes);
@@ -34,6 +38,7 @@ export function createApp(deps: Deps, hooks: ControlHooks) {
   // A registration form carries a photo and up to five documents; the route checks each file against the
   // upload limit, so this only bounds the whole form.
   const registration = limit((MAX_DOCUMENTS + 1) * deps.config.uploadLimitBytes + 65_536);
+  const bulkCreate = limit(BULK_CREATE_LIMIT_BYTES);
   // One middleware in front of everything: the request id, then the body limit. (Each layer costs a little on
   // every request, and the cheapest reads are what the benchmark watches.)
   app.use((c, next) => {
@@ -51,9 +56,10 @@ export function createApp(deps: Deps, hooks: ControlHooks) {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     if (c.req.path === STATE_PATH) return stateImport(c, next);
     if (c.req.path === REGISTRATION_PATH) return registration(c, next);
+    if (c.req.path === BULK_CREATE_PATH) return bulkCreate(c, next);
     return normal(c, next);
   });
-  app.route('/api/v1', apiRoutes(deps));
+  app.route('/api/v1', apiRoutes(deps, engines));
   app.route('/__sandbox', controlRoutes(deps, hooks));
   // Uploaded registration files, at the URLs the business record holds.
   app.get('/uploads/:businessId/:file', async (c) => {

@@ -113,6 +113,18 @@ export const settings = {
     'largest uploaded file in bytes (default 5242880)',
     int(1).default(5 * 1_048_576),
   ),
+  bulkConcurrency: setting(
+    'bulk-concurrency',
+    'SANDBOX_BULK_CONCURRENCY',
+    'bulk transfer items processed at once (default 8)',
+    int(1, 1000).default(8),
+  ),
+  bulkItemDelayMs: setting(
+    'bulk-item-delay',
+    'SANDBOX_BULK_ITEM_DELAY',
+    'milliseconds each bulk item stays processing (default 0)',
+    int(0, 600_000).default(0),
+  ),
   compactAfterBytes: setting(
     'compact-after',
     'SANDBOX_COMPACT_AFTER',

@@ -6,6 +6,7 @@ import { type App, createApp } from './app.js';
 import { type Config, type ConfigInput, resolveConfig } from './config.js';
 import type { Deps } from './deps.js';
 import { type Clock, systemClock } from './domain/clock.js';
+import { BulkProcessor } from './engine/bulk-processor.js';
 import { type Fixtures, loadFixtures } from './store/fixtures.js';
 import type { StateDocument } from './store/records.js';
 import { buildInitialState } from './store/seed.js';
@@ -61,19 +62,30 @@ export async function createSandbox(
   });
   const uploads = new Uploads(config.inMemory ? null : join(dirname(config.data), 'uploads'));
   const deps: Deps = { store, uploads, fixtures, config, clock, log };
+  const bulk = new BulkProcessor(deps);
+  const resumed = bulk.resume();
+  if (resumed > 0) log(`resuming ${resumed} bulk transfer item(s) left open by the last run`);
   const reset = async () => {
+    bulk.clear();
     await store.replaceState(await initialState());
     await uploads.clear();
   };
-  const app = createApp(deps, { version, startedAt: Date.now(), reset });
+  const drain = async () => {
+    await bulk.idle();
+    await store.idle();
+  };
+  const app = createApp(deps, { version, startedAt: Date.now(), reset, drain }, { bulk });
   return {
     app,
     store,
     config,
     fixtures,
-    drain: () => store.idle(),
+    drain,
     reset,
-    close: () => store.close(),
+    close: async () => {
+      bulk.close();
+      await store.close();
+    },
   };
 }
 

@@ -1,9 +1,11 @@
 import { Hono } from 'hono';
 import type { Deps } from '../deps.js';
+import type { BulkProcessor } from '../engine/bulk-processor.js';
 import { createAuth } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { auditRoutes } from './audits/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { bulkRoutes } from './bulk/routes.js';
 import { businessRoutes } from './business/routes.js';
 import { disputeRoutes } from './disputes/routes.js';
 import { memberRoutes } from './members/routes.js';
@@ -13,11 +15,12 @@ import { transferRoutes } from './transfers/routes.js';
 import { virtualAccountRoutes } from './virtual-accounts/routes.js';
 
 /** Everything under `/api/v1`. */
-export function apiRoutes(deps: Deps) {
+export function apiRoutes(deps: Deps, engines: { bulk: BulkProcessor }) {
   const auth = createAuth(deps);
   return new Hono<AppEnv>()
     .route('/auth', authRoutes(deps))
     .route('/clients/settings', settingsRoutes(deps, auth))
+    .route('/clients/business/customers/funds/bulk-transfer', bulkRoutes(deps, auth, engines.bulk))
     .route('/clients/business/customers/funds', transferRoutes(deps, auth))
     .route('/clients/business/payouts', payoutRoutes(deps, auth))
     .route('/clients/business/disputes', disputeRoutes(deps, auth))

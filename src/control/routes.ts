@@ -24,7 +24,11 @@ export interface ControlHooks {
   version: string;
   startedAt: number;
   reset: () => Promise<void>;
+  /** Resolves once the background queues are idle and every change is on disk. */
+  drain: () => Promise<void>;
 }
+
+const drainQuery = z.object({ timeoutMs: z.coerce.number().int().min(1).max(600_000).default(30_000) });
 
 /** `/__sandbox`: the control API for tests and people. */
 export function controlRoutes(deps: Deps, hooks: ControlHooks) {
@@ -50,6 +54,17 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
     .post('/reset', async (c) => {
       await hooks.reset();
       return done(c, 'Sandbox reset to the fixtures');
+    })
+    .post('/drain', async (c) => {
+      const { timeoutMs } = queryOf(c, drainQuery);
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      });
+      const idle = await Promise.race([hooks.drain().then(() => true as const), timedOut]);
+      clearTimeout(timer);
+      if (!idle) throw new ApiError(408, `The queues were still busy after ${timeoutMs} ms`);
+      return done(c, 'Queues are idle');
     })
     .get('/state', (c) => c.json(deps.store.exportState()))
     .put('/state', async (c) => {

@@ -3,8 +3,8 @@ import { transactionReference } from '../domain/references.js';
 import type { TransactionRecord } from '../store/records.js';
 import type { Store, Tx } from '../store/store.js';
 
-/** What a posting says; the ledger adds the id, the balance after and the time. */
-export type Posting = Omit<TransactionRecord, 'id' | 'balanceAfter' | 'createdAt'>;
+/** What a posting says; the ledger adds the balance after and the time, and the id unless one is given. */
+export type Posting = Omit<TransactionRecord, 'id' | 'balanceAfter' | 'createdAt'> & { id?: string };
 
 /** The signed change an entry makes to its business's balance: failed entries change nothing. */
 export function ledgerEffect(
@@ -24,8 +24,10 @@ export function post(tx: Tx, clock: Clock, posting: Posting): TransactionRecord 
   const balanceAfter = business.balance + ledgerEffect(posting);
   if (balanceAfter < 0) throw new Error(`posting would overdraw business ${business.id}`);
   const now = clock.now();
-  let id = transactionReference(tx.random(), now);
-  while (tx.get('transactions', id)) id = transactionReference(tx.random(), now);
+  let id = posting.id;
+  // A given id (a bulk item's transaction reference) must be new: a second entry would be a second debit.
+  if (id !== undefined && tx.get('transactions', id)) throw new Error(`ledger entry ${id} exists already`);
+  while (id === undefined || tx.get('transactions', id)) id = transactionReference(tx.random(), now);
   const entry: TransactionRecord = { ...posting, id, balanceAfter, createdAt: isoAt(clock) };
   tx.put('transactions', entry);
   if (balanceAfter !== business.balance) tx.put('businesses', { ...business, balance: balanceAfter });

@@ -189,6 +189,48 @@ export const metaRecord = z.object({
   jwtSecret: z.string(),
 });
 
+export const bulkStatus = z.enum(['pending', 'processing', 'completed', 'failed', 'partially_completed']);
+export const itemStatus = z.enum(['pending', 'processing', 'completed', 'failed']);
+
+/** A batch of transfers; its counters always equal its items' states. */
+export const bulkTransferRecord = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  businessId: z.string(),
+  bulkReference: z.string(),
+  batchName: z.string(),
+  totalItems: z.number().int().nonnegative(),
+  completedItems: z.number().int().nonnegative(),
+  failedItems: z.number().int().nonnegative(),
+  status: bulkStatus,
+  /** Why the batch as a whole failed to start; null otherwise. */
+  failureReason: z.string().nullable(),
+  /** The job of the last claim that queued items. */
+  jobId: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const bulkItemRecord = z.object({
+  id: z.string(),
+  bulkTransferId: z.string(),
+  itemIndex: z.number().int().nonnegative(),
+  amount: z.number().int().positive(),
+  receiverAccountNumber: z.string(),
+  receiverBankCode: z.string(),
+  retrievalReference: z.string(),
+  narration: z.string(),
+  /** The current attempt's reference; also the id of its ledger entry when it went through. */
+  transactionReference: z.string(),
+  /** The first attempt's reference, once the item has been reprocessed. */
+  originalTransactionReference: z.string().nullable(),
+  status: itemStatus,
+  errorMessage: z.string(),
+  errorCode: z.string(),
+  providerReference: z.string(),
+  reprocessCount: z.number().int().nonnegative(),
+  processedAt: z.string().nullable(),
+});
+
 export const collectionSchemas = {
   meta: metaRecord,
   roles: roleRecord,
@@ -203,6 +245,8 @@ export const collectionSchemas = {
   invitations: invitationRecord,
   outbox: outboxRecord,
   virtualAccounts: virtualAccountRecord,
+  bulkTransfers: bulkTransferRecord,
+  bulkItems: bulkItemRecord,
 } as const;
 
 export type ClientRecord = z.infer<typeof clientRecord>;
@@ -219,6 +263,8 @@ export type AuditRecord = z.infer<typeof auditRecord>;
 export type InvitationRecord = z.infer<typeof invitationRecord>;
 export type OutboxRecord = z.infer<typeof outboxRecord>;
 export type VirtualAccountRecord = z.infer<typeof virtualAccountRecord>;
+export type BulkTransferRecord = z.infer<typeof bulkTransferRecord>;
+export type BulkItemRecord = z.infer<typeof bulkItemRecord>;
 
 export type Collections = { [K in keyof typeof collectionSchemas]: z.infer<(typeof collectionSchemas)[K]> };
 export type CollectionName = keyof Collections;
@@ -237,6 +283,8 @@ export const indexedFields: { [K in CollectionName]?: readonly (keyof Collection
   invitations: ['token'],
   outbox: ['clientId'],
   virtualAccounts: ['businessId', 'accountNumber'],
+  bulkTransfers: ['businessId'],
+  bulkItems: ['bulkTransferId'],
 };
 
 /** The whole state as exported, imported and written to the snapshot file; every collection must be there. */

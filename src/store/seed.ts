@@ -115,6 +115,8 @@ export async function buildInitialState(fixtures: Fixtures, seed: number): Promi
       invitations: [],
       outbox: [],
       virtualAccounts: [],
+      bulkTransfers: [],
+      bulkItems: [],
     },
   };
 }

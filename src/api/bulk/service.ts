@@ -1,0 +1,263 @@
+import type { Deps } from '../../deps.js';
+import type { Actor } from '../../domain/actor.js';
+import { type BulkStatus, claimDecision, settledStatus } from '../../domain/bulk-state.js';
+import { isoAt } from '../../domain/clock.js';
+import { transactionReference } from '../../domain/references.js';
+import type { BulkProcessor } from '../../engine/bulk-processor.js';
+import { ApiError, type FieldError } from '../../http/envelope.js';
+import { type PageQuery, paginate } from '../../http/pagination.js';
+import type { BulkItemRecord, BulkTransferRecord, BusinessRecord } from '../../store/records.js';
+import type { Tx } from '../../store/store.js';
+import { recordAudit } from '../audits/service.js';
+import { NO_PAYMENT_ACCOUNT } from '../business/service.js';
+import type { CreateBulkInput } from './schemas.js';
+
+export const QUEUED = 'Bulk transfer queued for processing';
+export const ALREADY_PROCESSING = 'Bulk transfer is already being processed';
+
+function itemView(i: BulkItemRecord) {
+  return {
+    id: i.id,
+    itemIndex: i.itemIndex,
+    amount: String(i.amount),
+    receiverAccountNumber: i.receiverAccountNumber,
+    receiverBankCode: i.receiverBankCode,
+    retrievalReference: i.retrievalReference,
+    transactionReference: i.transactionReference,
+    // Present only once the item has been reprocessed.
+    ...(i.originalTransactionReference === null
+      ? {}
+      : { originalTransactionReference: i.originalTransactionReference }),
+    status: i.status,
+    errorMessage: i.errorMessage,
+    errorCode: i.errorCode,
+    providerReference: i.providerReference,
+    reprocessCount: i.reprocessCount,
+    processedAt: i.processedAt,
+  };
+}
+
+function batchView(b: BulkTransferRecord) {
+  return {
+    id: b.id,
+    bulkReference: b.bulkReference,
+    businessId: b.businessId,
+    batchName: b.batchName,
+    totalItems: b.totalItems,
+    completedItems: b.completedItems,
+    failedItems: b.failedItems,
+    status: b.status,
+    failureReason: b.failureReason,
+    createdAt: b.createdAt,
+  };
+}
+
+/** A batch with all its items, in submission order. */
+function fullView(deps: Deps, b: BulkTransferRecord) {
+  const items = deps.store.where('bulkItems', 'bulkTransferId', b.id);
+  items.sort((x, y) => x.itemIndex - y.itemIndex);
+  return { ...batchView(b), items: items.map(itemView) };
+}
+
+/** The batch, scoped to the client and business: anything else is 404, as if it did not exist. */
+function batchOf(tx: Pick<Tx, 'get'>, business: BusinessRecord, id: string): BulkTransferRecord {
+  const batch = tx.get('bulkTransfers', id);
+  if (!batch || batch.businessId !== business.id || batch.clientId !== business.clientId) {
+    throw new ApiError(404, 'Bulk transfer not found');
+  }
+  return batch;
+}
+
+/** Creates a batch: every item `pending`, in the order submitted. */
+export async function createBulk(deps: Deps, actor: Actor, business: BusinessRecord, input: CreateBulkInput) {
+  const banks = new Set(deps.fixtures.banks.banks.map((b) => b.code));
+  const seen = new Map<string, number>();
+  const errors: FieldError[] = [];
+  input.transfers.forEach((t, i) => {
+    if (!banks.has(t.receiverBankCode)) {
+      errors.push({ field: `transfers.${i}.receiverBankCode`, message: 'Invalid bank code' });
+    }
+    const first = seen.get(t.retrievalReference);
+    if (first !== undefined) {
+      errors.push({
+        field: `transfers.${i}.retrievalReference`,
+        message: `duplicates the retrievalReference of transfers.${first}`,
+      });
+    } else seen.set(t.retrievalReference, i);
+  });
+  const [first] = errors;
+  if (first) throw new ApiError(400, `${first.field}: ${first.message}`, errors);
+
+  const batch = await deps.store.mutate((tx) => {
+    const random = tx.random();
+    const now = deps.clock.now();
+    const createdAt = isoAt(deps.clock);
+    const record: BulkTransferRecord = {
+      id: random.uuid(),
+      clientId: business.clientId,
+      businessId: business.id,
+      bulkReference: `BLK-${createdAt.slice(0, 10).replace(/-/g, '')}-${random.digits(8)}`,
+      batchName: input.batchName,
+      totalItems: input.transfers.length,
+      completedItems: 0,
+      failedItems: 0,
+      status: 'pending',
+      failureReason: null,
+      jobId: null,
+      createdAt,
+    };
+    tx.put('bulkTransfers', record);
+    input.transfers.forEach((t, itemIndex) => {
+      tx.put('bulkItems', {
+        id: random.uuid(),
+        bulkTransferId: record.id,
+        itemIndex,
+        amount: t.amount,
+        receiverAccountNumber: t.receiverAccountNumber,
+        receiverBankCode: t.receiverBankCode,
+        retrievalReference: t.retrievalReference,
+        narration: t.narration,
+        transactionReference: transactionReference(random, now),
+        originalTransactionReference: null,
+        status: 'pending',
+        errorMessage: '',
+        errorCode: '',
+        providerReference: '',
+        reprocessCount: 0,
+        processedAt: null,
+      });
+    });
+    recordAudit(tx, deps, actor, {
+      businessId: business.id,
+      type: 'TRANSFER',
+      action: `Created bulk transfer ${record.bulkReference} "${record.batchName}" with ${record.totalItems} items`,
+    });
+    return record;
+  });
+  return fullView(deps, batch);
+}
+
+export function getBulk(deps: Deps, business: BusinessRecord, id: string) {
+  return fullView(deps, batchOf(deps.store, business, id));
+}
+
+export function listBulk(deps: Deps, business: BusinessRecord, query: PageQuery) {
+  const page = paginate(deps.store.where('bulkTransfers', 'businessId', business.id).reverse(), query);
+  return { data: page.data.map(batchView), pagination: page.pagination };
+}
+
+/** How a process or reprocess call ended: queued (202), already running (200), or failed to start (400). */
+export type ClaimOutcome =
+  | { kind: 'queued'; jobId: string; itemIds: string[] }
+  | { kind: 'already-processing' }
+  | { kind: 'failed'; message: string };
+
+/**
+ * The atomic claim of the spec's state table, inside the caller's mutation: a `processing` batch is left alone;
+ * a `completed` one is refused; any other is claimed, checked (payment account, balance covers every pending
+ * item) and either set `processing` with its pending items to queue, or set `failed` with `failureReason`.
+ */
+function claim(tx: Tx, batch: BulkTransferRecord): ClaimOutcome {
+  const decision = claimDecision(batch.status);
+  if (decision === 'already-processing') return { kind: 'already-processing' };
+  if (decision === 'already-completed') throw new ApiError(400, 'Bulk transfer is already completed');
+  const business = tx.get('businesses', batch.businessId);
+  const pending = tx.where('bulkItems', 'bulkTransferId', batch.id).filter((i) => i.status === 'pending');
+  pending.sort((x, y) => x.itemIndex - y.itemIndex);
+  const fail = (message: string): ClaimOutcome => {
+    tx.put('bulkTransfers', { ...batch, status: 'failed', failureReason: message });
+    return { kind: 'failed', message };
+  };
+  if (!business?.account) return fail(NO_PAYMENT_ACCOUNT);
+  const sum = pending.reduce((total, i) => total + i.amount, 0);
+  if (business.balance < sum) return fail('Insufficient Funds');
+  const jobId = tx.random().uuid();
+  // A claim with nothing to queue settles at once (a settled batch whose items are all finished).
+  const settled: BulkStatus | null =
+    pending.length === 0 ? settledStatus(batch.totalItems, batch.completedItems, batch.failedItems) : null;
+  tx.put('bulkTransfers', { ...batch, status: settled ?? 'processing', failureReason: null, jobId });
+  return { kind: 'queued', jobId, itemIds: pending.map((i) => i.id) };
+}
+
+/** After the claim's mutation is durable: queue, or turn a failure into its 400. */
+function settle(engine: BulkProcessor, outcome: ClaimOutcome): ClaimOutcome {
+  if (outcome.kind === 'failed') throw new ApiError(400, outcome.message);
+  if (outcome.kind === 'queued') engine.enqueue(outcome.itemIds);
+  return outcome;
+}
+
+export async function processBulk(
+  deps: Deps,
+  engine: BulkProcessor,
+  actor: Actor,
+  business: BusinessRecord,
+  id: string,
+) {
+  const outcome = await deps.store.mutate((tx) => {
+    const result = claim(tx, batchOf(tx, business, id));
+    if (result.kind === 'queued') {
+      recordAudit(tx, deps, actor, {
+        businessId: business.id,
+        type: 'TRANSFER',
+        action: `Started bulk transfer ${id}`,
+      });
+    }
+    return result;
+  });
+  return settle(engine, outcome);
+}
+
+/**
+ * Puts failed items back to `pending` (all of them, or the one `itemId`), each with a new transaction reference,
+ * the first one kept, `reprocessCount + 1` and cleared errors; then claims the batch like a process call.
+ */
+export async function reprocessBulk(
+  deps: Deps,
+  engine: BulkProcessor,
+  actor: Actor,
+  business: BusinessRecord,
+  id: string,
+  itemId: string | undefined,
+) {
+  const outcome = await deps.store.mutate((tx) => {
+    const batch = batchOf(tx, business, id);
+    const decision = claimDecision(batch.status);
+    if (decision === 'already-processing') return { kind: 'already-processing' } as const;
+    if (decision === 'already-completed') throw new ApiError(400, 'Bulk transfer is already completed');
+    const items = tx.where('bulkItems', 'bulkTransferId', batch.id);
+    let chosen: BulkItemRecord[];
+    if (itemId === undefined) {
+      chosen = items.filter((i) => i.status === 'failed');
+      if (chosen.length === 0) throw new ApiError(400, 'There are no failed items to reprocess');
+    } else {
+      const item = items.find((i) => i.id === itemId);
+      if (!item) throw new ApiError(404, 'Bulk transfer item not found');
+      if (item.status !== 'failed')
+        throw new ApiError(400, `Only failed items can be reprocessed; this one is ${item.status}`);
+      chosen = [item];
+    }
+    const now = deps.clock.now();
+    for (const item of chosen) {
+      tx.put('bulkItems', {
+        ...item,
+        status: 'pending',
+        originalTransactionReference: item.originalTransactionReference ?? item.transactionReference,
+        transactionReference: transactionReference(tx.random(), now),
+        reprocessCount: item.reprocessCount + 1,
+        errorMessage: '',
+        errorCode: '',
+        providerReference: '',
+        processedAt: null,
+      });
+    }
+    const reopened = { ...batch, failedItems: batch.failedItems - chosen.length };
+    const result = claim(tx, reopened);
+    recordAudit(tx, deps, actor, {
+      businessId: business.id,
+      type: 'TRANSFER',
+      action: `Reprocessed ${chosen.length} item(s) of bulk transfer ${id}`,
+    });
+    return result;
+  });
+  return settle(engine, outcome);
+}

@@ -1,0 +1,150 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import PQueue from 'p-queue';
+import type { Deps } from '../deps.js';
+import { settledStatus } from '../domain/bulk-state.js';
+import { isoAt } from '../domain/clock.js';
+import { transferFee } from '../domain/fees.js';
+import { magicFailure, type TransferFailure } from '../domain/magic-accounts.js';
+import { nipSessionId } from '../domain/references.js';
+import { post } from '../ledger/ledger.js';
+import type { BulkItemRecord } from '../store/records.js';
+import type { Tx } from '../store/store.js';
+
+const INSUFFICIENT_FUNDS: TransferFailure = { errorCode: '51', errorMessage: 'Insufficient Funds' };
+
+type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'fixtures' | 'log'>;
+
+/**
+ * Runs bulk transfer items in the background, `bulkConcurrency` at a time. Each item goes
+ * pending → processing → completed | failed: at its own turn it is checked against the failure rules, then the
+ * balance (amount plus fee), then debited through the ledger, all in one mutation, so an item is debited at most
+ * once whatever happens around it. Its batch's counters move in the same mutation, and the batch settles when its
+ * last open item finishes.
+ *
+ * Item mutations are not awaited for durability: nobody is waiting for an answer, and an item whose result was
+ * lost in a crash is still `pending` or `processing` after the restart, where `resume()` runs it again.
+ */
+export class BulkProcessor {
+  private readonly queue: PQueue;
+  private closed = false;
+
+  constructor(private readonly deps: EngineDeps) {
+    this.queue = new PQueue({ concurrency: deps.config.bulkConcurrency });
+  }
+
+  /** Queues items of a batch, in the order given. */
+  enqueue(itemIds: readonly string[]): void {
+    for (const id of itemIds) void this.queue.add(() => this.run(id));
+  }
+
+  /** After a start-up: queues every open item of every batch that was processing. */
+  resume(): number {
+    const open: string[] = [];
+    for (const batch of this.deps.store.all('bulkTransfers')) {
+      if (batch.status !== 'processing') continue;
+      for (const item of this.deps.store.where('bulkItems', 'bulkTransferId', batch.id)) {
+        if (item.status === 'pending' || item.status === 'processing') open.push(item.id);
+      }
+    }
+    this.enqueue(open);
+    return open.length;
+  }
+
+  /** Resolves once nothing is queued or running. */
+  idle(): Promise<void> {
+    return this.queue.onIdle();
+  }
+
+  /** Drops what is queued (reset); items already running finish against whatever state they find. */
+  clear(): void {
+    this.queue.clear();
+  }
+
+  /** Stops taking work; queued items stay open in the state and are resumed at the next start. */
+  close(): void {
+    this.closed = true;
+    this.queue.pause();
+    this.queue.clear();
+  }
+
+  private async run(itemId: string): Promise<void> {
+    if (this.closed) return;
+    const { store, config, log } = this.deps;
+    try {
+      if (config.bulkItemDelayMs > 0) {
+        void store
+          .mutate((tx) => this.markProcessing(tx, itemId))
+          .catch((e: unknown) => log(`bulk item ${itemId}: ${e}`));
+        await new Promise((resolve) => setTimeout(resolve, config.bulkItemDelayMs));
+        if (this.closed) return;
+      }
+      void store
+        .mutate((tx) => this.finish(tx, itemId))
+        .catch((e: unknown) => log(`bulk item ${itemId}: ${e}`));
+    } catch (error) {
+      log(`bulk item ${itemId} could not be processed: ${(error as Error).stack ?? error}`);
+    }
+    // Let I/O in between items: a batch of thousands with no delay would otherwise hold the event loop.
+    await yieldToEventLoop();
+  }
+
+  private markProcessing(tx: Tx, itemId: string): void {
+    const item = tx.get('bulkItems', itemId);
+    if (item?.status === 'pending') tx.put('bulkItems', { ...item, status: 'processing' });
+  }
+
+  private finish(tx: Tx, itemId: string): void {
+    const { clock, fixtures } = this.deps;
+    const item = tx.get('bulkItems', itemId);
+    // Gone (reset) or finished already (a resumed item whose result did survive): nothing to do.
+    if (!item || item.status === 'completed' || item.status === 'failed') return;
+    const batch = tx.get('bulkTransfers', item.bulkTransferId);
+    const business = batch && tx.get('businesses', batch.businessId);
+    if (!batch || !business) return;
+
+    const charge = transferFee(item.amount, fixtures.fees);
+    const failure =
+      magicFailure(item.receiverAccountNumber) ??
+      (business.balance < item.amount + charge ? INSUFFICIENT_FUNDS : undefined);
+    const now = clock.now();
+    let done: BulkItemRecord;
+    if (failure) {
+      done = { ...item, status: 'failed', ...failure, providerReference: '', processedAt: isoAt(clock) };
+    } else {
+      const providerReference = nipSessionId(fixtures.banks.homeBankCode, tx.random(), now);
+      post(tx, clock, {
+        id: item.transactionReference,
+        businessId: business.id,
+        kind: 'bulk_transfer',
+        direction: 'debit',
+        status: 'successful',
+        amount: item.amount,
+        charge,
+        retrievalReference: item.retrievalReference,
+        narration: item.narration,
+        counterparty: {
+          accountNumber: item.receiverAccountNumber,
+          bankCode: item.receiverBankCode,
+          accountName: '',
+        },
+        errorCode: '',
+        errorMessage: '',
+        providerReference,
+        fingerprint: null,
+      });
+      done = {
+        ...item,
+        status: 'completed',
+        errorMessage: '',
+        errorCode: '',
+        providerReference,
+        processedAt: isoAt(clock),
+      };
+    }
+    tx.put('bulkItems', done);
+    const completedItems = batch.completedItems + (failure ? 0 : 1);
+    const failedItems = batch.failedItems + (failure ? 1 : 0);
+    const settled = settledStatus(batch.totalItems, completedItems, failedItems);
+    tx.put('bulkTransfers', { ...batch, completedItems, failedItems, status: settled ?? batch.status });
+  }
+}
