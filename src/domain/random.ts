@@ -1,12 +1,16 @@
 /**
- * The one seeded random generator (sfc32). Its whole state is four 32-bit integers, so the store can persist it
- * and a restart carries on with the same sequence instead of repeating identifiers.
+ * The one seeded random generator (sfc32): four 32-bit integers of state. The store gives each mutation its own
+ * generator, seeded from the sandbox's seed and the mutation's sequence number, so a run is reproducible from
+ * its seed and a restart never repeats identifiers (sequence numbers only grow).
  */
 export type RandomState = [number, number, number, number];
 
-/** Expands a numeric seed into a generator state (splitmix32), so nearby seeds give unrelated sequences. */
-export function seedState(seed: number): RandomState {
-  let x = seed >>> 0;
+/**
+ * Expands a numeric seed, and optionally a stream number, into a generator state (splitmix32), so nearby seeds
+ * and streams give unrelated sequences.
+ */
+export function seedState(seed: number, stream = 0): RandomState {
+  let x = (seed ^ Math.imul(stream >>> 0, 0x85ebca6b) ^ Math.floor(stream / 4294967296)) >>> 0;
   const next = (): number => {
     x = (x + 0x9e3779b9) >>> 0;
     let z = x;

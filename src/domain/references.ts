@@ -5,9 +5,12 @@ function stamp(nowMs: number): string {
   return new Date(nowMs).toISOString().replace(/[-:T]/g, '').slice(2, 14);
 }
 
-/** A transaction reference: `SBX` + yymmddHHMMSS + 8 random digits, unique enough to key the ledger. */
+/**
+ * A transaction reference: `SBX` + yymmddHHMMSS + 12 random digits. Thousands are made in the same second (a
+ * bulk batch), so callers still check it against the references in use.
+ */
 export function transactionReference(random: Random, nowMs: number): string {
-  return `SBX${stamp(nowMs)}${random.digits(8)}`;
+  return `SBX${stamp(nowMs)}${random.digits(12)}`;
 }
 
 /** A 30-digit NIP session id: the sending institution's 6-digit code, yymmddHHMMSS, 12 random digits. */

@@ -78,7 +78,8 @@ export class Journal {
   ) {}
 
   static async open(path: string): Promise<Journal> {
-    const fh = await open(path, 'a');
+    // Appends go to the end whatever the position; reading is for `dropThrough`.
+    const fh = await open(path, 'a+');
     const { size } = await fh.stat();
     return new Journal(path, fh, size);
   }
@@ -121,10 +122,17 @@ export class Journal {
     this.size = 0;
   }
 
-  /** Keeps only the entries with a sequence number above `seq`. Call inside `exclusive`. */
-  async dropThrough(seq: number): Promise<void> {
-    const text = await readFile(this.path, 'utf8');
-    const kept = text
+  /**
+   * Keeps only the entries with a sequence number above `seq`. The first `coveredBytes` of the file hold none
+   * of those (they were on disk before the snapshot that covers `seq` was taken), so only the rest is read.
+   * Call inside `exclusive`.
+   */
+  async dropThrough(seq: number, coveredBytes: number): Promise<void> {
+    const tailBytes = Math.max(0, this.size - coveredBytes);
+    const tail = Buffer.alloc(tailBytes);
+    if (tailBytes > 0) await this.fh.read(tail, 0, tailBytes, coveredBytes);
+    const kept = tail
+      .toString('utf8')
       .split('\n')
       .filter((line) => line !== '' && lineSeq(line) > seq)
       .map((line) => `${line}\n`)
@@ -136,7 +144,7 @@ export class Journal {
     await fh.close();
     await rename(tmp, this.path);
     await this.fh.close();
-    this.fh = await open(this.path, 'a');
+    this.fh = await open(this.path, 'a+');
     this.size = Buffer.byteLength(kept);
   }
 

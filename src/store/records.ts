@@ -182,9 +182,8 @@ export const virtualAccountRecord = z.object({
 
 export const metaRecord = z.object({
   id: z.literal('meta'),
+  /** Seed of the fixtures and of every mutation's generator. */
   seed: z.number().int(),
-  /** State of the seeded generator, so identifiers keep coming from one sequence across restarts. */
-  random: z.tuple([z.number(), z.number(), z.number(), z.number()]),
   /** HS256 key of the access tokens; kept in the state so tokens survive a restart. */
   jwtSecret: z.string(),
 });
@@ -284,7 +283,7 @@ export const indexedFields: { [K in CollectionName]?: readonly (keyof Collection
   outbox: ['clientId'],
   virtualAccounts: ['businessId', 'accountNumber'],
   bulkTransfers: ['businessId'],
-  bulkItems: ['bulkTransferId'],
+  bulkItems: ['bulkTransferId', 'transactionReference'],
 };
 
 /** The whole state as exported, imported and written to the snapshot file; every collection must be there. */

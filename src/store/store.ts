@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Low, Memory } from 'lowdb';
-import { Random } from '../domain/random.js';
+import { Random, seedState } from '../domain/random.js';
 import { Journal, type JournalEntry, type Op, readJournal } from './journal.js';
 import {
   type CollectionName,
@@ -165,15 +165,15 @@ export class Store {
     let result: T;
     try {
       result = fn(this.txApi);
-      if (tx.random) this.txPut('meta', { ...this.meta(), random: tx.random.state });
     } catch (error) {
       for (let i = tx.undo.length - 1; i >= 0; i--) tx.undo[i]?.();
       throw error;
     } finally {
       this.tx = null;
     }
-    if (tx.ops.length === 0 || !this.journal) return Promise.resolve(result);
+    if (tx.ops.length === 0) return Promise.resolve(result);
     this.seq++;
+    if (!this.journal) return Promise.resolve(result);
     const line = `{"q":${this.seq},"o":${JSON.stringify(tx.ops)}}\n`;
     const durable = this.journal.append(line);
     if (this.journal.size > this.options.compactAfterBytes && !this.compaction) this.startCompaction();
@@ -280,18 +280,24 @@ export class Store {
   private txRandom(): Random {
     const tx = this.tx;
     if (!tx) throw new Error('random() only inside mutate()');
-    tx.random ??= new Random(this.meta().random);
+    // The generator of the sequence number this mutation will commit as.
+    tx.random ??= new Random(seedState(this.meta().seed, this.seq + 1));
     return tx.random;
   }
 
-  /** Writes the state as of now to the snapshot, then drops the journal entries it holds. */
+  /**
+   * Writes the state to the snapshot, then drops the journal entries it holds. Writes run one after another, and
+   * each captures the state when its turn comes. Everything in the journal file at that moment is in the
+   * snapshot, so only what was written after it is read back and kept.
+   */
   private writeSnapshot(): Promise<void> {
-    const snapshot: Snapshot = { ...this.exportState(), seq: this.seq };
     const write = async (): Promise<void> => {
+      const snapshot: Snapshot = { ...this.exportState(), seq: this.seq };
+      const journal = this.journal;
+      const coveredBytes = journal?.size ?? 0;
       this.low.data = snapshot;
       await this.low.write();
-      const journal = this.journal;
-      if (journal) await journal.exclusive(() => journal.dropThrough(snapshot.seq));
+      if (journal) await journal.exclusive(() => journal.dropThrough(snapshot.seq, coveredBytes));
     };
     const done = this.snapshotWrites.then(write);
     this.snapshotWrites = done.catch(() => undefined);

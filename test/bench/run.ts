@@ -11,7 +11,7 @@
 // CLI to measure, default dist/main.js: point it at another build to compare), BENCH_NO_INSTALL=1 (never apt-get).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -55,6 +55,7 @@ const A = {
   email: clientA.owner.email,
   password: clientA.owner.password,
   secretKey: clientA.secretKey,
+  publicKey: clientA.publicKey,
   businessId: businessA1.id,
 };
 
@@ -439,6 +440,71 @@ const transferWrite = (server: Server, headers: Record<string, string>): LoadTar
   body: '{"amount":100,"receiverAccountNumber":"0123456789","receiverBankCode":"058","retrievalReference":"bench-{n}","narration":"bench"}',
 });
 
+// ---------------------------------------------------------------- 4. bulk transfers
+
+const BULK_ITEMS = envNumber('BENCH_BULK_ITEMS', 10_000);
+
+interface Bulk {
+  /** From the process call to the batch settled and every change on disk (drain), ms. */
+  settleMs: number;
+  itemsPerSecond: number;
+  /** Peak resident memory of the sandbox over its whole life, MB. */
+  peakRssMb: number;
+  status: string;
+}
+
+/** Peak resident set of a process (VmHWM), in MB. */
+async function peakRss(pid: number | undefined): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
+}
+
+/** A batch of BULK_ITEMS transfers, zero item delay, file store: process, then drain until settled. */
+async function benchBulk(dir: string): Promise<Bulk> {
+  log(`bulk: ${BULK_ITEMS} items, file store, no item delay`);
+  const sandbox = await startServer('sandbox (bulk)', ours(join(dir, 'bulk.json')));
+  try {
+    const base = `${sandbox.url}/api/v1/clients/business/customers/funds/bulk-transfer`;
+    const headers = {
+      'x-api-key': A.publicKey,
+      'x-api-secret': A.secretKey,
+      businessId: A.businessId,
+      'content-type': 'application/json',
+    };
+    const transfers = Array.from({ length: BULK_ITEMS }, (_, i) => ({
+      amount: 1000,
+      receiverAccountNumber: '0123456789',
+      receiverBankCode: '058',
+      retrievalReference: `bench-bulk-${i}`,
+      narration: 'bench',
+    }));
+    const created = await requestJson(base, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ batchName: 'bench', transfers }),
+    });
+    const id = isRecord(created) && isRecord(created.data) ? String(created.data.id) : '';
+    const start = performance.now();
+    await requestJson(`${base}/process`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ bulkTransferId: id }),
+    });
+    await requestJson(`${sandbox.url}/__sandbox/drain?timeoutMs=600000`, { method: 'POST' });
+    const settleMs = performance.now() - start;
+    const batch = await requestJson(`${base}/${id}`, { headers });
+    const status = isRecord(batch) && isRecord(batch.data) ? String(batch.data.status) : 'unknown';
+    return {
+      settleMs,
+      itemsPerSecond: (BULK_ITEMS / settleMs) * 1000,
+      peakRssMb: await peakRss(sandbox.child.pid),
+      status,
+    };
+  } finally {
+    await stopServer(sandbox);
+  }
+}
+
 // ---------------------------------------------------------------- 3. cold start
 
 interface ColdStart {
@@ -492,7 +558,7 @@ const verdict = (ok: boolean) => (ok ? 'yes' : '**NO**');
 
 type Row = [measure: string, ours: string, baseline: string, ratio: string, target: string, ok: string];
 
-function rows(reads: Pair, writes: Writes, transfers: Writes, cold: ColdStarts): Row[] {
+function rows(reads: Pair, writes: Writes, transfers: Writes, bulk: Bulk, cold: ColdStarts): Row[] {
   return [
     [
       'reads req/s (account-details; baseline bare Hono GET /)',
@@ -544,6 +610,23 @@ function rows(reads: Pair, writes: Writes, transfers: Writes, cold: ColdStarts):
       '',
     ],
     [
+      `bulk: ${int.format(BULK_ITEMS)} items, process to settled (${bulk.status})`,
+      ms(bulk.settleMs),
+      '',
+      '',
+      '< 5000 ms',
+      verdict(bulk.settleMs < 5000 && bulk.status === 'completed'),
+    ],
+    ['bulk: items per second', int.format(bulk.itemsPerSecond), '', '', '', ''],
+    [
+      'bulk: peak RSS of the sandbox',
+      `${bulk.peakRssMb.toFixed(0)} MB`,
+      '',
+      '',
+      '< 200 MB',
+      verdict(bulk.peakRssMb < 200),
+    ],
+    [
       `cold start, median of ${COLD_RUNS} (baseline bare Hono)`,
       ms(cold.ours.median),
       ms(cold.bare.median),
@@ -585,10 +668,11 @@ async function main(): Promise<void> {
       [(doc) => growLedger(doc, LARGE_STATE), (doc) => growLedger(doc, SMALL_STATE)],
       transferWrite,
     );
+    const bulk = await benchBulk(dir);
     process.stdout.write(
       `\n${relative(root, mainJs)}: ${wrk ? 'wrk -t1' : 'autocannon'}, ${CONNECTIONS} connections, ` +
         `${ROUNDS} alternating rounds of ${SECONDS} s (medians) after ${WARMUP_SECONDS} s warm-up, node ${process.version}\n\n` +
-        `${table(rows(reads, writes, transfers, cold))}\n`,
+        `${table(rows(reads, writes, transfers, bulk, cold))}\n`,
     );
   } finally {
     await stopAll();

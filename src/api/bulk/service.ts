@@ -59,6 +59,21 @@ function fullView(deps: Deps, b: BulkTransferRecord) {
   return { ...batchView(b), items: items.map(itemView) };
 }
 
+/** A transaction reference no ledger entry and no bulk item uses, nor any in `taken` (this batch's so far). */
+function freshReference(tx: Tx, now: number, taken: Set<string>): string {
+  for (;;) {
+    const ref = transactionReference(tx.random(), now);
+    if (
+      !taken.has(ref) &&
+      !tx.get('transactions', ref) &&
+      tx.where('bulkItems', 'transactionReference', ref).length === 0
+    ) {
+      taken.add(ref);
+      return ref;
+    }
+  }
+}
+
 /** The batch, scoped to the client and business: anything else is 404, as if it did not exist. */
 function batchOf(tx: Pick<Tx, 'get'>, business: BusinessRecord, id: string): BulkTransferRecord {
   const batch = tx.get('bulkTransfers', id);
@@ -107,6 +122,7 @@ export async function createBulk(deps: Deps, actor: Actor, business: BusinessRec
       createdAt,
     };
     tx.put('bulkTransfers', record);
+    const taken = new Set<string>();
     input.transfers.forEach((t, itemIndex) => {
       tx.put('bulkItems', {
         id: random.uuid(),
@@ -117,7 +133,7 @@ export async function createBulk(deps: Deps, actor: Actor, business: BusinessRec
         receiverBankCode: t.receiverBankCode,
         retrievalReference: t.retrievalReference,
         narration: t.narration,
-        transactionReference: transactionReference(random, now),
+        transactionReference: freshReference(tx, now, taken),
         originalTransactionReference: null,
         status: 'pending',
         errorMessage: '',
@@ -237,12 +253,13 @@ export async function reprocessBulk(
       chosen = [item];
     }
     const now = deps.clock.now();
+    const taken = new Set<string>();
     for (const item of chosen) {
       tx.put('bulkItems', {
         ...item,
         status: 'pending',
         originalTransactionReference: item.originalTransactionReference ?? item.transactionReference,
-        transactionReference: transactionReference(tx.random(), now),
+        transactionReference: freshReference(tx, now, taken),
         reprocessCount: item.reprocessCount + 1,
         errorMessage: '',
         errorCode: '',

@@ -1,0 +1,85 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http, type SandboxProcess, startProcess, stop } from '../support/process.js';
+import { A } from '../support/sandbox.js';
+
+const BULK = '/api/v1/clients/business/customers/funds/bulk-transfer';
+const ITEMS = 2000;
+const AMOUNT = 1000;
+const FEE = 1075;
+const headers = { 'x-api-key': A.publicKey, 'x-api-secret': A.secretKey, businessId: A.a1.id };
+// Slow enough that the kill lands in the middle of the batch.
+const args = (data: string) => ['--data', data, '--bulk-concurrency', '2', '--bulk-item-delay', '2'];
+
+let dir: string;
+const running: SandboxProcess[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'bulk-recovery-'));
+});
+afterAll(async () => {
+  for (const p of running)
+    if (p.child.exitCode === null && p.child.signalCode === null) await stop(p, 'SIGKILL');
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Batch {
+  id: string;
+  status: string;
+  completedItems: number;
+  failedItems: number;
+  items: { status: string; transactionReference: string }[];
+}
+
+describe('bulk transfer recovery', () => {
+  it('after kill -9 in the middle of a 2 000-item batch, a restart finishes it: every item debited exactly once', async () => {
+    const data = join(dir, 'db.json');
+    const first = await startProcess(args(data));
+    running.push(first);
+    const transfers = Array.from({ length: ITEMS }, (_, i) => ({
+      amount: AMOUNT,
+      receiverAccountNumber: '0123456789',
+      receiverBankCode: '058',
+      retrievalReference: `recovery-${i}`,
+      narration: 'recovery',
+    }));
+    const created = await http(first, 'POST', BULK, { headers, body: { batchName: 'Recovery', transfers } });
+    expect(created.status).toBe(201);
+    const id = (created.body.data as Batch).id;
+    expect(
+      (await http(first, 'POST', `${BULK}/process`, { headers, body: { bulkTransferId: id } })).status,
+    ).toBe(202);
+
+    // Wait (by asking, not sleeping) until a part of the batch is done, then kill without warning.
+    let done = 0;
+    while (done < 200) {
+      const list = await http(first, 'GET', BULK, { headers });
+      done = (list.body.data as Batch[])[0]?.completedItems ?? 0;
+    }
+    expect(done).toBeLessThan(ITEMS);
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const second = await startProcess(args(data));
+    running.push(second);
+    expect((await http(second, 'POST', '/__sandbox/drain?timeoutMs=60000')).status).toBe(200);
+    const batch = (await http(second, 'GET', `${BULK}/${id}`, { headers })).body.data as Batch;
+    expect(batch).toMatchObject({ status: 'completed', completedItems: ITEMS, failedItems: 0 });
+    expect(batch.items.every((i) => i.status === 'completed')).toBe(true);
+
+    const ledger = (await http(second, 'GET', `/__sandbox/businesses/${A.a1.id}/ledger`)).body.data as {
+      balance: number;
+      ledgerBalance: number;
+      openingBalance: number;
+      transactions: { id: string; kind: string; status: string }[];
+    };
+    const debits = ledger.transactions.filter((t) => t.kind === 'bulk_transfer' && t.status === 'successful');
+    expect(debits).toHaveLength(ITEMS);
+    expect(new Set(debits.map((t) => t.id))).toEqual(new Set(batch.items.map((i) => i.transactionReference)));
+    expect(ledger.balance).toBe(ledger.ledgerBalance);
+    expect(ledger.balance).toBe(ledger.openingBalance - ITEMS * (AMOUNT + FEE));
+    await stop(second);
+  }, 60_000);
+});
