@@ -7,6 +7,14 @@ import { apiRoutes } from './api/routes.js';
 import { type ControlHooks, controlRoutes } from './control/routes.js';
 import type { Deps } from './deps.js';
 import type { BulkProcessor } from './engine/bulk-processor.js';
+import type { WebhookDispatcher } from './engine/webhook-dispatcher.js';
+
+/** The background workers the routes hand work to. */
+export interface Engines {
+  bulk: BulkProcessor;
+  webhooks: WebhookDispatcher;
+}
+
 import type { AppEnv } from './http/env.js';
 import { ApiError, errorBody } from './http/envelope.js';
 import { header } from './http/headers.js';
@@ -30,7 +38,7 @@ function limit(maxSize: number) {
 }
 
 /** The whole HTTP surface: `/api/v1` (the emulated bank) and `/__sandbox` (control). No port is opened here. */
-export function createApp(deps: Deps, hooks: ControlHooks, engines: { bulk: BulkProcessor }) {
+export function createApp(deps: Deps, hooks: ControlHooks, engines: Engines) {
   const app = new Hono<AppEnv>();
 
   const normal = limit(deps.config.bodyLimitBytes);
@@ -60,7 +68,7 @@ export function createApp(deps: Deps, hooks: ControlHooks, engines: { bulk: Bulk
     return normal(c, next);
   });
   app.route('/api/v1', apiRoutes(deps, engines));
-  app.route('/__sandbox', controlRoutes(deps, hooks));
+  app.route('/__sandbox', controlRoutes(deps, hooks, engines));
   // Uploaded registration files, at the URLs the business record holds.
   app.get('/uploads/:businessId/:file', async (c) => {
     const file = await deps.uploads.read(c.req.param('businessId'), c.req.param('file'));

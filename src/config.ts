@@ -125,6 +125,30 @@ export const settings = {
     'milliseconds each bulk item stays processing (default 0)',
     int(0, 600_000).default(0),
   ),
+  webhookTimeoutMs: setting(
+    'webhook-timeout',
+    'SANDBOX_WEBHOOK_TIMEOUT',
+    'milliseconds a webhook receiver has to answer (default 5000)',
+    int(1, 600_000).default(5000),
+  ),
+  webhookRetryBaseMs: setting(
+    'webhook-retry-base',
+    'SANDBOX_WEBHOOK_RETRY_BASE',
+    'delay before the first webhook retry, ms (default 1000)',
+    int(0, 3_600_000).default(1000),
+  ),
+  webhookRetryFactor: setting(
+    'webhook-retry-factor',
+    'SANDBOX_WEBHOOK_RETRY_FACTOR',
+    'each webhook retry waits this many times longer (default 2)',
+    z.coerce.number().min(1).max(100).default(2),
+  ),
+  webhookAttempts: setting(
+    'webhook-attempts',
+    'SANDBOX_WEBHOOK_ATTEMPTS',
+    'webhook attempts before a delivery is failed, first one included (default 6)',
+    int(1, 100).default(6),
+  ),
   compactAfterBytes: setting(
     'compact-after',
     'SANDBOX_COMPACT_AFTER',

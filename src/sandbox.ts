@@ -7,6 +7,7 @@ import { type Config, type ConfigInput, resolveConfig } from './config.js';
 import type { Deps } from './deps.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import { BulkProcessor } from './engine/bulk-processor.js';
+import { WebhookDispatcher } from './engine/webhook-dispatcher.js';
 import { type Fixtures, loadFixtures } from './store/fixtures.js';
 import type { StateDocument } from './store/records.js';
 import { buildInitialState } from './store/seed.js';
@@ -63,18 +64,24 @@ export async function createSandbox(
   const uploads = new Uploads(config.inMemory ? null : join(dirname(config.data), 'uploads'));
   const deps: Deps = { store, uploads, fixtures, config, clock, log };
   const bulk = new BulkProcessor(deps);
-  const resumed = bulk.resume();
-  if (resumed > 0) log(`resuming ${resumed} bulk transfer item(s) left open by the last run`);
+  const webhooks = new WebhookDispatcher(deps);
+  const resumedItems = bulk.resume();
+  if (resumedItems > 0) log(`resuming ${resumedItems} bulk transfer item(s) left open by the last run`);
+  const resumedDeliveries = webhooks.resume();
+  if (resumedDeliveries > 0)
+    log(`resuming ${resumedDeliveries} webhook delivery(ies) left pending by the last run`);
   const reset = async () => {
     bulk.clear();
+    webhooks.clear();
     await store.replaceState(await initialState());
     await uploads.clear();
   };
   const drain = async () => {
     await bulk.idle();
+    await webhooks.idle();
     await store.idle();
   };
-  const app = createApp(deps, { version, startedAt: Date.now(), reset, drain }, { bulk });
+  const app = createApp(deps, { version, startedAt: Date.now(), reset, drain }, { bulk, webhooks });
   return {
     app,
     store,
@@ -84,6 +91,7 @@ export async function createSandbox(
     reset,
     close: async () => {
       bulk.close();
+      webhooks.close();
       await store.close();
     },
   };

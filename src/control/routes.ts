@@ -2,13 +2,18 @@ import { Hono } from 'hono';
 import * as z from 'zod';
 import { approveBusiness } from '../api/business/service.js';
 import { decideDispute } from '../api/disputes/service.js';
+import { accountNumber, bankCode, koboAmount } from '../api/transfers/schemas.js';
 import type { Deps } from '../deps.js';
 import { secureEqual } from '../domain/secure-compare.js';
+import type { BulkProcessor } from '../engine/bulk-processor.js';
+import type { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
 import type { AppEnv } from '../http/env.js';
-import { ApiError, done, ok } from '../http/envelope.js';
+import { ApiError, done, ok, okPage } from '../http/envelope.js';
 import { header } from '../http/headers.js';
+import { pageQuery, paginate } from '../http/pagination.js';
 import { jsonBody, queryOf } from '../http/validate.js';
 import { credentials } from './credentials.js';
+import { receivePayment, redeliver } from './incoming-payments.js';
 import { ledgerOf, setBalance } from './money.js';
 import { rotateSecret } from './secrets.js';
 import { importState } from './state.js';
@@ -28,10 +33,27 @@ export interface ControlHooks {
   drain: () => Promise<void>;
 }
 
+const incomingPaymentBody = z.object({
+  accountNumber,
+  amount: koboAmount(1, 10_000_000_000),
+  accountName: z.string().trim().min(1).max(100).optional(),
+  payerAccountNumber: accountNumber.optional(),
+  payerBankCode: bankCode.optional(),
+  narration: z.string().trim().min(1).max(200).optional(),
+});
+const deliveriesQuery = pageQuery.extend({
+  status: z.enum(['pending', 'delivered', 'failed', 'skipped']).optional(),
+  clientId: z.string().trim().min(1).optional(),
+});
+
 const drainQuery = z.object({ timeoutMs: z.coerce.number().int().min(1).max(600_000).default(30_000) });
 
 /** `/__sandbox`: the control API for tests and people. */
-export function controlRoutes(deps: Deps, hooks: ControlHooks) {
+export function controlRoutes(
+  deps: Deps,
+  hooks: ControlHooks,
+  engines: { bulk: BulkProcessor; webhooks: WebhookDispatcher },
+) {
   const app = new Hono<AppEnv>();
   const token = deps.config.controlToken;
   if (token) {
@@ -94,6 +116,30 @@ export function controlRoutes(deps: Deps, hooks: ControlHooks) {
     )
     .post('/disputes/:id/reject', async (c) =>
       ok(c, 'Dispute rejected', await decideDispute(deps, c.req.param('id'), 'rejected')),
+    )
+    .post('/incoming-payments', async (c) => {
+      const input = await jsonBody(c, incomingPaymentBody);
+      return ok(c, 'Payment received', await receivePayment(deps, engines.webhooks, input), 201);
+    })
+    .get('/webhooks/deliveries', (c) => {
+      const query = queryOf(c, deliveriesQuery);
+      const matching = deps.store
+        .all('deliveries')
+        .filter(
+          (d) =>
+            (query.status === undefined || d.status === query.status) &&
+            (query.clientId === undefined || d.clientId === query.clientId),
+        )
+        .reverse();
+      return okPage(c, 'Webhook deliveries', paginate(matching, query));
+    })
+    .get('/webhooks/deliveries/:id', (c) => {
+      const delivery = deps.store.get('deliveries', c.req.param('id'));
+      if (!delivery) throw new ApiError(404, 'Delivery not found');
+      return ok(c, 'Webhook delivery', delivery);
+    })
+    .post('/webhooks/deliveries/:id/redeliver', async (c) =>
+      ok(c, 'Redelivery queued', await redeliver(deps, engines.webhooks, c.req.param('id'))),
     )
     .post('/clients/:id/rotate-secret', async (c) =>
       ok(c, 'Secret key rotated', await rotateSecret(deps, c.req.param('id'))),

@@ -230,6 +230,32 @@ export const bulkItemRecord = z.object({
   processedAt: z.string().nullable(),
 });
 
+export const deliveryAttempt = z.object({
+  at: z.string(),
+  /** The receiver's HTTP status; null when there was no answer (timeout, refused connection). */
+  statusCode: z.number().int().nullable(),
+  error: z.string().nullable(),
+  durationMs: z.number().nonnegative(),
+});
+
+/** One incoming-payment notification to a client's webhook URL, with every attempt made. */
+export const deliveryRecord = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  businessId: z.string(),
+  transactionReference: z.string(),
+  /** The URL at the time of the payment; null when none was set (the delivery is skipped). */
+  url: z.string().nullable(),
+  payload: z.record(z.string(), z.unknown()),
+  status: z.enum(['pending', 'delivered', 'failed', 'skipped']),
+  attempts: z.array(deliveryAttempt),
+  /** Attempts left in the current round (a redelivery starts a new round). */
+  attemptsLeft: z.number().int().nonnegative(),
+  /** When the next attempt is due (ms since the epoch); null unless pending. */
+  nextAttemptAt: z.number().nullable(),
+  createdAt: z.string(),
+});
+
 export const collectionSchemas = {
   meta: metaRecord,
   roles: roleRecord,
@@ -246,6 +272,7 @@ export const collectionSchemas = {
   virtualAccounts: virtualAccountRecord,
   bulkTransfers: bulkTransferRecord,
   bulkItems: bulkItemRecord,
+  deliveries: deliveryRecord,
 } as const;
 
 export type ClientRecord = z.infer<typeof clientRecord>;
@@ -264,6 +291,8 @@ export type OutboxRecord = z.infer<typeof outboxRecord>;
 export type VirtualAccountRecord = z.infer<typeof virtualAccountRecord>;
 export type BulkTransferRecord = z.infer<typeof bulkTransferRecord>;
 export type BulkItemRecord = z.infer<typeof bulkItemRecord>;
+export type DeliveryRecord = z.infer<typeof deliveryRecord>;
+export type DeliveryAttempt = z.infer<typeof deliveryAttempt>;
 
 export type Collections = { [K in keyof typeof collectionSchemas]: z.infer<(typeof collectionSchemas)[K]> };
 export type CollectionName = keyof Collections;
@@ -284,6 +313,7 @@ export const indexedFields: { [K in CollectionName]?: readonly (keyof Collection
   virtualAccounts: ['businessId', 'accountNumber'],
   bulkTransfers: ['businessId'],
   bulkItems: ['bulkTransferId', 'transactionReference'],
+  deliveries: ['clientId'],
 };
 
 /** The whole state as exported, imported and written to the snapshot file; every collection must be there. */

@@ -117,6 +117,7 @@ export async function buildInitialState(fixtures: Fixtures, seed: number): Promi
       virtualAccounts: [],
       bulkTransfers: [],
       bulkItems: [],
+      deliveries: [],
     },
   };
 }

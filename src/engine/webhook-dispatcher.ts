@@ -1,0 +1,168 @@
+import PQueue from 'p-queue';
+import type { Deps } from '../deps.js';
+import { retryDelayMs } from '../domain/backoff.js';
+import { isoAt } from '../domain/clock.js';
+import type { DeliveryRecord } from '../store/records.js';
+
+type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'log'>;
+
+/** What went wrong when there was no HTTP answer, in a line a tester can act on. */
+function describeFailure(error: unknown, timeoutMs: number): string {
+  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return `no answer within ${timeoutMs} ms`;
+  if (e.cause?.code) return `${e.cause.code}${e.cause.message ? `: ${e.cause.message}` : ''}`;
+  return e.message ?? String(error);
+}
+
+/**
+ * Delivers incoming-payment notifications: `POST` of the payload as JSON with the client's `AUTH-KEY`. Only a
+ * 200 acknowledges; any other status, a timeout or a refused connection is retried with exponential backoff
+ * until the attempts run out. Every attempt is recorded on the delivery. Each client's deliveries go one at a
+ * time, in order; retries wait on timers, and `resume()` re-arms them after a restart from the persisted
+ * `nextAttemptAt`.
+ */
+export class WebhookDispatcher {
+  private readonly queues = new Map<string, PQueue>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Deliveries scheduled, queued or being attempted. */
+  private readonly open = new Set<string>();
+  private idleWaiters: (() => void)[] = [];
+  private closed = false;
+
+  constructor(private readonly deps: EngineDeps) {}
+
+  /** Attempts a pending delivery as soon as its client's earlier deliveries are done. */
+  deliver(id: string): void {
+    const delivery = this.deps.store.get('deliveries', id);
+    if (!delivery || this.closed) return;
+    this.open.add(id);
+    this.queueOf(delivery.clientId)
+      .add(() => this.attempt(id))
+      .catch((error: unknown) => {
+        this.deps.log(`webhook delivery ${id}: ${error}`);
+        this.settle(id);
+      });
+  }
+
+  /** After a start-up: every pending delivery is attempted when its next attempt is due. */
+  resume(): number {
+    const pending = this.deps.store.all('deliveries').filter((d) => d.status === 'pending');
+    pending.sort((a, b) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0));
+    for (const d of pending) this.schedule(d);
+    return pending.length;
+  }
+
+  /** Resolves once no delivery is scheduled, queued or being attempted (retries due later included). */
+  idle(): Promise<void> {
+    if (this.open.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Drops a scheduled retry of one delivery (it is about to be sent again). */
+  cancel(id: string): void {
+    const timer = this.timers.get(id);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(id);
+  }
+
+  /** Forgets every scheduled and queued delivery (reset). */
+  clear(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    for (const queue of this.queues.values()) queue.clear();
+    this.open.clear();
+    this.wakeIdle();
+  }
+
+  /** Stops: pending deliveries stay pending in the state and resume at the next start. */
+  close(): void {
+    this.closed = true;
+    this.clear();
+  }
+
+  private queueOf(clientId: string): PQueue {
+    let queue = this.queues.get(clientId);
+    if (!queue) {
+      queue = new PQueue({ concurrency: 1 });
+      this.queues.set(clientId, queue);
+    }
+    return queue;
+  }
+
+  private schedule(delivery: DeliveryRecord): void {
+    if (this.closed) return;
+    this.open.add(delivery.id);
+    const wait = Math.max(0, (delivery.nextAttemptAt ?? 0) - this.deps.clock.now());
+    const timer = setTimeout(() => {
+      this.timers.delete(delivery.id);
+      this.deliver(delivery.id);
+    }, wait);
+    this.timers.set(delivery.id, timer);
+  }
+
+  private settle(id: string): void {
+    this.open.delete(id);
+    this.wakeIdle();
+  }
+
+  private wakeIdle(): void {
+    if (this.open.size > 0) return;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  private async attempt(id: string): Promise<void> {
+    const { store, clock, config } = this.deps;
+    const delivery = store.get('deliveries', id);
+    const client = delivery && store.get('clients', delivery.clientId);
+    if (!delivery || !client || delivery.status !== 'pending' || !delivery.url || this.closed) {
+      this.settle(id);
+      return;
+    }
+    const at = isoAt(clock);
+    const started = performance.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      const res = await fetch(delivery.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'AUTH-KEY': client.webhookAuthKey },
+        body: JSON.stringify(delivery.payload),
+        signal: AbortSignal.timeout(config.webhookTimeoutMs),
+        redirect: 'manual',
+      });
+      statusCode = res.status;
+      await res.body?.cancel();
+      if (statusCode !== 200) error = `HTTP ${statusCode}: only 200 acknowledges a delivery`;
+    } catch (e) {
+      error = describeFailure(e, config.webhookTimeoutMs);
+    }
+    const durationMs = Math.round(performance.now() - started);
+    if (this.closed) return;
+    const updated = await store.mutate((tx) => {
+      const current = tx.get('deliveries', id);
+      if (current?.status !== 'pending') return null;
+      const attemptsLeft = Math.max(0, current.attemptsLeft - 1);
+      const acknowledged = statusCode === 200;
+      const status = acknowledged ? 'delivered' : attemptsLeft === 0 ? 'failed' : 'pending';
+      const retry = config.webhookAttempts - attemptsLeft;
+      const next: DeliveryRecord = {
+        ...current,
+        status,
+        attempts: [...current.attempts, { at, statusCode, error, durationMs }],
+        attemptsLeft,
+        nextAttemptAt:
+          status === 'pending'
+            ? clock.now() + retryDelayMs(retry, config.webhookRetryBaseMs, config.webhookRetryFactor)
+            : null,
+      };
+      tx.put('deliveries', next);
+      return next;
+    });
+    if (updated?.status === 'pending') this.schedule(updated);
+    this.settleUnlessScheduled(id);
+  }
+
+  private settleUnlessScheduled(id: string): void {
+    if (!this.timers.has(id)) this.settle(id);
+  }
+}

@@ -1,0 +1,370 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/domain/clock.js';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
+import type { DeliveryRecord } from '../../src/store/records.js';
+import { type Reply, refusedUrl, startReceiver } from '../support/receiver.js';
+import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const f of cleanups.splice(0)) await f();
+});
+
+/** Fast retries, so a test waits milliseconds, never the real backoff. */
+const FAST: SandboxOptions = { webhookRetryBaseMs: 5, webhookTimeoutMs: 2000 };
+
+async function receiver(replies: Reply[] = [], then: Reply = 200) {
+  const r = await startReceiver(replies, then);
+  cleanups.push(r.close);
+  return r;
+}
+
+/** Client A with a webhook URL (or none) and a permanent virtual account of business A1. */
+async function setup(
+  sandbox: Sandbox,
+  webhookUrl: string | null,
+  type: 'permanent' | 'temporal' = 'permanent',
+) {
+  const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+  if (webhookUrl) {
+    const set = await call(sandbox, 'PATCH', '/api/v1/clients/settings/update-webhook-url', {
+      headers,
+      body: { webhookUrl },
+    });
+    expect(set.status).toBe(200);
+  }
+  const va = await call(sandbox, 'POST', '/api/v1/clients/business/virtual-accounts', {
+    headers,
+    body: { firstName: 'Ada', lastName: 'Obi', type, reference: 'va-ref-1' },
+  });
+  expect(va.status).toBe(201);
+  return { headers, account: va.body.data as { accountNumber: string; accountName: string } };
+}
+
+async function pay(sandbox: Sandbox, body: Record<string, unknown>) {
+  return call(sandbox, 'POST', '/__sandbox/incoming-payments', { body });
+}
+
+async function delivery(sandbox: Sandbox, id: string): Promise<DeliveryRecord> {
+  const res = await call(sandbox, 'GET', `/__sandbox/webhooks/deliveries/${id}`);
+  expect(res.status).toBe(200);
+  return res.body.data as DeliveryRecord;
+}
+
+async function balance(sandbox: Sandbox, headers: Record<string, string>): Promise<number> {
+  const res = await call(sandbox, 'GET', '/api/v1/clients/business/account-details', { headers });
+  return Number((res.body.data as { accountBalance: string }).accountBalance);
+}
+
+describe('incoming payments', () => {
+  it('credits amount less the charge, records the credit and delivers the spec payload with AUTH-KEY', async () => {
+    const hook = await receiver();
+    const sandbox = await memorySandbox(FAST);
+    const { headers, account } = await setup(sandbox, hook.url);
+    const before = await balance(sandbox, headers);
+
+    const res = await pay(sandbox, {
+      accountNumber: account.accountNumber,
+      amount: 500_000,
+      accountName: 'Tunde Bakare',
+      payerAccountNumber: '0123456789',
+      payerBankCode: '044',
+      narration: 'Invoice 42',
+    });
+    expect(res.status).toBe(201);
+    const { transactionReference, deliveryId } = res.body.data as {
+      transactionReference: string;
+      deliveryId: string;
+    };
+    await sandbox.drain();
+
+    // 0.5% of 500 000 kobo = 2 500.
+    expect(await balance(sandbox, headers)).toBe(before + 500_000 - 2_500);
+    expect(hook.received).toHaveLength(1);
+    const [got] = hook.received;
+    expect(got?.headers['auth-key']).toBe(A.webhookAuthKey);
+    expect(got?.headers['content-type']).toBe('application/json');
+    expect(got?.body).toEqual({
+      transactionReference,
+      virtualAccountRef: 'va-ref-1',
+      transactionDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      amount: 500_000,
+      charge: 2_500,
+      availableBalance: before + 497_500,
+      ledgerBalance: before + 497_500,
+      accountName: 'Tunde Bakare',
+      accountNumber: '0123456789',
+      recipientAccountNumber: account.accountNumber,
+      recpientAccountName: account.accountName,
+      description: expect.any(String),
+      narration: 'Invoice 42',
+      depositorDetails: expect.objectContaining({
+        accountName: 'Tunde Bakare',
+        accountNumber: '0123456789',
+        bankCode: '044',
+      }),
+    });
+    for (const field of ['amount', 'charge', 'availableBalance', 'ledgerBalance']) {
+      expect(Number.isInteger(got?.body[field])).toBe(true);
+    }
+    expect(await delivery(sandbox, deliveryId)).toMatchObject({
+      status: 'delivered',
+      attempts: [{ statusCode: 200, error: null }],
+    });
+
+    const ledger = (await call(sandbox, 'GET', `/__sandbox/businesses/${A.a1.id}/ledger`)).body.data as {
+      balance: number;
+      ledgerBalance: number;
+      transactions: { id: string; kind: string; direction: string; amount: number; charge: number }[];
+    };
+    expect(ledger.balance).toBe(ledger.ledgerBalance);
+    expect(ledger.transactions[0]).toMatchObject({
+      id: transactionReference,
+      kind: 'incoming_payment',
+      direction: 'credit',
+      amount: 500_000,
+      charge: 2_500,
+    });
+  });
+
+  it('caps the charge (0.5%, at most 30 000 kobo)', async () => {
+    const sandbox = await memorySandbox(FAST);
+    const { headers, account } = await setup(sandbox, null);
+    const before = await balance(sandbox, headers);
+    await pay(sandbox, { accountNumber: account.accountNumber, amount: 10_000_000 });
+    expect(await balance(sandbox, headers)).toBe(before + 10_000_000 - 30_000);
+  });
+
+  it.each([
+    ['an unknown account', { accountNumber: '1234567890', amount: 1000 }, 404],
+    ['a zero amount', { amount: 0 }, 400],
+    ['a negative amount', { amount: -5 }, 400],
+    ['a fractional amount', { amount: 10.5 }, 400],
+    ['a non-numeric amount', { amount: 'lots' }, 400],
+    ['no amount', { amount: undefined }, 400],
+    ['a 9-digit account number', { accountNumber: '123456789', amount: 1000 }, 400],
+  ] as [string, Record<string, unknown>, number][])('refuses %s', async (_name, override, status) => {
+    const sandbox = await memorySandbox(FAST);
+    const { headers, account } = await setup(sandbox, null);
+    const before = await balance(sandbox, headers);
+    const res = await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000, ...override });
+    expect(res.status).toBe(status);
+    expect(res.body).toMatchObject({ status: false, data: null });
+    expect(await balance(sandbox, headers)).toBe(before);
+    expect((await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries')).body.data).toEqual([]);
+  });
+
+  it('refuses an expired temporal account with 409', async () => {
+    let now = Date.parse('2026-01-01T00:00:00.000Z');
+    const clock: Clock = { now: () => now };
+    const sandbox = await createSandbox(
+      { inMemory: true, log: () => undefined, virtualAccountTtlSeconds: 60, ...FAST },
+      clock,
+    );
+    const { account } = await setup(sandbox, null, 'temporal');
+    now += 59_000;
+    expect((await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).status).toBe(201);
+    now += 2_000;
+    const late = await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 });
+    expect(late.status).toBe(409);
+  });
+});
+
+describe('webhook deliveries', () => {
+  it('retries a receiver that answers 500 twice: three attempts, one acknowledged delivery', async () => {
+    const hook = await receiver([500, 500]);
+    const sandbox = await memorySandbox(FAST);
+    const { account } = await setup(sandbox, hook.url);
+    const { deliveryId } = (await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).body
+      .data as {
+      deliveryId: string;
+    };
+    await sandbox.drain();
+    const d = await delivery(sandbox, deliveryId);
+    expect(d.status).toBe('delivered');
+    expect(d.attempts.map((a) => a.statusCode)).toEqual([500, 500, 200]);
+    for (const a of d.attempts) expect(a.durationMs).toBeGreaterThanOrEqual(0);
+    expect(hook.received).toHaveLength(3);
+    // Every attempt carries the same payload.
+    expect(new Set(hook.received.map((r) => JSON.stringify(r.body))).size).toBe(1);
+  });
+
+  it('counts 201 and 204 as failures: only 200 acknowledges', async () => {
+    const hook = await receiver([201, 204]);
+    const sandbox = await memorySandbox(FAST);
+    const { account } = await setup(sandbox, hook.url);
+    const { deliveryId } = (await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).body
+      .data as {
+      deliveryId: string;
+    };
+    await sandbox.drain();
+    const d = await delivery(sandbox, deliveryId);
+    expect(d.attempts.map((a) => a.statusCode)).toEqual([201, 204, 200]);
+    expect(d.attempts[0]?.error).toMatch(/only 200/);
+  });
+
+  it('gives up after the configured attempts and marks the delivery failed', async () => {
+    const hook = await receiver([], 503);
+    const sandbox = await memorySandbox({ ...FAST, webhookAttempts: 4 });
+    const { account } = await setup(sandbox, hook.url);
+    const { deliveryId } = (await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).body
+      .data as {
+      deliveryId: string;
+    };
+    await sandbox.drain();
+    const d = await delivery(sandbox, deliveryId);
+    expect(d).toMatchObject({ status: 'failed', attemptsLeft: 0, nextAttemptAt: null });
+    expect(d.attempts).toHaveLength(4);
+    expect(hook.received).toHaveLength(4);
+    const failed = await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries?status=failed');
+    expect((failed.body.data as DeliveryRecord[]).map((x) => x.id)).toEqual([deliveryId]);
+  });
+
+  it('times out a receiver that hangs, and retries it', async () => {
+    const hook = await receiver(['hang', 'hang']);
+    const sandbox = await memorySandbox({ ...FAST, webhookTimeoutMs: 100, webhookAttempts: 3 });
+    const { account } = await setup(sandbox, hook.url);
+    const { deliveryId } = (await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).body
+      .data as {
+      deliveryId: string;
+    };
+    await sandbox.drain();
+    const d = await delivery(sandbox, deliveryId);
+    expect(d.status).toBe('delivered');
+    expect(d.attempts.map((a) => a.statusCode)).toEqual([null, null, 200]);
+    expect(d.attempts[0]?.error).toBe('no answer within 100 ms');
+    expect(d.attempts[0]?.durationMs).toBeGreaterThanOrEqual(90);
+  });
+
+  it('records a refused connection and retries it', async () => {
+    const sandbox = await memorySandbox({ ...FAST, webhookAttempts: 2 });
+    const { account } = await setup(sandbox, await refusedUrl());
+    const { deliveryId } = (await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).body
+      .data as {
+      deliveryId: string;
+    };
+    await sandbox.drain();
+    const d = await delivery(sandbox, deliveryId);
+    expect(d.status).toBe('failed');
+    expect(d.attempts).toHaveLength(2);
+    expect(d.attempts[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/ECONNREFUSED/) });
+  });
+
+  it('waits with the configured backoff between attempts', async () => {
+    const hook = await receiver([500, 500]);
+    const sandbox = await memorySandbox({ webhookRetryBaseMs: 40, webhookRetryFactor: 2 });
+    const { account } = await setup(sandbox, hook.url);
+    const { deliveryId } = (await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).body
+      .data as {
+      deliveryId: string;
+    };
+    await sandbox.drain();
+    const times = (await delivery(sandbox, deliveryId)).attempts.map((a) => Date.parse(a.at));
+    const [t0 = 0, t1 = 0, t2 = 0] = times;
+    expect(t1 - t0).toBeGreaterThanOrEqual(40);
+    expect(t2 - t1).toBeGreaterThanOrEqual(80);
+  });
+
+  it('records the delivery as skipped when no webhook URL is set', async () => {
+    const sandbox = await memorySandbox(FAST);
+    const { account } = await setup(sandbox, null);
+    const res = await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 });
+    expect(res.body.data).toMatchObject({ deliveryStatus: 'skipped' });
+    await sandbox.drain();
+    const d = await delivery(sandbox, (res.body.data as { deliveryId: string }).deliveryId);
+    expect(d).toMatchObject({ status: 'skipped', url: null, attempts: [] });
+  });
+
+  it('delivers two payments in a row in order', async () => {
+    const hook = await receiver();
+    const sandbox = await memorySandbox(FAST);
+    const { account } = await setup(sandbox, hook.url);
+    const first = await pay(sandbox, {
+      accountNumber: account.accountNumber,
+      amount: 1000,
+      narration: 'first',
+    });
+    const second = await pay(sandbox, {
+      accountNumber: account.accountNumber,
+      amount: 2000,
+      narration: 'second',
+    });
+    await sandbox.drain();
+    expect(hook.received.map((r) => r.body.transactionReference)).toEqual([
+      (first.body.data as { transactionReference: string }).transactionReference,
+      (second.body.data as { transactionReference: string }).transactionReference,
+    ]);
+    expect(hook.received.map((r) => r.body.narration)).toEqual(['first', 'second']);
+  });
+
+  it('redelivers to the current URL with a fresh round of attempts', async () => {
+    const hook = await receiver([], 500);
+    const sandbox = await memorySandbox({ ...FAST, webhookAttempts: 2 });
+    const { headers, account } = await setup(sandbox, hook.url);
+    const { deliveryId } = (await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).body
+      .data as {
+      deliveryId: string;
+    };
+    await sandbox.drain();
+    expect((await delivery(sandbox, deliveryId)).status).toBe('failed');
+
+    const fixed = await receiver();
+    await call(sandbox, 'PATCH', '/api/v1/clients/settings/update-webhook-url', {
+      headers,
+      body: { webhookUrl: fixed.url },
+    });
+    const again = await call(sandbox, 'POST', `/__sandbox/webhooks/deliveries/${deliveryId}/redeliver`);
+    expect(again.status).toBe(200);
+    await sandbox.drain();
+    const d = await delivery(sandbox, deliveryId);
+    expect(d).toMatchObject({ status: 'delivered', url: fixed.url });
+    expect(d.attempts.map((a) => a.statusCode)).toEqual([500, 500, 200]);
+    expect(fixed.received).toHaveLength(1);
+  });
+
+  it('refuses to redeliver an unknown delivery (404) or one whose client has no URL (400)', async () => {
+    const sandbox = await memorySandbox(FAST);
+    const { account } = await setup(sandbox, null);
+    expect((await call(sandbox, 'POST', '/__sandbox/webhooks/deliveries/nope/redeliver')).status).toBe(404);
+    expect((await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries/nope')).status).toBe(404);
+    const { deliveryId } = (await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).body
+      .data as {
+      deliveryId: string;
+    };
+    expect(
+      (await call(sandbox, 'POST', `/__sandbox/webhooks/deliveries/${deliveryId}/redeliver`)).status,
+    ).toBe(400);
+  });
+
+  it('lists deliveries newest first, filtered by status and client, paginated', async () => {
+    const hook = await receiver();
+    const sandbox = await memorySandbox(FAST);
+    const { account } = await setup(sandbox, hook.url);
+    for (let i = 0; i < 3; i++)
+      await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 + i });
+    await sandbox.drain();
+    const all = await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries?limit=2');
+    expect(all.body.pagination).toMatchObject({ totalCount: 3, hasNextPage: true, limit: 2 });
+    expect((all.body.data as DeliveryRecord[]).map((d) => (d.payload as { amount: number }).amount)).toEqual([
+      1002, 1001,
+    ]);
+    expect((await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries?status=pending')).body.data).toEqual(
+      [],
+    );
+    expect((await call(sandbox, 'GET', `/__sandbox/webhooks/deliveries?clientId=${B.id}`)).body.data).toEqual(
+      [],
+    );
+    expect((await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries?status=bogus')).status).toBe(400);
+  });
+
+  it('reset forgets pending retries', async () => {
+    const hook = await receiver([], 500);
+    const sandbox = await memorySandbox({ webhookRetryBaseMs: 60_000 });
+    const { account } = await setup(sandbox, hook.url);
+    await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 });
+    expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
+    // Would wait a minute for the retry if reset had not dropped it.
+    expect((await call(sandbox, 'POST', '/__sandbox/drain?timeoutMs=5000')).status).toBe(200);
+    expect((await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries')).body.data).toEqual([]);
+  });
+});

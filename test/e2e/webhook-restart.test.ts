@@ -1,0 +1,72 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeliveryRecord } from '../../src/store/records.js';
+import { http, type SandboxProcess, startProcess, stop } from '../support/process.js';
+import { startReceiver } from '../support/receiver.js';
+import { A } from '../support/sandbox.js';
+
+let dir: string;
+const running: SandboxProcess[] = [];
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'webhook-restart-'));
+});
+afterAll(async () => {
+  for (const p of running)
+    if (p.child.exitCode === null && p.child.signalCode === null) await stop(p, 'SIGKILL');
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('webhook retries across a restart', () => {
+  it('a retry pending when the sandbox stops is made after it starts again', async () => {
+    const hook = await startReceiver([500]);
+    try {
+      const data = join(dir, 'db.json');
+      // The first retry is due 400 ms after the failed attempt: long enough to stop the process before it.
+      const args = ['--data', data, '--webhook-retry-base', '400', '--webhook-attempts', '3'];
+      const first = await startProcess(args);
+      running.push(first);
+      const signIn = await http(first, 'POST', '/api/v1/auth/signin', {
+        body: { email: A.owner.email, password: A.owner.password },
+      });
+      const token = (signIn.body.data as { accessToken: string }).accessToken;
+      const headers = { authorization: `Bearer ${token}`, SECRET_KEY: A.secretKey, businessId: A.a1.id };
+      await http(first, 'PATCH', '/api/v1/clients/settings/update-webhook-url', {
+        headers,
+        body: { webhookUrl: hook.url },
+      });
+      const va = await http(first, 'POST', '/api/v1/clients/business/virtual-accounts', {
+        headers,
+        body: { firstName: 'Ngozi', lastName: 'Eze', type: 'permanent', reference: 'restart-1' },
+      });
+      const accountNumber = (va.body.data as { accountNumber: string }).accountNumber;
+      const paid = await http(first, 'POST', '/__sandbox/incoming-payments', {
+        body: { accountNumber, amount: 250_000 },
+      });
+      expect(paid.status).toBe(201);
+      const { deliveryId } = paid.body.data as { deliveryId: string };
+
+      let attempts = 0;
+      while (attempts === 0) {
+        const d = await http(first, 'GET', `/__sandbox/webhooks/deliveries/${deliveryId}`);
+        attempts = (d.body.data as DeliveryRecord).attempts.length;
+      }
+      expect(await stop(first)).toEqual({ code: 0, signal: null });
+      expect(hook.received).toHaveLength(1);
+
+      const second = await startProcess(args);
+      running.push(second);
+      expect((await http(second, 'POST', '/__sandbox/drain?timeoutMs=20000')).status).toBe(200);
+      const d = (await http(second, 'GET', `/__sandbox/webhooks/deliveries/${deliveryId}`)).body
+        .data as DeliveryRecord;
+      expect(d.status).toBe('delivered');
+      expect(d.attempts.map((a) => a.statusCode)).toEqual([500, 200]);
+      expect(hook.received).toHaveLength(2);
+      expect(hook.received[1]?.body).toEqual(hook.received[0]?.body);
+      await stop(second);
+    } finally {
+      await hook.close();
+    }
+  });
+});
