@@ -7,6 +7,7 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY scripts ./scripts
 COPY src ./src
 COPY fixtures ./fixtures
+COPY scenarios ./scenarios
 RUN node scripts/build.mjs
 
 FROM node:20-bookworm-slim
@@ -17,6 +18,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/fixtures ./fixtures
+COPY --from=build /app/scenarios ./scenarios
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { MAX_DOCUMENTS } from './api/business/registration.js';
 import { apiRoutes } from './api/routes.js';
 import { type ControlHooks, controlRoutes } from './control/routes.js';
@@ -18,6 +19,7 @@ export interface Engines {
 import type { AppEnv } from './http/env.js';
 import { ApiError, errorBody } from './http/envelope.js';
 import { header } from './http/headers.js';
+import { chosenScenario } from './http/scenario.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 /** A state import (`PUT /__sandbox/state`) may be far larger than any API body. */
@@ -66,6 +68,18 @@ export function createApp(deps: Deps, hooks: ControlHooks, engines: Engines) {
     if (c.req.path === REGISTRATION_PATH) return registration(c, next);
     if (c.req.path === BULK_CREATE_PATH) return bulkCreate(c, next);
     return normal(c, next);
+  });
+  // Scenario rules on any API route: a delay, or an answer of their own before the handler runs.
+  app.use('/api/v1/*', async (c, next) => {
+    const chosen = chosenScenario(c, deps);
+    if (chosen === undefined && !deps.scenarios.has('http')) return next();
+    const effect = deps.scenarios.check(
+      { on: 'http', method: c.req.method, path: c.req.path, key: c.get('requestId') },
+      chosen,
+    );
+    if (effect?.delayMs) await new Promise((resolve) => setTimeout(resolve, effect.delayMs));
+    if (effect?.http) throw new ApiError(effect.http.status as ContentfulStatusCode, effect.http.message);
+    return next();
   });
   app.route('/api/v1', apiRoutes(deps, engines));
   app.route('/__sandbox', controlRoutes(deps, hooks, engines));

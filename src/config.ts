@@ -71,6 +71,12 @@ export const settings = {
     'seed of the generated fixtures and identifiers (default 1)',
     int(0, 2 ** 32 - 1).default(1),
   ),
+  scenario: setting(
+    'scenario',
+    'SANDBOX_SCENARIO',
+    'failure scenario at start-up: a ready one by name, or a JSON file (default: default)',
+    z.string().min(1).default('default'),
+  ),
   controlToken: setting(
     'control-token',
     'SANDBOX_CONTROL_TOKEN',

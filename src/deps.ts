@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import type { Clock } from './domain/clock.js';
+import type { ScenarioController } from './scenarios/controller.js';
 import type { Fixtures } from './store/fixtures.js';
 import type { Store } from './store/store.js';
 import type { Uploads } from './store/uploads.js';
@@ -8,6 +9,8 @@ import type { Uploads } from './store/uploads.js';
 export interface Deps {
   store: Store;
   uploads: Uploads;
+  /** The failure rules in force. */
+  scenarios: ScenarioController;
   fixtures: Fixtures;
   config: Config;
   clock: Clock;

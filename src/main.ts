@@ -2,6 +2,7 @@
 import { banner } from './banner.js';
 import { ConfigError, helpText, parseCli } from './config.js';
 import { type RunningSandbox, startSandbox, version } from './sandbox.js';
+import { ScenarioError } from './scenarios/library.js';
 import { FixtureError } from './store/fixtures.js';
 
 /** Exits 2 with one line: the settings or fixtures are wrong. */
@@ -44,7 +45,9 @@ async function main(): Promise<void> {
   try {
     sandbox = await startSandbox(cli.config);
   } catch (error) {
-    if (error instanceof FixtureError || error instanceof ConfigError) usageError(error.message);
+    if (error instanceof FixtureError || error instanceof ConfigError || error instanceof ScenarioError) {
+      usageError(error.message);
+    }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') usageError(`port ${cli.config.port} on ${cli.config.host} is already in use`);
     process.stderr.write(`banking-sandbox: cannot start: ${(error as Error).message}\n`);

@@ -8,6 +8,8 @@ import type { Deps } from './deps.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import { BulkProcessor } from './engine/bulk-processor.js';
 import { WebhookDispatcher } from './engine/webhook-dispatcher.js';
+import { ScenarioController } from './scenarios/controller.js';
+import { embeddedScenariosDir, ScenarioLibrary } from './scenarios/library.js';
 import { type Fixtures, loadFixtures } from './store/fixtures.js';
 import type { StateDocument } from './store/records.js';
 import { buildInitialState } from './store/seed.js';
@@ -48,6 +50,8 @@ export async function createSandbox(
   const { log = (line: string) => process.stderr.write(`${line}\n`), ...input } = options;
   const config = resolveConfig(input);
   const fixtures = await loadFixtures(config.fixtures);
+  const library = await ScenarioLibrary.load(embeddedScenariosDir);
+  const scenarios = new ScenarioController(await library.choose(config.scenario), library, config.seed);
   let initial: Promise<StateDocument> | null = null;
   // Built once, on first need (first start, reset), and copied each time: the store freezes what it holds.
   const initialState = async () => {
@@ -62,7 +66,7 @@ export async function createSandbox(
       log(`snapshot compaction failed (the journal still holds everything): ${error}`),
   });
   const uploads = new Uploads(config.inMemory ? null : join(dirname(config.data), 'uploads'));
-  const deps: Deps = { store, uploads, fixtures, config, clock, log };
+  const deps: Deps = { store, uploads, scenarios, fixtures, config, clock, log };
   const bulk = new BulkProcessor(deps);
   const webhooks = new WebhookDispatcher(deps);
   const resumedItems = bulk.resume();
@@ -73,10 +77,13 @@ export async function createSandbox(
   const reset = async () => {
     bulk.clear();
     webhooks.clear();
+    scenarios.reset();
     await store.replaceState(await initialState());
     await uploads.clear();
   };
   const drain = async () => {
+    // Items a scenario holds `processing` are let go by a drain.
+    scenarios.release();
     await bulk.idle();
     await webhooks.idle();
     await store.idle();

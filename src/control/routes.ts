@@ -11,7 +11,9 @@ import type { AppEnv } from '../http/env.js';
 import { ApiError, done, ok, okPage } from '../http/envelope.js';
 import { header } from '../http/headers.js';
 import { pageQuery, paginate } from '../http/pagination.js';
-import { jsonBody, queryOf } from '../http/validate.js';
+import { jsonBody, parseInput, queryOf } from '../http/validate.js';
+import { ScenarioError } from '../scenarios/library.js';
+import { type Scenario, scenario, scenarioName, scenarioRule } from '../scenarios/schema.js';
 import { credentials } from './credentials.js';
 import { receivePayment, redeliver } from './incoming-payments.js';
 import { ledgerOf, setBalance } from './money.js';
@@ -42,9 +44,27 @@ const incomingPaymentBody = z.object({
   narration: z.string().trim().min(1).max(200).optional(),
 });
 const deliveriesQuery = pageQuery.extend({
-  status: z.enum(['pending', 'delivered', 'failed', 'skipped']).optional(),
+  status: z.enum(['pending', 'delivered', 'failed', 'skipped', 'dropped']).optional(),
   clientId: z.string().trim().min(1).optional(),
 });
+
+const overrideBody = z.object({ rules: z.array(scenarioRule).min(1).max(200) });
+
+/** `PUT /scenario` takes `{name}` of a ready scenario, or a whole scenario object. */
+function chooseScenario(deps: Deps, body: unknown): Scenario {
+  const byName = z.object({ name: scenarioName }).strict().safeParse(body);
+  if (byName.success) {
+    const ready = deps.scenarios.library.get(byName.data.name);
+    if (!ready) throw new ApiError(404, `No ready scenario named "${byName.data.name}"`);
+    return ready;
+  }
+  try {
+    return deps.scenarios.library.resolve(parseInput(scenario, body));
+  } catch (error) {
+    if (error instanceof ScenarioError) throw new ApiError(400, error.message);
+    throw error;
+  }
+}
 
 const drainQuery = z.object({ timeoutMs: z.coerce.number().int().min(1).max(600_000).default(30_000) });
 
@@ -141,6 +161,21 @@ export function controlRoutes(
     .post('/webhooks/deliveries/:id/redeliver', async (c) =>
       ok(c, 'Redelivery queued', await redeliver(deps, engines.webhooks, c.req.param('id'))),
     )
+    .get('/scenario', (c) => ok(c, 'Active scenario', deps.scenarios.describe()))
+    .get('/scenarios', (c) => ok(c, 'Ready scenarios', deps.scenarios.library.list()))
+    .put('/scenario', async (c) => {
+      deps.scenarios.set(chooseScenario(deps, await jsonBody(c, z.unknown())));
+      return ok(c, 'Scenario active', deps.scenarios.describe());
+    })
+    .post('/scenario/rules', async (c) => {
+      const { rules } = await jsonBody(c, overrideBody);
+      deps.scenarios.use(rules);
+      return ok(c, 'Rules put in front of the active scenario', deps.scenarios.describe());
+    })
+    .delete('/scenario', (c) => {
+      deps.scenarios.reset();
+      return ok(c, 'Start-up scenario active', deps.scenarios.describe());
+    })
     .post('/clients/:id/rotate-secret', async (c) =>
       ok(c, 'Secret key rotated', await rotateSecret(deps, c.req.param('id'))),
     );

@@ -4,20 +4,19 @@ import type { Deps } from '../deps.js';
 import { settledStatus } from '../domain/bulk-state.js';
 import { isoAt } from '../domain/clock.js';
 import { transferFee } from '../domain/fees.js';
-import { magicFailure, type TransferFailure } from '../domain/magic-accounts.js';
 import { nipSessionId } from '../domain/references.js';
+import { INSUFFICIENT_FUNDS, type TransferFailure } from '../domain/transfer-failure.js';
 import { post } from '../ledger/ledger.js';
 import type { BulkItemRecord } from '../store/records.js';
 import type { Tx } from '../store/store.js';
 
-const INSUFFICIENT_FUNDS: TransferFailure = { errorCode: '51', errorMessage: 'Insufficient Funds' };
-
-type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'fixtures' | 'log'>;
+type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'fixtures' | 'log' | 'scenarios'>;
 
 /**
  * Runs bulk transfer items in the background, `bulkConcurrency` at a time. Each item goes
- * pending → processing → completed | failed: at its own turn it is checked against the failure rules, then the
- * balance (amount plus fee), then debited through the ledger, all in one mutation, so an item is debited at most
+ * pending → processing → completed | failed: at its own turn it is checked against the scenario rules (which may
+ * fail it, delay it or hold it `processing` until a drain), then the balance (amount plus fee), then debited
+ * through the ledger, the last two in one mutation, so an item is debited at most
  * once whatever happens around it. Its batch's counters move in the same mutation, and the batch settles when its
  * last open item finishes.
  *
@@ -69,20 +68,32 @@ export class BulkProcessor {
 
   private async run(itemId: string): Promise<void> {
     if (this.closed) return;
-    const { store, config, log } = this.deps;
+    const { store, config, log, scenarios } = this.deps;
+    const item = store.get('bulkItems', itemId);
+    const batch = item && store.get('bulkTransfers', item.bulkTransferId);
+    if (!item || !batch) return;
+    const report = (e: unknown) => log(`bulk item ${itemId}: ${(e as Error).stack ?? e}`);
     try {
-      if (config.bulkItemDelayMs > 0) {
-        void store
-          .mutate((tx) => this.markProcessing(tx, itemId))
-          .catch((e: unknown) => log(`bulk item ${itemId}: ${e}`));
-        await new Promise((resolve) => setTimeout(resolve, config.bulkItemDelayMs));
+      // Keyed on what the client sent, so the same batch draws the same outcomes in any run.
+      const effect = scenarios.check({
+        on: 'bulk.item',
+        accountNumber: item.receiverAccountNumber,
+        bankCode: item.receiverBankCode,
+        amount: item.amount,
+        batchName: batch.batchName,
+        itemIndex: item.itemIndex,
+        key: `${item.retrievalReference}:${item.reprocessCount}`,
+      });
+      const wait = config.bulkItemDelayMs + (effect?.delayMs ?? 0);
+      if (wait > 0 || effect?.hold) {
+        void store.mutate((tx) => this.markProcessing(tx, itemId)).catch(report);
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        if (effect?.hold) await scenarios.held();
         if (this.closed) return;
       }
-      void store
-        .mutate((tx) => this.finish(tx, itemId))
-        .catch((e: unknown) => log(`bulk item ${itemId}: ${e}`));
+      void store.mutate((tx) => this.finish(tx, itemId, effect?.fail)).catch(report);
     } catch (error) {
-      log(`bulk item ${itemId} could not be processed: ${(error as Error).stack ?? error}`);
+      report(error);
     }
     // Let I/O in between items: a batch of thousands with no delay would otherwise hold the event loop.
     await yieldToEventLoop();
@@ -93,7 +104,7 @@ export class BulkProcessor {
     if (item?.status === 'pending') tx.put('bulkItems', { ...item, status: 'processing' });
   }
 
-  private finish(tx: Tx, itemId: string): void {
+  private finish(tx: Tx, itemId: string, ruled: TransferFailure | undefined): void {
     const { clock, fixtures } = this.deps;
     const item = tx.get('bulkItems', itemId);
     // Gone (reset) or finished already (a resumed item whose result did survive): nothing to do.
@@ -103,9 +114,7 @@ export class BulkProcessor {
     if (!batch || !business) return;
 
     const charge = transferFee(item.amount, fixtures.fees);
-    const failure =
-      magicFailure(item.receiverAccountNumber) ??
-      (business.balance < item.amount + charge ? INSUFFICIENT_FUNDS : undefined);
+    const failure = ruled ?? (business.balance < item.amount + charge ? INSUFFICIENT_FUNDS : undefined);
     const now = clock.now();
     let done: BulkItemRecord;
     if (failure) {

@@ -2,9 +2,9 @@ import PQueue from 'p-queue';
 import type { Deps } from '../deps.js';
 import { retryDelayMs } from '../domain/backoff.js';
 import { isoAt } from '../domain/clock.js';
-import type { DeliveryRecord } from '../store/records.js';
+import type { ClientRecord, DeliveryAttempt, DeliveryRecord } from '../store/records.js';
 
-type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'log'>;
+type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'log' | 'scenarios'>;
 
 /** What went wrong when there was no HTTP answer, in a line a tester can act on. */
 function describeFailure(error: unknown, timeoutMs: number): string {
@@ -17,7 +17,8 @@ function describeFailure(error: unknown, timeoutMs: number): string {
 /**
  * Delivers incoming-payment notifications: `POST` of the payload as JSON with the client's `AUTH-KEY`. Only a
  * 200 acknowledges; any other status, a timeout or a refused connection is retried with exponential backoff
- * until the attempts run out. Every attempt is recorded on the delivery. Each client's deliveries go one at a
+ * until the attempts run out. Every attempt is recorded on the delivery. Scenario rules may delay an attempt, make
+ * it fail as if the receiver were down (`refuse`), send it twice (`duplicate`) or lose the delivery (`drop`). Each client's deliveries go one at a
  * time, in order; retries wait on timers, and `resume()` re-arms them after a restart from the persisted
  * `nextAttemptAt`.
  */
@@ -118,12 +119,63 @@ export class WebhookDispatcher {
       this.settle(id);
       return;
     }
+    const effect = this.deps.scenarios.check({
+      on: 'webhook',
+      accountNumber: String(delivery.payload.recipientAccountNumber ?? ''),
+      amount: Number(delivery.payload.amount ?? 0),
+      key: `${delivery.transactionReference}:${delivery.attempts.length}`,
+    });
+    if (effect?.delayMs) await new Promise((resolve) => setTimeout(resolve, effect.delayMs));
+    const attempts: DeliveryAttempt[] = [];
+    if (effect?.webhook === 'drop') {
+      await this.drop(id);
+      return;
+    }
+    if (effect?.webhook === 'refuse') {
+      attempts.push({
+        at: isoAt(clock),
+        statusCode: null,
+        error: 'ECONNREFUSED: the receiver is down (scenario)',
+        durationMs: 0,
+      });
+    } else {
+      attempts.push(await this.send(delivery, client));
+      if (effect?.webhook === 'duplicate') attempts.push(await this.send(delivery, client));
+    }
+    const acknowledged = attempts.some((a) => a.statusCode === 200);
+    if (this.closed) return;
+    const updated = await store.mutate((tx) => {
+      const current = tx.get('deliveries', id);
+      if (current?.status !== 'pending') return null;
+      const attemptsLeft = Math.max(0, current.attemptsLeft - 1);
+      const status = acknowledged ? 'delivered' : attemptsLeft === 0 ? 'failed' : 'pending';
+      const retry = config.webhookAttempts - attemptsLeft;
+      const next: DeliveryRecord = {
+        ...current,
+        status,
+        attempts: [...current.attempts, ...attempts],
+        attemptsLeft,
+        nextAttemptAt:
+          status === 'pending'
+            ? clock.now() + retryDelayMs(retry, config.webhookRetryBaseMs, config.webhookRetryFactor)
+            : null,
+      };
+      tx.put('deliveries', next);
+      return next;
+    });
+    if (updated?.status === 'pending') this.schedule(updated);
+    this.settleUnlessScheduled(id);
+  }
+
+  /** One POST of the delivery's payload, and what came of it. */
+  private async send(delivery: DeliveryRecord, client: ClientRecord): Promise<DeliveryAttempt> {
+    const { clock, config } = this.deps;
     const at = isoAt(clock);
     const started = performance.now();
     let statusCode: number | null = null;
     let error: string | null = null;
     try {
-      const res = await fetch(delivery.url, {
+      const res = await fetch(delivery.url ?? '', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'AUTH-KEY': client.webhookAuthKey },
         body: JSON.stringify(delivery.payload),
@@ -136,30 +188,30 @@ export class WebhookDispatcher {
     } catch (e) {
       error = describeFailure(e, config.webhookTimeoutMs);
     }
-    const durationMs = Math.round(performance.now() - started);
-    if (this.closed) return;
-    const updated = await store.mutate((tx) => {
+    return { at, statusCode, error, durationMs: Math.round(performance.now() - started) };
+  }
+
+  /** A scenario lost the delivery: it is recorded as `dropped` and never sent. */
+  private async drop(id: string): Promise<void> {
+    const { store, clock } = this.deps;
+    await store.mutate((tx) => {
       const current = tx.get('deliveries', id);
-      if (current?.status !== 'pending') return null;
-      const attemptsLeft = Math.max(0, current.attemptsLeft - 1);
-      const acknowledged = statusCode === 200;
-      const status = acknowledged ? 'delivered' : attemptsLeft === 0 ? 'failed' : 'pending';
-      const retry = config.webhookAttempts - attemptsLeft;
-      const next: DeliveryRecord = {
-        ...current,
-        status,
-        attempts: [...current.attempts, { at, statusCode, error, durationMs }],
-        attemptsLeft,
-        nextAttemptAt:
-          status === 'pending'
-            ? clock.now() + retryDelayMs(retry, config.webhookRetryBaseMs, config.webhookRetryFactor)
-            : null,
+      if (current?.status !== 'pending') return;
+      const attempt: DeliveryAttempt = {
+        at: isoAt(clock),
+        statusCode: null,
+        error: 'dropped by the scenario: never sent',
+        durationMs: 0,
       };
-      tx.put('deliveries', next);
-      return next;
+      tx.put('deliveries', {
+        ...current,
+        status: 'dropped',
+        attempts: [...current.attempts, attempt],
+        attemptsLeft: 0,
+        nextAttemptAt: null,
+      });
     });
-    if (updated?.status === 'pending') this.schedule(updated);
-    this.settleUnlessScheduled(id);
+    this.settle(id);
   }
 
   private settleUnlessScheduled(id: string): void {

@@ -247,7 +247,8 @@ export const deliveryRecord = z.object({
   /** The URL at the time of the payment; null when none was set (the delivery is skipped). */
   url: z.string().nullable(),
   payload: z.record(z.string(), z.unknown()),
-  status: z.enum(['pending', 'delivered', 'failed', 'skipped']),
+  /** `dropped`: a scenario made the service lose it; it is never sent. */
+  status: z.enum(['pending', 'delivered', 'failed', 'skipped', 'dropped']),
   attempts: z.array(deliveryAttempt),
   /** Attempts left in the current round (a redelivery starts a new round). */
   attemptsLeft: z.number().int().nonnegative(),

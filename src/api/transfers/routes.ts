@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { type Auth, actorOf, requiredBusiness } from '../../http/auth.js';
 import type { AppEnv } from '../../http/env.js';
 import { ok } from '../../http/envelope.js';
+import { chosenScenario } from '../../http/scenario.js';
 import { jsonBody } from '../../http/validate.js';
 import { transferBody } from './schemas.js';
 import { sendTransfer } from './service.js';
@@ -13,12 +14,26 @@ export function transferRoutes(deps: Deps, auth: Auth) {
   return new Hono<AppEnv>()
     .post('/transfer', withBusiness, async (c) => {
       const input = await jsonBody(c, transferBody);
-      const data = await sendTransfer(deps, actorOf(c), requiredBusiness(c), input, 'transfer');
+      const data = await sendTransfer(
+        deps,
+        actorOf(c),
+        requiredBusiness(c),
+        input,
+        'transfer',
+        chosenScenario(c, deps),
+      );
       return ok(c, 'Transfer successful', data);
     })
     .post('/anonymous-transfer', withBusiness, async (c) => {
       const input = await jsonBody(c, transferBody);
-      const data = await sendTransfer(deps, actorOf(c), requiredBusiness(c), input, 'anonymous_transfer');
+      const data = await sendTransfer(
+        deps,
+        actorOf(c),
+        requiredBusiness(c),
+        input,
+        'anonymous_transfer',
+        chosenScenario(c, deps),
+      );
       return ok(c, 'Transfer successful', data);
     });
 }

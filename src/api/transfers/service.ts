@@ -2,19 +2,18 @@ import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { transferFee } from '../../domain/fees.js';
-import { magicFailure, type TransferFailure } from '../../domain/magic-accounts.js';
 import { formatNaira } from '../../domain/money.js';
 import { nipSessionId } from '../../domain/references.js';
+import { INSUFFICIENT_FUNDS, type TransferFailure } from '../../domain/transfer-failure.js';
 import { ApiError } from '../../http/envelope.js';
 import { post } from '../../ledger/ledger.js';
 import type { BusinessRecord, TransactionRecord } from '../../store/records.js';
+import type { Tx } from '../../store/store.js';
 import { recordAudit } from '../audits/service.js';
 import { NO_PAYMENT_ACCOUNT } from '../business/service.js';
 import type { TransferInput } from './schemas.js';
 
 export type TransferKind = 'transfer' | 'anonymous_transfer';
-
-export const INSUFFICIENT_FUNDS: TransferFailure = { errorCode: '51', errorMessage: 'Insufficient Funds' };
 
 /** The bank code must be one of the fixtures' CBN/NIP banks. */
 export function assertKnownBank(deps: Deps, code: string): void {
@@ -43,11 +42,20 @@ function outcome(entry: TransactionRecord) {
   };
 }
 
+/** The earlier transfer of the business with this retrieval reference, if any (both transfer kinds share them). */
+function previousTransfer(tx: Pick<Tx, 'where'>, businessId: string, retrievalReference: string) {
+  return tx
+    .where('transactions', 'retrievalReference', retrievalReference)
+    .find((t) => t.businessId === businessId && (t.kind === 'transfer' || t.kind === 'anonymous_transfer'));
+}
+
 /**
- * Sends money from the business account. Within one synchronous mutation: a repeated `retrievalReference`
- * answers what the first request got (same body) or 409 (another body); a magic receiver account or a balance
- * that does not cover amount plus fee records a failed entry and debits nothing; otherwise the ledger debits
- * `amount + charge`. So two concurrent transfers can never overdraw the account.
+ * Sends money from the business account. The scenario rules are asked first (a rule may fail the transfer
+ * with a provider code, or delay it), unless the reference was used before. Then, within one synchronous
+ * mutation: a repeated `retrievalReference` answers what the first request got (same body) or 409 (another
+ * body); a failure from the rules or a balance that does not cover amount plus fee records a failed entry and
+ * debits nothing; otherwise the ledger debits `amount + charge`. So two concurrent transfers can never
+ * overdraw the account. `chosenScenario` is a ready scenario the request picked for itself.
  */
 export async function sendTransfer(
   deps: Deps,
@@ -55,17 +63,29 @@ export async function sendTransfer(
   business: BusinessRecord,
   input: TransferInput,
   kind: TransferKind,
+  chosenScenario?: string,
 ) {
   assertKnownBank(deps, input.receiverBankCode);
   const print = fingerprint(kind, input);
+  let ruled: TransferFailure | undefined;
+  if (!previousTransfer(deps.store, business.id, input.retrievalReference)) {
+    const effect = deps.scenarios.check(
+      {
+        on: 'transfer',
+        accountNumber: input.receiverAccountNumber,
+        bankCode: input.receiverBankCode,
+        amount: input.amount,
+        key: `${business.id}:${input.retrievalReference}`,
+      },
+      chosenScenario,
+    );
+    if (effect?.delayMs) await new Promise((resolve) => setTimeout(resolve, effect.delayMs));
+    ruled = effect?.fail;
+  }
   const entry = await deps.store.mutate((tx) => {
     const current = tx.get('businesses', business.id);
     if (!current?.account) throw new ApiError(400, NO_PAYMENT_ACCOUNT);
-    const previous = tx
-      .where('transactions', 'retrievalReference', input.retrievalReference)
-      .find(
-        (t) => t.businessId === business.id && (t.kind === 'transfer' || t.kind === 'anonymous_transfer'),
-      );
+    const previous = previousTransfer(tx, business.id, input.retrievalReference);
     if (previous) {
       if (previous.fingerprint !== print) {
         throw new ApiError(409, 'Duplicate retrievalReference: it was used for a different transfer');
@@ -74,8 +94,7 @@ export async function sendTransfer(
     }
     const charge = transferFee(input.amount, deps.fixtures.fees);
     const total = input.amount + charge;
-    const failure =
-      magicFailure(input.receiverAccountNumber) ?? (current.balance < total ? INSUFFICIENT_FUNDS : undefined);
+    const failure = ruled ?? (current.balance < total ? INSUFFICIENT_FUNDS : undefined);
     const now = deps.clock.now();
     const entry = post(tx, deps.clock, {
       businessId: business.id,

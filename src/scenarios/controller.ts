@@ -1,0 +1,123 @@
+import type { ScenarioLibrary } from './library.js';
+import { firstMatch, type RuleCounters, type ScenarioEvent } from './matcher.js';
+import type { RuleEffect, Scenario, ScenarioRule } from './schema.js';
+
+interface Active {
+  scenario: Scenario;
+  /** Rules put in front of the scenario's own (msw's `use`), newest first. */
+  overrides: ScenarioRule[];
+  counters: RuleCounters[];
+}
+
+const fresh = (scenario: Scenario): Active => ({ scenario, overrides: [], counters: [] });
+
+/**
+ * The failure rules in force. They start as the start-up scenario; a runtime choice replaces them, overrides go
+ * in front of them, and a reset brings the start-up scenario back, with every rule's counters at zero (msw's
+ * model: handlers, `use()`, `resetHandlers()`). A request may choose a ready scenario for itself alone with
+ * the `x-sandbox-scenario` header; each ready scenario then keeps its own counters.
+ */
+export class ScenarioController {
+  private active: Active;
+  private readonly perRequest = new Map<string, Active>();
+  private holds: (() => void)[] = [];
+
+  constructor(
+    private readonly startup: Scenario,
+    readonly library: ScenarioLibrary,
+    /** The seed of scenarios that do not set their own. */
+    private readonly defaultSeed: number,
+  ) {
+    this.active = fresh(startup);
+    this.activeRules = [...startup.rules];
+  }
+
+  /** The active rules, overrides first. */
+  rules(): ScenarioRule[] {
+    return this.activeRules;
+  }
+
+  /** Kept with `active`: the HTTP hook asks on every request. */
+  private activeRules: ScenarioRule[];
+
+  private activate(next: Active): void {
+    this.active = next;
+    this.activeRules = [...next.overrides, ...next.scenario.rules];
+  }
+
+  /** What `GET /__sandbox/scenario` shows. */
+  describe() {
+    const { scenario, overrides } = this.active;
+    return {
+      startup: this.startup.name,
+      name: scenario.name,
+      description: scenario.description,
+      seed: scenario.seed ?? this.defaultSeed,
+      overrides,
+      rules: this.rules(),
+    };
+  }
+
+  /** Makes `scenario` the active one (overrides and counters start afresh) and lets held items go. */
+  set(scenario: Scenario): void {
+    this.activate(fresh(scenario));
+    this.release();
+  }
+
+  /** Puts rules in front of the active ones. */
+  use(rules: ScenarioRule[]): void {
+    this.activate({ ...this.active, overrides: [...rules, ...this.active.overrides], counters: [] });
+  }
+
+  /** Back to the start-up scenario. */
+  reset(): void {
+    this.set(this.startup);
+    this.perRequest.clear();
+  }
+
+  /**
+   * The effect of the first rule that applies to `event`, counting it; null when none does. `chosen` names a
+   * ready scenario picked by the request instead of the active one.
+   */
+  check(event: ScenarioEvent, chosen?: string): RuleEffect | null {
+    const state = chosen === undefined ? this.active : this.perRequestState(chosen);
+    if (!state) return null;
+    const rules = state === this.active ? this.rules() : state.scenario.rules;
+    const seed = state.scenario.seed ?? this.defaultSeed;
+    const { match, conditionsMet } = firstMatch(rules, event, state.counters, seed);
+    const bump = (i: number, key: keyof RuleCounters) => {
+      const c = state.counters[i] ?? { seen: 0, applied: 0 };
+      state.counters[i] = { ...c, [key]: c[key] + 1 };
+    };
+    for (const i of conditionsMet) bump(i, 'seen');
+    if (!match) return null;
+    bump(match.index, 'applied');
+    return match.rule.effect;
+  }
+
+  /** Whether any active rule is of this kind (so a hook with nothing to do costs nothing). */
+  has(on: ScenarioRule['on']): boolean {
+    return this.activeRules.some((r) => r.on === on);
+  }
+
+  /** A promise that resolves when held items are let go (`drain`, a scenario change, reset). */
+  held(): Promise<void> {
+    return new Promise((resolve) => this.holds.push(resolve));
+  }
+
+  /** Lets every held item go. */
+  release(): void {
+    for (const resolve of this.holds.splice(0)) resolve();
+  }
+
+  private perRequestState(name: string): Active | undefined {
+    let state = this.perRequest.get(name);
+    if (!state) {
+      const scenario = this.library.get(name);
+      if (!scenario) return undefined;
+      state = fresh(scenario);
+      this.perRequest.set(name, state);
+    }
+    return state;
+  }
+}

@@ -1,0 +1,109 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type * as z from 'zod';
+import { type Scenario, scenario, scenarioName } from './schema.js';
+
+/** The ready scenarios shipped with the package: the nearest `scenarios/` folder above this module. */
+export const embeddedScenariosDir = (() => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++) {
+    if (existsSync(join(dir, 'scenarios', 'default.json'))) return join(dir, 'scenarios');
+    dir = dirname(dir);
+  }
+  return join(dirname(fileURLToPath(import.meta.url)), 'scenarios');
+})();
+
+export class ScenarioError extends Error {}
+
+/** The first problem of a zod failure, naming the field: `rules.2.effect.fail.errorCode: Required`. */
+function firstProblem(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return `${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`;
+}
+
+/** Validates a scenario given as data (a file's content, a control API body). */
+export function parseScenario(value: unknown, source: string): Scenario {
+  const parsed = scenario.safeParse(value);
+  if (!parsed.success) throw new ScenarioError(`scenario ${source}: ${firstProblem(parsed.error)}`);
+  return parsed.data;
+}
+
+/** The ready scenarios, by name, with `extends` resolved (their rules then the extended one's). */
+export class ScenarioLibrary {
+  private constructor(private readonly byName: Map<string, Scenario>) {}
+
+  /** Loads every `*.json` of `dir`; a bad file fails with its name and the bad field. */
+  static async load(dir: string): Promise<ScenarioLibrary> {
+    const byName = new Map<string, Scenario>();
+    const files = existsSync(dir) ? (await readdir(dir)).filter((f) => f.endsWith('.json')).sort() : [];
+    for (const file of files) {
+      const path = join(dir, file);
+      let raw: unknown;
+      try {
+        raw = JSON.parse(await readFile(path, 'utf8'));
+      } catch (error) {
+        throw new ScenarioError(`scenario ${path}: ${(error as Error).message}`);
+      }
+      const s = parseScenario(raw, path);
+      if (`${s.name}.json` !== file)
+        throw new ScenarioError(`scenario ${path}: name must be "${file.slice(0, -5)}"`);
+      byName.set(s.name, s);
+    }
+    const library = new ScenarioLibrary(byName);
+    for (const s of byName.values()) library.resolve(s);
+    return library;
+  }
+
+  /** Ready scenarios: name and description. */
+  list(): { name: string; description: string }[] {
+    return [...this.byName.values()].map((s) => ({ name: s.name, description: s.description }));
+  }
+
+  /** A ready scenario by name, `extends` resolved; undefined when there is none. */
+  get(name: string): Scenario | undefined {
+    const s = this.byName.get(name);
+    return s && this.resolve(s);
+  }
+
+  /** A scenario's rules followed by those of the scenario it extends, and so on; a cycle is an error. */
+  resolve(s: Scenario, seen: string[] = []): Scenario {
+    if (!s.extends) return s;
+    if (seen.includes(s.name))
+      throw new ScenarioError(`scenario ${s.name}: extends itself through ${seen.join(' → ')}`);
+    const base = this.byName.get(s.extends);
+    if (!base) throw new ScenarioError(`scenario ${s.name}: extends: no ready scenario named "${s.extends}"`);
+    const resolved = this.resolve(base, [...seen, s.name]);
+    return { ...s, extends: undefined, rules: [...s.rules, ...resolved.rules] };
+  }
+
+  /**
+   * The scenario `--scenario` names: a ready scenario's name, or the path of a JSON file. A name may hold only
+   * lowercase letters, digits and dashes, so it can never reach outside the scenarios folder.
+   */
+  async choose(nameOrFile: string): Promise<Scenario> {
+    if (scenarioName.safeParse(nameOrFile).success) {
+      const s = this.get(nameOrFile);
+      if (!s)
+        throw new ScenarioError(
+          `no ready scenario named "${nameOrFile}" (ready: ${this.list()
+            .map((x) => x.name)
+            .join(', ')})`,
+        );
+      return s;
+    }
+    if (!nameOrFile.endsWith('.json')) {
+      throw new ScenarioError(
+        `--scenario takes a ready scenario's name or a .json file, not "${nameOrFile}"`,
+      );
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readFile(nameOrFile, 'utf8'));
+    } catch (error) {
+      throw new ScenarioError(`scenario ${nameOrFile}: ${(error as Error).message}`);
+    }
+    return this.resolve(parseScenario(raw, nameOrFile));
+  }
+}

@@ -1,0 +1,101 @@
+import type { ScenarioRule } from './schema.js';
+
+/** Something a rule can match: a transfer, a bulk item, a webhook attempt or an HTTP request. */
+export interface ScenarioEvent {
+  on: ScenarioRule['on'];
+  accountNumber?: string;
+  bankCode?: string;
+  amount?: number;
+  batchName?: string;
+  /** A bulk item's 0-based position in its batch: `everyNth` counts with it. */
+  itemIndex?: number;
+  method?: string;
+  path?: string;
+  /** What the probability draw is keyed on (a reference, an item id): the same key always draws the same. */
+  key: string;
+}
+
+/** What the controller knows about each rule: how often it matched its conditions, and applied. */
+export interface RuleCounters {
+  /** Events that met every condition but `everyNth` and `probability` (the count `everyNth` uses). */
+  seen: number;
+  applied: number;
+}
+
+/** 32-bit FNV-1a of a string: a stable hash for probability draws. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** A draw in [0, 1) that depends only on the seed, the rule and the key: independent of event order. */
+export function draw(seed: number, ruleIndex: number, key: string): number {
+  let x = hash(`${seed}:${ruleIndex}:${key}`);
+  x = Math.imul(x ^ (x >>> 16), 0x7feb352d);
+  x = Math.imul(x ^ (x >>> 15), 0x846ca68b);
+  return ((x ^ (x >>> 16)) >>> 0) / 4294967296;
+}
+
+function conditionsHold(rule: ScenarioRule, event: ScenarioEvent): boolean {
+  const m = rule.match;
+  if (rule.on !== event.on) return false;
+  if (m.accountNumber !== undefined && m.accountNumber !== event.accountNumber) return false;
+  if (
+    m.accountNumberPattern !== undefined &&
+    !new RegExp(m.accountNumberPattern).test(event.accountNumber ?? '')
+  ) {
+    return false;
+  }
+  if (m.bankCode !== undefined && m.bankCode !== event.bankCode) return false;
+  if (m.amount?.min !== undefined && (event.amount ?? -1) < m.amount.min) return false;
+  if (m.amount?.max !== undefined && (event.amount ?? Number.POSITIVE_INFINITY) > m.amount.max) return false;
+  if (m.batchName !== undefined && m.batchName !== event.batchName) return false;
+  if (m.itemIndex?.min !== undefined && (event.itemIndex ?? -1) < m.itemIndex.min) return false;
+  if (m.itemIndex?.max !== undefined && (event.itemIndex ?? Number.POSITIVE_INFINITY) > m.itemIndex.max)
+    return false;
+  if (m.method !== undefined && m.method !== event.method) return false;
+  if (m.path !== undefined && !new RegExp(m.path).test(event.path ?? '')) return false;
+  return true;
+}
+
+/** What the matcher found: the winning rule (or null) and every rule whose conditions held on the way to it. */
+export interface MatchResult {
+  match: { index: number; rule: ScenarioRule } | null;
+  conditionsMet: number[];
+}
+
+/**
+ * The first rule that applies to `event`. Pure: `counters` (one per rule, same order) says how often each rule
+ * met its conditions and applied so far; the caller records the outcome. A rule whose `times` are used up is
+ * passed over; `everyNth` uses a bulk item's position, or else the rule's own count of events that met its
+ * conditions; `probability` draws from the seed, the rule and the event's key. Rules after the winner are not
+ * looked at: first match wins.
+ */
+export function firstMatch(
+  rules: readonly ScenarioRule[],
+  event: ScenarioEvent,
+  counters: readonly RuleCounters[],
+  seed: number,
+): MatchResult {
+  const conditionsMet: number[] = [];
+  for (let index = 0; index < rules.length; index++) {
+    const rule = rules[index];
+    if (!rule || !conditionsHold(rule, event)) continue;
+    conditionsMet.push(index);
+    const count = counters[index] ?? { seen: 0, applied: 0 };
+    if (rule.times !== undefined && count.applied >= rule.times) continue;
+    const nth = rule.match.everyNth;
+    if (nth !== undefined) {
+      const position = event.itemIndex !== undefined ? event.itemIndex + 1 : count.seen + 1;
+      if (position % nth !== 0) continue;
+    }
+    const p = rule.match.probability;
+    if (p !== undefined && draw(seed, index, event.key) >= p) continue;
+    return { match: { index, rule }, conditionsMet };
+  }
+  return { match: null, conditionsMet };
+}

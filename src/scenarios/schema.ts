@@ -1,0 +1,128 @@
+import * as z from 'zod';
+
+/** A regular expression given as a string; refused at load time if it does not compile. */
+const pattern = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((source) => {
+    try {
+      new RegExp(source);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'must be a valid regular expression');
+
+export const ruleMatch = z
+  .object({
+    /** Receiver (transfer, bulk item) or virtual account (webhook) number, exactly. */
+    accountNumber: z
+      .string()
+      .regex(/^\d{10}$/, 'must be 10 digits')
+      .optional(),
+    /** The same, as a regular expression. */
+    accountNumberPattern: pattern.optional(),
+    bankCode: z
+      .string()
+      .regex(/^\d{3}$|^\d{6}$/, 'must be a 3- or 6-digit bank code')
+      .optional(),
+    /** Amount in kobo, both bounds inclusive. */
+    amount: z
+      .object({
+        min: z.number().int().nonnegative().optional(),
+        max: z.number().int().nonnegative().optional(),
+      })
+      .strict()
+      .optional(),
+    batchName: z.string().min(1).optional(),
+    /** A bulk item's 0-based position in its batch, both bounds inclusive. */
+    itemIndex: z
+      .object({
+        min: z.number().int().nonnegative().optional(),
+        max: z.number().int().nonnegative().optional(),
+      })
+      .strict()
+      .optional(),
+    /** Every Nth matching event: transfers and webhooks count per rule; a bulk item counts by its itemIndex. */
+    everyNth: z.number().int().min(1).optional(),
+    /** Chance of matching, drawn from the scenario's seeded generator (the same subject always draws the same). */
+    probability: z.number().min(0).max(1).optional(),
+    /** HTTP rules: method, and the path as a regular expression. */
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
+    path: pattern.optional(),
+  })
+  .strict();
+
+export const ruleEffect = z
+  .object({
+    /** Fail a transfer or bulk item with this provider code and message. */
+    fail: z
+      .object({ errorCode: z.string().min(1).max(10), errorMessage: z.string().min(1).max(200) })
+      .strict()
+      .optional(),
+    /** Wait this long first (transfers, bulk items, HTTP routes, webhook attempts). */
+    delayMs: z.number().int().min(0).max(60_000).optional(),
+    /** Keep a bulk item `processing` until `POST /__sandbox/drain` (or a scenario change) releases it. */
+    hold: z.literal(true).optional(),
+    /** Answer an HTTP route with this status and message, before its handler runs. */
+    http: z
+      .object({ status: z.number().int().min(400).max(599), message: z.string().min(1).max(200) })
+      .strict()
+      .optional(),
+    /** What happens to a webhook delivery attempt. */
+    webhook: z.enum(['drop', 'duplicate', 'refuse']).optional(),
+  })
+  .strict()
+  .refine(
+    (e) => Object.keys(e).length > 0,
+    'an effect needs at least one of fail, delayMs, hold, http, webhook',
+  );
+
+export const scenarioRule = z
+  .object({
+    on: z.enum(['transfer', 'bulk.item', 'webhook', 'http']),
+    match: ruleMatch.default({}),
+    effect: ruleEffect,
+    /** How many times the rule applies; unlimited when left out. */
+    times: z.number().int().min(1).optional(),
+  })
+  .strict()
+  .superRefine((rule, ctx) => {
+    const { effect, on } = rule;
+    const allowed: Record<typeof on, (keyof typeof effect)[]> = {
+      transfer: ['fail', 'delayMs'],
+      'bulk.item': ['fail', 'delayMs', 'hold'],
+      webhook: ['webhook', 'delayMs'],
+      http: ['http', 'delayMs'],
+    };
+    for (const key of Object.keys(effect) as (keyof typeof effect)[]) {
+      if (!allowed[on].includes(key)) {
+        ctx.addIssue({ code: 'custom', path: ['effect', key], message: `does not apply to "${on}" rules` });
+      }
+    }
+  });
+
+export const scenarioName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be lowercase letters, digits and dashes');
+
+export const scenario = z
+  .object({
+    name: scenarioName,
+    description: z.string().min(1).max(1000),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 32 - 1)
+      .optional(),
+    /** Another ready scenario whose rules come after these (so a scenario can keep the magic values). */
+    extends: scenarioName.optional(),
+    rules: z.array(scenarioRule).max(200),
+  })
+  .strict();
+
+export type Scenario = z.infer<typeof scenario>;
+export type ScenarioRule = z.infer<typeof scenarioRule>;
+export type RuleEffect = z.infer<typeof ruleEffect>;
