@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -123,11 +123,31 @@ describe('the CLI', () => {
     [['--port', 'abc'], /invalid setting --port \(PORT\)/],
     [['--bogus'], /Unknown option '--bogus'/],
     [['--fixtures', '/nonexistent/fixtures'], /fixture .*banks\.json/],
+    [['--scenario', 'nope'], /no ready scenario named "nope"/],
+    [['--scenario', '../fixtures/banks'], /--scenario takes a ready scenario's name or a \.json file/],
+    [['--scenario', '/nonexistent/scenario.json'], /scenario \/nonexistent\/scenario\.json/],
   ])('%j exits 2 with one clear line', async (args, message) => {
     const res = await runCli(args, { cwd: dir });
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(message);
     expect(res.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a scenario file with a bad field exits 2 naming the field', async () => {
+    const file = join(dir, 'bad.json');
+    await writeFile(
+      file,
+      JSON.stringify({ name: 'bad', description: 'x', rules: [{ on: 'transfer', effect: { fail: {} } }] }),
+    );
+    const res = await runCli(['--scenario', file], { cwd: dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/rules\.0\.effect\.fail\.errorCode/);
+  });
+
+  it('starts with a ready scenario chosen by name', async () => {
+    const p = await start(['--in-memory', '--scenario', 'happy-path']);
+    const scenario = await http(p, 'GET', '/__sandbox/scenario');
+    expect(scenario.body.data).toMatchObject({ startup: 'happy-path', name: 'happy-path', rules: [] });
   });
 
   it('a bad environment variable exits 2 too', async () => {
