@@ -77,7 +77,7 @@ export function createApp(deps: Deps, hooks: ControlHooks, engines: Engines) {
       { on: 'http', method: c.req.method, path: c.req.path, key: c.get('requestId') },
       chosen,
     );
-    if (effect?.delayMs) await new Promise((resolve) => setTimeout(resolve, effect.delayMs));
+    if (effect?.delayMs) await deps.clock.sleep(effect.delayMs);
     if (effect?.http) throw new ApiError(effect.http.status as ContentfulStatusCode, effect.http.message);
     return next();
   });

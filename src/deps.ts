@@ -1,5 +1,5 @@
 import type { Config } from './config.js';
-import type { Clock } from './domain/clock.js';
+import type { VirtualClock } from './domain/clock.js';
 import type { ScenarioController } from './scenarios/controller.js';
 import type { Fixtures } from './store/fixtures.js';
 import type { Store } from './store/store.js';
@@ -13,7 +13,7 @@ export interface Deps {
   scenarios: ScenarioController;
   fixtures: Fixtures;
   config: Config;
-  clock: Clock;
+  clock: VirtualClock;
   /** One line to the server log. */
   log: (line: string) => void;
 }

@@ -5,7 +5,7 @@ import pkg from '../package.json' with { type: 'json' };
 import { type App, createApp } from './app.js';
 import { type Config, type ConfigInput, resolveConfig } from './config.js';
 import type { Deps } from './deps.js';
-import { type Clock, systemClock } from './domain/clock.js';
+import { type Clock, systemClock, VirtualClock } from './domain/clock.js';
 import { BulkProcessor } from './engine/bulk-processor.js';
 import { WebhookDispatcher } from './engine/webhook-dispatcher.js';
 import { ScenarioController } from './scenarios/controller.js';
@@ -29,6 +29,8 @@ export interface Sandbox {
   store: Store;
   config: Config;
   fixtures: Fixtures;
+  /** The clock every time-based rule reads: advance or freeze it instead of waiting. */
+  clock: VirtualClock;
   /** Resolves once background work is idle and every acknowledged change is on disk. */
   drain(): Promise<void>;
   /** Back to the fixtures. */
@@ -42,11 +44,15 @@ export interface RunningSandbox extends Sandbox {
   url: string;
 }
 
-/** Builds everything but the server: fixtures, store (file or memory), app. */
+/**
+ * Builds everything but the server: fixtures, store (file or memory), engines, app. `timeSource` is what the
+ * sandbox's virtual clock runs on: the system clock, unless a test brings its own.
+ */
 export async function createSandbox(
   options: SandboxOptions = {},
-  clock: Clock = systemClock,
+  timeSource: Clock = systemClock,
 ): Promise<Sandbox> {
+  const clock = new VirtualClock(timeSource);
   const { log = (line: string) => process.stderr.write(`${line}\n`), ...input } = options;
   const config = resolveConfig(input);
   const fixtures = await loadFixtures(config.fixtures);
@@ -75,6 +81,7 @@ export async function createSandbox(
   if (resumedDeliveries > 0)
     log(`resuming ${resumedDeliveries} webhook delivery(ies) left pending by the last run`);
   const reset = async () => {
+    clock.reset();
     bulk.clear();
     webhooks.clear();
     scenarios.reset();
@@ -94,6 +101,7 @@ export async function createSandbox(
     store,
     config,
     fixtures,
+    clock,
     drain,
     reset,
     close: async () => {
@@ -107,9 +115,9 @@ export async function createSandbox(
 /** Builds the sandbox and listens on `config.host:config.port` (port 0 picks a free one). */
 export async function startSandbox(
   options: SandboxOptions = {},
-  clock: Clock = systemClock,
+  timeSource: Clock = systemClock,
 ): Promise<RunningSandbox> {
-  const sandbox = await createSandbox(options, clock);
+  const sandbox = await createSandbox(options, timeSource);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve(
       { fetch: sandbox.app.fetch, port: sandbox.config.port, hostname: sandbox.config.host },

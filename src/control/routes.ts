@@ -48,6 +48,15 @@ const deliveriesQuery = pageQuery.extend({
   clientId: z.string().trim().min(1).optional(),
 });
 
+const advanceBody = z.object({
+  ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(100 * 365 * 24 * 3_600_000),
+});
+const freezeBody = z.object({ frozen: z.boolean().default(true) });
+
 const overrideBody = z.object({ rules: z.array(scenarioRule).min(1).max(200) });
 
 /** `PUT /scenario` takes `{name}` of a ready scenario, or a whole scenario object. */
@@ -161,6 +170,17 @@ export function controlRoutes(
     .post('/webhooks/deliveries/:id/redeliver', async (c) =>
       ok(c, 'Redelivery queued', await redeliver(deps, engines.webhooks, c.req.param('id'))),
     )
+    .get('/clock', (c) => ok(c, 'Sandbox clock', deps.clock.describe()))
+    .post('/clock/advance', async (c) => {
+      const { ms } = await jsonBody(c, advanceBody);
+      deps.clock.advance(ms);
+      return ok(c, `Clock advanced by ${ms} ms`, deps.clock.describe());
+    })
+    .post('/clock/freeze', async (c) => {
+      const { frozen } = await jsonBody(c, freezeBody);
+      deps.clock.freeze(frozen);
+      return ok(c, frozen ? 'Clock frozen' : 'Clock running', deps.clock.describe());
+    })
     .get('/scenario', (c) => ok(c, 'Active scenario', deps.scenarios.describe()))
     .get('/scenarios', (c) => ok(c, 'Ready scenarios', deps.scenarios.library.list()))
     .put('/scenario', async (c) => {

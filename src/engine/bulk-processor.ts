@@ -87,7 +87,7 @@ export class BulkProcessor {
       const wait = config.bulkItemDelayMs + (effect?.delayMs ?? 0);
       if (wait > 0 || effect?.hold) {
         void store.mutate((tx) => this.markProcessing(tx, itemId)).catch(report);
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        if (wait > 0) await this.deps.clock.sleep(wait);
         if (effect?.hold) await scenarios.held();
         if (this.closed) return;
       }

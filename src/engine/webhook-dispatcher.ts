@@ -24,7 +24,8 @@ function describeFailure(error: unknown, timeoutMs: number): string {
  */
 export class WebhookDispatcher {
   private readonly queues = new Map<string, PQueue>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Deliveries waiting for a retry, each with the token of its current wait. */
+  private readonly timers = new Map<string, symbol>();
   /** Deliveries scheduled, queued or being attempted. */
   private readonly open = new Set<string>();
   private idleWaiters: (() => void)[] = [];
@@ -61,14 +62,11 @@ export class WebhookDispatcher {
 
   /** Drops a scheduled retry of one delivery (it is about to be sent again). */
   cancel(id: string): void {
-    const timer = this.timers.get(id);
-    if (timer) clearTimeout(timer);
     this.timers.delete(id);
   }
 
   /** Forgets every scheduled and queued delivery (reset). */
   clear(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     for (const queue of this.queues.values()) queue.clear();
     this.open.clear();
@@ -93,12 +91,17 @@ export class WebhookDispatcher {
   private schedule(delivery: DeliveryRecord): void {
     if (this.closed) return;
     this.open.add(delivery.id);
-    const wait = Math.max(0, (delivery.nextAttemptAt ?? 0) - this.deps.clock.now());
-    const timer = setTimeout(() => {
-      this.timers.delete(delivery.id);
-      this.deliver(delivery.id);
-    }, wait);
-    this.timers.set(delivery.id, timer);
+    // The wait runs on the sandbox clock, so advancing it makes a retry due at once. A newer schedule, a cancel
+    // or a clear replaces the token, and the old wait then does nothing.
+    const token = Symbol(delivery.id);
+    this.timers.set(delivery.id, token);
+    void this.deps.clock
+      .sleep(Math.max(0, (delivery.nextAttemptAt ?? 0) - this.deps.clock.now()))
+      .then(() => {
+        if (this.timers.get(delivery.id) !== token) return;
+        this.timers.delete(delivery.id);
+        this.deliver(delivery.id);
+      });
   }
 
   private settle(id: string): void {
@@ -125,7 +128,7 @@ export class WebhookDispatcher {
       amount: Number(delivery.payload.amount ?? 0),
       key: `${delivery.transactionReference}:${delivery.attempts.length}`,
     });
-    if (effect?.delayMs) await new Promise((resolve) => setTimeout(resolve, effect.delayMs));
+    if (effect?.delayMs) await this.deps.clock.sleep(effect.delayMs);
     const attempts: DeliveryAttempt[] = [];
     if (effect?.webhook === 'drop') {
       await this.drop(id);

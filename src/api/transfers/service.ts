@@ -79,7 +79,7 @@ export async function sendTransfer(
       },
       chosenScenario,
     );
-    if (effect?.delayMs) await new Promise((resolve) => setTimeout(resolve, effect.delayMs));
+    if (effect?.delayMs) await deps.clock.sleep(effect.delayMs);
     ruled = effect?.fail;
   }
   const entry = await deps.store.mutate((tx) => {
