@@ -1,0 +1,974 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import banks from '../../fixtures/banks.json' with { type: 'json' };
+import fees from '../../fixtures/fees.json' with { type: 'json' };
+import defaultScenario from '../../scenarios/default.json' with { type: 'json' };
+import type { Sandbox, SandboxOptions } from '../../src/sandbox.js';
+import { ScenarioError } from '../../src/scenarios/library.js';
+import { type ScenarioRule, scenario as scenarioSchema } from '../../src/scenarios/schema.js';
+import type { DeliveryRecord } from '../../src/store/records.js';
+import { type Reply, startReceiver } from '../support/receiver.js';
+import { A, call, memorySandbox, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
+
+const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
+const ANONYMOUS = '/api/v1/clients/business/customers/funds/anonymous-transfer';
+const BULK = '/api/v1/clients/business/customers/funds/bulk-transfer';
+const PROCESS = `${BULK}/process`;
+const DETAILS = '/api/v1/clients/business/account-details';
+const CUSTOMERS = '/api/v1/clients/business/customers';
+const SCENARIO = '/__sandbox/scenario';
+const OUTAGE = 'Service temporarily unavailable';
+
+const BANK = banks.banks[0]?.code ?? '';
+const RECEIVER = '0123456789';
+const AMOUNT = 100_000;
+const READY = [
+  'default',
+  'duplicate-webhooks',
+  'flaky-bank',
+  'happy-path',
+  'insufficient-funds-midway',
+  'provider-outage',
+  'slow-processing',
+  'webhook-receiver-down',
+];
+
+const MAGIC = [
+  ['0000000051', '51', 'Insufficient Funds'],
+  ['0000000007', '07', 'Invalid Account'],
+  ['0000000091', '91', 'Beneficiary Bank not available'],
+  ['0000000096', '96', 'System malfunction'],
+] as const;
+
+const FLAKY_CODES: Record<string, string> = {
+  '91': 'Beneficiary Bank not available',
+  '96': 'System malfunction',
+  '97': 'Timeout waiting for response from destination',
+  '05': 'Do not honor',
+};
+
+interface Transfer {
+  amount: number;
+  receiverAccountNumber: string;
+  receiverBankCode: string;
+  retrievalReference: string;
+  narration: string;
+}
+interface BulkItem {
+  id: string;
+  itemIndex: number;
+  retrievalReference: string;
+  status: string;
+  errorCode: string;
+  errorMessage: string;
+}
+interface Batch {
+  id: string;
+  status: string;
+  totalItems: number;
+  completedItems: number;
+  failedItems: number;
+  items: BulkItem[];
+}
+interface Described {
+  startup: string;
+  name: string;
+  description: string;
+  seed: number;
+  overrides: ScenarioRule[];
+  rules: ScenarioRule[];
+}
+type Headers = Record<string, string>;
+type Response = Awaited<ReturnType<typeof call>>;
+
+const keysA1 = schemeB(A.publicKey, A.secretKey, A.a1.id);
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const f of cleanups.splice(0)) await f();
+});
+
+/** A memory sandbox, closed after the test. */
+async function open(options: SandboxOptions = {}): Promise<Sandbox> {
+  const sandbox = await memorySandbox(options);
+  cleanups.push(() => sandbox.close());
+  return sandbox;
+}
+
+/** A real webhook receiver, closed after the test. */
+async function receiver(replies: Reply[] = [], then: Reply = 200) {
+  const r = await startReceiver(replies, then);
+  cleanups.push(r.close);
+  return r;
+}
+
+/** Scheme A headers of A's owner on business A1. */
+async function ownerHeaders(sandbox: Sandbox): Promise<Headers> {
+  return schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+}
+
+let counter = 0;
+/** A fresh retrieval reference, unique within the file. */
+function ref(label = 'scn'): string {
+  counter += 1;
+  return `${label}-${counter}`;
+}
+
+function transfer(account = RECEIVER, overrides: Partial<Transfer> = {}): Transfer {
+  return {
+    amount: AMOUNT,
+    receiverAccountNumber: account,
+    receiverBankCode: BANK,
+    retrievalReference: ref(),
+    narration: 'Scenario test',
+    ...overrides,
+  };
+}
+
+function feeFor(amount: number): number {
+  for (const tier of fees.transfer) if (tier.upTo === null || amount <= tier.upTo) return tier.fee;
+  throw new Error('fees.json has no open-ended tier');
+}
+
+function send(sandbox: Sandbox, headers: Headers, account = RECEIVER, extra: Headers = {}, path = TRANSFER) {
+  return call(sandbox, 'POST', path, { headers: { ...headers, ...extra }, body: { ...transfer(account) } });
+}
+
+function expectTransferFailed(res: Response, errorCode: string, message?: string): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(400);
+  expect(res.body).toMatchObject({ status: false, data: null, errorCode });
+  if (message !== undefined) expect(res.body.message).toBe(message);
+}
+
+function expectTransferOk(res: Response): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body).toMatchObject({ status: true, message: 'Transfer successful' });
+}
+
+function expectOutage(res: Response, status = 503, message = OUTAGE): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body).toEqual({ status: false, message, data: null });
+}
+
+async function balanceOf(sandbox: Sandbox, businessId = A.a1.id): Promise<number> {
+  const res = await call(sandbox, 'GET', `/__sandbox/businesses/${businessId}/ledger`);
+  expect(res.status).toBe(200);
+  return (res.body.data as { balance: number }).balance;
+}
+
+async function createBatch(sandbox: Sandbox, items: Transfer[], batchName = 'Scenarios'): Promise<Batch> {
+  const res = await call(sandbox, 'POST', BULK, { headers: keysA1, body: { batchName, transfers: items } });
+  expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
+  return res.body.data as Batch;
+}
+
+function processBatch(sandbox: Sandbox, id: string): Promise<Response> {
+  return call(sandbox, 'POST', PROCESS, { headers: keysA1, body: { bulkTransferId: id } });
+}
+
+async function getBatch(sandbox: Sandbox, id: string): Promise<Batch> {
+  const res = await call(sandbox, 'GET', `${BULK}/${id}`, { headers: keysA1 });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data as Batch;
+}
+
+async function drain(sandbox: Sandbox, query = ''): Promise<Response> {
+  return call(sandbox, 'POST', `/__sandbox/drain${query}`);
+}
+
+/** Creates a batch, processes it (202), drains and answers the settled batch. */
+async function settle(sandbox: Sandbox, items: Transfer[], batchName?: string): Promise<Batch> {
+  const batch = await createBatch(sandbox, items, batchName);
+  const res = await processBatch(sandbox, batch.id);
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  expect((await drain(sandbox)).status).toBe(200);
+  return getBatch(sandbox, batch.id);
+}
+
+function itemAt(batch: Batch, index: number): BulkItem {
+  const item = batch.items.find((i) => i.itemIndex === index);
+  if (!item) throw new Error(`batch ${batch.id} has no item ${index}`);
+  return item;
+}
+
+async function describeScenario(sandbox: Sandbox): Promise<Described> {
+  const res = await call(sandbox, 'GET', SCENARIO);
+  expect(res.status).toBe(200);
+  return res.body.data as Described;
+}
+
+async function putScenario(sandbox: Sandbox, body: Record<string, unknown>): Promise<Response> {
+  return call(sandbox, 'PUT', SCENARIO, { body });
+}
+
+/** Makes a whole scenario object active; it must be accepted. */
+async function useScenario(sandbox: Sandbox, rules: Record<string, unknown>[]): Promise<void> {
+  const res = await putScenario(sandbox, { name: 'under-test', description: 'Made by a test', rules });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect((res.body.data as Described).name).toBe('under-test');
+}
+
+/** Client A with a webhook URL and a permanent virtual account of business A1. */
+async function webhookSetup(sandbox: Sandbox, webhookUrl: string) {
+  const headers = await ownerHeaders(sandbox);
+  const set = await call(sandbox, 'PATCH', '/api/v1/clients/settings/update-webhook-url', {
+    headers,
+    body: { webhookUrl },
+  });
+  expect(set.status).toBe(200);
+  const va = await call(sandbox, 'POST', '/api/v1/clients/business/virtual-accounts', {
+    headers,
+    body: { firstName: 'Ada', lastName: 'Obi', type: 'permanent', reference: ref('va') },
+  });
+  expect(va.status, JSON.stringify(va.body)).toBe(201);
+  return (va.body.data as { accountNumber: string }).accountNumber;
+}
+
+/** An incoming payment to `accountNumber`; answers its delivery id. */
+async function pay(sandbox: Sandbox, accountNumber: string): Promise<string> {
+  const res = await call(sandbox, 'POST', '/__sandbox/incoming-payments', {
+    body: { accountNumber, amount: 250_000, accountName: 'Tunde Bakare' },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return (res.body.data as { deliveryId: string }).deliveryId;
+}
+
+async function delivery(sandbox: Sandbox, id: string): Promise<DeliveryRecord> {
+  const res = await call(sandbox, 'GET', `/__sandbox/webhooks/deliveries/${id}`);
+  expect(res.status).toBe(200);
+  return res.body.data as DeliveryRecord;
+}
+
+const FAST: SandboxOptions = { webhookRetryBaseMs: 5, webhookTimeoutMs: 2000 };
+
+describe('ready scenario: default', () => {
+  it.each(MAGIC)('fails a transfer to %s with %s %s and debits nothing', async (account, code, message) => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const before = await balanceOf(sandbox);
+    expectTransferFailed(await send(sandbox, headers, account), code, message);
+    expectTransferFailed(await send(sandbox, headers, account, {}, ANONYMOUS), code, message);
+    expect(await balanceOf(sandbox)).toBe(before);
+  });
+
+  it('lets transfers to other accounts through, debiting amount plus fee', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const before = await balanceOf(sandbox);
+    expectTransferOk(await send(sandbox, headers, RECEIVER));
+    expectTransferOk(await send(sandbox, headers, '0000000052'));
+    expect(await balanceOf(sandbox)).toBe(before - 2 * (AMOUNT + feeFor(AMOUNT)));
+  });
+
+  it('fails bulk items to the magic accounts with their codes, and completes the others', async () => {
+    const sandbox = await open();
+    const before = await balanceOf(sandbox);
+    const items = [transfer(), ...MAGIC.map(([account]) => transfer(account)), transfer('0000000052')];
+    const batch = await settle(sandbox, items);
+    expect(batch).toMatchObject({ status: 'partially_completed', completedItems: 2, failedItems: 4 });
+    expect(itemAt(batch, 0).status).toBe('completed');
+    MAGIC.forEach(([, code, message], i) => {
+      expect(itemAt(batch, i + 1)).toMatchObject({
+        status: 'failed',
+        errorCode: code,
+        errorMessage: message,
+      });
+    });
+    expect(itemAt(batch, 5).status).toBe('completed');
+    expect(await balanceOf(sandbox)).toBe(before - 2 * (AMOUNT + feeFor(AMOUNT)));
+  });
+});
+
+describe('ready scenario: happy-path', () => {
+  it('lets transfers and bulk items to the magic accounts through', async () => {
+    const sandbox = await open({ scenario: 'happy-path' });
+    const headers = await ownerHeaders(sandbox);
+    for (const [account] of MAGIC) {
+      expectTransferOk(await send(sandbox, headers, account));
+      expectTransferOk(await send(sandbox, headers, account, {}, ANONYMOUS));
+    }
+    const batch = await settle(
+      sandbox,
+      MAGIC.map(([account]) => transfer(account)),
+    );
+    expect(batch).toMatchObject({ status: 'completed', completedItems: 4, failedItems: 0 });
+    for (const item of batch.items) expect(item.status).toBe('completed');
+  });
+
+  it('still fails a real shortage of balance with 51', async () => {
+    const sandbox = await open({ scenario: 'happy-path' });
+    const headers = await ownerHeaders(sandbox);
+    const set = await call(sandbox, 'PUT', `/__sandbox/businesses/${A.a1.id}/balance`, {
+      body: { balance: 0 },
+    });
+    expect(set.status).toBe(200);
+    expectTransferFailed(await send(sandbox, headers, RECEIVER), '51', 'Insufficient Funds');
+  });
+});
+
+describe('ready scenario: flaky-bank', () => {
+  /** The same 200 items every time: unique retrieval references, ordinary receivers. */
+  const ITEMS: Transfer[] = Array.from({ length: 200 }, (_, i) =>
+    transfer(RECEIVER, { amount: 10_000, retrievalReference: `flaky-item-${i}` }),
+  );
+
+  /** Runs `items` on a fresh flaky-bank sandbox and answers the settled items by itemIndex, checked. */
+  async function run(items: Transfer[], bulkConcurrency: number): Promise<BulkItem[]> {
+    const sandbox = await open({ scenario: 'flaky-bank', bulkConcurrency });
+    const batch = await settle(sandbox, items, 'Flaky');
+    expect(batch.items).toHaveLength(items.length);
+    const sorted = [...batch.items].sort((a, b) => a.itemIndex - b.itemIndex);
+    for (const item of sorted) {
+      if (item.status === 'failed') {
+        expect(Object.keys(FLAKY_CODES)).toContain(item.errorCode);
+        expect(item.errorMessage).toBe(FLAKY_CODES[item.errorCode]);
+      } else {
+        expect(item).toMatchObject({ status: 'completed', errorCode: '' });
+      }
+    }
+    return sorted;
+  }
+
+  /** `status:errorCode` of each item, by itemIndex. */
+  const byIndex = (items: BulkItem[]) => items.map((i) => `${i.status}:${i.errorCode}`);
+  /** The same, by retrieval reference. */
+  const byReference = (items: BulkItem[]) =>
+    Object.fromEntries(items.map((i) => [i.retrievalReference, `${i.status}:${i.errorCode}`]));
+
+  it('fails about one item in ten, with codes only from 91, 96, 97, 05', async () => {
+    const outcomes = byIndex(await run(ITEMS, 8));
+    const failed = outcomes.filter((r) => r.startsWith('failed:'));
+    expect(failed.length).toBeGreaterThanOrEqual(8); // 4% of 200
+    expect(failed.length).toBeLessThanOrEqual(36); // 18% of 200
+    for (const f of failed) expect(['failed:91', 'failed:96', 'failed:97', 'failed:05']).toContain(f);
+    // More than one of the codes shows up in 200 items.
+    expect(new Set(failed).size).toBeGreaterThan(1);
+  });
+
+  it('gives the same batch the same per-item outcomes in two fresh sandboxes, at concurrency 1 and 8', async () => {
+    const first = byIndex(await run(ITEMS, 8));
+    const second = byIndex(await run(ITEMS, 8));
+    const serial = byIndex(await run(ITEMS, 1));
+    expect(second).toEqual(first);
+    expect(serial).toEqual(first);
+  });
+
+  it('draws on the retrieval reference, not the order: the batch reversed gives each reference the same outcome', async () => {
+    const forward = byReference(await run(ITEMS, 8));
+    const reversed = byReference(await run([...ITEMS].reverse(), 8));
+    expect(reversed).toEqual(forward);
+  });
+});
+
+describe('ready scenario: insufficient-funds-midway', () => {
+  it('completes items 0–4, fails 5–7 with 51 and debits only the five', async () => {
+    const sandbox = await open({ scenario: 'insufficient-funds-midway' });
+    const before = await balanceOf(sandbox);
+    const batch = await settle(
+      sandbox,
+      Array.from({ length: 8 }, () => transfer()),
+    );
+    expect(batch).toMatchObject({
+      status: 'partially_completed',
+      totalItems: 8,
+      completedItems: 5,
+      failedItems: 3,
+    });
+    for (let i = 0; i < 5; i++)
+      expect(itemAt(batch, i)).toMatchObject({ status: 'completed', errorCode: '' });
+    for (let i = 5; i < 8; i++) {
+      expect(itemAt(batch, i)).toMatchObject({
+        status: 'failed',
+        errorCode: '51',
+        errorMessage: 'Insufficient Funds',
+      });
+    }
+    expect(await balanceOf(sandbox)).toBe(before - 5 * (AMOUNT + feeFor(AMOUNT)));
+  });
+
+  it('keeps the magic accounts of default for single transfers', async () => {
+    const sandbox = await open({ scenario: 'insufficient-funds-midway' });
+    const headers = await ownerHeaders(sandbox);
+    expectTransferFailed(await send(sandbox, headers, '0000000007'), '07', 'Invalid Account');
+    expectTransferOk(await send(sandbox, headers, RECEIVER));
+  });
+});
+
+describe('ready scenario: slow-processing', () => {
+  it('keeps bulk items processing with no configured item delay, until they complete', async () => {
+    const sandbox = await open({ scenario: 'slow-processing', bulkItemDelayMs: 0 });
+    const batch = await createBatch(sandbox, [transfer(), transfer()]);
+    expect((await processBatch(sandbox, batch.id)).status).toBe(202);
+    const running = await getBatch(sandbox, batch.id);
+    expect(running.status).toBe('processing');
+    expect(running.items.map((i) => i.status)).toEqual(['processing', 'processing']);
+    expect((await drain(sandbox)).status).toBe(200);
+    const done = await getBatch(sandbox, batch.id);
+    expect(done).toMatchObject({ status: 'completed', completedItems: 2, failedItems: 0 });
+  });
+
+  it('takes at least 300 ms to answer a single transfer', async () => {
+    const sandbox = await open({ scenario: 'slow-processing' });
+    const headers = await ownerHeaders(sandbox);
+    const started = performance.now();
+    const res = await send(sandbox, headers, RECEIVER);
+    const elapsed = performance.now() - started;
+    expectTransferOk(res);
+    // Node's timers count whole milliseconds of a loop time taken a little earlier, so a 300 ms timer can
+    // be measured at 299.x ms by performance.now().
+    expect(elapsed).toBeGreaterThanOrEqual(299);
+  });
+});
+
+describe('ready scenario: webhook-receiver-down', () => {
+  it('refuses every attempt: the delivery fails after 3 ECONNREFUSED attempts, the receiver got nothing', async () => {
+    const hook = await receiver();
+    const sandbox = await open({ ...FAST, scenario: 'webhook-receiver-down', webhookAttempts: 3 });
+    const account = await webhookSetup(sandbox, hook.url);
+    const id = await pay(sandbox, account);
+    await sandbox.drain();
+    const d = await delivery(sandbox, id);
+    expect(d.status).toBe('failed');
+    expect(d.attempts).toHaveLength(3);
+    for (const attempt of d.attempts) {
+      expect(attempt.statusCode).toBeNull();
+      expect(attempt.error).toMatch(/ECONNREFUSED/);
+    }
+    expect(hook.received).toEqual([]);
+  });
+});
+
+describe('ready scenario: provider-outage', () => {
+  it('answers 503 on transfer, anonymous transfer and bulk process; account details still work; no money moves', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const batch = await createBatch(sandbox, [transfer(), transfer()]);
+    expect((await putScenario(sandbox, { name: 'provider-outage' })).status).toBe(200);
+    const before = await balanceOf(sandbox);
+
+    expectOutage(await send(sandbox, headers, RECEIVER));
+    expectOutage(await send(sandbox, headers, RECEIVER, {}, ANONYMOUS));
+    expectOutage(await processBatch(sandbox, batch.id));
+    expectOutage(
+      await call(sandbox, 'POST', BULK, {
+        headers: keysA1,
+        body: { batchName: 'Down', transfers: [transfer()] },
+      }),
+    );
+    const details = await call(sandbox, 'GET', DETAILS, { headers });
+    expect(details.status).toBe(200);
+    expect(Number((details.body.data as { accountBalance: string }).accountBalance)).toBe(before);
+
+    expect((await drain(sandbox)).status).toBe(200);
+    expect(await balanceOf(sandbox)).toBe(before);
+    // Back to the start-up scenario: the batch was never processed.
+    expect((await call(sandbox, 'DELETE', SCENARIO)).status).toBe(200);
+    const after = await getBatch(sandbox, batch.id);
+    expect(after.status).toBe('pending');
+    expect(after.items.map((i) => i.status)).toEqual(['pending', 'pending']);
+  });
+
+  it('answers 503 from start-up too', async () => {
+    const sandbox = await open({ scenario: 'provider-outage' });
+    const headers = await ownerHeaders(sandbox);
+    expectOutage(await send(sandbox, headers, RECEIVER));
+    expect((await call(sandbox, 'GET', DETAILS, { headers })).status).toBe(200);
+  });
+});
+
+describe('ready scenario: duplicate-webhooks', () => {
+  it('sends each notification twice with the same body; the delivery is delivered', async () => {
+    const hook = await receiver();
+    const sandbox = await open({ ...FAST, scenario: 'duplicate-webhooks' });
+    const account = await webhookSetup(sandbox, hook.url);
+    const id = await pay(sandbox, account);
+    await sandbox.drain();
+    expect(hook.received).toHaveLength(2);
+    const [first, second] = hook.received;
+    expect(second?.body).toEqual(first?.body);
+    expect(first?.body.recipientAccountNumber).toBe(account);
+    const d = await delivery(sandbox, id);
+    expect(d.status).toBe('delivered');
+    expect(d.attempts.map((a) => a.statusCode)).toEqual([200, 200]);
+  });
+});
+
+describe('effects through PUT /__sandbox/scenario with a whole scenario', () => {
+  it('hold: keeps bulk items processing until a drain, then completes them', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    await useScenario(sandbox, [{ on: 'bulk.item', effect: { hold: true } }]);
+    const batch = await createBatch(sandbox, [transfer(), transfer(), transfer()]);
+    expect((await processBatch(sandbox, batch.id)).status).toBe(202);
+    const held = await getBatch(sandbox, batch.id);
+    expect(held).toMatchObject({ status: 'processing', completedItems: 0, failedItems: 0 });
+    expect(held.items.map((i) => i.status)).toEqual(['processing', 'processing', 'processing']);
+    // Other work goes on meanwhile, and the items are still held after it.
+    expectTransferOk(await send(sandbox, headers, RECEIVER));
+    expect((await getBatch(sandbox, batch.id)).items.map((i) => i.status)).toEqual([
+      'processing',
+      'processing',
+      'processing',
+    ]);
+
+    expect((await drain(sandbox)).status).toBe(200);
+    const done = await getBatch(sandbox, batch.id);
+    expect(done).toMatchObject({ status: 'completed', completedItems: 3, failedItems: 0 });
+  });
+
+  it('hold: a drain also lets go items that reach their turn while it runs (batch larger than the concurrency)', async () => {
+    const sandbox = await open({ bulkConcurrency: 2 });
+    await useScenario(sandbox, [{ on: 'bulk.item', effect: { hold: true } }]);
+    const batch = await createBatch(
+      sandbox,
+      Array.from({ length: 5 }, () => transfer()),
+    );
+    expect((await processBatch(sandbox, batch.id)).status).toBe(202);
+    const res = await drain(sandbox, '?timeoutMs=1000');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const done = await getBatch(sandbox, batch.id);
+    expect(done).toMatchObject({ status: 'completed', completedItems: 5, failedItems: 0 });
+  });
+
+  it('webhook drop: the delivery is dropped and the receiver gets nothing', async () => {
+    const hook = await receiver();
+    const sandbox = await open(FAST);
+    await useScenario(sandbox, [{ on: 'webhook', effect: { webhook: 'drop' } }]);
+    const account = await webhookSetup(sandbox, hook.url);
+    const id = await pay(sandbox, account);
+    await sandbox.drain();
+    const d = await delivery(sandbox, id);
+    expect(d.status).toBe('dropped');
+    expect(hook.received).toEqual([]);
+  });
+
+  it('times 2: only the first two matching transfers fail', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    await useScenario(sandbox, [
+      {
+        on: 'transfer',
+        match: { accountNumber: RECEIVER },
+        effect: { fail: { errorCode: '12', errorMessage: 'Invalid transaction' } },
+        times: 2,
+      },
+    ]);
+    expectTransferFailed(await send(sandbox, headers, RECEIVER), '12', 'Invalid transaction');
+    // A transfer the rule does not match does not use up its times.
+    expectTransferOk(await send(sandbox, headers, '0000000052'));
+    expectTransferFailed(await send(sandbox, headers, RECEIVER), '12', 'Invalid transaction');
+    expectTransferOk(await send(sandbox, headers, RECEIVER));
+    expectTransferOk(await send(sandbox, headers, RECEIVER));
+  });
+
+  it('everyNth 2 on bulk.item: the items at itemIndex 1, 3 and 5 fail', async () => {
+    const sandbox = await open();
+    await useScenario(sandbox, [
+      {
+        on: 'bulk.item',
+        match: { everyNth: 2 },
+        effect: { fail: { errorCode: '96', errorMessage: 'System malfunction' } },
+      },
+    ]);
+    const batch = await settle(
+      sandbox,
+      Array.from({ length: 6 }, () => transfer()),
+    );
+    expect(batch).toMatchObject({ status: 'partially_completed', completedItems: 3, failedItems: 3 });
+    const failed = batch.items.filter((i) => i.status === 'failed').map((i) => i.itemIndex);
+    expect(failed.sort((a, b) => a - b)).toEqual([1, 3, 5]);
+    for (const i of [1, 3, 5]) expect(itemAt(batch, i).errorCode).toBe('96');
+  });
+
+  it('batchName: fails the items of the named batch only', async () => {
+    const sandbox = await open();
+    await useScenario(sandbox, [
+      {
+        on: 'bulk.item',
+        match: { batchName: 'Payroll' },
+        effect: { fail: { errorCode: '91', errorMessage: 'Beneficiary Bank not available' } },
+      },
+    ]);
+    const payroll = await settle(sandbox, [transfer(), transfer()], 'Payroll');
+    expect(payroll).toMatchObject({ status: 'failed', failedItems: 2 });
+    const vendors = await settle(sandbox, [transfer(), transfer()], 'Vendors');
+    expect(vendors).toMatchObject({ status: 'completed', completedItems: 2 });
+  });
+
+  it('http: a GET rule with a path regex answers 418 on that route only (with its delay)', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    await useScenario(sandbox, [
+      {
+        on: 'http',
+        match: { method: 'GET', path: '^/api/v1/clients/business/account-details$' },
+        effect: { http: { status: 418, message: 'I am a teapot' }, delayMs: 20 },
+      },
+    ]);
+    expectOutage(await call(sandbox, 'GET', DETAILS, { headers }), 418, 'I am a teapot');
+    expect((await call(sandbox, 'GET', CUSTOMERS, { headers })).status).toBe(200);
+    expectTransferOk(await send(sandbox, headers, RECEIVER));
+    // Another method on the same path is not the rule's: the route's own answer (no POST route there).
+    const post = await call(sandbox, 'POST', DETAILS, { headers, body: {} });
+    expect(post.status).toBe(404);
+  });
+
+  it('extends: a whole scenario may extend a ready one, its rules first', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const res = await putScenario(sandbox, {
+      name: 'mine',
+      description: 'Mine',
+      extends: 'default',
+      rules: [
+        {
+          on: 'transfer',
+          match: { accountNumber: '0000000051' },
+          effect: { fail: { errorCode: '12', errorMessage: 'Invalid transaction' } },
+        },
+      ],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((res.body.data as Described).rules).toHaveLength(1 + defaultScenario.rules.length);
+    expectTransferFailed(await send(sandbox, headers, '0000000051'), '12');
+    expectTransferFailed(await send(sandbox, headers, '0000000007'), '07');
+  });
+});
+
+describe('runtime switching', () => {
+  it('shows the start-up scenario default and its rules', async () => {
+    const sandbox = await open();
+    const described = await describeScenario(sandbox);
+    expect(described).toMatchObject({
+      startup: 'default',
+      name: 'default',
+      description: defaultScenario.description,
+      overrides: [],
+    });
+    expect(described.rules).toEqual(scenarioSchema.parse(defaultScenario).rules);
+    expect(typeof described.seed).toBe('number');
+  });
+
+  it('PUT {name} switches to a ready scenario; DELETE brings default back', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const put = await putScenario(sandbox, { name: 'happy-path' });
+    expect(put.status).toBe(200);
+    expect(put.body.data).toMatchObject({ startup: 'default', name: 'happy-path', rules: [] });
+    expect((await describeScenario(sandbox)).name).toBe('happy-path');
+    expectTransferOk(await send(sandbox, headers, '0000000051'));
+
+    const del = await call(sandbox, 'DELETE', SCENARIO);
+    expect(del.status).toBe(200);
+    expect((del.body.data as Described).name).toBe('default');
+    expect((await describeScenario(sandbox)).name).toBe('default');
+    expectTransferFailed(await send(sandbox, headers, '0000000051'), '51');
+  });
+
+  it('PUT {name} of an unknown scenario is 404 and changes nothing', async () => {
+    const sandbox = await open();
+    const res = await putScenario(sandbox, { name: 'nope' });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ status: false, data: null });
+    expect(res.body.message).toContain('nope');
+    expect((await describeScenario(sandbox)).name).toBe('default');
+  });
+
+  it.each([
+    [
+      'an empty effect',
+      { name: 'bad', description: 'd', rules: [{ on: 'transfer', effect: {} }] },
+      'rules.0.effect',
+    ],
+    ['a name with capitals', { name: 'Bad', description: 'd', rules: [] }, 'name'],
+    ['no rules', { name: 'bad', description: 'd' }, 'rules'],
+    [
+      'an unknown rule key',
+      { name: 'bad', description: 'd', rules: [{ on: 'transfer', effect: { delayMs: 1 }, when: 1 }] },
+      'rules.0',
+    ],
+    ['a path to a file as name', { name: '../default' }, 'name'],
+    [
+      'extends of an unknown scenario',
+      { name: 'bad', description: 'd', extends: 'nope', rules: [] },
+      'extends',
+    ],
+  ] as [string, Record<string, unknown>, string][])(
+    'PUT with %s is 400 with the error envelope, the active scenario unchanged',
+    async (_n, body, field) => {
+      const sandbox = await open();
+      const headers = await ownerHeaders(sandbox);
+      expect((await putScenario(sandbox, { name: 'happy-path' })).status).toBe(200);
+      const res = await putScenario(sandbox, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body).toMatchObject({ status: false, data: null });
+      expect(res.body.message).toContain(field);
+      expect((await describeScenario(sandbox)).name).toBe('happy-path');
+      expectTransferOk(await send(sandbox, headers, '0000000051'));
+    },
+  );
+
+  it('PUT with a body that is not JSON is refused', async () => {
+    const sandbox = await open();
+    const res = await call(sandbox, 'PUT', SCENARIO, {
+      headers: { 'content-type': 'application/json' },
+      body: '{name',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: false, data: null });
+    expect((await describeScenario(sandbox)).name).toBe('default');
+  });
+
+  it('POST /scenario/rules puts rules in front of the active ones', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const overrides = [
+      {
+        on: 'transfer',
+        match: { accountNumber: RECEIVER },
+        effect: { fail: { errorCode: '12', errorMessage: 'Invalid transaction' } },
+      },
+      {
+        on: 'transfer',
+        match: { accountNumber: '0000000051' },
+        effect: { fail: { errorCode: '12', errorMessage: 'Invalid transaction' } },
+      },
+    ];
+    const res = await call(sandbox, 'POST', `${SCENARIO}/rules`, { body: { rules: overrides } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const described = res.body.data as Described;
+    expect(described.name).toBe('default');
+    expect(described.overrides).toHaveLength(2);
+    expect(described.rules).toHaveLength(2 + defaultScenario.rules.length);
+    expect(described.rules.slice(0, 2)).toEqual(described.overrides);
+
+    expectTransferFailed(await send(sandbox, headers, RECEIVER), '12', 'Invalid transaction');
+    // In front of the magic rule for the same account: the override wins.
+    expectTransferFailed(await send(sandbox, headers, '0000000051'), '12', 'Invalid transaction');
+    // The other magic accounts still fail as before.
+    expectTransferFailed(await send(sandbox, headers, '0000000007'), '07', 'Invalid Account');
+    expectTransferOk(await send(sandbox, headers, '0000000052'));
+  });
+
+  it('POST /scenario/rules puts newer overrides in front of older ones', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const failWith = (errorCode: string) => ({
+      rules: [
+        {
+          on: 'transfer',
+          match: { accountNumber: RECEIVER },
+          effect: { fail: { errorCode, errorMessage: 'x' } },
+        },
+      ],
+    });
+    expect((await call(sandbox, 'POST', `${SCENARIO}/rules`, { body: failWith('12') })).status).toBe(200);
+    expect((await call(sandbox, 'POST', `${SCENARIO}/rules`, { body: failWith('13') })).status).toBe(200);
+    expectTransferFailed(await send(sandbox, headers, RECEIVER), '13');
+  });
+
+  it.each([
+    ['no rules', { rules: [] }],
+    ['an invalid rule', { rules: [{ on: 'transfer', effect: { hold: true } }] }],
+    ['no body fields', {}],
+  ] as [string, Record<string, unknown>][])(
+    'POST /scenario/rules with %s is 400 and adds nothing',
+    async (_n, body) => {
+      const sandbox = await open();
+      const res = await call(sandbox, 'POST', `${SCENARIO}/rules`, { body });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ status: false, data: null });
+      const described = await describeScenario(sandbox);
+      expect(described.overrides).toEqual([]);
+      expect(described.rules).toHaveLength(defaultScenario.rules.length);
+    },
+  );
+
+  it('POST /__sandbox/reset brings back the start-up scenario and drops the overrides', async () => {
+    const sandbox = await open();
+    expect((await putScenario(sandbox, { name: 'happy-path' })).status).toBe(200);
+    const rules = [
+      {
+        on: 'transfer',
+        match: { accountNumber: RECEIVER },
+        effect: { fail: { errorCode: '12', errorMessage: 'x' } },
+      },
+    ];
+    expect((await call(sandbox, 'POST', `${SCENARIO}/rules`, { body: { rules } })).status).toBe(200);
+    expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
+
+    const described = await describeScenario(sandbox);
+    expect(described).toMatchObject({ startup: 'default', name: 'default', overrides: [] });
+    expect(described.rules).toHaveLength(defaultScenario.rules.length);
+    const headers = await ownerHeaders(sandbox);
+    expectTransferOk(await send(sandbox, headers, RECEIVER));
+    expectTransferFailed(await send(sandbox, headers, '0000000051'), '51');
+  });
+
+  it('starts counters afresh when a scenario is set again: a times rule applies again', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const rules = [
+      {
+        on: 'transfer',
+        match: { accountNumber: RECEIVER },
+        effect: { fail: { errorCode: '12', errorMessage: 'x' } },
+        times: 1,
+      },
+    ];
+    await useScenario(sandbox, rules);
+    expectTransferFailed(await send(sandbox, headers, RECEIVER), '12');
+    expectTransferOk(await send(sandbox, headers, RECEIVER));
+    await useScenario(sandbox, rules);
+    expectTransferFailed(await send(sandbox, headers, RECEIVER), '12');
+  });
+
+  it('a sandbox started with happy-path resets to happy-path, not default', async () => {
+    const sandbox = await open({ scenario: 'happy-path' });
+    expect(await describeScenario(sandbox)).toMatchObject({ startup: 'happy-path', name: 'happy-path' });
+    expect((await putScenario(sandbox, { name: 'default' })).status).toBe(200);
+    expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
+    expect(await describeScenario(sandbox)).toMatchObject({ startup: 'happy-path', name: 'happy-path' });
+    const headers = await ownerHeaders(sandbox);
+    expectTransferOk(await send(sandbox, headers, '0000000051'));
+
+    expect((await putScenario(sandbox, { name: 'default' })).status).toBe(200);
+    const del = await call(sandbox, 'DELETE', SCENARIO);
+    expect((del.body.data as Described).name).toBe('happy-path');
+  });
+
+  it('GET /__sandbox/scenarios lists the 8 ready scenarios with their descriptions', async () => {
+    const sandbox = await open();
+    const res = await call(sandbox, 'GET', '/__sandbox/scenarios');
+    expect(res.status).toBe(200);
+    const list = res.body.data as { name: string; description: string }[];
+    expect(list.map((s) => s.name).sort()).toEqual(READY);
+    for (const s of list) expect(s.description.length).toBeGreaterThan(10);
+    expect(list.find((s) => s.name === 'default')?.description).toBe(defaultScenario.description);
+  });
+});
+
+describe('per-request choice: x-sandbox-scenario', () => {
+  it('happy-path on one transfer lets 0000000051 through; the next request without it fails 51', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    expectTransferOk(await send(sandbox, headers, '0000000051', { 'x-sandbox-scenario': 'happy-path' }));
+    expectTransferFailed(await send(sandbox, headers, '0000000051'), '51', 'Insufficient Funds');
+    expect((await describeScenario(sandbox)).name).toBe('default');
+  });
+
+  it('provider-outage: account details still 200, a transfer 503', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const outage = { 'x-sandbox-scenario': 'provider-outage' };
+    expect((await call(sandbox, 'GET', DETAILS, { headers: { ...headers, ...outage } })).status).toBe(200);
+    expectOutage(await send(sandbox, headers, RECEIVER, outage));
+    expectTransferOk(await send(sandbox, headers, RECEIVER));
+  });
+
+  it('an unknown name is 400, on a transfer and on a read', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const before = await balanceOf(sandbox);
+    const nope = { 'x-sandbox-scenario': 'nope' };
+    const res = await send(sandbox, headers, RECEIVER, nope);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: false, data: null });
+    expect(res.body.message).toContain('nope');
+    expect((await call(sandbox, 'GET', DETAILS, { headers: { ...headers, ...nope } })).status).toBe(400);
+    expect(await balanceOf(sandbox)).toBe(before);
+  });
+});
+
+describe('start-up choice', () => {
+  async function tempDir(): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'scenario-test-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    return dir;
+  }
+
+  it('refuses an unknown ready scenario with a ScenarioError', async () => {
+    const started = memorySandbox({ scenario: 'nope' });
+    await expect(started).rejects.toBeInstanceOf(ScenarioError);
+    await expect(started).rejects.toThrow(/nope/);
+  });
+
+  it.each(['../fixtures/banks', '../scenarios/default', 'Default'])(
+    'refuses %s: a name that is not a name must be a .json file',
+    async (value) => {
+      const started = memorySandbox({ scenario: value });
+      await expect(started).rejects.toBeInstanceOf(ScenarioError);
+      await expect(started).rejects.toThrow(/\.json/);
+    },
+  );
+
+  it('starts with a scenario file that extends default', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'custom.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        name: 'custom-file',
+        description: 'From a file',
+        extends: 'default',
+        rules: [
+          {
+            on: 'transfer',
+            match: { accountNumber: RECEIVER },
+            effect: { fail: { errorCode: '12', errorMessage: 'Invalid transaction' } },
+          },
+        ],
+      }),
+    );
+    const sandbox = await open({ scenario: file });
+    const described = await describeScenario(sandbox);
+    expect(described).toMatchObject({ startup: 'custom-file', name: 'custom-file' });
+    expect(described.rules).toHaveLength(1 + defaultScenario.rules.length);
+    const headers = await ownerHeaders(sandbox);
+    expectTransferFailed(await send(sandbox, headers, RECEIVER), '12', 'Invalid transaction');
+    expectTransferFailed(await send(sandbox, headers, '0000000051'), '51', 'Insufficient Funds');
+    expectTransferOk(await send(sandbox, headers, '0000000052'));
+    // The file's scenario is the start-up one: a reset comes back to it.
+    expect((await putScenario(sandbox, { name: 'happy-path' })).status).toBe(200);
+    expect((await call(sandbox, 'DELETE', SCENARIO)).status).toBe(200);
+    expect((await describeScenario(sandbox)).name).toBe('custom-file');
+  });
+
+  it('refuses an invalid scenario file with a message naming the file and the field', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'broken.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        name: 'broken',
+        description: 'Broken',
+        rules: [{ on: 'transfer', match: { everyNth: 0 }, effect: { delayMs: 1 } }],
+      }),
+    );
+    const started = memorySandbox({ scenario: file });
+    await expect(started).rejects.toBeInstanceOf(ScenarioError);
+    await expect(started).rejects.toThrow(file);
+    await expect(started).rejects.toThrow('rules.0.match.everyNth');
+  });
+
+  it('refuses a scenario file that is not JSON, or that is missing', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'garbled.json');
+    await writeFile(file, '{ "name": ');
+    await expect(memorySandbox({ scenario: file })).rejects.toBeInstanceOf(ScenarioError);
+    await expect(memorySandbox({ scenario: join(dir, 'missing.json') })).rejects.toBeInstanceOf(
+      ScenarioError,
+    );
+  });
+
+  it('refuses a scenario file that extends an unknown scenario', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'orphan.json');
+    await writeFile(file, JSON.stringify({ name: 'orphan', description: 'd', extends: 'nope', rules: [] }));
+    const started = memorySandbox({ scenario: file });
+    await expect(started).rejects.toBeInstanceOf(ScenarioError);
+    await expect(started).rejects.toThrow(/extends/);
+  });
+});

@@ -1,0 +1,259 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseScenario, ScenarioError } from '../../src/scenarios/library.js';
+import { scenario } from '../../src/scenarios/schema.js';
+
+const DIR = join(import.meta.dirname, '..', '..', 'scenarios');
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
+
+function readJson(file: string): unknown {
+  return JSON.parse(readFileSync(join(DIR, file), 'utf8'));
+}
+
+type Doc = Record<string, unknown>;
+
+const FAIL = { fail: { errorCode: '51', errorMessage: 'Insufficient Funds' } };
+
+/** A valid document with one transfer rule; `rule` and `top` replace parts of it. */
+function doc(rule: Doc = {}, top: Doc = {}): Doc {
+  return {
+    name: 'my-scenario',
+    description: 'A scenario for the tests',
+    rules: [{ on: 'transfer', match: {}, effect: FAIL, ...rule }],
+    ...top,
+  };
+}
+
+/** The same, with `key` taken out of the top level. */
+function without(key: string): Doc {
+  const d = doc();
+  delete d[key];
+  return d;
+}
+
+function issuesOf(value: unknown) {
+  const result = scenario.safeParse(value);
+  expect(result.success, 'the document should be refused').toBe(false);
+  return result.error?.issues ?? [];
+}
+
+describe('scenario schema: the ready files', () => {
+  it('ships the eight ready scenarios', () => {
+    expect(FILES).toEqual([
+      'default.json',
+      'duplicate-webhooks.json',
+      'flaky-bank.json',
+      'happy-path.json',
+      'insufficient-funds-midway.json',
+      'provider-outage.json',
+      'slow-processing.json',
+      'webhook-receiver-down.json',
+    ]);
+  });
+
+  it.each(FILES)('%s parses, and its name is its file name', (file) => {
+    const result = scenario.safeParse(readJson(file));
+    expect(result.error?.issues ?? []).toEqual([]);
+    expect(result.success).toBe(true);
+    expect(`${result.data?.name}.json`).toBe(file);
+  });
+});
+
+describe('scenario schema: valid documents', () => {
+  it.each([
+    ['the smallest document (no rules)', { name: 'x', description: 'd', rules: [] }],
+    ['a seed and extends', doc({}, { seed: 2 ** 32 - 1, extends: 'default' })],
+    ['a rule with no match (it defaults to {})', doc({ match: undefined })],
+    [
+      'every match condition at once',
+      doc({
+        on: 'bulk.item',
+        match: {
+          accountNumber: '0123456789',
+          accountNumberPattern: '^01\\d{8}$',
+          bankCode: '058',
+          amount: { min: 0, max: 100 },
+          batchName: 'Salaries',
+          itemIndex: { min: 0, max: 9 },
+          everyNth: 1,
+          probability: 0,
+        },
+        effect: { fail: FAIL.fail, delayMs: 0, hold: true },
+        times: 1,
+      }),
+    ],
+    ['a 6-digit bank code and probability 1', doc({ match: { bankCode: '090999', probability: 1 } })],
+    [
+      'an http rule',
+      doc({
+        on: 'http',
+        match: { method: 'GET', path: '^/api/v1/' },
+        effect: { http: { status: 503, message: 'Down' }, delayMs: 60_000 },
+      }),
+    ],
+    ['a webhook rule', doc({ on: 'webhook', effect: { webhook: 'duplicate', delayMs: 5 } })],
+  ] as [string, Doc][])('accepts %s', (_name, value) => {
+    const result = scenario.safeParse(value);
+    expect(result.error?.issues ?? []).toEqual([]);
+    expect(result.success).toBe(true);
+  });
+
+  it('gives a rule without match an empty match', () => {
+    const parsed = scenario.parse(doc({ match: undefined }));
+    expect(parsed.rules[0]?.match).toEqual({});
+  });
+});
+
+describe('scenario schema: invalid documents name the bad field', () => {
+  it.each([
+    ['no name', without('name'), 'name'],
+    ['no description', without('description'), 'description'],
+    ['no rules', without('rules'), 'rules'],
+    ['an empty description', doc({}, { description: '' }), 'description'],
+    ['a name with capitals', doc({}, { name: 'Happy-Path' }), 'name'],
+    ['a name with a slash', doc({}, { name: 'a/b' }), 'name'],
+    ['a name with ..', doc({}, { name: '..' }), 'name'],
+    ['a name reaching up a folder', doc({}, { name: '../default' }), 'name'],
+    ['an empty name', doc({}, { name: '' }), 'name'],
+    ['an extends that is not a name', doc({}, { extends: '../x' }), 'extends'],
+    ['a negative seed', doc({}, { seed: -1 }), 'seed'],
+    ['rules that are not a list', doc({}, { rules: {} }), 'rules'],
+    ['an unknown `on`', doc({ on: 'payout' }), 'rules.0.on'],
+    ['a rule without effect', doc({ effect: undefined }), 'rules.0.effect'],
+    ['an empty effect', doc({ effect: {} }), 'rules.0.effect'],
+    [
+      '`http` on a transfer rule',
+      doc({ effect: { http: { status: 503, message: 'x' } } }),
+      'rules.0.effect.http',
+    ],
+    ['`hold` on a transfer rule', doc({ effect: { hold: true } }), 'rules.0.effect.hold'],
+    ['`webhook` on a transfer rule', doc({ effect: { webhook: 'drop' } }), 'rules.0.effect.webhook'],
+    ['`hold` on a webhook rule', doc({ on: 'webhook', effect: { hold: true } }), 'rules.0.effect.hold'],
+    ['`fail` on a webhook rule', doc({ on: 'webhook', effect: FAIL }), 'rules.0.effect.fail'],
+    ['`fail` on an http rule', doc({ on: 'http', effect: FAIL }), 'rules.0.effect.fail'],
+    [
+      '`http` on a bulk.item rule',
+      doc({ on: 'bulk.item', effect: { http: { status: 500, message: 'x' } } }),
+      'rules.0.effect.http',
+    ],
+    ['hold: false', doc({ on: 'bulk.item', effect: { hold: false } }), 'rules.0.effect.hold'],
+    [
+      'an unknown webhook effect',
+      doc({ on: 'webhook', effect: { webhook: 'lose' } }),
+      'rules.0.effect.webhook',
+    ],
+    [
+      'an http status below 400',
+      doc({ on: 'http', effect: { http: { status: 302, message: 'x' } } }),
+      'rules.0.effect.http.status',
+    ],
+    [
+      'a fail without errorCode',
+      doc({ effect: { fail: { errorMessage: 'x' } } }),
+      'rules.0.effect.fail.errorCode',
+    ],
+    ['a negative delayMs', doc({ effect: { delayMs: -1 } }), 'rules.0.effect.delayMs'],
+    ['a delayMs over a minute', doc({ effect: { delayMs: 60_001 } }), 'rules.0.effect.delayMs'],
+    ['probability 1.5', doc({ match: { probability: 1.5 } }), 'rules.0.match.probability'],
+    ['probability -0.1', doc({ match: { probability: -0.1 } }), 'rules.0.match.probability'],
+    ['everyNth 0', doc({ match: { everyNth: 0 } }), 'rules.0.match.everyNth'],
+    ['everyNth 1.5', doc({ match: { everyNth: 1.5 } }), 'rules.0.match.everyNth'],
+    [
+      'a 9-digit accountNumber',
+      doc({ match: { accountNumber: '123456789' } }),
+      'rules.0.match.accountNumber',
+    ],
+    [
+      'an 11-digit accountNumber',
+      doc({ match: { accountNumber: '01234567890' } }),
+      'rules.0.match.accountNumber',
+    ],
+    ['a 4-digit bankCode', doc({ match: { bankCode: '0580' } }), 'rules.0.match.bankCode'],
+    [
+      'an invalid path regex',
+      doc({ on: 'http', match: { path: '(' }, effect: { delayMs: 1 } }),
+      'rules.0.match.path',
+    ],
+    [
+      'an invalid accountNumberPattern',
+      doc({ match: { accountNumberPattern: '[0-9' } }),
+      'rules.0.match.accountNumberPattern',
+    ],
+    [
+      'an unknown method',
+      doc({ on: 'http', match: { method: 'TRACE' }, effect: { delayMs: 1 } }),
+      'rules.0.match.method',
+    ],
+    ['a negative amount bound', doc({ match: { amount: { min: -1 } } }), 'rules.0.match.amount.min'],
+    [
+      'a fractional itemIndex bound',
+      doc({ match: { itemIndex: { max: 1.5 } } }),
+      'rules.0.match.itemIndex.max',
+    ],
+    ['times 0', doc({ times: 0 }), 'rules.0.times'],
+    ['times 1.5', doc({ times: 1.5 }), 'rules.0.times'],
+  ] as [string, Doc, string][])('refuses %s (%s)', (_name, value, path) => {
+    const issues = issuesOf(value);
+    expect(issues[0]?.path.join('.')).toBe(path);
+  });
+
+  it('refuses the second rule by its own index', () => {
+    const value = doc();
+    value.rules = [
+      { on: 'transfer', effect: FAIL },
+      { on: 'transfer', effect: FAIL, times: 0 },
+    ];
+    expect(issuesOf(value)[0]?.path.join('.')).toBe('rules.1.times');
+  });
+
+  it.each([
+    ['at the top', { ...doc(), colour: 'red' }, '', 'colour'],
+    ['in a rule', doc({ when: 'always' }), 'rules.0', 'when'],
+    ['in a match', doc({ match: { account: '0123456789' } }), 'rules.0.match', 'account'],
+    ['in an effect', doc({ effect: { ...FAIL, retry: true } }), 'rules.0.effect', 'retry'],
+    ['in an amount range', doc({ match: { amount: { from: 1 } } }), 'rules.0.match.amount', 'from'],
+    ['in a fail', doc({ effect: { fail: { ...FAIL.fail, extra: 1 } } }), 'rules.0.effect.fail', 'extra'],
+  ] as [string, Doc, string, string][])('refuses an unknown key %s (strict)', (_name, value, path, key) => {
+    const issues = issuesOf(value);
+    expect(issues[0]?.path.join('.')).toBe(path);
+    expect(issues[0]?.code).toBe('unrecognized_keys');
+    expect(issues[0]?.message).toContain(key);
+  });
+});
+
+describe('parseScenario', () => {
+  it('returns the parsed scenario of a valid document', () => {
+    expect(parseScenario(doc(), 'inline')).toEqual({
+      name: 'my-scenario',
+      description: 'A scenario for the tests',
+      rules: [{ on: 'transfer', match: {}, effect: FAIL }],
+    });
+  });
+
+  it.each([
+    ['an empty effect', doc({ effect: {} }), 'rules.0.effect'],
+    ['everyNth 0', doc({ match: { everyNth: 0 } }), 'rules.0.match.everyNth'],
+    ['a name with capitals', doc({}, { name: 'Loud' }), 'name'],
+  ] as [string, Doc, string][])(
+    'throws a ScenarioError naming the source and the field for %s',
+    (_n, value, field) => {
+      let caught: unknown;
+      try {
+        parseScenario(value, '/tmp/custom.json');
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(ScenarioError);
+      const message = caught instanceof Error ? caught.message : '';
+      expect(message).toContain('/tmp/custom.json');
+      expect(message).toContain(`${field}:`);
+    },
+  );
+
+  it('names (root) when the document is not an object', () => {
+    expect(() => parseScenario('nope', 'body')).toThrow(/scenario body: \(root\)/);
+  });
+});
