@@ -1,6 +1,19 @@
-/** The programmatic API: start a sandbox from a test suite. */
+/**
+ * The programmatic API: start a sandbox from a test suite.
+ *
+ * ```ts
+ * const sandbox = await startSandbox();              // memory store, a free port
+ * const client = await sandbox.newClient();          // keys and a funded business of its own
+ * await fetch(`${sandbox.url}/api/v1/auth/signin`, ...);
+ * await sandbox.close();
+ * ```
+ */
 export { type Config, type ConfigInput, resolveConfig } from './config.js';
+export type { IncomingPayment } from './control/incoming-payments.js';
+export type { NewClient } from './control/tenants.js';
+export type { Clock } from './domain/clock.js';
 export {
+  type ClientCredentials,
   createSandbox,
   type RunningSandbox,
   type Sandbox,
@@ -8,3 +21,4 @@ export {
   startSandbox,
   version,
 } from './sandbox.js';
+export type { Scenario } from './scenarios/schema.js';

@@ -4,12 +4,16 @@ import { serve } from '@hono/node-server';
 import pkg from '../package.json' with { type: 'json' };
 import { type App, createApp } from './app.js';
 import { type Config, type ConfigInput, resolveConfig } from './config.js';
+import { credentials, type credentialsOf } from './control/credentials.js';
+import { type IncomingPayment, receivePayment } from './control/incoming-payments.js';
+import { createClient, type NewClient, newClientBody } from './control/tenants.js';
 import type { Deps } from './deps.js';
 import { type Clock, systemClock, VirtualClock } from './domain/clock.js';
 import { BulkProcessor } from './engine/bulk-processor.js';
 import { WebhookDispatcher } from './engine/webhook-dispatcher.js';
 import { ScenarioController } from './scenarios/controller.js';
-import { embeddedScenariosDir, ScenarioLibrary } from './scenarios/library.js';
+import { embeddedScenariosDir, parseScenario, ScenarioError, ScenarioLibrary } from './scenarios/library.js';
+import type { Scenario } from './scenarios/schema.js';
 import { type Fixtures, loadFixtures } from './store/fixtures.js';
 import type { StateDocument } from './store/records.js';
 import { buildInitialState } from './store/seed.js';
@@ -18,10 +22,17 @@ import { Uploads } from './store/uploads.js';
 
 export const version: string = pkg.version;
 
+/**
+ * Settings as code gives them. Unlike the CLI, code gets a memory store unless it names a `data` file, and a
+ * free port unless it names one.
+ */
 export interface SandboxOptions extends ConfigInput {
   /** Where log lines go (default: standard error). */
   log?: (line: string) => void;
 }
+
+/** One client's logins, keys, businesses and members (an entry of `GET /__sandbox/credentials`). */
+export type ClientCredentials = ReturnType<typeof credentialsOf>;
 
 /** A sandbox without a port: the app for `app.request()`, its store, and the controls. */
 export interface Sandbox {
@@ -31,6 +42,14 @@ export interface Sandbox {
   fixtures: Fixtures;
   /** The clock every time-based rule reads: advance or freeze it instead of waiting. */
   clock: VirtualClock;
+  /** Every client's logins, keys and businesses, from the live state. */
+  credentials(): ClientCredentials[];
+  /** A fresh client of its own (keys, approved funded business, members): parallel tests never meet. */
+  newClient(options?: NewClient): Promise<ClientCredentials>;
+  /** Money arrives on a virtual account; its webhook is sent (see `drain`). */
+  incomingPayment(payment: IncomingPayment): Promise<{ transactionReference: string; deliveryId: string }>;
+  /** Makes a ready scenario (by name) or a scenario object the active one; `null` goes back to the start-up one. */
+  setScenario(scenario: string | Scenario | null): void;
   /** Resolves once background work is idle and every acknowledged change is on disk. */
   drain(): Promise<void>;
   /** Back to the fixtures. */
@@ -54,7 +73,7 @@ export async function createSandbox(
 ): Promise<Sandbox> {
   const clock = new VirtualClock(timeSource);
   const { log = (line: string) => process.stderr.write(`${line}\n`), ...input } = options;
-  const config = resolveConfig(input);
+  const config = resolveConfig({ inMemory: input.data === undefined, port: 0, ...input });
   const fixtures = await loadFixtures(config.fixtures);
   const library = await ScenarioLibrary.load(embeddedScenariosDir);
   const scenarios = new ScenarioController(await library.choose(config.scenario), library, config.seed);
@@ -88,13 +107,13 @@ export async function createSandbox(
     await store.replaceState(await initialState());
     await uploads.clear();
   };
-  const drain = async () => {
-    // Items a scenario holds `processing` are let go by a drain.
-    scenarios.release();
-    await bulk.idle();
-    await webhooks.idle();
-    await store.idle();
-  };
+  // Items a scenario holds `processing` are let go by a drain, including those that reach their turn during it.
+  const drain = () =>
+    scenarios.whileDraining(async () => {
+      await bulk.idle();
+      await webhooks.idle();
+      await store.idle();
+    });
   const app = createApp(deps, { version, startedAt: Date.now(), reset, drain }, { bulk, webhooks });
   return {
     app,
@@ -102,6 +121,17 @@ export async function createSandbox(
     config,
     fixtures,
     clock,
+    credentials: () => credentials(store),
+    newClient: (opts = {}) => createClient(deps, newClientBody.parse(opts)),
+    incomingPayment: (payment) => receivePayment(deps, webhooks, payment),
+    setScenario: (chosen) => {
+      if (chosen === null) scenarios.reset();
+      else if (typeof chosen === 'string') {
+        const ready = library.get(chosen);
+        if (!ready) throw new ScenarioError(`no ready scenario named "${chosen}"`);
+        scenarios.set(ready);
+      } else scenarios.set(library.resolve(parseScenario(chosen, 'setScenario()')));
+    },
     drain,
     reset,
     close: async () => {

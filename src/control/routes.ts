@@ -19,6 +19,7 @@ import { receivePayment, redeliver } from './incoming-payments.js';
 import { ledgerOf, setBalance } from './money.js';
 import { rotateSecret } from './secrets.js';
 import { importState } from './state.js';
+import { createClient, newClientBody } from './tenants.js';
 
 const balanceBody = z.object({ balance: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 const outboxQuery = z.object({
@@ -169,6 +170,9 @@ export function controlRoutes(
     })
     .post('/webhooks/deliveries/:id/redeliver', async (c) =>
       ok(c, 'Redelivery queued', await redeliver(deps, engines.webhooks, c.req.param('id'))),
+    )
+    .post('/clients', async (c) =>
+      ok(c, 'Client created', await createClient(deps, await jsonBody(c, newClientBody)), 201),
     )
     .get('/clock', (c) => ok(c, 'Sandbox clock', deps.clock.describe()))
     .post('/clock/advance', async (c) => {

@@ -21,6 +21,7 @@ export class ScenarioController {
   private active: Active;
   private readonly perRequest = new Map<string, Active>();
   private holds: (() => void)[] = [];
+  private draining = 0;
 
   constructor(
     private readonly startup: Scenario,
@@ -100,9 +101,24 @@ export class ScenarioController {
     return this.activeRules.some((r) => r.on === on);
   }
 
-  /** A promise that resolves when held items are let go (`drain`, a scenario change, reset). */
+  /**
+   * A promise that resolves when held items are let go (`drain`, a scenario change, reset). While a drain runs
+   * nothing is held, or items that reach their turn during it would wait for a drain that waits for them.
+   */
   held(): Promise<void> {
+    if (this.draining > 0) return Promise.resolve();
     return new Promise((resolve) => this.holds.push(resolve));
+  }
+
+  /** Runs `work` (a drain) with nothing held, letting go of what is held now. */
+  async whileDraining<T>(work: () => Promise<T>): Promise<T> {
+    this.draining++;
+    this.release();
+    try {
+      return await work();
+    } finally {
+      this.draining--;
+    }
   }
 
   /** Lets every held item go. */

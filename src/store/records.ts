@@ -302,6 +302,7 @@ export const collectionNames = Object.keys(collectionSchemas) as CollectionName[
 /** Fields looked up by value; the store keeps an index for each, in memory only. */
 export const indexedFields: { [K in CollectionName]?: readonly (keyof Collections[K] & string)[] } = {
   clients: ['publicKey'],
+  roles: ['name'],
   users: ['email', 'clientId'],
   businesses: ['clientId'],
   customers: ['businessId'],

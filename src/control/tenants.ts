@@ -1,0 +1,95 @@
+import * as z from 'zod';
+import { newAccountNumber } from '../api/virtual-accounts/service.js';
+import type { Deps } from '../deps.js';
+import { isoAt } from '../domain/clock.js';
+import type { RoleName } from '../domain/roles.js';
+import type { ClientRecord, UserRecord } from '../store/records.js';
+import { credentialsOf } from './credentials.js';
+
+export const newClientBody = z.object({
+  name: z.string().trim().min(2).max(100).optional(),
+  /** Balance of its approved business, kobo (default 500 000 000). */
+  balance: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** Members to add beside the owner (who is Admin). */
+  members: z
+    .array(z.enum(['Admin', 'Manager', 'Viewer']))
+    .max(20)
+    .optional(),
+  webhookUrl: z.url().max(2048).optional(),
+});
+export type NewClient = z.infer<typeof newClientBody>;
+
+/**
+ * A fresh client of its own, for one test worker: its own keys, an owner, an approved business with a payment
+ * account and a balance, and the members asked for. Nothing it does is visible to any other client, so parallel
+ * tests can share one sandbox without resets. Answers like one entry of `GET /__sandbox/credentials`.
+ */
+export async function createClient(deps: Deps, input: NewClient) {
+  const client = await deps.store.mutate((tx) => {
+    const random = tx.random();
+    const tag = random.hex(8);
+    const createdAt = isoAt(deps.clock);
+    const record: ClientRecord = {
+      id: random.uuid(),
+      name: input.name ?? `Tenant ${tag}`,
+      email: `owner-${tag}@tenant.test`,
+      publicKey: `pk_sandbox_${random.hex(32)}`,
+      secretKey: `sk_sandbox_${random.hex(32)}`,
+      retiredSecrets: [],
+      webhookUrl: input.webhookUrl ?? null,
+      webhookAuthKey: `whk_sandbox_${random.hex(32)}`,
+      billers: [],
+      createdAt,
+    };
+    tx.put('clients', record);
+    const roleId = (name: RoleName) => {
+      const role = tx.where('roles', 'name', name)[0];
+      if (!role) throw new Error(`the state has no ${name} role`);
+      return role.id;
+    };
+    const people: { role: RoleName; isOwner: boolean }[] = [
+      { role: 'Admin', isOwner: true },
+      ...(input.members ?? []).map((role) => ({ role, isOwner: false })),
+    ];
+    people.forEach((p, i) => {
+      const user: UserRecord = {
+        id: random.uuid(),
+        clientId: record.id,
+        email: p.isOwner ? record.email : `${p.role.toLowerCase()}-${i}-${tag}@tenant.test`,
+        password: `Sandbox-${random.hex(10)}`,
+        firstName: p.isOwner ? 'Tenant' : p.role,
+        lastName: p.isOwner ? 'Owner' : `Member ${i}`,
+        phoneNo: `+234803${random.digits(7)}`,
+        roleId: roleId(p.role),
+        isOwner: p.isOwner,
+        isActive: true,
+        createdAt,
+      };
+      tx.put('users', user);
+    });
+    const balance = input.balance ?? 500_000_000;
+    tx.put('businesses', {
+      id: random.uuid(),
+      clientId: record.id,
+      businessName: `${record.name} Business`,
+      bvn: random.digits(11),
+      photoIdUrl: '',
+      businessDocumentsUrls: [],
+      isApproved: true,
+      residentialAddress: '1 Sandbox Close, Lagos',
+      stateId: '24',
+      countryId: 'NG',
+      isNewBusiness: false,
+      createdAt,
+      account: {
+        accountNumber: newAccountNumber(tx, deps),
+        accountType: 'current',
+        customerId: random.digits(7),
+      },
+      openingBalance: balance,
+      balance,
+    });
+    return record;
+  });
+  return credentialsOf(deps.store, client);
+}
