@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Hono } from 'hono';
+import { type Context, Hono, type Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -19,6 +19,7 @@ export interface Engines {
 import type { AppEnv } from './http/env.js';
 import { ApiError, errorBody } from './http/envelope.js';
 import { header } from './http/headers.js';
+import { batchedWriter, formatRequest, type RequestEntry, RequestJournal } from './http/request-log.js';
 import { chosenScenario } from './http/scenario.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -40,8 +41,9 @@ function limit(maxSize: number) {
 }
 
 /** The whole HTTP surface: `/api/v1` (the emulated bank) and `/__sandbox` (control). No port is opened here. */
-export function createApp(deps: Deps, hooks: ControlHooks, engines: Engines) {
+export function createApp(deps: Deps, hooks: Omit<ControlHooks, 'requests'>, engines: Engines) {
   const app = new Hono<AppEnv>();
+  const requests = new RequestJournal(deps.config.journalSize);
 
   const normal = limit(deps.config.bodyLimitBytes);
   const stateImport = limit(STATE_IMPORT_LIMIT_BYTES);
@@ -51,7 +53,24 @@ export function createApp(deps: Deps, hooks: ControlHooks, engines: Engines) {
   const bulkCreate = limit(BULK_CREATE_LIMIT_BYTES);
   // One middleware in front of everything: the request id, then the body limit. (Each layer costs a little on
   // every request, and the cheapest reads are what the benchmark watches.)
-  app.use((c, next) => {
+  const logLine = deps.config.quiet ? null : batchedWriter((chunk) => process.stdout.write(chunk));
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await frontDoor(c, next);
+    const entry: RequestEntry = {
+      time: new Date().toISOString(),
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      requestId: c.get('requestId'),
+    };
+    requests.add(entry);
+    logLine?.(formatRequest(entry, deps.config.logFormat));
+  });
+
+  /** The request id, then the body limit. */
+  const frontDoor = (c: Context<AppEnv>, next: Next) => {
     const given = header(c, 'x-request-id');
     const id = given && REQUEST_ID.test(given) ? given : randomUUID();
     c.set('requestId', id);
@@ -68,7 +87,7 @@ export function createApp(deps: Deps, hooks: ControlHooks, engines: Engines) {
     if (c.req.path === REGISTRATION_PATH) return registration(c, next);
     if (c.req.path === BULK_CREATE_PATH) return bulkCreate(c, next);
     return normal(c, next);
-  });
+  };
   // Scenario rules on any API route: a delay, or an answer of their own before the handler runs.
   app.use('/api/v1/*', async (c, next) => {
     const chosen = chosenScenario(c, deps);
@@ -82,7 +101,7 @@ export function createApp(deps: Deps, hooks: ControlHooks, engines: Engines) {
     return next();
   });
   app.route('/api/v1', apiRoutes(deps, engines));
-  app.route('/__sandbox', controlRoutes(deps, hooks, engines));
+  app.route('/__sandbox', controlRoutes(deps, { ...hooks, requests }, engines));
   // Uploaded registration files, at the URLs the business record holds.
   app.get('/uploads/:businessId/:file', async (c) => {
     const file = await deps.uploads.read(c.req.param('businessId'), c.req.param('file'));

@@ -4,6 +4,7 @@ import type { RunningSandbox } from './sandbox.js';
 /** What the CLI prints once it listens: where it is, where the state lives, and how to sign in. */
 export function banner(sandbox: RunningSandbox): string {
   const { config } = sandbox;
+  if (config.quiet) return `banking-sandbox listening on ${sandbox.url}/api/v1\n`;
   const lines = [
     `banking-sandbox listening on ${sandbox.url}/api/v1`,
     `  state:    ${config.inMemory ? 'in memory (nothing is written)' : config.data}`,

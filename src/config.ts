@@ -155,6 +155,25 @@ export const settings = {
     'webhook attempts before a delivery is failed, first one included (default 6)',
     int(1, 100).default(6),
   ),
+  logFormat: setting(
+    'log-format',
+    'SANDBOX_LOG_FORMAT',
+    'request log lines: pretty or json (default pretty)',
+    z.enum(['pretty', 'json']).default('pretty'),
+  ),
+  quiet: setting(
+    'quiet',
+    'SANDBOX_QUIET',
+    'no request log lines and a one-line banner (default off)',
+    bool.default(false),
+    true,
+  ),
+  journalSize: setting(
+    'journal-size',
+    'SANDBOX_JOURNAL_SIZE',
+    'requests kept for GET /__sandbox/requests (default 1000)',
+    int(1, 1_000_000).default(1000),
+  ),
   compactAfterBytes: setting(
     'compact-after',
     'SANDBOX_COMPACT_AFTER',

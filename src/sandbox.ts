@@ -23,8 +23,8 @@ import { Uploads } from './store/uploads.js';
 export const version: string = pkg.version;
 
 /**
- * Settings as code gives them. Unlike the CLI, code gets a memory store unless it names a `data` file, and a
- * free port unless it names one.
+ * Settings as code gives them. Unlike the CLI, code gets a memory store unless it names a `data` file, a free
+ * port unless it names one, and no request log lines unless `quiet: false`.
  */
 export interface SandboxOptions extends ConfigInput {
   /** Where log lines go (default: standard error). */
@@ -73,7 +73,7 @@ export async function createSandbox(
 ): Promise<Sandbox> {
   const clock = new VirtualClock(timeSource);
   const { log = (line: string) => process.stderr.write(`${line}\n`), ...input } = options;
-  const config = resolveConfig({ inMemory: input.data === undefined, port: 0, ...input });
+  const config = resolveConfig({ inMemory: input.data === undefined, port: 0, quiet: true, ...input });
   const fixtures = await loadFixtures(config.fixtures);
   const library = await ScenarioLibrary.load(embeddedScenariosDir);
   const scenarios = new ScenarioController(await library.choose(config.scenario), library, config.seed);

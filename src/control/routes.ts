@@ -11,6 +11,7 @@ import type { AppEnv } from '../http/env.js';
 import { ApiError, done, ok, okPage } from '../http/envelope.js';
 import { header } from '../http/headers.js';
 import { pageQuery, paginate } from '../http/pagination.js';
+import type { RequestJournal } from '../http/request-log.js';
 import { jsonBody, parseInput, queryOf } from '../http/validate.js';
 import { ScenarioError } from '../scenarios/library.js';
 import { type Scenario, scenario, scenarioName, scenarioRule } from '../scenarios/schema.js';
@@ -34,7 +35,16 @@ export interface ControlHooks {
   reset: () => Promise<void>;
   /** Resolves once the background queues are idle and every change is on disk. */
   drain: () => Promise<void>;
+  /** The last requests answered. */
+  requests: RequestJournal;
 }
+
+const requestsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  method: z.string().trim().toUpperCase().optional(),
+  status: z.coerce.number().int().min(100).max(599).optional(),
+  path: z.string().trim().min(1).max(500).optional(),
+});
 
 const incomingPaymentBody = z.object({
   accountNumber,
@@ -174,6 +184,18 @@ export function controlRoutes(
     .post('/clients', async (c) =>
       ok(c, 'Client created', await createClient(deps, await jsonBody(c, newClientBody)), 201),
     )
+    .get('/requests', (c) => {
+      const q = queryOf(c, requestsQuery);
+      const matching = hooks.requests
+        .entries()
+        .filter(
+          (r) =>
+            (q.method === undefined || r.method === q.method) &&
+            (q.status === undefined || r.status === q.status) &&
+            (q.path === undefined || r.path.includes(q.path)),
+        );
+      return ok(c, 'Request journal, newest first', matching.slice(0, q.limit));
+    })
     .get('/clock', (c) => ok(c, 'Sandbox clock', deps.clock.describe()))
     .post('/clock/advance', async (c) => {
       const { ms } = await jsonBody(c, advanceBody);

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { http, runCli, type SandboxProcess, startProcess, stop } from '../support/process.js';
+import { http, runCli, type SandboxProcess, startProcess, stop, waitForOutput } from '../support/process.js';
 import { A } from '../support/sandbox.js';
 
 let dir: string;
@@ -154,6 +154,25 @@ describe('the CLI', () => {
     const res = await runCli([], { cwd: dir, env: { PORT: '99999' } });
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/--port \(PORT\)/);
+  });
+
+  it('logs one line per request, pretty or JSON, and nothing with --quiet', async () => {
+    const pretty = await start(['--in-memory']);
+    await http(pretty, 'GET', '/__sandbox/health', { headers: { 'x-request-id': 'log-check-1' } });
+    expect(await waitForOutput(pretty, /GET +\/__sandbox\/health 200 [\d.]+ms log-check-1/)).toBeTruthy();
+
+    const json = await start(['--in-memory', '--log-format', 'json']);
+    await http(json, 'GET', '/api/v1/nowhere', { headers: { 'x-request-id': 'log-check-2' } });
+    const line = await waitForOutput(json, /\{[^\n]*"requestId":"log-check-2"[^\n]*\}/);
+    expect(JSON.parse(line)).toMatchObject({ method: 'GET', path: '/api/v1/nowhere', status: 404 });
+
+    const quiet = await start(['--in-memory', '--quiet']);
+    await http(quiet, 'GET', '/__sandbox/health', { headers: { 'x-request-id': 'log-check-3' } });
+    // The journal has it, so the request was answered; a line would have been written in the same turn.
+    const journal = await http(quiet, 'GET', '/__sandbox/requests?path=health');
+    expect((journal.body.data as { requestId: string }[])[0]?.requestId).toBe('log-check-3');
+    expect(quiet.stdout()).not.toContain('log-check-3');
+    expect(quiet.stdout().trim().split('\n')).toHaveLength(1);
   });
 
   it('--help lists every setting and exits 0', async () => {

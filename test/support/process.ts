@@ -58,6 +58,20 @@ export function startProcess(args: string[], options: { cwd?: string; env?: Node
   });
 }
 
+/** Resolves once the process's standard output matches `pattern` (log lines arrive a moment after the answer). */
+export function waitForOutput(p: SandboxProcess, pattern: RegExp): Promise<string> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const m = pattern.exec(p.stdout());
+      if (!m) return false;
+      p.child.stdout?.off('data', check);
+      resolve(m[0]);
+      return true;
+    };
+    if (!check()) p.child.stdout?.on('data', check);
+  });
+}
+
 /** Stops the process with a signal and waits for it to go. */
 export async function stop(p: SandboxProcess, signal: NodeJS.Signals = 'SIGTERM') {
   p.child.kill(signal);

@@ -1,0 +1,50 @@
+import * as z from 'zod';
+import { accountNumber, bankCode, koboAmount } from '../api/transfers/schemas.js';
+import { pageQuery } from '../http/pagination.js';
+import { scenario, scenarioName, scenarioRule } from '../scenarios/schema.js';
+
+// The wire schemas of the control API, in one place so that the routes and the OpenAPI document read the same
+// ones (as `src/api/*/schemas.ts` does for the bank's API).
+
+export const balanceBody = z.object({ balance: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+
+export const outboxQuery = z.object({
+  to: z.string().trim().min(1).optional(),
+  type: z.enum(['member_invitation', 'bvn_otp']).optional(),
+});
+
+export const incomingPaymentBody = z.object({
+  accountNumber,
+  amount: koboAmount(1, 10_000_000_000),
+  accountName: z.string().trim().min(1).max(100).optional(),
+  payerAccountNumber: accountNumber.optional(),
+  payerBankCode: bankCode.optional(),
+  narration: z.string().trim().min(1).max(200).optional(),
+});
+
+export const deliveriesQuery = pageQuery.extend({
+  status: z.enum(['pending', 'delivered', 'failed', 'skipped', 'dropped']).optional(),
+  clientId: z.string().trim().min(1).optional(),
+});
+
+export const advanceBody = z.object({
+  ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(100 * 365 * 24 * 3_600_000),
+});
+
+export const freezeBody = z.object({ frozen: z.boolean().default(true) });
+
+export const overrideBody = z.object({ rules: z.array(scenarioRule).min(1).max(200) });
+
+/** `PUT /scenario` by name: a ready scenario. */
+export const scenarioByName = z.object({ name: scenarioName }).strict();
+
+/** What `PUT /scenario` takes: the name of a ready scenario, or a whole scenario object. */
+export const scenarioChoice = z.union([scenarioByName, scenario]);
+
+export const drainQuery = z.object({
+  timeoutMs: z.coerce.number().int().min(1).max(600_000).default(30_000),
+});

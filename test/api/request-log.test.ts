@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { formatRequest, RequestJournal } from '../../src/http/request-log.js';
+import { call, memorySandbox } from '../support/sandbox.js';
+
+describe('request journal', () => {
+  it('keeps the last requests, newest first, with method, path, status, duration and request id', async () => {
+    const sandbox = await memorySandbox();
+    await call(sandbox, 'GET', '/__sandbox/health');
+    const missing = await call(sandbox, 'GET', '/api/v1/nowhere', {
+      headers: { 'x-request-id': 'trace-42' },
+    });
+    expect(missing.status).toBe(404);
+    const res = await call(sandbox, 'GET', '/__sandbox/requests');
+    const [latest, previous] = res.body.data as {
+      method: string;
+      path: string;
+      status: number;
+      requestId: string;
+      durationMs: number;
+    }[];
+    expect(latest).toMatchObject({
+      method: 'GET',
+      path: '/api/v1/nowhere',
+      status: 404,
+      requestId: 'trace-42',
+    });
+    expect(latest?.durationMs).toBeGreaterThanOrEqual(0);
+    expect(previous).toMatchObject({ path: '/__sandbox/health', status: 200 });
+  });
+
+  it('filters by method, status and path, and limits', async () => {
+    const sandbox = await memorySandbox();
+    for (let i = 0; i < 3; i++) await call(sandbox, 'GET', '/__sandbox/health');
+    await call(sandbox, 'POST', '/api/v1/auth/signin', { body: { email: 'x@y.z', password: 'nope' } });
+    const only401 = (await call(sandbox, 'GET', '/__sandbox/requests?status=401')).body.data as {
+      path: string;
+    }[];
+    expect(only401.map((r) => r.path)).toEqual(['/api/v1/auth/signin']);
+    const posts = (await call(sandbox, 'GET', '/__sandbox/requests?method=post')).body.data as unknown[];
+    expect(posts).toHaveLength(1);
+    const health = (await call(sandbox, 'GET', '/__sandbox/requests?path=health&limit=2')).body
+      .data as unknown[];
+    expect(health).toHaveLength(2);
+    expect((await call(sandbox, 'GET', '/__sandbox/requests?status=abc')).status).toBe(400);
+  });
+
+  it('is bounded: the oldest entries make room', async () => {
+    const sandbox = await memorySandbox({ journalSize: 5 });
+    for (let i = 0; i < 12; i++) await call(sandbox, 'GET', `/__sandbox/health?i=${i}`);
+    const entries = (await call(sandbox, 'GET', '/__sandbox/requests')).body.data as unknown[];
+    expect(entries).toHaveLength(5);
+  });
+
+  it('the ring keeps order across wrap-around', () => {
+    const journal = new RequestJournal(3);
+    for (let i = 0; i < 7; i++) {
+      journal.add({
+        time: '',
+        method: 'GET',
+        path: `/${i}`,
+        status: 200,
+        durationMs: 0,
+        requestId: String(i),
+      });
+    }
+    expect(journal.entries().map((e) => e.path)).toEqual(['/6', '/5', '/4']);
+    journal.clear();
+    expect(journal.entries()).toEqual([]);
+  });
+
+  it('formats a line as pretty text or JSON', () => {
+    const entry = {
+      time: '2026-11-21T10:00:00.123Z',
+      method: 'POST',
+      path: '/api/v1/x',
+      status: 201,
+      durationMs: 3.4,
+      requestId: 'r1',
+    };
+    expect(formatRequest(entry, 'pretty')).toBe('10:00:00.123 POST   /api/v1/x 201 3.4ms r1');
+    expect(JSON.parse(formatRequest(entry, 'json'))).toEqual(entry);
+  });
+});
