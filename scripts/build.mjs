@@ -1,6 +1,9 @@
 // Bundles the CLI and the programmatic entry into dist/. One bundled file starts about 70 ms faster than
 // loading the same modules from node_modules one by one, which is what keeps cold start under 300 ms.
 // faker stays in a chunk of its own, loaded only when fixtures are generated.
+import { copyFile, mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 await build({
@@ -20,3 +23,18 @@ await build({
   },
   logLevel: 'warning',
 });
+
+// The API reference page (/docs) serves Swagger UI's browser files. The image carries dist/ and no node_modules,
+// so they travel in dist/docs-assets, where src/openapi/assets.ts looks first (DOCS_ASSETS lists the same three
+// files), with swagger-ui-dist's licence and notice.
+const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+await mkdir('dist/docs-assets', { recursive: true });
+for (const file of [
+  'swagger-ui.css',
+  'swagger-ui-bundle.js',
+  'swagger-ui-standalone-preset.js',
+  'LICENSE',
+  'NOTICE',
+]) {
+  await copyFile(join(swaggerUi, file), join('dist/docs-assets', file));
+}

@@ -9,6 +9,7 @@ import { type ControlHooks, controlRoutes } from './control/routes.js';
 import type { Deps } from './deps.js';
 import type { BulkProcessor } from './engine/bulk-processor.js';
 import type { WebhookDispatcher } from './engine/webhook-dispatcher.js';
+import { openapiRoutes } from './openapi/routes.js';
 
 /** The background workers the routes hand work to. */
 export interface Engines {
@@ -102,6 +103,8 @@ export function createApp(deps: Deps, hooks: Omit<ControlHooks, 'requests'>, eng
   });
   app.route('/api/v1', apiRoutes(deps, engines));
   app.route('/__sandbox', controlRoutes(deps, { ...hooks, requests }, engines));
+  // After the control routes, so that --control-token guards /__sandbox/openapi.json too.
+  app.route('/', openapiRoutes());
   // Uploaded registration files, at the URLs the business record holds.
   app.get('/uploads/:businessId/:file', async (c) => {
     const file = await deps.uploads.read(c.req.param('businessId'), c.req.param('file'));

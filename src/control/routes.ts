@@ -2,7 +2,6 @@ import { Hono } from 'hono';
 import * as z from 'zod';
 import { approveBusiness } from '../api/business/service.js';
 import { decideDispute } from '../api/disputes/service.js';
-import { accountNumber, bankCode, koboAmount } from '../api/transfers/schemas.js';
 import type { Deps } from '../deps.js';
 import { secureEqual } from '../domain/secure-compare.js';
 import type { BulkProcessor } from '../engine/bulk-processor.js';
@@ -10,23 +9,29 @@ import type { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
 import type { AppEnv } from '../http/env.js';
 import { ApiError, done, ok, okPage } from '../http/envelope.js';
 import { header } from '../http/headers.js';
-import { pageQuery, paginate } from '../http/pagination.js';
+import { paginate } from '../http/pagination.js';
 import type { RequestJournal } from '../http/request-log.js';
 import { jsonBody, parseInput, queryOf } from '../http/validate.js';
 import { ScenarioError } from '../scenarios/library.js';
-import { type Scenario, scenario, scenarioName, scenarioRule } from '../scenarios/schema.js';
+import { type Scenario, scenario } from '../scenarios/schema.js';
 import { credentials } from './credentials.js';
 import { receivePayment, redeliver } from './incoming-payments.js';
 import { ledgerOf, setBalance } from './money.js';
+import {
+  advanceBody,
+  balanceBody,
+  deliveriesQuery,
+  drainQuery,
+  freezeBody,
+  incomingPaymentBody,
+  outboxQuery,
+  overrideBody,
+  requestsQuery,
+  scenarioByName,
+} from './schemas.js';
 import { rotateSecret } from './secrets.js';
 import { importState } from './state.js';
 import { createClient, newClientBody } from './tenants.js';
-
-const balanceBody = z.object({ balance: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
-const outboxQuery = z.object({
-  to: z.string().trim().min(1).optional(),
-  type: z.enum(['member_invitation', 'bvn_otp']).optional(),
-});
 
 /** What the control API needs from the running sandbox beyond the shared deps. */
 export interface ControlHooks {
@@ -39,40 +44,9 @@ export interface ControlHooks {
   requests: RequestJournal;
 }
 
-const requestsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(1_000_000).default(100),
-  method: z.string().trim().toUpperCase().optional(),
-  status: z.coerce.number().int().min(100).max(599).optional(),
-  path: z.string().trim().min(1).max(500).optional(),
-});
-
-const incomingPaymentBody = z.object({
-  accountNumber,
-  amount: koboAmount(1, 10_000_000_000),
-  accountName: z.string().trim().min(1).max(100).optional(),
-  payerAccountNumber: accountNumber.optional(),
-  payerBankCode: bankCode.optional(),
-  narration: z.string().trim().min(1).max(200).optional(),
-});
-const deliveriesQuery = pageQuery.extend({
-  status: z.enum(['pending', 'delivered', 'failed', 'skipped', 'dropped']).optional(),
-  clientId: z.string().trim().min(1).optional(),
-});
-
-const advanceBody = z.object({
-  ms: z
-    .number()
-    .int()
-    .min(0)
-    .max(100 * 365 * 24 * 3_600_000),
-});
-const freezeBody = z.object({ frozen: z.boolean().default(true) });
-
-const overrideBody = z.object({ rules: z.array(scenarioRule).min(1).max(200) });
-
 /** `PUT /scenario` takes `{name}` of a ready scenario, or a whole scenario object. */
 function chooseScenario(deps: Deps, body: unknown): Scenario {
-  const byName = z.object({ name: scenarioName }).strict().safeParse(body);
+  const byName = scenarioByName.safeParse(body);
   if (byName.success) {
     const ready = deps.scenarios.library.get(byName.data.name);
     if (!ready) throw new ApiError(404, `No ready scenario named "${byName.data.name}"`);
@@ -85,8 +59,6 @@ function chooseScenario(deps: Deps, body: unknown): Scenario {
     throw error;
   }
 }
-
-const drainQuery = z.object({ timeoutMs: z.coerce.number().int().min(1).max(600_000).default(30_000) });
 
 /** `/__sandbox`: the control API for tests and people. */
 export function controlRoutes(

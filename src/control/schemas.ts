@@ -13,6 +13,13 @@ export const outboxQuery = z.object({
   type: z.enum(['member_invitation', 'bvn_otp']).optional(),
 });
 
+export const requestsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  method: z.string().trim().toUpperCase().optional(),
+  status: z.coerce.number().int().min(100).max(599).optional(),
+  path: z.string().trim().min(1).max(500).optional(),
+});
+
 export const incomingPaymentBody = z.object({
   accountNumber,
   amount: koboAmount(1, 10_000_000_000),

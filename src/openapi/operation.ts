@@ -11,11 +11,15 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
  */
 export type Security = 'A' | 'secretKey' | 'B' | 'none';
 
-/** A success answer: the envelope around `data` (a list adds `pagination`), or `data` alone when `raw`. */
+/**
+ * A success answer: the envelope around `data` (a list adds `pagination`; `data` left out: any value), the
+ * envelope with no `data` at all (`noData`), or `data` alone (`raw`).
+ */
 export interface Reply {
   description: string;
   data?: z.ZodType;
   list?: boolean;
+  noData?: boolean;
   raw?: boolean;
 }
 
@@ -51,8 +55,15 @@ export interface Operation {
 /** A success answer with `data`. */
 export const reply = (description: string, data?: z.ZodType): Reply => ({ description, data });
 
+/** A success answer with only `status` and `message`. */
+export const done = (description: string): Reply => ({ description, noData: true });
+
 /** A success answer with a page of `item`s and `pagination`. */
-export const page = (description: string, item: z.ZodType): Reply => ({ description, data: item, list: true });
+export const page = (description: string, item: z.ZodType): Reply => ({
+  description,
+  data: item,
+  list: true,
+});
 
 const [clientA, clientB] = clients;
 const [a1, a2] = clientA?.businesses ?? [];

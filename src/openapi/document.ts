@@ -1,0 +1,331 @@
+import * as z from 'zod';
+import pkg from '../../package.json' with { type: 'json' };
+import {
+  accountNumber,
+  bankCode,
+  MAX_TRANSFER,
+  MIN_TRANSFER,
+  transferBody,
+} from '../api/transfers/schemas.js';
+import { incomingPaymentBody } from '../control/schemas.js';
+import { BUSINESS_ID_REQUIRED, PRODUCTION_KEY_MESSAGE } from '../http/auth.js';
+import { apiOperations } from './api-operations.js';
+import { controlOperations } from './control-operations.js';
+import { type Failure, fixture, type Method, type Operation, type Reply } from './operation.js';
+import * as out from './responses.js';
+
+export type JsonObject = { [key: string]: unknown };
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description: string };
+  servers: { url: string; description: string }[];
+  security?: Record<string, string[]>[];
+  tags: { name: string }[];
+  paths: Record<string, Partial<Record<Method, JsonObject>>>;
+  components: {
+    schemas: Record<string, JsonObject>;
+    securitySchemes: Record<string, JsonObject>;
+    parameters: Record<string, JsonObject>;
+  };
+}
+
+/** What the wire schemas cannot say about a field themselves, by the schema of the field. */
+const notes = new Map<z.core.$ZodType, string>([
+  [
+    transferBody.shape.amount,
+    `kobo, ${MIN_TRANSFER} to ${MAX_TRANSFER}: a JSON integer or a string of digits`,
+  ],
+  [incomingPaymentBody.shape.amount, 'kobo: a JSON integer or a string of digits'],
+  [
+    transferBody.shape.retrievalReference,
+    'the idempotency key, per business, shared by both transfer endpoints',
+  ],
+  [bankCode, 'a CBN/NIP code of `fixtures/banks.json` (else 400 `Invalid bank code`)'],
+  [accountNumber, 'a 10-digit NUBAN'],
+]);
+
+/** A zod schema as JSON Schema 2020-12 (what OpenAPI 3.1 uses), its input side: what a client sends. */
+function jsonSchema(schema: z.ZodType): JsonObject {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      const note = notes.get(zodSchema);
+      if (note && jsonSchema.description === undefined) jsonSchema.description = note;
+    },
+  });
+  return rest;
+}
+
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** `components.schemas` of one document: each named schema once, referred to from the operations. */
+class Schemas {
+  readonly used: Record<string, JsonObject> = {};
+  private readonly names = new Map<z.ZodType, string>(
+    Object.entries(out).map(([name, schema]): [z.ZodType, string] => [schema, pascal(name)]),
+  );
+
+  /** A `$ref` to `schema`, named `fallbackName` unless it has a name already. */
+  ref(schema: z.ZodType, fallbackName?: string): JsonObject {
+    const name = this.names.get(schema) ?? fallbackName;
+    if (name === undefined) return jsonSchema(schema);
+    this.names.set(schema, name);
+    this.used[name] ??= jsonSchema(schema);
+    return schemaRef(name);
+  }
+}
+
+const ERROR_CONTENT = { 'application/json': { schema: schemaRef('ErrorEnvelope') } };
+
+function successContent(reply: Reply, schemas: Schemas): JsonObject {
+  if (reply.raw) return { 'application/json': { schema: reply.data ? schemas.ref(reply.data) : {} } };
+  const properties: JsonObject = { status: { const: true }, message: { type: 'string' } };
+  const required = ['status', 'message'];
+  if (!reply.noData) {
+    const data = reply.data ? schemas.ref(reply.data) : {};
+    properties.data = reply.list ? { type: 'array', items: data } : data;
+    required.push('data');
+  }
+  if (reply.list) {
+    properties.pagination = schemas.ref(out.pagination);
+    required.push('pagination');
+  }
+  return { 'application/json': { schema: { type: 'object', required, properties } } };
+}
+
+const isReply = (r: Reply | Failure): r is Reply => typeof r === 'object' && 'description' in r;
+
+/** Why each error status happens: what the operation's security, body and query imply, then its own causes. */
+function failures(op: Operation, api: boolean): Map<number, string[]> {
+  const causes = new Map<number, string[]>();
+  const add = (status: number, ...lines: string[]) =>
+    causes.set(status, [...(causes.get(status) ?? []), ...lines]);
+  if (op.body || op.query)
+    add(400, 'Validation failed: `message` names the first bad field, `errors` each one');
+  if (op.body) {
+    add(400, '`Malformed JSON body`');
+    add(413, '`Request body too large`');
+    add(415, '`Content-Type must be application/json`');
+  }
+  if (op.security === 'A')
+    add(401, 'Missing, invalid or expired access token; missing or wrong `SECRET_KEY`');
+  if (op.security === 'secretKey') add(401, 'Missing or wrong `SECRET_KEY`');
+  if (op.security === 'B') add(401, '`x-api-key` and `x-api-secret` missing, wrong, or not of one client');
+  if (op.security !== 'none') add(401, `A live key: \`${PRODUCTION_KEY_MESSAGE}\``);
+  if (op.businessIdHeader === 'required') add(400, `\`${BUSINESS_ID_REQUIRED}\``);
+  if (op.businessIdHeader === 'required-401') add(401, `\`${BUSINESS_ID_REQUIRED}\` (401 here, not 400)`);
+  if (op.businessIdHeader) add(404, '`Business not found`: the `businessId` is unknown or another client’s');
+  if (op.security === 'A' && op.adminOnly) add(403, 'Only the Admin role may do this (Manager, Viewer)');
+  else if (op.security === 'A' && op.method !== 'get') add(403, 'The Viewer role only reads');
+  if (api) add(400, '`x-sandbox-scenario` names no ready scenario');
+  else add(401, '`x-sandbox-token is missing or wrong` (only with `--control-token`)');
+  for (const [status, response] of Object.entries(op.responses)) {
+    if (!isReply(response)) add(Number(status), ...(typeof response === 'string' ? [response] : response));
+  }
+  return causes;
+}
+
+function responses(op: Operation, api: boolean, schemas: Schemas): JsonObject {
+  const result: JsonObject = {};
+  for (const [status, response] of Object.entries(op.responses)) {
+    if (isReply(response)) {
+      result[status] = { description: response.description, content: successContent(response, schemas) };
+    }
+  }
+  for (const [status, lines] of failures(op, api)) {
+    const description = lines.length === 1 ? lines.join('') : lines.map((line) => `- ${line}`).join('\n');
+    result[status] = { description, content: ERROR_CONTENT };
+  }
+  schemas.ref(out.errorEnvelope);
+  return result;
+}
+
+function parameters(op: Operation, api: boolean): JsonObject[] {
+  const list: JsonObject[] = [];
+  for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) {
+    const param = name === undefined ? undefined : op.params?.[name];
+    if (name === undefined || param === undefined) throw new Error(`${op.operationId}: describe {${name}}`);
+    list.push({ name, in: 'path', required: true, schema: { type: 'string' }, ...param });
+  }
+  if (op.businessIdHeader) {
+    list.push({
+      $ref: `#/components/parameters/${op.businessIdHeader === 'optional' ? 'BusinessIdOptional' : 'BusinessId'}`,
+    });
+  }
+  if (op.query) {
+    const query = jsonSchema(op.query);
+    const properties = (query.properties ?? {}) as Record<string, JsonObject>;
+    const required = new Set((query.required ?? []) as string[]);
+    for (const [name, schema] of Object.entries(properties)) {
+      list.push({ name, in: 'query', required: required.has(name), schema });
+    }
+  }
+  if (api) list.push({ $ref: '#/components/parameters/SandboxScenario' });
+  return list;
+}
+
+function requestBody(op: Operation, schemas: Schemas): JsonObject | undefined {
+  const name = `${pascal(op.operationId)}Request`;
+  const example = op.example === undefined ? {} : { example: op.example };
+  if (op.form) {
+    const schema = schemas.ref(op.form, name);
+    const encoding = { photoId: { contentType: 'image/jpeg, image/png' } };
+    return { required: true, content: { 'multipart/form-data': { schema, encoding } } };
+  }
+  if (!op.body) return undefined;
+  // A body the route accepts empty (every field optional) need not be sent at all.
+  const required = !op.body.safeParse({}).success;
+  return { required, content: { 'application/json': { schema: schemas.ref(op.body, name), ...example } } };
+}
+
+const SECURITY: Record<Operation['security'], Record<string, string[]>[] | undefined> = {
+  A: [{ bearerAuth: [], secretKey: [] }],
+  secretKey: [{ secretKey: [] }],
+  B: [{ apiKey: [], apiSecret: [] }],
+  none: undefined,
+};
+
+function paths(operations: Operation[], api: boolean, schemas: Schemas): OpenApiDocument['paths'] {
+  const result: OpenApiDocument['paths'] = {};
+  for (const op of operations) {
+    const item = result[op.path] ?? {};
+    result[op.path] = item;
+    const body = requestBody(op, schemas);
+    const security = SECURITY[op.security];
+    item[op.method] = {
+      operationId: op.operationId,
+      summary: op.summary,
+      ...(op.description === undefined ? {} : { description: op.description }),
+      tags: [op.tag],
+      ...(security === undefined ? {} : { security }),
+      parameters: parameters(op, api),
+      ...(body === undefined ? {} : { requestBody: body }),
+      responses: responses(op, api, schemas),
+    };
+  }
+  return result;
+}
+
+const tags = (operations: Operation[]) =>
+  [...new Set(operations.map((op) => op.tag))].map((name) => ({ name }));
+
+const API_DESCRIPTION = `A local, stateful stand-in for the bank's business banking API. All amounts are kobo (100 kobo = ₦1).
+
+**Envelope.** Success: \`{status: true, message, data}\`; lists add \`pagination\` (\`page\` ≥ 1, \`limit\` 1..100).
+Error: \`{status: false, message, data: null}\`, plus \`errors: [{field, message}]\` on a validation failure. Every
+response carries \`x-request-id\` (yours is echoed).
+
+**Fixture credentials.** Sign in as \`${fixture.owner.email}\` / \`${fixture.owner.password}\`; scheme A sends the
+\`accessToken\` as bearer token with \`SECRET_KEY: ${fixture.secretKey}\` and \`businessId: ${fixture.a1}\`
+(approved, funded). Scheme B (bulk transfers): \`x-api-key: ${fixture.publicKey}\`, \`x-api-secret\`: the same
+secret key. The live values: \`GET /__sandbox/credentials\`.
+
+**Failures on purpose.** Transfers to \`0000000051\`, \`0000000007\`, \`0000000091\` or \`0000000096\` fail with
+that NIBSS code; a scenario (\`PUT /__sandbox/scenario\`, or \`x-sandbox-scenario\` on one request) can make any
+route answer another status first.`;
+
+function apiComponents(): Omit<OpenApiDocument['components'], 'schemas'> {
+  const businessId = {
+    name: 'businessId',
+    in: 'header',
+    schema: { type: 'string' },
+    examples: {
+      approved: { value: fixture.a1, summary: 'Adebayo Foods (client A): approved, funded' },
+      unapproved: { value: fixture.a2, summary: 'Adebayo Logistics (client A): not approved' },
+      otherClient: { value: fixture.b1, summary: 'Bello Trading (client B)' },
+    },
+  };
+  return {
+    securitySchemes: {
+      bearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'Scheme A: the `accessToken` of `POST /auth/signin`.',
+      },
+      secretKey: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'SECRET_KEY',
+        description: `Scheme A: the client's current secret key (client A: \`${fixture.secretKey}\`).`,
+      },
+      apiKey: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'x-api-key',
+        description: `Scheme B: the client's public key (client A: \`${fixture.publicKey}\`).`,
+      },
+      apiSecret: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'x-api-secret',
+        description: `Scheme B: the client's secret key (client A: \`${fixture.secretKey}\`).`,
+      },
+    },
+    parameters: {
+      BusinessId: { ...businessId, required: true, description: 'The business the call is about.' },
+      BusinessIdOptional: {
+        ...businessId,
+        required: false,
+        description: 'Optional here; when sent it must be one of the caller’s businesses.',
+      },
+      SandboxScenario: {
+        name: 'x-sandbox-scenario',
+        in: 'header',
+        required: false,
+        schema: { type: 'string' },
+        // No `example`: Swagger UI would fill it in, and every tried request would run that scenario.
+        description:
+          'Sandbox only: this one request uses this ready scenario (`GET /__sandbox/scenarios`, e.g. `provider-outage`) instead of the active one.',
+      },
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document of the emulated bank's API (`/api/v1`). */
+export function apiDocument(): OpenApiDocument {
+  const schemas = new Schemas();
+  const builtPaths = paths(apiOperations, true, schemas);
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Banking sandbox API', version: pkg.version, description: API_DESCRIPTION },
+    servers: [{ url: '/api/v1', description: 'This sandbox' }],
+    tags: tags(apiOperations),
+    paths: builtPaths,
+    components: { schemas: schemas.used, ...apiComponents() },
+  };
+}
+
+/** The OpenAPI 3.1 document of the sandbox's control API (`/__sandbox`). */
+export function controlDocument(): OpenApiDocument {
+  const schemas = new Schemas();
+  const builtPaths = paths(controlOperations, false, schemas);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Banking sandbox control API',
+      version: pkg.version,
+      description:
+        'Reset, snapshot and restore, credentials, balances, approvals, the outbox, webhooks, the clock and failure scenarios. With `--control-token T` every call needs `x-sandbox-token: T`.',
+    },
+    servers: [{ url: '/__sandbox', description: 'This sandbox' }],
+    security: [{}, { sandboxToken: [] }],
+    tags: tags(controlOperations),
+    paths: builtPaths,
+    components: {
+      schemas: schemas.used,
+      securitySchemes: {
+        sandboxToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-sandbox-token',
+          description: 'Only when the sandbox was started with `--control-token`.',
+        },
+      },
+      parameters: {},
+    },
+  };
+}

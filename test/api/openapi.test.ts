@@ -1,0 +1,256 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { apiOperations } from '../../src/openapi/api-operations.js';
+import { DOCS_ASSETS, DOCS_ASSETS_FOLDER } from '../../src/openapi/assets.js';
+import { controlOperations } from '../../src/openapi/control-operations.js';
+import type { OpenApiDocument } from '../../src/openapi/document.js';
+import type { Operation, Reply } from '../../src/openapi/operation.js';
+import * as out from '../../src/openapi/responses.js';
+import type { Sandbox } from '../../src/sandbox.js';
+import { A, call, memorySandbox, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
+
+/** Routes served beside the two documents: the documents, the reference page, and uploaded files. */
+const OUTSIDE_THE_DOCUMENTS = [
+  'GET /openapi.json',
+  'GET /docs',
+  'GET /docs/assets/{file}',
+  'GET /uploads/{businessId}/{file}',
+];
+
+let sandbox: Sandbox;
+let api: OpenApiDocument;
+let control: OpenApiDocument;
+
+async function documentAt(path: string): Promise<OpenApiDocument> {
+  const res = await sandbox.app.request(path);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  return (await res.json()) as OpenApiDocument;
+}
+
+/** `METHOD /full/path` of every operation of a document, its server's path in front. */
+function operationsOf(doc: OpenApiDocument): string[] {
+  const server = doc.servers[0]?.url ?? '';
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.keys(item).map((method) => `${method.toUpperCase()} ${server}${path}`),
+  );
+}
+
+/** The envelope an operation documents for a success status, as a strict zod schema. */
+function documented(op: Operation, status: number): z.ZodType {
+  const reply = op.responses[status] as Reply | undefined;
+  if (!reply || !('description' in reply)) throw new Error(`${op.operationId} documents no ${status}`);
+  if (reply.raw) return reply.data ?? z.unknown();
+  const data = reply.data ?? z.unknown();
+  return z.strictObject({
+    status: z.literal(true),
+    message: z.string(),
+    ...(reply.noData ? {} : { data: reply.list ? z.array(data) : data }),
+    ...(reply.list ? { pagination: out.pagination } : {}),
+  });
+}
+
+const byId = (id: string): Operation => {
+  const op = [...apiOperations, ...controlOperations].find((o) => o.operationId === id);
+  if (!op) throw new Error(`no operation ${id}`);
+  return op;
+};
+
+beforeAll(async () => {
+  sandbox = await memorySandbox();
+  api = await documentAt('/openapi.json');
+  control = await documentAt('/__sandbox/openapi.json');
+});
+afterAll(() => sandbox.close());
+
+describe('OpenAPI documents', () => {
+  it.each([
+    ['/openapi.json', '/api/v1'],
+    ['/__sandbox/openapi.json', '/__sandbox'],
+  ])('%s is a valid OpenAPI 3.1 document of %s', async (path, server) => {
+    const doc = path === '/openapi.json' ? api : control;
+    const validator = new Validator();
+    const result = await validator.validate(doc as unknown as Record<string, unknown>);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(doc.servers.map((s) => s.url)).toEqual([server]);
+  });
+
+  it('documents every route the app mounts, each in its own document, and nothing else', () => {
+    const mounted = new Set(
+      sandbox.app.routes
+        .filter((r) => r.method !== 'ALL')
+        .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`),
+    );
+    const apiOps = operationsOf(api);
+    const controlOps = operationsOf(control);
+    expect(apiOps.every((o) => / \/api\/v1\//.test(o))).toBe(true);
+    expect(controlOps.every((o) => / \/__sandbox\//.test(o))).toBe(true);
+    expect([...mounted].sort()).toEqual([...apiOps, ...controlOps, ...OUTSIDE_THE_DOCUMENTS].sort());
+  });
+
+  it('gives each operation a unique id, its path parameters, and a description for every status', () => {
+    for (const doc of [api, control]) {
+      const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const [path, item] of Object.entries(doc.paths)) {
+        const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+        for (const op of Object.values(item)) {
+          const parameters = (op.parameters ?? []) as { in?: string; name?: string }[];
+          expect(parameters.filter((p) => p.in === 'path').map((p) => p.name)).toEqual(inPath);
+          const responses = Object.values(op.responses as Record<string, { description: string }>);
+          expect(responses.every((r) => r.description.length > 0)).toBe(true);
+        }
+      }
+    }
+  });
+
+  it("lists every status of the spec's tables, and those our routes give", () => {
+    const statuses = (path: string, method: 'get' | 'post') =>
+      Object.keys((api.paths[path]?.[method]?.responses ?? {}) as Record<string, unknown>);
+    const bulk = '/clients/business/customers/funds/bulk-transfer';
+    expect(statuses(`${bulk}/process`, 'post')).toEqual(
+      expect.arrayContaining(['200', '202', '400', '401', '404', '413', '415']),
+    );
+    expect(statuses(`${bulk}/{bulkTransferId}`, 'get')).toEqual(
+      expect.arrayContaining(['200', '401', '404']),
+    );
+    expect(statuses('/clients/business', 'post')).toEqual(
+      expect.arrayContaining(['201', '400', '401', '403', '404', '409', '413', '415']),
+    );
+    for (const [path, item] of Object.entries(api.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const codes = Object.keys(op.responses as Record<string, unknown>);
+        if (op.security !== undefined) expect(codes, `${method} ${path}`).toContain('401');
+        if (op.requestBody !== undefined) expect(codes, `${method} ${path}`).toContain('400');
+      }
+    }
+  });
+
+  it('takes request schemas from the zod schemas the routes validate with', () => {
+    const transfer = api.components.schemas.TransferRequest as { required: string[]; properties: object };
+    expect(transfer.required).toEqual([
+      'amount',
+      'receiverAccountNumber',
+      'receiverBankCode',
+      'retrievalReference',
+      'narration',
+    ]);
+    const process = api.paths['/clients/business/customers/funds/bulk-transfer/process']?.post;
+    expect(JSON.stringify(process?.requestBody)).toContain('#/components/schemas/ProcessBulkTransferRequest');
+    expect(api.components.schemas.ProcessBulkTransferRequest).toMatchObject({
+      properties: { bulkTransferId: { format: 'uuid' } },
+    });
+  });
+});
+
+describe('answers match the documented shapes', () => {
+  let token: string;
+  beforeAll(async () => {
+    const signIn = await call(sandbox, 'POST', '/api/v1/auth/signin', {
+      body: { email: A.owner.email, password: A.owner.password },
+    });
+    documented(byId('signIn'), 200).parse(signIn.body);
+    token = await tokenFor(sandbox, A.owner);
+  });
+
+  it('every scheme A and B read without path parameters', async () => {
+    const reads = apiOperations.filter((op) => op.method === 'get' && !op.path.includes('{'));
+    expect(reads.length).toBeGreaterThan(8);
+    for (const op of reads) {
+      const headers =
+        op.security === 'B'
+          ? schemeB(A.publicKey, A.secretKey, A.a1.id)
+          : schemeA(token, A.secretKey, A.a1.id);
+      const res = await call(sandbox, 'GET', `/api/v1${op.path}`, { headers });
+      expect(res.status, op.operationId).toBe(200);
+      const parsed = documented(op, 200).safeParse(res.body);
+      expect(parsed.error?.issues, op.operationId).toBeUndefined();
+    }
+  });
+
+  it('a transfer, and a bulk transfer created, processed and read back', async () => {
+    const headers = schemeA(token, A.secretKey, A.a1.id);
+    const transfer = await call(sandbox, 'POST', '/api/v1/clients/business/customers/funds/transfer', {
+      headers,
+      body: {
+        amount: 150000,
+        receiverAccountNumber: '0123456789',
+        receiverBankCode: '058',
+        retrievalReference: 'doc-1',
+        narration: 'Docs',
+      },
+    });
+    documented(byId('transfer'), 200).parse(transfer.body);
+
+    const keys = schemeB(A.publicKey, A.secretKey, A.a1.id);
+    const bulk = '/api/v1/clients/business/customers/funds/bulk-transfer';
+    const item = {
+      amount: 20000,
+      receiverAccountNumber: '0123456789',
+      receiverBankCode: '058',
+      narration: 'x',
+    };
+    const created = await call(sandbox, 'POST', bulk, {
+      headers: keys,
+      body: {
+        batchName: 'Docs',
+        transfers: [
+          { ...item, retrievalReference: 'doc-b1' },
+          { ...item, receiverAccountNumber: '0000000051', retrievalReference: 'doc-b2' },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    documented(byId('createBulkTransfer'), 201).parse(created.body);
+    const id = (created.body.data as { id: string }).id;
+    const processed = await call(sandbox, 'POST', `${bulk}/process`, {
+      headers: keys,
+      body: { bulkTransferId: id },
+    });
+    expect(processed.status).toBe(202);
+    documented(byId('processBulkTransfer'), 202).parse(processed.body);
+    await sandbox.drain();
+    const read = await call(sandbox, 'GET', `${bulk}/${id}`, { headers: keys });
+    documented(byId('getBulkTransfer'), 200).parse(read.body);
+    expect((read.body.data as { status: string }).status).toBe('partially_completed');
+  });
+
+  it('the control API: health, credentials, the clock', async () => {
+    for (const id of ['health', 'credentials', 'getClock']) {
+      const op = byId(id);
+      const res = await call(sandbox, 'GET', `/__sandbox${op.path}`);
+      expect(res.status, id).toBe(200);
+      documented(op, 200).parse(res.body);
+    }
+  });
+});
+
+describe('the reference page', () => {
+  it('loads only its own assets, each served from the sandbox', async () => {
+    const page = await sandbox.app.request('/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? '');
+    expect(urls.length).toBe(Object.keys(DOCS_ASSETS).length + 1);
+    for (const url of urls.filter((u) => !u.startsWith('data:'))) {
+      expect(url).toMatch(/^\/docs\/assets\//);
+      const res = await sandbox.app.request(url);
+      expect(res.status, url).toBe(200);
+      expect(res.headers.get('content-type')).toBe(DOCS_ASSETS[url.slice('/docs/assets/'.length)]);
+    }
+    expect((await sandbox.app.request('/docs/assets/package.json')).status).toBe(404);
+    expect((await sandbox.app.request('/docs/assets/..%2Fpackage.json')).status).toBe(404);
+  });
+
+  it('has its assets in the built dist/, which the image carries instead of node_modules', () => {
+    for (const file of Object.keys(DOCS_ASSETS)) {
+      expect(existsSync(join('dist', DOCS_ASSETS_FOLDER, file)), file).toBe(true);
+    }
+  });
+});
