@@ -9,6 +9,7 @@ export function banner(sandbox: RunningSandbox): string {
     `banking-sandbox listening on ${sandbox.url}/api/v1`,
     `  state:    ${config.inMemory ? 'in memory (nothing is written)' : config.data}`,
     `  control:  ${sandbox.url}/__sandbox${config.controlToken ? ' (x-sandbox-token required)' : ''}`,
+    `  docs:     ${sandbox.url}/docs`,
     '',
   ];
   for (const c of credentials(sandbox.store)) {
