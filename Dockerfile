@@ -8,7 +8,7 @@ COPY scripts ./scripts
 COPY src ./src
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
-RUN node scripts/build.mjs
+RUN node scripts/build.mjs --js-only
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \

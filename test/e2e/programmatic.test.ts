@@ -1,0 +1,56 @@
+// The programmatic API used exactly as the README's "Start it from code" shows it, imported by the package's
+// own name (Node resolves it to dist/ through package.json "exports", with its type declarations).
+
+import { startSandbox } from 'banking-sandbox';
+import { describe, expect, it } from 'vitest';
+
+describe('the programmatic API, as the README shows it', () => {
+  it('starts a sandbox on a free port with a memory store, and drives it', async () => {
+    const sandbox = await startSandbox(); // memory store, a free port, no request log lines
+    try {
+      expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(sandbox.config.inMemory).toBe(true);
+      const me = await sandbox.newClient({ balance: 10_000_000 }); // keys and a funded business of its own
+      const res = await fetch(`${sandbox.url}/api/v1/auth/signin`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: me.email, password: me.password }),
+      });
+      expect(res.status).toBe(200);
+      const { accessToken } = ((await res.json()) as { data: { accessToken: string } }).data;
+      const business = me.businesses[0];
+      const headers = {
+        authorization: `Bearer ${accessToken}`,
+        SECRET_KEY: me.secretKey,
+        businessId: business?.id ?? '',
+        'content-type': 'application/json',
+      };
+      const va = await fetch(`${sandbox.url}/api/v1/clients/business/virtual-accounts`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ firstName: 'Ada', lastName: 'Obi', type: 'permanent', reference: 'readme' }),
+      });
+      const { accountNumber } = ((await va.json()) as { data: { accountNumber: string } }).data;
+
+      await sandbox.incomingPayment({ accountNumber, amount: 500_000 }); // a virtual account's number
+      sandbox.setScenario('flaky-bank'); // a ready scenario, a scenario object, or null for the start-up one
+      expect(
+        ((await (await fetch(`${sandbox.url}/__sandbox/scenario`)).json()) as { data: { name: string } }).data
+          .name,
+      ).toBe('flaky-bank');
+      sandbox.clock.advance(60_000); // the virtual clock: expiries and retries come due
+      await sandbox.drain(); // batches settled, webhooks delivered, everything on disk
+
+      const details = await fetch(`${sandbox.url}/api/v1/clients/business/account-details`, { headers });
+      const { accountBalance } = ((await details.json()) as { data: { accountBalance: string } }).data;
+      expect(accountBalance).toBe(String(10_000_000 + 500_000 - 2_500));
+      expect(sandbox.credentials().some((c) => c.clientId === me.clientId)).toBe(true);
+
+      await sandbox.reset(); // back to the fixtures
+      expect(sandbox.credentials().some((c) => c.clientId === me.clientId)).toBe(false);
+    } finally {
+      await sandbox.close();
+    }
+    await expect(fetch(`${sandbox.url}/__sandbox/health`)).rejects.toThrow();
+  });
+});
