@@ -8,7 +8,8 @@
 //
 // Environment: BENCH_SECONDS (length of each measured run, default 5), BENCH_ROUNDS (default 3),
 // BENCH_WARMUP_SECONDS (default 2), BENCH_CONNECTIONS (default 50), BENCH_COLD_RUNS (default 9), BENCH_MAIN (the
-// CLI to measure, default dist/main.js: point it at another build to compare), BENCH_NO_INSTALL=1 (never apt-get).
+// CLI to measure, default dist/main.js: point it at another build to compare), BENCH_NO_INSTALL=1 (never apt-get),
+// BENCH_BULK_ITEMS (default 10 000), BENCH_SOAK_SECONDS (default 60; 0 skips the soak), BENCH_SOAK_CONNECTIONS (200).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -22,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
 import clients from '../../fixtures/clients.json' with { type: 'json' };
-import { findWrk, type Load, type LoadTarget, wrkLoad } from './wrk.js';
+import { findWrk, type Load, type LoadTarget, wrkLoad, wrkRun } from './wrk.js';
 
 function envNumber(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -505,6 +506,68 @@ async function benchBulk(dir: string): Promise<Bulk> {
   }
 }
 
+// ---------------------------------------------------------------- 5. soak
+
+const SOAK_SECONDS = envNumber('BENCH_SOAK_SECONDS', 60);
+const SOAK_CONNECTIONS = envNumber('BENCH_SOAK_CONNECTIONS', 200);
+
+interface Soak {
+  load: Load;
+  rssBeforeMb: number;
+  rssAfterMb: number;
+  journalEntries: number;
+}
+
+/** Resident memory of a process now, in MB. */
+async function rss(pid: number | undefined): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
+}
+
+/**
+ * A mixed workload on the real process for SOAK_SECONDS at SOAK_CONNECTIONS: three reads in five (account
+ * details, a page of customers, the businesses), one replay of an acknowledged transfer (idempotent: answers from
+ * the ledger) and one new transfer. Every answer must be 2xx. Memory is read after a warm-up and at the end.
+ */
+async function benchSoak(dir: string): Promise<Soak> {
+  log(`soak: ${SOAK_SECONDS} s at ${SOAK_CONNECTIONS} connections, mixed workload`);
+  const sandbox = await startServer('sandbox (soak)', ours(join(dir, 'soak.json')));
+  try {
+    const headers = { ...schemeA(await signIn(sandbox)), 'content-type': 'application/json' };
+    const transfer = (ref: string) =>
+      `{"amount":100,"receiverAccountNumber":"0123456789","receiverBankCode":"058","retrievalReference":"${ref}","narration":"soak"}`;
+    await requestJson(`${sandbox.url}/api/v1/clients/business/customers/funds/transfer`, {
+      method: 'POST',
+      headers,
+      body: transfer('soak-replayed'),
+    });
+    const lua = [
+      ...Object.entries(headers).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`),
+      'local n = 0',
+      'request = function()',
+      '  n = n + 1',
+      '  local k = n % 5',
+      `  if k == 0 then return wrk.format("GET", "/api/v1/clients/business/account-details") end`,
+      `  if k == 1 then return wrk.format("GET", "/api/v1/clients/business/customers?page=2&limit=10") end`,
+      `  if k == 2 then return wrk.format("GET", "/api/v1/clients/business") end`,
+      `  if k == 3 then return wrk.format("POST", "/api/v1/clients/business/customers/funds/transfer", nil, ${JSON.stringify(transfer('soak-replayed'))}) end`,
+      `  return wrk.format("POST", "/api/v1/clients/business/customers/funds/transfer", nil, '{"amount":100,"receiverAccountNumber":"0123456789","receiverBankCode":"058","retrievalReference":"soak-${process.pid}-' .. n .. '","narration":"soak"}')`,
+      'end',
+    ].join('\n');
+    if (!wrk) throw new Error('the soak needs wrk');
+    // A 10 s client timeout, as an ordinary HTTP client would have (wrk's own default is 2 s).
+    await wrkRun(wrk, dir, lua, sandbox.url, 5, SOAK_CONNECTIONS, 10);
+    const rssBeforeMb = await rss(sandbox.child.pid);
+    const load = await wrkRun(wrk, dir, lua, sandbox.url, SOAK_SECONDS, SOAK_CONNECTIONS, 10);
+    const rssAfterMb = await rss(sandbox.child.pid);
+    const journal = await requestJson(`${sandbox.url}/__sandbox/requests?limit=1000000`);
+    const journalEntries = isRecord(journal) && Array.isArray(journal.data) ? journal.data.length : -1;
+    return { load, rssBeforeMb, rssAfterMb, journalEntries };
+  } finally {
+    await stopServer(sandbox);
+  }
+}
+
 // ---------------------------------------------------------------- 3. cold start
 
 interface ColdStart {
@@ -558,7 +621,14 @@ const verdict = (ok: boolean) => (ok ? 'yes' : '**NO**');
 
 type Row = [measure: string, ours: string, baseline: string, ratio: string, target: string, ok: string];
 
-function rows(reads: Pair, writes: Writes, transfers: Writes, bulk: Bulk, cold: ColdStarts): Row[] {
+function rows(
+  reads: Pair,
+  writes: Writes,
+  transfers: Writes,
+  bulk: Bulk,
+  soak: Soak | null,
+  cold: ColdStarts,
+): Row[] {
   return [
     [
       'reads req/s (account-details; baseline bare Hono GET /)',
@@ -626,6 +696,43 @@ function rows(reads: Pair, writes: Writes, transfers: Writes, bulk: Bulk, cold: 
       '< 200 MB',
       verdict(bulk.peakRssMb < 200),
     ],
+    ...(soak
+      ? ([
+          [
+            `soak: req/s, ${SOAK_SECONDS} s at ${SOAK_CONNECTIONS} connections, mixed`,
+            int.format(soak.load.rps),
+            '',
+            '',
+            '',
+            '',
+          ],
+          ['soak: p99 latency', ms(soak.load.p99), '', '', '', ''],
+          [
+            'soak: errors and non-2xx answers',
+            int.format(soak.load.errors),
+            '',
+            '',
+            '0',
+            verdict(soak.load.errors === 0),
+          ],
+          [
+            'soak: RSS after warm-up → end',
+            `${soak.rssBeforeMb.toFixed(0)} → ${soak.rssAfterMb.toFixed(0)} MB`,
+            '',
+            '',
+            '',
+            '',
+          ],
+          [
+            'soak: request journal entries at the end (bounded)',
+            int.format(soak.journalEntries),
+            '',
+            '',
+            '≤ 1,000',
+            verdict(soak.journalEntries <= 1000),
+          ],
+        ] as Row[])
+      : []),
     [
       `cold start, median of ${COLD_RUNS} (baseline bare Hono)`,
       ms(cold.ours.median),
@@ -669,10 +776,11 @@ async function main(): Promise<void> {
       transferWrite,
     );
     const bulk = await benchBulk(dir);
+    const soak = SOAK_SECONDS > 0 && wrk ? await benchSoak(dir) : null;
     process.stdout.write(
       `\n${relative(root, mainJs)}: ${wrk ? 'wrk -t1' : 'autocannon'}, ${CONNECTIONS} connections, ` +
         `${ROUNDS} alternating rounds of ${SECONDS} s (medians) after ${WARMUP_SECONDS} s warm-up, node ${process.version}\n\n` +
-        `${table(rows(reads, writes, transfers, bulk, cold))}\n`,
+        `${table(rows(reads, writes, transfers, bulk, soak, cold))}\n`,
     );
   } finally {
     await stopAll();

@@ -85,7 +85,7 @@ function milliseconds(value: string): number {
 
 let runs = 0;
 
-/** One wrk run: one thread, `connections` connections, `seconds` long. */
+/** One wrk run of `target`: one thread, `connections` connections, `seconds` long. */
 export async function wrkLoad(
   wrk: string,
   dir: string,
@@ -94,18 +94,46 @@ export async function wrkLoad(
   connections: number,
 ): Promise<Load> {
   runs++;
+  const load = await wrkRun(
+    wrk,
+    dir,
+    script(target, `${process.pid}-${runs}`),
+    target.url,
+    seconds,
+    connections,
+  );
+  if (load.errors > 0)
+    throw new Error(`${target.method ?? 'GET'} ${target.url}: ${load.errors} errors or non-2xx answers`);
+  return load;
+}
+
+/** One wrk run of a Lua script of our own against `url`; fails on any answer that is not 2xx. */
+export async function wrkRun(
+  wrk: string,
+  dir: string,
+  lua: string,
+  url: string,
+  seconds: number,
+  connections: number,
+  /** How long wrk waits for an answer before it counts a timeout error (its default is 2 s). */
+  timeoutSeconds = 2,
+): Promise<Load> {
+  runs++;
   const file = join(dir, `load-${runs}.lua`);
-  await writeFile(file, script(target, `${process.pid}-${runs}`));
+  await writeFile(file, lua);
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(wrk, [
+    const args = [
       '-t1',
       `-c${connections}`,
       `-d${seconds}s`,
+      `--timeout`,
+      `${timeoutSeconds}s`,
       '--latency',
       '-s',
       file,
-      target.url,
-    ]);
+      url,
+    ];
+    const child = spawn(wrk, args);
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
       out += d;
@@ -121,7 +149,6 @@ export async function wrkLoad(
   const p99 = milliseconds(/\s99%\s+(\S+)/.exec(output)?.[1] ?? '');
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0);
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
-  const errors = non2xx + (socket ? socket.slice(1).reduce((s, v) => s + Number(v), 0) : 0);
-  if (non2xx > 0) throw new Error(`${target.method ?? 'GET'} ${target.url}: ${non2xx} answers were not 2xx`);
+  const errors = non2xx + (socket ? socket.slice(1).reduce((sum, v) => sum + Number(v), 0) : 0);
   return { rps, p99, requests, errors };
 }
