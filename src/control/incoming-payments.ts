@@ -4,7 +4,7 @@ import { incomingCharge } from '../domain/fees.js';
 import type { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
 import { ApiError } from '../http/envelope.js';
 import { post } from '../ledger/ledger.js';
-import type { DeliveryRecord } from '../store/records.js';
+import type { DeliveryRecord, WebhookPayload } from '../store/records.js';
 
 export interface IncomingPayment {
   accountNumber: string;
@@ -51,34 +51,34 @@ export async function receivePayment(deps: Deps, webhooks: WebhookDispatcher, in
       fingerprint: null,
     });
     const bankName = fixtures.banks.banks.find((b) => b.code === payerBank)?.name ?? '';
+    const payload: WebhookPayload = {
+      transactionReference: entry.id,
+      virtualAccountRef: account.clientRef,
+      transactionDate: entry.createdAt,
+      amount: input.amount,
+      charge,
+      availableBalance: entry.balanceAfter,
+      ledgerBalance: entry.balanceAfter,
+      accountName: payerName,
+      accountNumber: payerAccount,
+      recipientAccountNumber: account.accountNumber,
+      recpientAccountName: account.accountName,
+      description: `Payment received on virtual account ${account.accountNumber}`,
+      narration,
+      depositorDetails: {
+        accountName: payerName,
+        accountNumber: payerAccount,
+        bankCode: payerBank,
+        bankName,
+      },
+    };
     const record: DeliveryRecord = {
       id: tx.random().uuid(),
       clientId: client.id,
       businessId: account.businessId,
       transactionReference: entry.id,
       url: client.webhookUrl,
-      payload: {
-        transactionReference: entry.id,
-        virtualAccountRef: account.clientRef,
-        transactionDate: entry.createdAt,
-        amount: input.amount,
-        charge,
-        availableBalance: entry.balanceAfter,
-        ledgerBalance: entry.balanceAfter,
-        accountName: payerName,
-        accountNumber: payerAccount,
-        recipientAccountNumber: account.accountNumber,
-        // Spelled as the bank spells it.
-        recpientAccountName: account.accountName,
-        description: `Payment received on virtual account ${account.accountNumber}`,
-        narration,
-        depositorDetails: {
-          accountName: payerName,
-          accountNumber: payerAccount,
-          bankCode: payerBank,
-          bankName,
-        },
-      },
+      payload,
       status: client.webhookUrl ? 'pending' : 'skipped',
       attempts: [],
       attemptsLeft: client.webhookUrl ? config.webhookAttempts : 0,

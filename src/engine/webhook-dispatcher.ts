@@ -124,8 +124,8 @@ export class WebhookDispatcher {
     }
     const effect = this.deps.scenarios.check({
       on: 'webhook',
-      accountNumber: String(delivery.payload.recipientAccountNumber ?? ''),
-      amount: Number(delivery.payload.amount ?? 0),
+      accountNumber: delivery.payload.recipientAccountNumber,
+      amount: delivery.payload.amount,
       key: `${delivery.transactionReference}:${delivery.attempts.length}`,
     });
     if (effect?.delayMs) await this.deps.clock.sleep(effect.delayMs);

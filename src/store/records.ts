@@ -1,6 +1,15 @@
 import * as z from 'zod';
 
 /**
+ * A key of a free-form map in a record: a plain identifier, never one that names a prototype, so an imported
+ * state cannot carry `__proto__`, `constructor` or `prototype` into the store.
+ */
+const plainKey = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'must be a plain identifier')
+  .refine((key) => !['constructor', 'prototype'].includes(key), 'must not name a prototype');
+
+/**
  * Every persisted record, defined once. The zod schemas validate state imports (`PUT /__sandbox/state`) and
  * give the record types; services build records of these types and never mutate them after `put`.
  */
@@ -160,7 +169,7 @@ export const outboxRecord = z.object({
   to: z.string(),
   subject: z.string(),
   body: z.string(),
-  data: z.record(z.string(), z.string()),
+  data: z.record(plainKey, z.string().max(10_000)),
   createdAt: z.string(),
 });
 
@@ -230,6 +239,30 @@ export const bulkItemRecord = z.object({
   processedAt: z.string().nullable(),
 });
 
+/** The incoming-payment notification, exactly the spec's fields (`recpientAccountName` spelled as the bank does). */
+export const webhookPayload = z.object({
+  transactionReference: z.string(),
+  virtualAccountRef: z.string(),
+  transactionDate: z.string(),
+  amount: z.number().int(),
+  charge: z.number().int(),
+  availableBalance: z.number().int(),
+  ledgerBalance: z.number().int(),
+  accountName: z.string(),
+  accountNumber: z.string(),
+  recipientAccountNumber: z.string(),
+  recpientAccountName: z.string(),
+  description: z.string(),
+  narration: z.string(),
+  depositorDetails: z.object({
+    accountName: z.string(),
+    accountNumber: z.string(),
+    bankCode: z.string(),
+    bankName: z.string(),
+  }),
+});
+export type WebhookPayload = z.infer<typeof webhookPayload>;
+
 export const deliveryAttempt = z.object({
   at: z.string(),
   /** The receiver's HTTP status; null when there was no answer (timeout, refused connection). */
@@ -246,7 +279,7 @@ export const deliveryRecord = z.object({
   transactionReference: z.string(),
   /** The URL at the time of the payment; null when none was set (the delivery is skipped). */
   url: z.string().nullable(),
-  payload: z.record(z.string(), z.unknown()),
+  payload: webhookPayload,
   /** `dropped`: a scenario made the service lose it; it is never sent. */
   status: z.enum(['pending', 'delivered', 'failed', 'skipped', 'dropped']),
   attempts: z.array(deliveryAttempt),

@@ -217,15 +217,27 @@ export class Store {
     };
   }
 
+  /**
+   * Replaces the whole state with `doc`. The new maps and indexes are built aside and swapped in only when
+   * complete, so a document that fails half way (it should not: imports are validated first) changes nothing.
+   */
   private load(doc: Pick<StateDocument, 'collections'>): void {
+    const previous = { maps: this.maps, indexes: new Map(this.indexes) };
     this.maps = {} as Maps;
     this.indexes.clear();
-    for (const name of collectionNames) {
-      (this.maps as Record<string, Map<string, unknown>>)[name] = new Map();
-      const fields = (indexedFields as Record<string, readonly string[] | undefined>)[name] ?? [];
-      this.indexes.set(name, new Map(fields.map((f) => [f, new Map()])));
-      for (const record of doc.collections[name] ?? [])
-        this.apply(name, (record as { id: string }).id, record);
+    try {
+      for (const name of collectionNames) {
+        (this.maps as Record<string, Map<string, unknown>>)[name] = new Map();
+        const fields = (indexedFields as Record<string, readonly string[] | undefined>)[name] ?? [];
+        this.indexes.set(name, new Map(fields.map((f) => [f, new Map()])));
+        for (const record of doc.collections[name] ?? [])
+          this.apply(name, (record as { id: string }).id, record);
+      }
+    } catch (error) {
+      this.maps = previous.maps;
+      this.indexes.clear();
+      for (const [name, index] of previous.indexes) this.indexes.set(name, index);
+      throw error;
     }
   }
 

@@ -1,0 +1,160 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { controlOperations } from '../../src/openapi/control-operations.js';
+import { type SandboxProcess, startProcess, stop } from '../support/process.js';
+import { A } from '../support/sandbox.js';
+
+// The same checks as test/api/security.test.ts where the real process differs from app.request(): headers are
+// read from Node's request, paths arrive exactly as sent (no URL normalisation by a client), and a stack
+// overflow would take the whole process down.
+
+const TOKEN = 't0ken';
+const SENTINEL = 'SENTINEL-must-never-be-served';
+const DEPTH = 100_000;
+
+let dir: string;
+let p: SandboxProcess;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sandbox-security-'));
+  // Files a traversal out of uploads/<businessId>/ would reach.
+  await mkdir(join(dir, 'uploads', A.a1.id), { recursive: true });
+  await writeFile(join(dir, 'sentinel.png'), SENTINEL);
+  await writeFile(join(dir, 'uploads', 'sentinel.png'), SENTINEL);
+  await writeFile(join(dir, 'uploads', A.a1.id, '.hidden'), SENTINEL);
+  p = await startProcess(['--data', join(dir, 'db.json'), '--control-token', TOKEN, '--quiet']);
+});
+afterAll(async () => {
+  if (p && p.child.exitCode === null && p.child.signalCode === null) await stop(p, 'SIGKILL');
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A request whose path is sent byte for byte as given (fetch would resolve `..` first). */
+function raw(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; text: string }> {
+  const url = new URL(p.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      // A connection of its own: a refusal that leaves a body unread may end the connection.
+      { host: url.hostname, port: url.port, method, path, headers, agent: false },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function expectAlive(after: string): Promise<void> {
+  expect(p.child.exitCode, after).toBeNull();
+  const health = await raw('GET', '/__sandbox/health', { 'x-sandbox-token': TOKEN });
+  expect(health.status, `health after ${after}`).toBe(200);
+}
+
+describe('the real process', () => {
+  it.each([
+    '/uploads/../db.json',
+    '/uploads/../../db.json',
+    `/uploads/${A.a1.id}/../../db.json`,
+    `/uploads/${A.a1.id}/../../sentinel.png`,
+    `/uploads/${A.a1.id}/..%2F..%2Fdb.json`,
+    `/uploads/${A.a1.id}/..%2F..%2Fsentinel.png`,
+    `/uploads/${A.a1.id}/%2e%2e%2f%2e%2e%2fsentinel.png`,
+    `/uploads/${A.a1.id}/..%5C..%5Csentinel.png`,
+    '/uploads/..%2F/x',
+    '/uploads/..%2F/sentinel.png',
+    '/uploads/%2e%2e/sentinel.png',
+    '/uploads/../sentinel.png',
+    `/uploads/${A.a1.id}/.hidden`,
+  ])('GET %s (path sent as is) answers 404 and serves no file', async (path) => {
+    const res = await raw('GET', path);
+    expect(res.status).toBe(404);
+    expect(JSON.parse(res.text)).toMatchObject({ status: false, data: null });
+    expect(res.text).not.toContain(SENTINEL);
+    expect(res.text).not.toContain('jwtSecret');
+  });
+
+  it.each([
+    ['[[[...]]]', '['.repeat(DEPTH) + ']'.repeat(DEPTH)],
+    ['{"a":{"a":...}}', `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`],
+  ])('%s, 100 000 levels: a 4xx, and the process still answers', async (_label, body) => {
+    const json = { 'content-type': 'application/json' };
+    const routes: [string, string, Record<string, string>][] = [
+      ['POST', '/api/v1/auth/signin', json],
+      ['POST', '/api/v1/clients/business/customers/funds/bulk-transfer', json],
+      ['PUT', '/__sandbox/state', { ...json, 'x-sandbox-token': TOKEN }],
+      ['PUT', '/__sandbox/scenario', { ...json, 'x-sandbox-token': TOKEN }],
+    ];
+    for (const [method, path, headers] of routes) {
+      const res = await raw(method, path, headers, body);
+      expect(res.status, `${method} ${path}: ${res.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, `${method} ${path}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
+      await expectAlive(`${method} ${path}`);
+    }
+  });
+
+  it('a state import with a 100 000-level value in a stored field does not take the process down', async () => {
+    const headers = { 'content-type': 'application/json', 'x-sandbox-token': TOKEN };
+    const exported = await raw('GET', '/__sandbox/state', headers);
+    expect(exported.status).toBe(200);
+    const doc = JSON.parse(exported.text) as { collections: Record<string, unknown[]> };
+    doc.collections.deliveries = [
+      {
+        id: 'deep-delivery',
+        clientId: A.id,
+        businessId: A.a1.id,
+        transactionReference: 'SBXDEEP',
+        url: null,
+        payload: { amount: 1, deep: 'DEEP' },
+        status: 'skipped',
+        attempts: [],
+        attemptsLeft: 0,
+        nextAttemptAt: null,
+        createdAt: new Date().toISOString(),
+      },
+    ];
+    const body = JSON.stringify(doc).replace('"DEEP"', '['.repeat(DEPTH) + ']'.repeat(DEPTH));
+    await raw('PUT', '/__sandbox/state', headers, body);
+    // The answer itself is checked in test/api/security.test.ts; here: the process is still there.
+    await expectAlive('the deep state import');
+  });
+
+  it('--control-token: every control route answers 401 without x-sandbox-token or with a wrong one', async () => {
+    for (const op of controlOperations) {
+      const path = `/__sandbox${op.path.replace(/\{(\w+)\}/g, (_m, name: string) => op.params?.[name]?.example ?? 'unknown-id')}`;
+      const label = `${op.method.toUpperCase()} ${path}`;
+      for (const headers of [{}, { 'x-sandbox-token': 'wrong' }, { 'x-sandbox-token': 't0ke' }] as Record<
+        string,
+        string
+      >[]) {
+        const res = await raw(op.method.toUpperCase(), path, headers);
+        expect(res.status, `${label} with ${JSON.stringify(headers)}`).toBe(401);
+      }
+      // Read-only routes with the token: let through (the others were shown in process; they change the state).
+      if (op.method === 'get') {
+        const res = await raw('GET', path, { 'x-sandbox-token': TOKEN });
+        expect(res.status, label).not.toBe(401);
+      }
+    }
+    const signin = await raw(
+      'POST',
+      '/api/v1/auth/signin',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ email: A.owner.email, password: A.owner.password }),
+    );
+    expect(signin.status).toBe(200);
+  });
+});
