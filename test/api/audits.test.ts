@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
 import type { Pagination } from '../../src/http/pagination.js';
 import type { Sandbox } from '../../src/sandbox.js';
-import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
+import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';
 
 const AUDITS = '/api/v1/clients/business/audits';
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
@@ -193,7 +193,7 @@ describe('refused requests', () => {
   let manager: Record<string, string>;
   beforeAll(async () => {
     sandbox = await memorySandbox();
-    owner = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    owner = await ownerHeaders(sandbox);
     viewer = schemeA(await tokenFor(sandbox, A.viewer), A.secretKey, A.a1.id);
     manager = schemeA(await tokenFor(sandbox, A.manager), A.secretKey, A.a1.id);
   });
@@ -251,7 +251,7 @@ describe('audit isolation between clients', () => {
   let headersB: Record<string, string>;
   beforeAll(async () => {
     sandbox = await memorySandbox();
-    headersA = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    headersA = await ownerHeaders(sandbox);
     headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
     expect((await call(sandbox, 'POST', TRANSFER, { headers: headersA, body: transferBody() })).status).toBe(
       200,

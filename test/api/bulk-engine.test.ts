@@ -1,141 +1,42 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import banks from '../../fixtures/banks.json' with { type: 'json' };
-import fees from '../../fixtures/fees.json' with { type: 'json' };
 import type { Sandbox } from '../../src/sandbox.js';
-import { A, call, memorySandbox, schemeB } from '../support/sandbox.js';
+import {
+  ALREADY_COMPLETED,
+  ALREADY_PROCESSING,
+  type Batch,
+  BULK,
+  type BulkItem,
+  bulkDebits,
+  bulkHelpers,
+  costOf,
+  drain,
+  expectCountersMatch,
+  keysA1,
+  keysA2,
+  processBatch,
+  QUEUED,
+  REPROCESS,
+  type Transfer,
+} from '../support/bulk.js';
+import { feeFor, ledgerOf, MAGIC, setBalance } from '../support/money.js';
+import { A, call, memorySandbox } from '../support/sandbox.js';
 
-const BULK = '/api/v1/clients/business/customers/funds/bulk-transfer';
-const PROCESS = `${BULK}/process`;
-const REPROCESS = `${BULK}/reprocess`;
-const QUEUED = 'Bulk transfer queued for processing';
-const ALREADY_PROCESSING = 'Bulk transfer is already being processed';
-const ALREADY_COMPLETED = 'Bulk transfer is already completed';
-
-const BANK = banks.banks[0]?.code ?? '';
-const RECEIVER = '0123456789';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const NIP_SESSION_ID = /^090999\d{24}$/;
 const UNKNOWN_ID = '7d3f1c2a-9b8e-4f6d-a5c4-3b2a1f0e9d8c';
 
-const MAGIC = [
-  ['0000000051', '51', 'Insufficient Funds'],
-  ['0000000007', '07', 'Invalid Account'],
-  ['0000000091', '91', 'Beneficiary Bank not available'],
-  ['0000000096', '96', 'System malfunction'],
-] as const;
-
-interface BulkItem {
-  id: string;
-  itemIndex: number;
-  amount: string;
-  receiverAccountNumber: string;
-  receiverBankCode: string;
-  retrievalReference: string;
-  transactionReference: string;
-  originalTransactionReference?: string;
-  status: string;
-  errorMessage: string;
-  errorCode: string;
-  providerReference: string;
-  reprocessCount: number;
-  processedAt: string | null;
-}
-interface Batch {
-  id: string;
-  bulkReference: string;
-  businessId: string;
-  batchName: string;
-  totalItems: number;
-  completedItems: number;
-  failedItems: number;
-  status: string;
-  failureReason: string | null;
-  createdAt: string;
-  items: BulkItem[];
-}
-interface Transfer {
-  amount: number;
-  receiverAccountNumber: string;
-  receiverBankCode: string;
-  retrievalReference: string;
-  narration: string;
-}
-interface LedgerEntry {
-  id: string;
-  kind: string;
-  status: string;
-  amount: number;
-  charge: number;
-  retrievalReference: string | null;
-}
-interface Ledger {
-  openingBalance: number;
-  balance: number;
-  ledgerBalance: number;
-  transactions: LedgerEntry[];
-}
-
-const keysA1 = schemeB(A.publicKey, A.secretKey, A.a1.id);
-const keysA2 = schemeB(A.publicKey, A.secretKey, A.a2.id);
-
-let counter = 0;
-/** A fresh retrieval reference, unique within the file. */
-function ref(label = 'engine'): string {
-  counter += 1;
-  return `${label}-${counter}`;
-}
-
-function transfer(overrides: Partial<Transfer> = {}): Transfer {
-  return {
-    amount: 100000,
-    receiverAccountNumber: RECEIVER,
-    receiverBankCode: BANK,
-    retrievalReference: ref(),
-    narration: 'Vendor payment',
-    ...overrides,
-  };
-}
-
-function transfers(n: number, overrides: Partial<Transfer> = {}): Transfer[] {
-  return Array.from({ length: n }, () => transfer(overrides));
-}
+const { transfer, transfers, create, getBatch } = bulkHelpers({
+  label: 'engine',
+  narration: 'Vendor payment',
+  batchName: 'Engine',
+});
 
 function magic(account: string, overrides: Partial<Transfer> = {}): Transfer {
   return transfer({ receiverAccountNumber: account, ...overrides });
 }
 
-function feeFor(amount: number): number {
-  for (const tier of fees.transfer) if (tier.upTo === null || amount <= tier.upTo) return tier.fee;
-  throw new Error('fees.json has no open-ended tier');
-}
-
-function costOf(items: readonly Transfer[]): number {
-  return items.reduce((sum, t) => sum + t.amount + feeFor(t.amount), 0);
-}
-
-async function create(sandbox: Sandbox, items: Transfer[], headers = keysA1): Promise<Batch> {
-  const res = await call(sandbox, 'POST', BULK, { headers, body: { batchName: 'Engine', transfers: items } });
-  expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
-  return res.body.data as Batch;
-}
-
-async function getBatch(sandbox: Sandbox, id: string, headers = keysA1): Promise<Batch> {
-  const res = await call(sandbox, 'GET', `${BULK}/${id}`, { headers });
-  expect(res.status).toBe(200);
-  return res.body.data as Batch;
-}
-
-function processBatch(sandbox: Sandbox, id: string, headers = keysA1) {
-  return call(sandbox, 'POST', PROCESS, { headers, body: { bulkTransferId: id } });
-}
-
 function reprocess(sandbox: Sandbox, body: Record<string, unknown>, headers = keysA1) {
   return call(sandbox, 'POST', REPROCESS, { headers, body });
-}
-
-async function drain(sandbox: Sandbox): Promise<void> {
-  const res = await call(sandbox, 'POST', '/__sandbox/drain');
-  expect(res.status).toBe(200);
 }
 
 /** Creates a batch, processes it (202) and waits until it has settled. */
@@ -147,36 +48,6 @@ async function settle(sandbox: Sandbox, items: Transfer[]): Promise<Batch> {
   const done = await getBatch(sandbox, batch.id);
   expectCountersMatch(done);
   return done;
-}
-
-async function ledgerOf(sandbox: Sandbox, businessId = A.a1.id): Promise<Ledger> {
-  const res = await call(sandbox, 'GET', `/__sandbox/businesses/${businessId}/ledger`);
-  expect(res.status).toBe(200);
-  return res.body.data as Ledger;
-}
-
-async function setBalance(sandbox: Sandbox, balance: number, businessId = A.a1.id): Promise<void> {
-  const res = await call(sandbox, 'PUT', `/__sandbox/businesses/${businessId}/balance`, {
-    body: { balance },
-  });
-  expect(res.status).toBe(200);
-}
-
-function bulkDebits(ledger: Ledger, items: readonly { retrievalReference: string }[]): LedgerEntry[] {
-  const wanted = new Set(items.map((i) => i.retrievalReference));
-  return ledger.transactions.filter(
-    (t) =>
-      t.kind === 'bulk_transfer' &&
-      t.status === 'successful' &&
-      t.retrievalReference !== null &&
-      wanted.has(t.retrievalReference),
-  );
-}
-
-function expectCountersMatch(batch: Batch): void {
-  expect(batch.totalItems).toBe(batch.items.length);
-  expect(batch.completedItems).toBe(batch.items.filter((i) => i.status === 'completed').length);
-  expect(batch.failedItems).toBe(batch.items.filter((i) => i.status === 'failed').length);
 }
 
 function expectCompleted(item: BulkItem | undefined, since: number): void {
@@ -260,7 +131,7 @@ describe('bulk engine: item outcomes', () => {
       const sent = good.find((t) => t.retrievalReference === d.retrievalReference);
       expect({ amount: d.amount, charge: d.charge }).toEqual({
         amount: sent?.amount,
-        charge: feeFor(sent?.amount ?? 0),
+        charge: feeFor(Number(sent?.amount ?? 0)),
       });
     }
   });
@@ -337,7 +208,7 @@ describe('bulk engine: item outcomes', () => {
   it('fails the items the balance no longer covers when it runs out mid-batch, never going below 0', async () => {
     // Six items of 2000 kobo (fee 1075 each): the claim sees 12000 ≤ 12000, but only three fit with their fees.
     const items = transfers(6, { amount: 2000 });
-    await setBalance(sandbox, 12000);
+    await setBalance(sandbox, A.a1.id, 12000);
     const started = Date.now();
     const batch = await settle(sandbox, items);
     expect(batch).toMatchObject({
@@ -353,23 +224,23 @@ describe('bulk engine: item outcomes', () => {
     expect(ledger.balance).toBeGreaterThanOrEqual(0);
     expect(ledger.balance).toBe(ledger.ledgerBalance);
     expect(bulkDebits(ledger, items)).toHaveLength(3);
-    await setBalance(sandbox, 500_000_000);
+    await setBalance(sandbox, A.a1.id, 500_000_000);
   });
 
   it('fails an item on amount + fee - 1 kobo, and completes one on exactly amount + fee, leaving 0', async () => {
-    await setBalance(sandbox, 5000 + 1075 - 1);
+    await setBalance(sandbox, A.a1.id, 5000 + 1075 - 1);
     const short = await settle(sandbox, [transfer({ amount: 5000 })]);
     expect(short).toMatchObject({ status: 'failed', completedItems: 0, failedItems: 1, failureReason: null });
     expectFailed(itemAt(short, 0), '51', 'Insufficient Funds');
     expect((await ledgerOf(sandbox)).balance).toBe(5000 + 1075 - 1);
 
-    await setBalance(sandbox, 5000 + 1075);
+    await setBalance(sandbox, A.a1.id, 5000 + 1075);
     const exact = await settle(sandbox, [transfer({ amount: 5000 })]);
     expect(exact).toMatchObject({ status: 'completed', completedItems: 1, failedItems: 0 });
     const ledger = await ledgerOf(sandbox);
     expect(ledger.balance).toBe(0);
     expect(ledger.balance).toBe(ledger.ledgerBalance);
-    await setBalance(sandbox, 500_000_000);
+    await setBalance(sandbox, A.a1.id, 500_000_000);
   });
 });
 
@@ -535,13 +406,13 @@ describe('bulk engine: reprocess', () => {
   it('completes an item that failed on the balance once the balance is topped up', async () => {
     // Two items of 2000: the claim sees 4000 ≤ 4000, the first takes 3075, the second finds 925.
     const items = transfers(2, { amount: 2000 });
-    await setBalance(sandbox, 4000);
+    await setBalance(sandbox, A.a1.id, 4000);
     const first = await settle(sandbox, items);
     expect(first).toMatchObject({ status: 'partially_completed', completedItems: 1, failedItems: 1 });
     expectFailed(itemAt(first, 1), '51', 'Insufficient Funds');
     expect((await ledgerOf(sandbox)).balance).toBe(925);
 
-    await setBalance(sandbox, 100000);
+    await setBalance(sandbox, A.a1.id, 100000);
     const started = Date.now();
     const res = await reprocess(sandbox, { bulkTransferId: first.id });
     expect(res.status).toBe(202);
@@ -569,12 +440,12 @@ describe('bulk engine: reprocess', () => {
     const again = await reprocess(sandbox, { bulkTransferId: first.id });
     expect(again.status).toBe(400);
     expect(again.body).toMatchObject({ message: ALREADY_COMPLETED });
-    await setBalance(sandbox, 500_000_000);
+    await setBalance(sandbox, A.a1.id, 500_000_000);
   });
 
   it('answers 400 Insufficient Funds to a reprocess the balance cannot cover, and sets failureReason', async () => {
     const items = transfers(2, { amount: 2000 });
-    await setBalance(sandbox, 4000);
+    await setBalance(sandbox, A.a1.id, 4000);
     const first = await settle(sandbox, items);
     expect(first.failedItems).toBe(1);
     const res = await reprocess(sandbox, { bulkTransferId: first.id });
@@ -588,7 +459,7 @@ describe('bulk engine: reprocess', () => {
     const ledger = await ledgerOf(sandbox);
     expect(ledger.balance).toBe(925);
     expect(ledger.balance).toBe(ledger.ledgerBalance);
-    await setBalance(sandbox, 500_000_000);
+    await setBalance(sandbox, A.a1.id, 500_000_000);
   });
 });
 

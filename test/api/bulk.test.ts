@@ -1,23 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
-import fees from '../../fixtures/fees.json' with { type: 'json' };
 import type { Pagination } from '../../src/http/pagination.js';
 import type { Sandbox } from '../../src/sandbox.js';
-import { A, B, call, memorySandbox, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
+import {
+  ALREADY_COMPLETED,
+  ALREADY_PROCESSING,
+  type Batch,
+  type BatchSummary,
+  BULK,
+  bulkDebits,
+  bulkHelpers,
+  costOf,
+  drain,
+  expectCountersMatch,
+  keysA1,
+  keysA2,
+  PROCESS,
+  processBatch,
+  QUEUED,
+  REPROCESS,
+} from '../support/bulk.js';
+import { ledgerOf, setBalance } from '../support/money.js';
+import { A, B, call, memorySandbox, ownerHeaders, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
 
-const BULK = '/api/v1/clients/business/customers/funds/bulk-transfer';
-const PROCESS = `${BULK}/process`;
-const REPROCESS = `${BULK}/reprocess`;
 const AUDITS = '/api/v1/clients/business/audits';
-const QUEUED = 'Bulk transfer queued for processing';
-const ALREADY_PROCESSING = 'Bulk transfer is already being processed';
-const ALREADY_COMPLETED = 'Bulk transfer is already completed';
 const NO_ACCOUNT = 'No payment account for this business';
 const BUSINESS_ID_REQUIRED = 'businessId is required in headers';
 const PRODUCTION = 'Production credentials cannot be used in the sandbox environment';
 
-const BANK = banks.banks[0]?.code ?? '';
-const RECEIVER = '0123456789';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UNKNOWN_ID = '7d3f1c2a-9b8e-4f6d-a5c4-3b2a1f0e9d8c';
@@ -50,125 +60,20 @@ const ITEM_KEYS = [
   'transactionReference',
 ];
 
-interface BulkItem {
-  id: string;
-  itemIndex: number;
-  amount: string;
-  receiverAccountNumber: string;
-  receiverBankCode: string;
-  retrievalReference: string;
-  transactionReference: string;
-  originalTransactionReference?: string;
-  status: string;
-  errorMessage: string;
-  errorCode: string;
-  providerReference: string;
-  reprocessCount: number;
-  processedAt: string | null;
-}
-interface BatchSummary {
-  id: string;
-  bulkReference: string;
-  businessId: string;
-  batchName: string;
-  totalItems: number;
-  completedItems: number;
-  failedItems: number;
-  status: string;
-  failureReason: string | null;
-  createdAt: string;
-}
-interface Batch extends BatchSummary {
-  items: BulkItem[];
-}
-interface Transfer {
-  amount: number | string;
-  receiverAccountNumber: string;
-  receiverBankCode: string;
-  retrievalReference: string;
-  narration: string;
-}
-interface LedgerEntry {
-  id: string;
-  kind: string;
-  status: string;
-  amount: number;
-  charge: number;
-  retrievalReference: string | null;
-}
-interface Ledger {
-  balance: number;
-  ledgerBalance: number;
-  transactions: LedgerEntry[];
-}
 interface Audit {
   id: string;
   action: string;
   type: string;
 }
 
-const keysA1 = schemeB(A.publicKey, A.secretKey, A.a1.id);
-const keysA2 = schemeB(A.publicKey, A.secretKey, A.a2.id);
 const keysB1 = schemeB(B.publicKey, B.secretKey, B.b1.id);
 
-let counter = 0;
-/** A fresh retrieval reference, unique within the file. */
-function ref(label = 'bulk'): string {
-  counter += 1;
-  return `${label}-${counter}`;
-}
-
-function transfer(overrides: Partial<Transfer> = {}): Transfer {
-  return {
-    amount: 100000,
-    receiverAccountNumber: RECEIVER,
-    receiverBankCode: BANK,
-    retrievalReference: ref(),
-    narration: 'Salary',
-    ...overrides,
-  };
-}
-
-function transfers(n: number, overrides: Partial<Transfer> = {}): Transfer[] {
-  return Array.from({ length: n }, () => transfer(overrides));
-}
-
-function feeFor(amount: number): number {
-  for (const tier of fees.transfer) if (tier.upTo === null || amount <= tier.upTo) return tier.fee;
-  throw new Error('fees.json has no open-ended tier');
-}
-
-/** What the items of a batch cost when they all go through: amount plus fee each. */
-function costOf(items: readonly Transfer[]): number {
-  return items.reduce((sum, t) => sum + Number(t.amount) + feeFor(Number(t.amount)), 0);
-}
-
-async function create(
-  sandbox: Sandbox,
-  items: Transfer[],
-  headers: Record<string, string> = keysA1,
-  batchName = 'Payroll',
-): Promise<Batch> {
-  const res = await call(sandbox, 'POST', BULK, { headers, body: { batchName, transfers: items } });
-  expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
-  expect(res.body.status).toBe(true);
-  return res.body.data as Batch;
-}
-
-async function getBatch(
-  sandbox: Sandbox,
-  id: string,
-  headers: Record<string, string> = keysA1,
-): Promise<Batch> {
-  const res = await call(sandbox, 'GET', `${BULK}/${id}`, { headers });
-  expect(res.status).toBe(200);
-  expect(res.body.status).toBe(true);
-  return res.body.data as Batch;
-}
-
-function processBatch(sandbox: Sandbox, id: string, headers: Record<string, string> = keysA1) {
-  return call(sandbox, 'POST', PROCESS, { headers, body: { bulkTransferId: id } });
-}
+const { transfer, transfers, create, getBatch } = bulkHelpers({
+  label: 'bulk',
+  narration: 'Salary',
+  batchName: 'Payroll',
+  expectStatusTrue: true,
+});
 
 async function list(
   sandbox: Sandbox,
@@ -179,43 +84,6 @@ async function list(
   expect(res.status).toBe(200);
   expect(res.body.status).toBe(true);
   return { data: res.body.data as BatchSummary[], pagination: res.body.pagination as Pagination };
-}
-
-async function drain(sandbox: Sandbox): Promise<void> {
-  const res = await call(sandbox, 'POST', '/__sandbox/drain');
-  expect(res.status).toBe(200);
-}
-
-async function ledgerOf(sandbox: Sandbox, businessId: string): Promise<Ledger> {
-  const res = await call(sandbox, 'GET', `/__sandbox/businesses/${businessId}/ledger`);
-  expect(res.status).toBe(200);
-  return res.body.data as Ledger;
-}
-
-async function setBalance(sandbox: Sandbox, businessId: string, balance: number): Promise<void> {
-  const res = await call(sandbox, 'PUT', `/__sandbox/businesses/${businessId}/balance`, {
-    body: { balance },
-  });
-  expect(res.status).toBe(200);
-}
-
-/** The successful bulk debits of the ledger for these retrieval references. */
-function bulkDebits(ledger: Ledger, refs: readonly string[]): LedgerEntry[] {
-  const wanted = new Set(refs);
-  return ledger.transactions.filter(
-    (t) =>
-      t.kind === 'bulk_transfer' &&
-      t.status === 'successful' &&
-      t.retrievalReference !== null &&
-      wanted.has(t.retrievalReference),
-  );
-}
-
-/** The counters of a batch are exactly the item states. */
-function expectCountersMatch(batch: Batch): void {
-  expect(batch.totalItems).toBe(batch.items.length);
-  expect(batch.completedItems).toBe(batch.items.filter((i) => i.status === 'completed').length);
-  expect(batch.failedItems).toBe(batch.items.filter((i) => i.status === 'failed').length);
 }
 
 describe('scheme B on every bulk route', () => {
@@ -690,10 +558,7 @@ describe('process a bulk transfer', () => {
     const done = await getBatch(sandbox, batch.id);
     expect(done).toMatchObject({ status: 'completed', completedItems: 5, failedItems: 0 });
     const ledger = await ledgerOf(sandbox, A.a1.id);
-    const debits = bulkDebits(
-      ledger,
-      items.map((t) => t.retrievalReference),
-    );
+    const debits = bulkDebits(ledger, items);
     expect(debits).toHaveLength(5);
     expect(new Set(debits.map((d) => d.retrievalReference)).size).toBe(5);
     for (const d of debits)
@@ -743,12 +608,7 @@ describe('process a bulk transfer', () => {
     }
     const untouched = await ledgerOf(sandbox, A.a1.id);
     expect(untouched.balance).toBe(899_999);
-    expect(
-      bulkDebits(
-        untouched,
-        items.map((t) => t.retrievalReference),
-      ),
-    ).toHaveLength(0);
+    expect(bulkDebits(untouched, items)).toHaveLength(0);
 
     await setBalance(sandbox, A.a1.id, 10_000_000);
     const retry = await processBatch(sandbox, batch.id);
@@ -840,12 +700,7 @@ describe('process while a batch is processing', () => {
     const ledger = await ledgerOf(sandbox, A.a1.id);
     expect(ledger.balance).toBeGreaterThanOrEqual(0);
     expect(ledger.balance).toBe(ledger.ledgerBalance);
-    expect(
-      bulkDebits(
-        ledger,
-        items.map((t) => t.retrievalReference),
-      ).length,
-    ).toBe(done.completedItems);
+    expect(bulkDebits(ledger, items).length).toBe(done.completedItems);
   });
 });
 
@@ -854,7 +709,7 @@ describe('audit log of bulk transfers', () => {
   let owner: Record<string, string>;
   beforeAll(async () => {
     sandbox = await memorySandbox();
-    owner = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    owner = await ownerHeaders(sandbox);
   });
   afterAll(() => sandbox.close());
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Pagination } from '../../src/http/pagination.js';
 import type { Sandbox } from '../../src/sandbox.js';
-import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
+import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';
 
 const DETAILS = '/api/v1/clients/business/account-details';
 const BUSINESSES = '/api/v1/clients/business';
@@ -152,7 +152,7 @@ describe('list customers', () => {
   let headers: Record<string, string>;
   beforeAll(async () => {
     sandbox = await memorySandbox();
-    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    headers = await ownerHeaders(sandbox);
   });
 
   const list = (query: string) => call(sandbox, 'GET', `${CUSTOMERS}${query}`, { headers });

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeliveryRecord } from '../../src/store/records.js';
 import { startReceiver } from '../support/receiver.js';
-import { A, call, memorySandbox, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
+import { A, call, memorySandbox, ownerHeaders, schemeB } from '../support/sandbox.js';
+import { incomingPayment, openVirtualAccount, setWebhookUrl } from '../support/webhooks.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -38,7 +39,11 @@ describe('the virtual clock', () => {
 
   it('expires an access token when the clock passes its lifetime', async () => {
     const sandbox = await memorySandbox({ tokenTtlSeconds: 600 });
-    const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    // Frozen on a whole second: the token's iat is whole seconds, and real time must not move under the test.
+    await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: {} });
+    const at = Date.parse(((await call(sandbox, 'GET', '/__sandbox/clock')).body.data as { now: string }).now);
+    await call(sandbox, 'POST', '/__sandbox/clock/advance', { body: { ms: 1000 - (at % 1000) } });
+    const headers = await ownerHeaders(sandbox);
     const read = () => call(sandbox, 'GET', '/api/v1/clients/business/account-details', { headers });
     expect((await read()).status).toBe(200);
     await call(sandbox, 'POST', '/__sandbox/clock/advance', { body: { ms: 599_000 } });
@@ -51,16 +56,10 @@ describe('the virtual clock', () => {
 
   it('expires a temporal virtual account when the clock passes its lifetime', async () => {
     const sandbox = await memorySandbox({ virtualAccountTtlSeconds: 1800 });
-    const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
-    const va = await call(sandbox, 'POST', '/api/v1/clients/business/virtual-accounts', {
-      headers,
-      body: { firstName: 'Ada', lastName: 'Obi', type: 'temporal', reference: 'clock-va' },
-    });
+    const va = await openVirtualAccount(sandbox, await ownerHeaders(sandbox), 'temporal', 'clock-va');
     const { accountNumber } = va.body.data as { accountNumber: string };
     await call(sandbox, 'POST', '/__sandbox/clock/advance', { body: { ms: 1_801_000 } });
-    const late = await call(sandbox, 'POST', '/__sandbox/incoming-payments', {
-      body: { accountNumber, amount: 1000 },
-    });
+    const late = await incomingPayment(sandbox, { accountNumber, amount: 1000 });
     expect(late.status).toBe(409);
   });
 
@@ -70,19 +69,11 @@ describe('the virtual clock', () => {
     // A minute of backoff: without the clock, drain would wait a minute.
     const sandbox = await memorySandbox({ webhookRetryBaseMs: 60_000 });
     await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: {} });
-    const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
-    await call(sandbox, 'PATCH', '/api/v1/clients/settings/update-webhook-url', {
-      headers,
-      body: { webhookUrl: hook.url },
-    });
-    const va = await call(sandbox, 'POST', '/api/v1/clients/business/virtual-accounts', {
-      headers,
-      body: { firstName: 'Ada', lastName: 'Obi', type: 'permanent', reference: 'clock-hook' },
-    });
+    const headers = await ownerHeaders(sandbox);
+    await setWebhookUrl(sandbox, headers, hook.url);
+    const va = await openVirtualAccount(sandbox, headers, 'permanent', 'clock-hook');
     const { accountNumber } = va.body.data as { accountNumber: string };
-    const paid = await call(sandbox, 'POST', '/__sandbox/incoming-payments', {
-      body: { accountNumber, amount: 1000 },
-    });
+    const paid = await incomingPayment(sandbox, { accountNumber, amount: 1000 });
     const { deliveryId } = paid.body.data as { deliveryId: string };
     expect((await call(sandbox, 'POST', '/__sandbox/drain?timeoutMs=300')).status).toBe(408);
     expect(hook.received).toHaveLength(1);

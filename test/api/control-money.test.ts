@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
-import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
+import { accountBalance, ledgerOf } from '../support/money.js';
+import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';
 
 const DETAILS = '/api/v1/clients/business/account-details';
 const ROLES = '/api/v1/clients/members/roles';
@@ -8,19 +9,6 @@ const BUSINESSES = '/api/v1/clients/business';
 const MEMBERS = '/api/v1/clients/members';
 const NOW = Date.parse('2025-06-01T10:00:00.000Z');
 
-interface LedgerEntry {
-  kind: string;
-  direction: string;
-  status: string;
-  amount: number;
-  balanceAfter: number;
-}
-interface Ledger {
-  openingBalance: number;
-  balance: number;
-  ledgerBalance: number;
-  transactions: LedgerEntry[];
-}
 interface Rotation {
   clientId: string;
   secretKey: string;
@@ -39,29 +27,18 @@ describe('set balance', () => {
   let headers: Record<string, string>;
   beforeAll(async () => {
     sandbox = await memorySandbox();
-    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    headers = await ownerHeaders(sandbox);
   });
-
-  async function ledger(id = A.a1.id): Promise<Ledger> {
-    const res = await call(sandbox, 'GET', `/__sandbox/businesses/${id}/ledger`);
-    expect(res.status).toBe(200);
-    return res.body.data as Ledger;
-  }
-  async function accountBalance(): Promise<string> {
-    const res = await call(sandbox, 'GET', DETAILS, { headers });
-    expect(res.status).toBe(200);
-    return (res.body.data as { accountBalance: string }).accountBalance;
-  }
 
   it.each([12345, 0, 900_000_000_000])(
     'sets %i: 200, shown by account-details, a balance_adjustment entry',
     async (balance) => {
-      const before = (await ledger()).transactions.length;
+      const before = (await ledgerOf(sandbox)).transactions.length;
       const res = await call(sandbox, 'PUT', balancePath(A.a1.id), { body: { balance } });
       expect(res.status).toBe(200);
       expect(res.body.status).toBe(true);
-      expect(await accountBalance()).toBe(String(balance));
-      const after = await ledger();
+      expect(await accountBalance(sandbox, headers)).toBe(String(balance));
+      const after = await ledgerOf(sandbox);
       expect(after.balance).toBe(balance);
       expect(after.ledgerBalance).toBe(balance);
       expect(after.transactions).toHaveLength(before + 1);
@@ -75,14 +52,14 @@ describe('set balance', () => {
   it('records a credit when raising and a debit when lowering', async () => {
     await call(sandbox, 'PUT', balancePath(A.a1.id), { body: { balance: 1000 } });
     await call(sandbox, 'PUT', balancePath(A.a1.id), { body: { balance: 5000 } });
-    let entries = (await ledger()).transactions.filter((t) => t.kind === 'balance_adjustment');
+    let entries = (await ledgerOf(sandbox)).transactions.filter((t) => t.kind === 'balance_adjustment');
     const raise = entries.find((t) => t.balanceAfter === 5000);
     expect(raise).toMatchObject({ direction: 'credit', amount: 4000 });
     await call(sandbox, 'PUT', balancePath(A.a1.id), { body: { balance: 1500 } });
-    entries = (await ledger()).transactions.filter((t) => t.kind === 'balance_adjustment');
+    entries = (await ledgerOf(sandbox)).transactions.filter((t) => t.kind === 'balance_adjustment');
     const lower = entries.find((t) => t.balanceAfter === 1500);
     expect(lower).toMatchObject({ direction: 'debit', amount: 3500 });
-    const l = await ledger();
+    const l = await ledgerOf(sandbox);
     expect(l.balance).toBe(l.ledgerBalance);
     expect(l).toMatchObject({ openingBalance: expect.any(Number), transactions: expect.any(Array) });
   });
@@ -90,7 +67,7 @@ describe('set balance', () => {
   it('sets the balance of a business without a payment account too, and keeps the ledger in step', async () => {
     const res = await call(sandbox, 'PUT', balancePath(A.a2.id), { body: { balance: 7777 } });
     expect(res.status).toBe(200);
-    const l = await ledger(A.a2.id);
+    const l = await ledgerOf(sandbox, A.a2.id);
     expect(l.balance).toBe(7777);
     expect(l.ledgerBalance).toBe(7777);
     expect(l.transactions.some((t) => t.kind === 'balance_adjustment')).toBe(true);
@@ -103,13 +80,13 @@ describe('set balance', () => {
     ['a string of letters', { balance: 'lots' }],
     ['null', { balance: null }],
   ])('answers 400 to a %s balance and changes nothing', async (_label, body) => {
-    const before = await accountBalance();
-    const beforeLedger = (await ledger()).transactions.length;
+    const before = await accountBalance(sandbox, headers);
+    const beforeLedger = (await ledgerOf(sandbox)).transactions.length;
     const res = await call(sandbox, 'PUT', balancePath(A.a1.id), { body });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ status: false, data: null });
-    expect(await accountBalance()).toBe(before);
-    expect((await ledger()).transactions).toHaveLength(beforeLedger);
+    expect(await accountBalance(sandbox, headers)).toBe(before);
+    expect((await ledgerOf(sandbox)).transactions).toHaveLength(beforeLedger);
   });
 
   it('answers 404 to an unknown business', async () => {

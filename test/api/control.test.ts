@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import type { Sandbox } from '../../src/sandbox.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
+import { setWebhookUrl } from '../support/webhooks.js';
 
 type StateRecord = Record<string, unknown> & { id: string };
 interface StateDoc {
@@ -46,10 +47,7 @@ function recordOf(doc: StateDoc, name: string, id: string): StateRecord {
 
 async function setWebhook(sandbox: Sandbox, url: string): Promise<void> {
   const token = await tokenFor(sandbox, A.owner);
-  const res = await call(sandbox, 'PATCH', '/api/v1/clients/settings/update-webhook-url', {
-    headers: schemeA(token, A.secretKey),
-    body: { webhookUrl: url },
-  });
+  const res = await setWebhookUrl(sandbox, schemeA(token, A.secretKey), url);
   expect(res.status).toBe(200);
 }
 

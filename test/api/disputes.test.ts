@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
 import type { Pagination } from '../../src/http/pagination.js';
 import type { Sandbox } from '../../src/sandbox.js';
-import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
+import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';
 
 const DISPUTES = '/api/v1/clients/business/disputes';
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
@@ -43,7 +43,7 @@ describe('disputes', () => {
   let txB: string;
   beforeAll(async () => {
     sandbox = await memorySandbox();
-    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    headers = await ownerHeaders(sandbox);
     headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
     tx1 = await transfer(sandbox, headers);
     tx2 = await transfer(sandbox, headers);

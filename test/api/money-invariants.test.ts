@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
-import { A, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
+import { A, call, memorySandbox, ownerHeaders } from '../support/sandbox.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -36,7 +36,7 @@ describe('balance and ledger', () => {
     '50 concurrent transfers against a balance that covers only some never overdraw (%s store)',
     async (_store, make) => {
       const sandbox = await make();
-      const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+      const headers = await ownerHeaders(sandbox);
       // Each transfer costs 100 000 + 1 075 kobo; the balance covers exactly 20 of them.
       const cost = 100_000 + 1_075;
       await call(sandbox, 'PUT', `/__sandbox/businesses/${A.a1.id}/balance`, {
@@ -74,7 +74,7 @@ describe('balance and ledger', () => {
 
   it('stays consistent through a mixed sequence of transfers, replays, failures and adjustments', async () => {
     const sandbox = await memorySandbox();
-    const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    const headers = await ownerHeaders(sandbox);
     const send = (retrievalReference: string, amount: number, receiverAccountNumber = '0123456789') =>
       call(sandbox, 'POST', TRANSFER, {
         headers,

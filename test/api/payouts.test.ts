@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
 import type { Pagination } from '../../src/http/pagination.js';
 import type { Sandbox } from '../../src/sandbox.js';
-import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
+import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';
 
 const PAYOUTS = '/api/v1/clients/business/payouts';
 
@@ -28,7 +28,7 @@ describe('payout accounts', () => {
   let viewer: Record<string, string>;
   beforeAll(async () => {
     sandbox = await memorySandbox();
-    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    headers = await ownerHeaders(sandbox);
     viewer = schemeA(await tokenFor(sandbox, A.viewer), A.secretKey, A.a1.id);
   });
 
@@ -243,7 +243,7 @@ describe('deleting payout accounts', () => {
   let headers: Record<string, string>;
   beforeAll(async () => {
     sandbox = await memorySandbox();
-    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    headers = await ownerHeaders(sandbox);
   });
 
   it('deletes with 200 Account has been deleted, frees a slot, and a second delete is 404', async () => {
@@ -293,7 +293,7 @@ describe('payout accounts across businesses', () => {
   let bPayout: Payout;
   beforeAll(async () => {
     sandbox = await memorySandbox();
-    headersA = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    headersA = await ownerHeaders(sandbox);
     headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
     const res = await call(sandbox, 'POST', PAYOUTS, { headers: headersB, body: payout('0123456789') });
     expect(res.status).toBe(201);

@@ -2,27 +2,32 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import banks from '../../fixtures/banks.json' with { type: 'json' };
-import fees from '../../fixtures/fees.json' with { type: 'json' };
 import defaultScenario from '../../scenarios/default.json' with { type: 'json' };
 import type { Sandbox, SandboxOptions } from '../../src/sandbox.js';
 import { ScenarioError } from '../../src/scenarios/library.js';
 import { type ScenarioRule, scenario as scenarioSchema } from '../../src/scenarios/schema.js';
-import type { DeliveryRecord } from '../../src/store/records.js';
+import {
+  type Batch,
+  BULK,
+  type BulkItem,
+  bulkHelpers,
+  keysA1,
+  processBatch,
+  RECEIVER,
+  type Transfer,
+} from '../support/bulk.js';
+import { feeFor, ledgerOf, MAGIC, setBalance } from '../support/money.js';
 import { type Reply, startReceiver } from '../support/receiver.js';
-import { A, call, memorySandbox, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
+import { A, call, memorySandbox, ownerHeaders } from '../support/sandbox.js';
+import { delivery, FAST, incomingPayment, webhookSetup } from '../support/webhooks.js';
 
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 const ANONYMOUS = '/api/v1/clients/business/customers/funds/anonymous-transfer';
-const BULK = '/api/v1/clients/business/customers/funds/bulk-transfer';
-const PROCESS = `${BULK}/process`;
 const DETAILS = '/api/v1/clients/business/account-details';
 const CUSTOMERS = '/api/v1/clients/business/customers';
 const SCENARIO = '/__sandbox/scenario';
 const OUTAGE = 'Service temporarily unavailable';
 
-const BANK = banks.banks[0]?.code ?? '';
-const RECEIVER = '0123456789';
 const AMOUNT = 100_000;
 const READY = [
   'default',
@@ -35,13 +40,6 @@ const READY = [
   'webhook-receiver-down',
 ];
 
-const MAGIC = [
-  ['0000000051', '51', 'Insufficient Funds'],
-  ['0000000007', '07', 'Invalid Account'],
-  ['0000000091', '91', 'Beneficiary Bank not available'],
-  ['0000000096', '96', 'System malfunction'],
-] as const;
-
 const FLAKY_CODES: Record<string, string> = {
   '91': 'Beneficiary Bank not available',
   '96': 'System malfunction',
@@ -49,29 +47,6 @@ const FLAKY_CODES: Record<string, string> = {
   '05': 'Do not honor',
 };
 
-interface Transfer {
-  amount: number;
-  receiverAccountNumber: string;
-  receiverBankCode: string;
-  retrievalReference: string;
-  narration: string;
-}
-interface BulkItem {
-  id: string;
-  itemIndex: number;
-  retrievalReference: string;
-  status: string;
-  errorCode: string;
-  errorMessage: string;
-}
-interface Batch {
-  id: string;
-  status: string;
-  totalItems: number;
-  completedItems: number;
-  failedItems: number;
-  items: BulkItem[];
-}
 interface Described {
   startup: string;
   name: string;
@@ -82,8 +57,6 @@ interface Described {
 }
 type Headers = Record<string, string>;
 type Response = Awaited<ReturnType<typeof call>>;
-
-const keysA1 = schemeB(A.publicKey, A.secretKey, A.a1.id);
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -104,32 +77,12 @@ async function receiver(replies: Reply[] = [], then: Reply = 200) {
   return r;
 }
 
-/** Scheme A headers of A's owner on business A1. */
-async function ownerHeaders(sandbox: Sandbox): Promise<Headers> {
-  return schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
-}
+const bulk = bulkHelpers({ label: 'scn', narration: 'Scenario test', batchName: 'Scenarios' });
+const { ref, create, getBatch } = bulk;
 
-let counter = 0;
-/** A fresh retrieval reference, unique within the file. */
-function ref(label = 'scn'): string {
-  counter += 1;
-  return `${label}-${counter}`;
-}
-
+/** A transfer of AMOUNT kobo to `account`, with a fresh retrieval reference. */
 function transfer(account = RECEIVER, overrides: Partial<Transfer> = {}): Transfer {
-  return {
-    amount: AMOUNT,
-    receiverAccountNumber: account,
-    receiverBankCode: BANK,
-    retrievalReference: ref(),
-    narration: 'Scenario test',
-    ...overrides,
-  };
-}
-
-function feeFor(amount: number): number {
-  for (const tier of fees.transfer) if (tier.upTo === null || amount <= tier.upTo) return tier.fee;
-  throw new Error('fees.json has no open-ended tier');
+  return bulk.transfer({ amount: AMOUNT, receiverAccountNumber: account, ...overrides });
 }
 
 function send(sandbox: Sandbox, headers: Headers, account = RECEIVER, extra: Headers = {}, path = TRANSFER) {
@@ -153,25 +106,7 @@ function expectOutage(res: Response, status = 503, message = OUTAGE): void {
 }
 
 async function balanceOf(sandbox: Sandbox, businessId = A.a1.id): Promise<number> {
-  const res = await call(sandbox, 'GET', `/__sandbox/businesses/${businessId}/ledger`);
-  expect(res.status).toBe(200);
-  return (res.body.data as { balance: number }).balance;
-}
-
-async function createBatch(sandbox: Sandbox, items: Transfer[], batchName = 'Scenarios'): Promise<Batch> {
-  const res = await call(sandbox, 'POST', BULK, { headers: keysA1, body: { batchName, transfers: items } });
-  expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
-  return res.body.data as Batch;
-}
-
-function processBatch(sandbox: Sandbox, id: string): Promise<Response> {
-  return call(sandbox, 'POST', PROCESS, { headers: keysA1, body: { bulkTransferId: id } });
-}
-
-async function getBatch(sandbox: Sandbox, id: string): Promise<Batch> {
-  const res = await call(sandbox, 'GET', `${BULK}/${id}`, { headers: keysA1 });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data as Batch;
+  return (await ledgerOf(sandbox, businessId)).balance;
 }
 
 async function drain(sandbox: Sandbox, query = ''): Promise<Response> {
@@ -180,7 +115,7 @@ async function drain(sandbox: Sandbox, query = ''): Promise<Response> {
 
 /** Creates a batch, processes it (202), drains and answers the settled batch. */
 async function settle(sandbox: Sandbox, items: Transfer[], batchName?: string): Promise<Batch> {
-  const batch = await createBatch(sandbox, items, batchName);
+  const batch = await create(sandbox, items, keysA1, batchName);
   const res = await processBatch(sandbox, batch.id);
   expect(res.status, JSON.stringify(res.body)).toBe(202);
   expect((await drain(sandbox)).status).toBe(200);
@@ -210,38 +145,18 @@ async function useScenario(sandbox: Sandbox, rules: Record<string, unknown>[]): 
   expect((res.body.data as Described).name).toBe('under-test');
 }
 
-/** Client A with a webhook URL and a permanent virtual account of business A1. */
-async function webhookSetup(sandbox: Sandbox, webhookUrl: string) {
-  const headers = await ownerHeaders(sandbox);
-  const set = await call(sandbox, 'PATCH', '/api/v1/clients/settings/update-webhook-url', {
-    headers,
-    body: { webhookUrl },
-  });
-  expect(set.status).toBe(200);
-  const va = await call(sandbox, 'POST', '/api/v1/clients/business/virtual-accounts', {
-    headers,
-    body: { firstName: 'Ada', lastName: 'Obi', type: 'permanent', reference: ref('va') },
-  });
-  expect(va.status, JSON.stringify(va.body)).toBe(201);
-  return (va.body.data as { accountNumber: string }).accountNumber;
+/** Client A with a webhook URL and a permanent virtual account of business A1; answers its account number. */
+async function webhookAccount(sandbox: Sandbox, webhookUrl: string): Promise<string> {
+  const { account } = await webhookSetup(sandbox, webhookUrl, { type: 'permanent', reference: ref('va') });
+  return account.accountNumber;
 }
 
 /** An incoming payment to `accountNumber`; answers its delivery id. */
 async function pay(sandbox: Sandbox, accountNumber: string): Promise<string> {
-  const res = await call(sandbox, 'POST', '/__sandbox/incoming-payments', {
-    body: { accountNumber, amount: 250_000, accountName: 'Tunde Bakare' },
-  });
+  const res = await incomingPayment(sandbox, { accountNumber, amount: 250_000, accountName: 'Tunde Bakare' });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return (res.body.data as { deliveryId: string }).deliveryId;
 }
-
-async function delivery(sandbox: Sandbox, id: string): Promise<DeliveryRecord> {
-  const res = await call(sandbox, 'GET', `/__sandbox/webhooks/deliveries/${id}`);
-  expect(res.status).toBe(200);
-  return res.body.data as DeliveryRecord;
-}
-
-const FAST: SandboxOptions = { webhookRetryBaseMs: 5, webhookTimeoutMs: 2000 };
 
 describe('ready scenario: default', () => {
   it.each(MAGIC)('fails a transfer to %s with %s %s and debits nothing', async (account, code, message) => {
@@ -300,10 +215,7 @@ describe('ready scenario: happy-path', () => {
   it('still fails a real shortage of balance with 51', async () => {
     const sandbox = await open({ scenario: 'happy-path' });
     const headers = await ownerHeaders(sandbox);
-    const set = await call(sandbox, 'PUT', `/__sandbox/businesses/${A.a1.id}/balance`, {
-      body: { balance: 0 },
-    });
-    expect(set.status).toBe(200);
+    await setBalance(sandbox, A.a1.id, 0);
     expectTransferFailed(await send(sandbox, headers, RECEIVER), '51', 'Insufficient Funds');
   });
 });
@@ -399,7 +311,7 @@ describe('ready scenario: insufficient-funds-midway', () => {
 describe('ready scenario: slow-processing', () => {
   it('keeps bulk items processing with no configured item delay, until they complete', async () => {
     const sandbox = await open({ scenario: 'slow-processing', bulkItemDelayMs: 0 });
-    const batch = await createBatch(sandbox, [transfer(), transfer()]);
+    const batch = await create(sandbox, [transfer(), transfer()]);
     expect((await processBatch(sandbox, batch.id)).status).toBe(202);
     const running = await getBatch(sandbox, batch.id);
     expect(running.status).toBe('processing');
@@ -426,7 +338,7 @@ describe('ready scenario: webhook-receiver-down', () => {
   it('refuses every attempt: the delivery fails after 3 ECONNREFUSED attempts, the receiver got nothing', async () => {
     const hook = await receiver();
     const sandbox = await open({ ...FAST, scenario: 'webhook-receiver-down', webhookAttempts: 3 });
-    const account = await webhookSetup(sandbox, hook.url);
+    const account = await webhookAccount(sandbox, hook.url);
     const id = await pay(sandbox, account);
     await sandbox.drain();
     const d = await delivery(sandbox, id);
@@ -444,7 +356,7 @@ describe('ready scenario: provider-outage', () => {
   it('answers 503 on transfer, anonymous transfer and bulk process; account details still work; no money moves', async () => {
     const sandbox = await open();
     const headers = await ownerHeaders(sandbox);
-    const batch = await createBatch(sandbox, [transfer(), transfer()]);
+    const batch = await create(sandbox, [transfer(), transfer()]);
     expect((await putScenario(sandbox, { name: 'provider-outage' })).status).toBe(200);
     const before = await balanceOf(sandbox);
 
@@ -482,7 +394,7 @@ describe('ready scenario: duplicate-webhooks', () => {
   it('sends each notification twice with the same body; the delivery is delivered', async () => {
     const hook = await receiver();
     const sandbox = await open({ ...FAST, scenario: 'duplicate-webhooks' });
-    const account = await webhookSetup(sandbox, hook.url);
+    const account = await webhookAccount(sandbox, hook.url);
     const id = await pay(sandbox, account);
     await sandbox.drain();
     expect(hook.received).toHaveLength(2);
@@ -500,7 +412,7 @@ describe('effects through PUT /__sandbox/scenario with a whole scenario', () => 
     const sandbox = await open();
     const headers = await ownerHeaders(sandbox);
     await useScenario(sandbox, [{ on: 'bulk.item', effect: { hold: true } }]);
-    const batch = await createBatch(sandbox, [transfer(), transfer(), transfer()]);
+    const batch = await create(sandbox, [transfer(), transfer(), transfer()]);
     expect((await processBatch(sandbox, batch.id)).status).toBe(202);
     const held = await getBatch(sandbox, batch.id);
     expect(held).toMatchObject({ status: 'processing', completedItems: 0, failedItems: 0 });
@@ -521,7 +433,7 @@ describe('effects through PUT /__sandbox/scenario with a whole scenario', () => 
   it('hold: a drain also lets go items that reach their turn while it runs (batch larger than the concurrency)', async () => {
     const sandbox = await open({ bulkConcurrency: 2 });
     await useScenario(sandbox, [{ on: 'bulk.item', effect: { hold: true } }]);
-    const batch = await createBatch(
+    const batch = await create(
       sandbox,
       Array.from({ length: 5 }, () => transfer()),
     );
@@ -536,7 +448,7 @@ describe('effects through PUT /__sandbox/scenario with a whole scenario', () => 
     const hook = await receiver();
     const sandbox = await open(FAST);
     await useScenario(sandbox, [{ on: 'webhook', effect: { webhook: 'drop' } }]);
-    const account = await webhookSetup(sandbox, hook.url);
+    const account = await webhookAccount(sandbox, hook.url);
     const id = await pay(sandbox, account);
     await sandbox.drain();
     const d = await delivery(sandbox, id);

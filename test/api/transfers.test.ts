@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
-import fees from '../../fixtures/fees.json' with { type: 'json' };
 import type { Sandbox } from '../../src/sandbox.js';
-import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
+import { accountBalance, feeFor, ledgerOf, references, setBalance } from '../support/money.js';
+import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';
 
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 const ANONYMOUS = '/api/v1/clients/business/customers/funds/anonymous-transfer';
-const DETAILS = '/api/v1/clients/business/account-details';
 const NO_ACCOUNT = 'No payment account for this business';
 
 const BANK = banks.banks[0]?.code ?? '';
@@ -20,29 +19,8 @@ interface TransferData {
   transactionReference: string;
   retrievalReference: string;
 }
-interface LedgerEntry {
-  id: string;
-  kind: string;
-  status: string;
-  amount: number;
-  charge: number;
-  retrievalReference: string | null;
-  errorCode: string;
-  errorMessage: string;
-}
-interface Ledger {
-  openingBalance: number;
-  balance: number;
-  ledgerBalance: number;
-  transactions: LedgerEntry[];
-}
 
-let counter = 0;
-/** A fresh retrieval reference, unique within the file. */
-function ref(label = 'ref'): string {
-  counter += 1;
-  return `${label}-${counter}`;
-}
+const ref = references('ref');
 
 function body(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -56,27 +34,7 @@ function body(overrides: Record<string, unknown> = {}): Record<string, unknown> 
 }
 
 async function balanceOf(sandbox: Sandbox, headers: Record<string, string>): Promise<number> {
-  const res = await call(sandbox, 'GET', DETAILS, { headers });
-  expect(res.status).toBe(200);
-  return Number((res.body.data as { accountBalance: string }).accountBalance);
-}
-
-async function ledgerOf(sandbox: Sandbox, businessId: string): Promise<Ledger> {
-  const res = await call(sandbox, 'GET', `/__sandbox/businesses/${businessId}/ledger`);
-  expect(res.status).toBe(200);
-  return res.body.data as Ledger;
-}
-
-async function setBalance(sandbox: Sandbox, businessId: string, balance: number): Promise<void> {
-  const res = await call(sandbox, 'PUT', `/__sandbox/businesses/${businessId}/balance`, {
-    body: { balance },
-  });
-  expect(res.status).toBe(200);
-}
-
-function feeFor(amount: number): number {
-  for (const tier of fees.transfer) if (tier.upTo === null || amount <= tier.upTo) return tier.fee;
-  throw new Error('fees.json has no open-ended tier');
+  return Number(await accountBalance(sandbox, headers));
 }
 
 const ENDPOINTS = [
@@ -89,7 +47,7 @@ describe.each(ENDPOINTS)('%s', (_name, path) => {
   let headers: Record<string, string>;
   beforeAll(async () => {
     sandbox = await memorySandbox();
-    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    headers = await ownerHeaders(sandbox);
   });
 
   const send = (b: Record<string, unknown>, h: Record<string, string> = headers) =>
@@ -342,7 +300,7 @@ describe('transfer and anonymous transfer together', () => {
   let headers: Record<string, string>;
   beforeAll(async () => {
     sandbox = await memorySandbox();
-    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    headers = await ownerHeaders(sandbox);
   });
 
   it('share one reference space per business: another body on the other endpoint is 409', async () => {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
 import { isValidNuban } from '../../src/domain/nuban.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
-import { A, B, call, schemeA, tokenFor } from '../support/sandbox.js';
+import { A, B, call, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';
 
 const VIRTUAL = '/api/v1/clients/business/virtual-accounts';
 const NO_ACCOUNT = 'No payment account for this business';
@@ -27,7 +27,7 @@ describe('virtual accounts', () => {
       { inMemory: true, virtualAccountTtlSeconds: TTL_SECONDS, log: () => undefined },
       { now: () => NOW },
     );
-    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    headers = await ownerHeaders(sandbox);
     headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
   });
 
@@ -187,7 +187,7 @@ describe('virtual account lifetime', () => {
   it('uses the default of 30 minutes and reads the clock at creation', async () => {
     let t = NOW;
     const sandbox = await createSandbox({ inMemory: true, log: () => undefined }, { now: () => t });
-    const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    const headers = await ownerHeaders(sandbox);
     const first = await call(sandbox, 'POST', VIRTUAL, {
       headers,
       body: { firstName: 'Tunde', lastName: 'Bakare', type: 'temporal', reference: 'life-1' },

@@ -1,17 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/domain/clock.js';
-import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
+import { createSandbox, type Sandbox } from '../../src/sandbox.js';
 import type { DeliveryRecord } from '../../src/store/records.js';
 import { type Reply, refusedUrl, startReceiver } from '../support/receiver.js';
-import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
+import { A, B, call, memorySandbox } from '../support/sandbox.js';
+import { delivery, FAST, incomingPayment, setWebhookUrl, webhookSetup } from '../support/webhooks.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const f of cleanups.splice(0)) await f();
 });
-
-/** Fast retries, so a test waits milliseconds, never the real backoff. */
-const FAST: SandboxOptions = { webhookRetryBaseMs: 5, webhookTimeoutMs: 2000 };
 
 async function receiver(replies: Reply[] = [], then: Reply = 200) {
   const r = await startReceiver(replies, then);
@@ -20,35 +18,23 @@ async function receiver(replies: Reply[] = [], then: Reply = 200) {
 }
 
 /** Client A with a webhook URL (or none) and a permanent virtual account of business A1. */
-async function setup(
-  sandbox: Sandbox,
-  webhookUrl: string | null,
-  type: 'permanent' | 'temporal' = 'permanent',
-) {
-  const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
-  if (webhookUrl) {
-    const set = await call(sandbox, 'PATCH', '/api/v1/clients/settings/update-webhook-url', {
-      headers,
-      body: { webhookUrl },
-    });
-    expect(set.status).toBe(200);
-  }
-  const va = await call(sandbox, 'POST', '/api/v1/clients/business/virtual-accounts', {
-    headers,
-    body: { firstName: 'Ada', lastName: 'Obi', type, reference: 'va-ref-1' },
-  });
-  expect(va.status).toBe(201);
-  return { headers, account: va.body.data as { accountNumber: string; accountName: string } };
+function setup(sandbox: Sandbox, webhookUrl: string | null, type: 'permanent' | 'temporal' = 'permanent') {
+  return webhookSetup(sandbox, webhookUrl, { type, reference: 'va-ref-1' });
 }
 
-async function pay(sandbox: Sandbox, body: Record<string, unknown>) {
-  return call(sandbox, 'POST', '/__sandbox/incoming-payments', { body });
+/** A payment of 1000 kobo to `accountNumber`; answers its delivery id. */
+async function payIn(sandbox: Sandbox, accountNumber: string): Promise<string> {
+  return (
+    (await incomingPayment(sandbox, { accountNumber, amount: 1000 })).body.data as { deliveryId: string }
+  ).deliveryId;
 }
 
-async function delivery(sandbox: Sandbox, id: string): Promise<DeliveryRecord> {
-  const res = await call(sandbox, 'GET', `/__sandbox/webhooks/deliveries/${id}`);
-  expect(res.status).toBe(200);
-  return res.body.data as DeliveryRecord;
+/** Client A set up with `webhookUrl` and paid 1000 kobo, once the webhook work has finished: the delivery. */
+async function settledDelivery(sandbox: Sandbox, webhookUrl: string) {
+  const { account } = await setup(sandbox, webhookUrl);
+  const deliveryId = await payIn(sandbox, account.accountNumber);
+  await sandbox.drain();
+  return { deliveryId, d: await delivery(sandbox, deliveryId) };
 }
 
 async function balance(sandbox: Sandbox, headers: Record<string, string>): Promise<number> {
@@ -63,7 +49,7 @@ describe('incoming payments', () => {
     const { headers, account } = await setup(sandbox, hook.url);
     const before = await balance(sandbox, headers);
 
-    const res = await pay(sandbox, {
+    const res = await incomingPayment(sandbox, {
       accountNumber: account.accountNumber,
       amount: 500_000,
       accountName: 'Tunde Bakare',
@@ -131,7 +117,7 @@ describe('incoming payments', () => {
     const sandbox = await memorySandbox(FAST);
     const { headers, account } = await setup(sandbox, null);
     const before = await balance(sandbox, headers);
-    await pay(sandbox, { accountNumber: account.accountNumber, amount: 10_000_000 });
+    await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: 10_000_000 });
     expect(await balance(sandbox, headers)).toBe(before + 10_000_000 - 30_000);
   });
 
@@ -147,7 +133,11 @@ describe('incoming payments', () => {
     const sandbox = await memorySandbox(FAST);
     const { headers, account } = await setup(sandbox, null);
     const before = await balance(sandbox, headers);
-    const res = await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000, ...override });
+    const res = await incomingPayment(sandbox, {
+      accountNumber: account.accountNumber,
+      amount: 1000,
+      ...override,
+    });
     expect(res.status).toBe(status);
     expect(res.body).toMatchObject({ status: false, data: null });
     expect(await balance(sandbox, headers)).toBe(before);
@@ -163,9 +153,11 @@ describe('incoming payments', () => {
     );
     const { account } = await setup(sandbox, null, 'temporal');
     now += 59_000;
-    expect((await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).status).toBe(201);
+    expect(
+      (await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).status,
+    ).toBe(201);
     now += 2_000;
-    const late = await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 });
+    const late = await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: 1000 });
     expect(late.status).toBe(409);
   });
 });
@@ -174,13 +166,7 @@ describe('webhook deliveries', () => {
   it('retries a receiver that answers 500 twice: three attempts, one acknowledged delivery', async () => {
     const hook = await receiver([500, 500]);
     const sandbox = await memorySandbox(FAST);
-    const { account } = await setup(sandbox, hook.url);
-    const { deliveryId } = (await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).body
-      .data as {
-      deliveryId: string;
-    };
-    await sandbox.drain();
-    const d = await delivery(sandbox, deliveryId);
+    const { d } = await settledDelivery(sandbox, hook.url);
     expect(d.status).toBe('delivered');
     expect(d.attempts.map((a) => a.statusCode)).toEqual([500, 500, 200]);
     for (const a of d.attempts) expect(a.durationMs).toBeGreaterThanOrEqual(0);
@@ -192,13 +178,7 @@ describe('webhook deliveries', () => {
   it('counts 201 and 204 as failures: only 200 acknowledges', async () => {
     const hook = await receiver([201, 204]);
     const sandbox = await memorySandbox(FAST);
-    const { account } = await setup(sandbox, hook.url);
-    const { deliveryId } = (await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).body
-      .data as {
-      deliveryId: string;
-    };
-    await sandbox.drain();
-    const d = await delivery(sandbox, deliveryId);
+    const { d } = await settledDelivery(sandbox, hook.url);
     expect(d.attempts.map((a) => a.statusCode)).toEqual([201, 204, 200]);
     expect(d.attempts[0]?.error).toMatch(/only 200/);
   });
@@ -206,13 +186,7 @@ describe('webhook deliveries', () => {
   it('gives up after the configured attempts and marks the delivery failed', async () => {
     const hook = await receiver([], 503);
     const sandbox = await memorySandbox({ ...FAST, webhookAttempts: 4 });
-    const { account } = await setup(sandbox, hook.url);
-    const { deliveryId } = (await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).body
-      .data as {
-      deliveryId: string;
-    };
-    await sandbox.drain();
-    const d = await delivery(sandbox, deliveryId);
+    const { deliveryId, d } = await settledDelivery(sandbox, hook.url);
     expect(d).toMatchObject({ status: 'failed', attemptsLeft: 0, nextAttemptAt: null });
     expect(d.attempts).toHaveLength(4);
     expect(hook.received).toHaveLength(4);
@@ -223,13 +197,7 @@ describe('webhook deliveries', () => {
   it('times out a receiver that hangs, and retries it', async () => {
     const hook = await receiver(['hang', 'hang']);
     const sandbox = await memorySandbox({ ...FAST, webhookTimeoutMs: 100, webhookAttempts: 3 });
-    const { account } = await setup(sandbox, hook.url);
-    const { deliveryId } = (await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).body
-      .data as {
-      deliveryId: string;
-    };
-    await sandbox.drain();
-    const d = await delivery(sandbox, deliveryId);
+    const { d } = await settledDelivery(sandbox, hook.url);
     expect(d.status).toBe('delivered');
     expect(d.attempts.map((a) => a.statusCode)).toEqual([null, null, 200]);
     expect(d.attempts[0]?.error).toBe('no answer within 100 ms');
@@ -238,13 +206,7 @@ describe('webhook deliveries', () => {
 
   it('records a refused connection and retries it', async () => {
     const sandbox = await memorySandbox({ ...FAST, webhookAttempts: 2 });
-    const { account } = await setup(sandbox, await refusedUrl());
-    const { deliveryId } = (await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).body
-      .data as {
-      deliveryId: string;
-    };
-    await sandbox.drain();
-    const d = await delivery(sandbox, deliveryId);
+    const { d } = await settledDelivery(sandbox, await refusedUrl());
     expect(d.status).toBe('failed');
     expect(d.attempts).toHaveLength(2);
     expect(d.attempts[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/ECONNREFUSED/) });
@@ -253,13 +215,8 @@ describe('webhook deliveries', () => {
   it('waits with the configured backoff between attempts', async () => {
     const hook = await receiver([500, 500]);
     const sandbox = await memorySandbox({ webhookRetryBaseMs: 40, webhookRetryFactor: 2 });
-    const { account } = await setup(sandbox, hook.url);
-    const { deliveryId } = (await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).body
-      .data as {
-      deliveryId: string;
-    };
-    await sandbox.drain();
-    const times = (await delivery(sandbox, deliveryId)).attempts.map((a) => Date.parse(a.at));
+    const { d } = await settledDelivery(sandbox, hook.url);
+    const times = d.attempts.map((a) => Date.parse(a.at));
     const [t0 = 0, t1 = 0, t2 = 0] = times;
     expect(t1 - t0).toBeGreaterThanOrEqual(40);
     expect(t2 - t1).toBeGreaterThanOrEqual(80);
@@ -268,7 +225,7 @@ describe('webhook deliveries', () => {
   it('records the delivery as skipped when no webhook URL is set', async () => {
     const sandbox = await memorySandbox(FAST);
     const { account } = await setup(sandbox, null);
-    const res = await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 });
+    const res = await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: 1000 });
     expect(res.body.data).toMatchObject({ deliveryStatus: 'skipped' });
     await sandbox.drain();
     const d = await delivery(sandbox, (res.body.data as { deliveryId: string }).deliveryId);
@@ -279,12 +236,12 @@ describe('webhook deliveries', () => {
     const hook = await receiver();
     const sandbox = await memorySandbox(FAST);
     const { account } = await setup(sandbox, hook.url);
-    const first = await pay(sandbox, {
+    const first = await incomingPayment(sandbox, {
       accountNumber: account.accountNumber,
       amount: 1000,
       narration: 'first',
     });
-    const second = await pay(sandbox, {
+    const second = await incomingPayment(sandbox, {
       accountNumber: account.accountNumber,
       amount: 2000,
       narration: 'second',
@@ -301,18 +258,12 @@ describe('webhook deliveries', () => {
     const hook = await receiver([], 500);
     const sandbox = await memorySandbox({ ...FAST, webhookAttempts: 2 });
     const { headers, account } = await setup(sandbox, hook.url);
-    const { deliveryId } = (await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).body
-      .data as {
-      deliveryId: string;
-    };
+    const deliveryId = await payIn(sandbox, account.accountNumber);
     await sandbox.drain();
     expect((await delivery(sandbox, deliveryId)).status).toBe('failed');
 
     const fixed = await receiver();
-    await call(sandbox, 'PATCH', '/api/v1/clients/settings/update-webhook-url', {
-      headers,
-      body: { webhookUrl: fixed.url },
-    });
+    await setWebhookUrl(sandbox, headers, fixed.url);
     const again = await call(sandbox, 'POST', `/__sandbox/webhooks/deliveries/${deliveryId}/redeliver`);
     expect(again.status).toBe(200);
     await sandbox.drain();
@@ -327,10 +278,7 @@ describe('webhook deliveries', () => {
     const { account } = await setup(sandbox, null);
     expect((await call(sandbox, 'POST', '/__sandbox/webhooks/deliveries/nope/redeliver')).status).toBe(404);
     expect((await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries/nope')).status).toBe(404);
-    const { deliveryId } = (await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 })).body
-      .data as {
-      deliveryId: string;
-    };
+    const deliveryId = await payIn(sandbox, account.accountNumber);
     expect(
       (await call(sandbox, 'POST', `/__sandbox/webhooks/deliveries/${deliveryId}/redeliver`)).status,
     ).toBe(400);
@@ -341,7 +289,7 @@ describe('webhook deliveries', () => {
     const sandbox = await memorySandbox(FAST);
     const { account } = await setup(sandbox, hook.url);
     for (let i = 0; i < 3; i++)
-      await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 + i });
+      await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: 1000 + i });
     await sandbox.drain();
     const all = await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries?limit=2');
     expect(all.body.pagination).toMatchObject({ totalCount: 3, hasNextPage: true, limit: 2 });
@@ -361,7 +309,7 @@ describe('webhook deliveries', () => {
     const hook = await receiver([], 500);
     const sandbox = await memorySandbox({ webhookRetryBaseMs: 60_000 });
     const { account } = await setup(sandbox, hook.url);
-    await pay(sandbox, { accountNumber: account.accountNumber, amount: 1000 });
+    await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: 1000 });
     expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
     // Would wait a minute for the retry if reset had not dropped it.
     expect((await call(sandbox, 'POST', '/__sandbox/drain?timeoutMs=5000')).status).toBe(200);

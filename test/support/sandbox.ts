@@ -86,3 +86,8 @@ export function schemeB(publicKey: string, secretKey: string, businessId?: strin
   if (businessId !== undefined) h.businessId = businessId;
   return h;
 }
+
+/** Scheme A headers of client A's owner, signed in afresh, on business A1. */
+export async function ownerHeaders(sandbox: Sandbox): Promise<Record<string, string>> {
+  return schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+}

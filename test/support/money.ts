@@ -1,0 +1,62 @@
+import { expect } from 'vitest';
+import fees from '../../fixtures/fees.json' with { type: 'json' };
+import type { Sandbox } from '../../src/sandbox.js';
+import type { TransactionRecord } from '../../src/store/records.js';
+import { A, call } from './sandbox.js';
+
+/** One entry of a business's ledger, as `GET /__sandbox/businesses/:id/ledger` shows it. */
+export type LedgerEntry = TransactionRecord;
+
+/** A business's ledger, as `GET /__sandbox/businesses/:id/ledger` shows it, newest entry first. */
+export interface Ledger {
+  businessId: string;
+  openingBalance: number;
+  balance: number;
+  ledgerBalance: number;
+  transactions: LedgerEntry[];
+}
+
+/** The magic receiver accounts, each with the errorCode and errorMessage a transfer to it fails with. */
+export const MAGIC = [
+  ['0000000051', '51', 'Insufficient Funds'],
+  ['0000000007', '07', 'Invalid Account'],
+  ['0000000091', '91', 'Beneficiary Bank not available'],
+  ['0000000096', '96', 'System malfunction'],
+] as const;
+
+/** A maker of retrieval references `label-1`, `label-2`, …: one counter, unique within the file that makes it. */
+export function references(defaultLabel: string): (label?: string) => string {
+  let counter = 0;
+  return (label = defaultLabel) => {
+    counter += 1;
+    return `${label}-${counter}`;
+  };
+}
+
+/** The transfer fee of fixtures/fees.json for `amount` kobo. */
+export function feeFor(amount: number): number {
+  for (const tier of fees.transfer) if (tier.upTo === null || amount <= tier.upTo) return tier.fee;
+  throw new Error('fees.json has no open-ended tier');
+}
+
+/** The ledger of a business (A1 unless told); the read must answer 200. */
+export async function ledgerOf(sandbox: Sandbox, businessId: string = A.a1.id): Promise<Ledger> {
+  const res = await call(sandbox, 'GET', `/__sandbox/businesses/${businessId}/ledger`);
+  expect(res.status).toBe(200);
+  return res.body.data as Ledger;
+}
+
+/** Sets the balance of a business through the control API; it must answer 200. */
+export async function setBalance(sandbox: Sandbox, businessId: string, balance: number): Promise<void> {
+  const res = await call(sandbox, 'PUT', `/__sandbox/businesses/${businessId}/balance`, {
+    body: { balance },
+  });
+  expect(res.status).toBe(200);
+}
+
+/** The `accountBalance` that account-details shows to `headers`, a kobo string; the read must answer 200. */
+export async function accountBalance(sandbox: Sandbox, headers: Record<string, string>): Promise<string> {
+  const res = await call(sandbox, 'GET', '/api/v1/clients/business/account-details', { headers });
+  expect(res.status).toBe(200);
+  return (res.body.data as { accountBalance: string }).accountBalance;
+}

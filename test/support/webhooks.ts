@@ -1,0 +1,65 @@
+import { expect } from 'vitest';
+import type { Sandbox, SandboxOptions } from '../../src/sandbox.js';
+import type { DeliveryRecord } from '../../src/store/records.js';
+import { call, ownerHeaders } from './sandbox.js';
+
+/** Fast webhook retries, so a test waits milliseconds, never the real backoff. */
+export const FAST: SandboxOptions = { webhookRetryBaseMs: 5, webhookTimeoutMs: 2000 };
+
+/** Sets the webhook URL of the client of `headers`; answers the response as it is. */
+export function setWebhookUrl(sandbox: Sandbox, headers: Record<string, string>, webhookUrl: string) {
+  return call(sandbox, 'PATCH', '/api/v1/clients/settings/update-webhook-url', {
+    headers,
+    body: { webhookUrl },
+  });
+}
+
+/** Opens a virtual account for Ada Obi on the business of `headers`; answers the response as it is. */
+export function openVirtualAccount(
+  sandbox: Sandbox,
+  headers: Record<string, string>,
+  type: 'permanent' | 'temporal',
+  reference: string,
+) {
+  return call(sandbox, 'POST', '/api/v1/clients/business/virtual-accounts', {
+    headers,
+    body: { firstName: 'Ada', lastName: 'Obi', type, reference },
+  });
+}
+
+/** A virtual account as its creation answers it. */
+export interface VirtualAccount {
+  accountNumber: string;
+  accountName: string;
+}
+
+/**
+ * Client A's owner with a webhook URL (none for null) and a virtual account of business A1; setting the URL must
+ * answer 200 and opening the account 201.
+ */
+export async function webhookSetup(
+  sandbox: Sandbox,
+  webhookUrl: string | null,
+  account: { type: 'permanent' | 'temporal'; reference: string },
+): Promise<{ headers: Record<string, string>; account: VirtualAccount }> {
+  const headers = await ownerHeaders(sandbox);
+  if (webhookUrl) {
+    const set = await setWebhookUrl(sandbox, headers, webhookUrl);
+    expect(set.status).toBe(200);
+  }
+  const va = await openVirtualAccount(sandbox, headers, account.type, account.reference);
+  expect(va.status, JSON.stringify(va.body)).toBe(201);
+  return { headers, account: va.body.data as VirtualAccount };
+}
+
+/** An incoming payment through the control API; answers the response as it is. */
+export function incomingPayment(sandbox: Sandbox, body: Record<string, unknown>) {
+  return call(sandbox, 'POST', '/__sandbox/incoming-payments', { body });
+}
+
+/** A webhook delivery record; the read must answer 200. */
+export async function delivery(sandbox: Sandbox, id: string): Promise<DeliveryRecord> {
+  const res = await call(sandbox, 'GET', `/__sandbox/webhooks/deliveries/${id}`);
+  expect(res.status).toBe(200);
+  return res.body.data as DeliveryRecord;
+}
