@@ -41,7 +41,9 @@ describe('the virtual clock', () => {
     const sandbox = await memorySandbox({ tokenTtlSeconds: 600 });
     // Frozen on a whole second: the token's iat is whole seconds, and real time must not move under the test.
     await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: {} });
-    const at = Date.parse(((await call(sandbox, 'GET', '/__sandbox/clock')).body.data as { now: string }).now);
+    const at = Date.parse(
+      ((await call(sandbox, 'GET', '/__sandbox/clock')).body.data as { now: string }).now,
+    );
     await call(sandbox, 'POST', '/__sandbox/clock/advance', { body: { ms: 1000 - (at % 1000) } });
     const headers = await ownerHeaders(sandbox);
     const read = () => call(sandbox, 'GET', '/api/v1/clients/business/account-details', { headers });
