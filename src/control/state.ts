@@ -1,22 +1,63 @@
 import type { Deps } from '../deps.js';
 import { ApiError } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
+import { ledgerEffect } from '../ledger/ledger.js';
 import { type StateDocument, stateDocument } from '../store/records.js';
 
 /**
+ * The invariants the sandbox keeps, checked across records: non-empty unique ids, every transaction and bulk
+ * item belonging to a record that exists, every balance equal to its opening balance plus its ledger, and every
+ * batch's counters equal to its items' states. Returns the first one broken, as a 400 message.
+ */
+function brokenInvariant(doc: StateDocument): string | null {
+  for (const [name, records] of Object.entries(doc.collections)) {
+    const ids = new Set<string>();
+    for (const r of records as { id: string }[]) {
+      if (r.id === '') return `collections.${name} has a record with an empty id`;
+      if (ids.has(r.id)) return `collections.${name} has the id ${r.id} twice`;
+      ids.add(r.id);
+    }
+  }
+  const { businesses, transactions, bulkTransfers, bulkItems } = doc.collections;
+  const effect = new Map(businesses.map((b) => [b.id, 0]));
+  for (const t of transactions) {
+    const sum = effect.get(t.businessId);
+    if (sum === undefined)
+      return `collections.transactions: ${t.id} belongs to no business (${t.businessId})`;
+    effect.set(t.businessId, sum + ledgerEffect(t));
+  }
+  for (const b of businesses) {
+    const expected = b.openingBalance + (effect.get(b.id) ?? 0);
+    if (b.balance !== expected) {
+      return `collections.businesses: ${b.id} has balance ${b.balance}, but its opening balance and ledger make ${expected}`;
+    }
+  }
+  const counts = new Map(bulkTransfers.map((t) => [t.id, { total: 0, completed: 0, failed: 0 }]));
+  for (const item of bulkItems) {
+    const c = counts.get(item.bulkTransferId);
+    if (!c) return `collections.bulkItems: ${item.id} belongs to no bulk transfer (${item.bulkTransferId})`;
+    c.total++;
+    if (item.status === 'completed') c.completed++;
+    if (item.status === 'failed') c.failed++;
+  }
+  for (const t of bulkTransfers) {
+    const c = counts.get(t.id) ?? { total: 0, completed: 0, failed: 0 };
+    if (t.totalItems !== c.total || t.completedItems !== c.completed || t.failedItems !== c.failed) {
+      return `collections.bulkTransfers: ${t.id} counts ${t.totalItems}/${t.completedItems}/${t.failedItems} (total/completed/failed) but its items make ${c.total}/${c.completed}/${c.failed}`;
+    }
+  }
+  return null;
+}
+
+/**
  * Replaces the state with an exported document. It must validate record by record, hold one meta record and
- * have unique ids per collection; otherwise nothing changes.
+ * keep the sandbox's invariants (see `brokenInvariant`); otherwise nothing changes.
  */
 export async function importState(deps: Deps, body: unknown): Promise<void> {
   const doc: StateDocument = parseInput(stateDocument, body);
   if (doc.collections.meta.length !== 1)
     throw new ApiError(400, 'collections.meta must hold exactly one record');
-  for (const [name, records] of Object.entries(doc.collections)) {
-    const ids = new Set<string>();
-    for (const r of records as { id: string }[]) {
-      if (ids.has(r.id)) throw new ApiError(400, `collections.${name} has the id ${r.id} twice`);
-      ids.add(r.id);
-    }
-  }
+  const broken = brokenInvariant(doc);
+  if (broken) throw new ApiError(400, broken);
   await deps.store.replaceState(doc);
 }

@@ -1,7 +1,11 @@
 import { type Clock, isoAt } from '../domain/clock.js';
 import { transactionReference } from '../domain/references.js';
+import { ApiError } from '../http/envelope.js';
 import type { TransactionRecord } from '../store/records.js';
 import type { Store, Tx } from '../store/store.js';
+
+export const BALANCE_TOO_LARGE =
+  'The balance would exceed the largest amount the sandbox can hold (2^53 - 1 kobo)';
 
 /** What a posting says; the ledger adds the balance after and the time, and the id unless one is given. */
 export type Posting = Omit<TransactionRecord, 'id' | 'balanceAfter' | 'createdAt'> & { id?: string };
@@ -23,6 +27,8 @@ export function post(tx: Tx, clock: Clock, posting: Posting): TransactionRecord 
   if (!business) throw new Error(`no business ${posting.businessId}`);
   const balanceAfter = business.balance + ledgerEffect(posting);
   if (balanceAfter < 0) throw new Error(`posting would overdraw business ${business.id}`);
+  // Past 2^53 kobo amounts stop being exact: the sandbox refuses to hold more than that.
+  if (!Number.isSafeInteger(balanceAfter)) throw new ApiError(400, BALANCE_TOO_LARGE);
   const now = clock.now();
   let id = posting.id;
   // A given id (a bulk item's transaction reference) must be new: a second entry would be a second debit.

@@ -246,3 +246,71 @@ describe('outbox filters', () => {
     expect(await outbox('?type=bvn_otp&to=invitee@adebayo.test')).toEqual([]);
   });
 });
+
+describe('state import keeps the invariants across records', () => {
+  async function exported(sandbox: Awaited<ReturnType<typeof memorySandbox>>) {
+    return (await call(sandbox, 'GET', '/__sandbox/state')).body as unknown as {
+      version: 1;
+      collections: Record<string, Record<string, unknown>[]>;
+    };
+  }
+
+  it('refuses a transaction of no business, and a batch whose counters disagree with its items', async () => {
+    const sandbox = await memorySandbox();
+    const headers = { 'x-api-key': A.publicKey, 'x-api-secret': A.secretKey, businessId: A.a1.id };
+    const transfers = [0, 1].map((i) => ({
+      amount: 1000,
+      receiverAccountNumber: '0123456789',
+      receiverBankCode: '058',
+      retrievalReference: `inv-${i}`,
+      narration: 'x',
+    }));
+    const base = '/api/v1/clients/business/customers/funds/bulk-transfer';
+    const created = await call(sandbox, 'POST', base, { headers, body: { batchName: 'Inv', transfers } });
+    await call(sandbox, 'POST', `${base}/process`, {
+      headers,
+      body: { bulkTransferId: (created.body.data as { id: string }).id },
+    });
+    await sandbox.drain();
+    const before = await exported(sandbox);
+
+    const orphan = structuredClone(before);
+    const entry = orphan.collections.transactions?.[0];
+    if (!entry) throw new Error('the batch made ledger entries');
+    entry.businessId = 'no-such-business';
+    const refused = await call(sandbox, 'PUT', '/__sandbox/state', { body: orphan });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/belongs to no business/);
+
+    const miscounted = structuredClone(before);
+    const batch = miscounted.collections.bulkTransfers?.[0];
+    if (!batch) throw new Error('there is a batch');
+    batch.completedItems = 0;
+    const refused2 = await call(sandbox, 'PUT', '/__sandbox/state', { body: miscounted });
+    expect(refused2.status).toBe(400);
+    expect(refused2.body.message).toMatch(/counts .* but its items make/);
+    expect(await exported(sandbox)).toEqual(before);
+  });
+});
+
+describe('balances stay exact', () => {
+  it('refuses an incoming payment that would take a balance past 2^53 - 1 kobo, and the export still imports', async () => {
+    const sandbox = await memorySandbox();
+    const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    const va = await call(sandbox, 'POST', '/api/v1/clients/business/virtual-accounts', {
+      headers,
+      body: { firstName: 'Big', lastName: 'Money', type: 'permanent', reference: 'max-safe' },
+    });
+    const { accountNumber } = va.body.data as { accountNumber: string };
+    await call(sandbox, 'PUT', `/__sandbox/businesses/${A.a1.id}/balance`, {
+      body: { balance: Number.MAX_SAFE_INTEGER - 1_000_000 },
+    });
+    const paid = await call(sandbox, 'POST', '/__sandbox/incoming-payments', {
+      body: { accountNumber, amount: 5_000_000 },
+    });
+    expect(paid.status).toBe(400);
+    expect(paid.body.message).toMatch(/largest amount/);
+    const state = (await call(sandbox, 'GET', '/__sandbox/state')).body;
+    expect((await call(sandbox, 'PUT', '/__sandbox/state', { body: state })).status).toBe(200);
+  });
+});

@@ -232,6 +232,8 @@ describe('state export and import', () => {
     const sandbox = await memorySandbox();
     const doc = await getState(sandbox);
     const a1 = recordOf(doc, 'businesses', A.a1.id);
+    // A consistent change: the fixture business has no ledger yet, so its balance is its opening balance.
+    a1.openingBalance = 123;
     a1.balance = 123;
     const res = await call(sandbox, 'PUT', '/__sandbox/state', { body: { ...doc } });
     expect(res.status).toBe(200);
@@ -250,6 +252,22 @@ describe('state export and import', () => {
   }
 
   const invalid: [string, (doc: StateDoc) => unknown][] = [
+    [
+      'a balance its opening balance and ledger do not explain',
+      (doc) => {
+        const copy = tweaked(doc);
+        recordOf(copy, 'businesses', A.a1.id).balance = 1;
+        return copy;
+      },
+    ],
+    [
+      'a record with an empty id',
+      (doc) => {
+        const copy = tweaked(doc);
+        recordOf(copy, 'businesses', A.a2.id).id = '';
+        return copy;
+      },
+    ],
     ['missing collections', () => ({ version: 1 })],
     [
       'a missing collection',
