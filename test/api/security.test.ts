@@ -12,6 +12,7 @@ import { secureEqual } from '../../src/domain/secure-compare.js';
 import { controlOperations } from '../../src/openapi/control-operations.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
 import { embeddedScenariosDir } from '../../src/scenarios/library.js';
+import { deepDeliveryImport } from '../support/deep-import.js';
 import { A, B, call, memorySandbox, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
 
 // A spy that still compares: it shows that secureEqual goes through crypto.timingSafeEqual.
@@ -917,22 +918,7 @@ describe('deeply nested JSON', () => {
       if (!client) throw new Error('no client in the state');
       // A change that must not survive a refused import.
       client.name = 'Changed by a refused import';
-      doc.collections.deliveries = [
-        {
-          id: 'deep-delivery',
-          clientId: A.id,
-          businessId: A.a1.id,
-          transactionReference: 'SBXDEEP',
-          url: null,
-          payload: { amount: 1, deep: 'DEEP' },
-          status: 'skipped',
-          attempts: [],
-          attemptsLeft: 0,
-          nextAttemptAt: null,
-          createdAt: new Date().toISOString(),
-        },
-      ];
-      const body = JSON.stringify(doc).replace('"DEEP"', '['.repeat(depth) + ']'.repeat(depth));
+      const body = deepDeliveryImport(doc, depth);
       const res = await call(sandbox, 'PUT', '/__sandbox/state', {
         headers: { 'content-type': 'application/json' },
         body,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlOperations } from '../../src/openapi/control-operations.js';
+import { deepDeliveryImport } from '../support/deep-import.js';
 import { type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { A } from '../support/sandbox.js';
 
@@ -111,22 +112,7 @@ describe('the real process', () => {
     const exported = await raw('GET', '/__sandbox/state', headers);
     expect(exported.status).toBe(200);
     const doc = JSON.parse(exported.text) as { collections: Record<string, unknown[]> };
-    doc.collections.deliveries = [
-      {
-        id: 'deep-delivery',
-        clientId: A.id,
-        businessId: A.a1.id,
-        transactionReference: 'SBXDEEP',
-        url: null,
-        payload: { amount: 1, deep: 'DEEP' },
-        status: 'skipped',
-        attempts: [],
-        attemptsLeft: 0,
-        nextAttemptAt: null,
-        createdAt: new Date().toISOString(),
-      },
-    ];
-    const body = JSON.stringify(doc).replace('"DEEP"', '['.repeat(DEPTH) + ']'.repeat(DEPTH));
+    const body = deepDeliveryImport(doc, DEPTH);
     await raw('PUT', '/__sandbox/state', headers, body);
     // The answer itself is checked in test/api/security.test.ts; here: the process is still there.
     await expectAlive('the deep state import');
