@@ -155,6 +155,12 @@ export const settings = {
     'webhook attempts before a delivery is failed, first one included (default 6)',
     int(1, 100).default(6),
   ),
+  deliveryLogSize: setting(
+    'delivery-log-size',
+    'SANDBOX_DELIVERY_LOG_SIZE',
+    'finished webhook deliveries kept per client; older ones are dropped, pending ones never (default 1000)',
+    int(1, 1_000_000).default(1000),
+  ),
   logFormat: setting(
     'log-format',
     'SANDBOX_LOG_FORMAT',

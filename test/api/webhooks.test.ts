@@ -305,6 +305,41 @@ describe('webhook deliveries', () => {
     expect((await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries?status=bogus')).status).toBe(400);
   });
 
+  it('keeps the delivery log bounded: the oldest finished deliveries go, pending ones stay', async () => {
+    const sandbox = await memorySandbox({ ...FAST, deliveryLogSize: 3, webhookRetryBaseMs: 60_000 });
+    const hook = await receiver([], 500);
+    const { headers, account } = await setup(sandbox, null);
+    const amounts = async () =>
+      (
+        (await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries?limit=100')).body.data as DeliveryRecord[]
+      ).map((d) => [(d.payload as { amount: number }).amount, d.status]);
+    for (let i = 1; i <= 5; i++)
+      await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: i });
+    expect(await amounts()).toEqual([
+      [5, 'skipped'],
+      [4, 'skipped'],
+      [3, 'skipped'],
+    ]);
+    // From here on every delivery stays pending: the receiver fails and the retry is a minute away. Each new one
+    // pushes out the oldest finished one, and once none is finished the log grows past the limit rather than
+    // lose a pending delivery.
+    expect((await setWebhookUrl(sandbox, headers, hook.url)).status).toBe(200);
+    for (let i = 6; i <= 9; i++)
+      await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: i });
+    expect(await amounts()).toEqual([
+      [9, 'pending'],
+      [8, 'pending'],
+      [7, 'pending'],
+      [6, 'pending'],
+    ]);
+    // The payments themselves are all still in the ledger: only the delivery log is trimmed.
+    const ledger = await call(sandbox, 'GET', `/__sandbox/businesses/${A.a1.id}/ledger`);
+    expect(ledger.status).toBe(200);
+    const { transactions } = ledger.body.data as { transactions: { kind: string }[] };
+    expect(transactions.filter((e) => e.kind === 'incoming_payment')).toHaveLength(9);
+    expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
+  });
+
   it('reset forgets pending retries', async () => {
     const hook = await receiver([], 500);
     const sandbox = await memorySandbox({ webhookRetryBaseMs: 60_000 });
