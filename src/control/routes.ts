@@ -16,6 +16,7 @@ import { ScenarioError } from '../scenarios/library.js';
 import { type Scenario, scenario } from '../scenarios/schema.js';
 import { credentials } from './credentials.js';
 import { receivePayment, redeliver } from './incoming-payments.js';
+import { metrics } from './metrics.js';
 import { ledgerOf, setBalance } from './money.js';
 import {
   advanceBody,
@@ -24,6 +25,7 @@ import {
   drainQuery,
   freezeBody,
   incomingPaymentBody,
+  metricsQuery,
   outboxQuery,
   overrideBody,
   requestsQuery,
@@ -83,6 +85,9 @@ export function controlRoutes(
         version: hooks.version,
         uptimeSeconds: Math.floor((Date.now() - hooks.startedAt) / 1000),
       }),
+    )
+    .get('/metrics', (c) =>
+      ok(c, 'Sandbox metrics', metrics(deps, hooks.requests, engines, queryOf(c, metricsQuery).gc)),
     )
     .get('/credentials', (c) => ok(c, 'Sandbox credentials', { clients: credentials(deps.store) }))
     .post('/reset', async (c) => {

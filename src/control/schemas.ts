@@ -52,6 +52,14 @@ export const scenarioByName = z.object({ name: scenarioName }).strict();
 /** What `PUT /scenario` takes: the name of a ready scenario, or a whole scenario object. */
 export const scenarioChoice = z.union([scenarioByName, scenario]);
 
+export const metricsQuery = z.object({
+  gc: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe('collect garbage first (node must run with --expose-gc; 409 otherwise)'),
+});
+
 export const drainQuery = z.object({
   timeoutMs: z.coerce.number().int().min(1).max(600_000).default(30_000),
 });

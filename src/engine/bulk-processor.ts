@@ -49,6 +49,11 @@ export class BulkProcessor {
     return open.length;
   }
 
+  /** Items queued or running now. */
+  get backlog(): number {
+    return this.queue.size + this.queue.pending;
+  }
+
   /** Resolves once nothing is queued or running. */
   idle(): Promise<void> {
     return this.queue.onIdle();

@@ -54,6 +54,11 @@ export class WebhookDispatcher {
     return pending.length;
   }
 
+  /** Deliveries scheduled, queued or being attempted now. */
+  get backlog(): number {
+    return this.open.size;
+  }
+
   /** Resolves once no delivery is scheduled, queued or being attempted (retries due later included). */
   idle(): Promise<void> {
     if (this.open.size === 0) return Promise.resolve();

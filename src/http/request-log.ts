@@ -18,6 +18,11 @@ export class RequestJournal {
     this.ring = new Array(capacity);
   }
 
+  /** Entries held now (at most the capacity). */
+  get size(): number {
+    return this.count;
+  }
+
   add(entry: RequestEntry): void {
     this.ring[this.next] = entry;
     this.next = (this.next + 1) % this.capacity;

@@ -175,6 +175,20 @@ export const health = z.strictObject({
   uptimeSeconds: z.number().int(),
 });
 
+const count = z.number().int().min(0);
+export const metrics = z.strictObject({
+  memory: z.strictObject({
+    rssBytes: count,
+    heapUsedBytes: count,
+    heapTotalBytes: count,
+    externalBytes: count,
+  }),
+  records: z.record(z.string(), count).describe('records per collection'),
+  requestJournal: z.strictObject({ entries: count, capacity: count }),
+  queues: z.strictObject({ bulkItems: count, webhookDeliveries: count }),
+  store: z.strictObject({ journalBytes: count, journalFlushes: count, seq: count }),
+});
+
 export const clientCredentials = z.strictObject({
   clientId: z.string(),
   name: z.string(),

@@ -64,6 +64,53 @@ describe('health', () => {
   });
 });
 
+describe('metrics', () => {
+  interface Metrics {
+    memory: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number };
+    records: Record<string, number>;
+    requestJournal: { entries: number; capacity: number };
+    queues: { bulkItems: number; webhookDeliveries: number };
+    store: { seq: number };
+  }
+  const read = async (sandbox: Sandbox) => {
+    const res = await call(sandbox, 'GET', '/__sandbox/metrics');
+    expect(res.status).toBe(200);
+    return res.body.data as Metrics;
+  };
+
+  it('counts the records and the journal as they change, and reports memory', async () => {
+    const sandbox = await memorySandbox({ journalSize: 3 });
+    const before = await read(sandbox);
+    expect(before.records.clients).toBe(2);
+    expect(before.records.businesses).toBe(
+      ((await call(sandbox, 'GET', '/__sandbox/state')).body.collections as { businesses: unknown[] })
+        .businesses.length,
+    );
+    expect(before.memory.heapUsedBytes).toBeGreaterThan(0);
+    expect(before.memory.rssBytes).toBeGreaterThanOrEqual(before.memory.heapUsedBytes);
+    expect(before.queues).toEqual({ bulkItems: 0, webhookDeliveries: 0 });
+    const created = await call(sandbox, 'POST', '/__sandbox/clients', { body: { name: 'Metered' } });
+    expect(created.status).toBe(201);
+    for (let i = 0; i < 4; i++) await call(sandbox, 'GET', '/__sandbox/health');
+    const after = await read(sandbox);
+    expect(after.records.clients).toBe(3);
+    expect(after.records.businesses).toBe((before.records.businesses ?? 0) + 1);
+    expect(after.store.seq).toBeGreaterThan(before.store.seq);
+    // The journal keeps 3 however many requests were answered.
+    expect(after.requestJournal).toEqual({ entries: 3, capacity: 3 });
+  });
+
+  it('refuses gc=true without --expose-gc (409) and a value that is not a boolean (400)', async () => {
+    const sandbox = await memorySandbox();
+    const gc = await call(sandbox, 'GET', '/__sandbox/metrics?gc=true');
+    expect(gc.status).toBe(409);
+    expect(gc.body).toMatchObject({ status: false, message: expect.stringContaining('--expose-gc') });
+    const bad = await call(sandbox, 'GET', '/__sandbox/metrics?gc=yes');
+    expect(bad.status).toBe(400);
+    expect(bad.body.status).toBe(false);
+  });
+});
+
 describe('credentials', () => {
   it('lists both clients with keys, businesses and members', async () => {
     const sandbox = await memorySandbox();

@@ -332,6 +332,8 @@ describe('webhook deliveries', () => {
       [7, 'pending'],
       [6, 'pending'],
     ]);
+    const metrics = await call(sandbox, 'GET', '/__sandbox/metrics');
+    expect(metrics.body.data).toMatchObject({ queues: { webhookDeliveries: 4 }, records: { deliveries: 4 } });
     // The payments themselves are all still in the ledger: only the delivery log is trimmed.
     const ledger = await call(sandbox, 'GET', `/__sandbox/businesses/${A.a1.id}/ledger`);
     expect(ledger.status).toBe(200);
