@@ -1,11 +1,11 @@
 import type { Deps } from '../deps.js';
 import { isoAt } from '../domain/clock.js';
 import { incomingCharge } from '../domain/fees.js';
+import { pruneDeliveries } from '../engine/delivery-log.js';
 import type { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
 import { ApiError } from '../http/envelope.js';
 import { post } from '../ledger/ledger.js';
 import type { DeliveryRecord, WebhookPayload } from '../store/records.js';
-import type { Tx } from '../store/store.js';
 
 export interface IncomingPayment {
   accountNumber: string;
@@ -96,22 +96,6 @@ export async function receivePayment(deps: Deps, webhooks: WebhookDispatcher, in
     deliveryId: delivery.id,
     deliveryStatus: delivery.status,
   };
-}
-
-/**
- * Keeps a client's delivery log bounded: while it holds more than `limit` deliveries, the oldest finished one
- * (delivered, failed, skipped or dropped) is deleted. Pending deliveries are never dropped, so a burst of them
- * may exceed the limit until they finish.
- */
-function pruneDeliveries(tx: Tx, clientId: string, limit: number): void {
-  const deliveries = tx.where('deliveries', 'clientId', clientId);
-  let excess = deliveries.length - limit;
-  for (const delivery of deliveries) {
-    if (excess <= 0) return;
-    if (delivery.status === 'pending') continue;
-    tx.delete('deliveries', delivery.id);
-    excess--;
-  }
 }
 
 /** Sends a delivery again, to the client's current webhook URL, with a fresh round of attempts. */

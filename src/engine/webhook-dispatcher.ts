@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import { retryDelayMs } from '../domain/backoff.js';
 import { isoAt } from '../domain/clock.js';
 import type { ClientRecord, DeliveryAttempt, DeliveryRecord } from '../store/records.js';
+import { pruneDeliveries } from './delivery-log.js';
 
 type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'log' | 'scenarios'>;
 
@@ -169,6 +170,7 @@ export class WebhookDispatcher {
             : null,
       };
       tx.put('deliveries', next);
+      if (status !== 'pending') pruneDeliveries(tx, current.clientId, config.deliveryLogSize);
       return next;
     });
     if (updated?.status === 'pending') this.schedule(updated);
@@ -201,7 +203,7 @@ export class WebhookDispatcher {
 
   /** A scenario lost the delivery: it is recorded as `dropped` and never sent. */
   private async drop(id: string): Promise<void> {
-    const { store, clock } = this.deps;
+    const { store, clock, config } = this.deps;
     await store.mutate((tx) => {
       const current = tx.get('deliveries', id);
       if (current?.status !== 'pending') return;
@@ -218,6 +220,7 @@ export class WebhookDispatcher {
         attemptsLeft: 0,
         nextAttemptAt: null,
       });
+      pruneDeliveries(tx, current.clientId, config.deliveryLogSize);
     });
     this.settle(id);
   }

@@ -306,8 +306,10 @@ describe('webhook deliveries', () => {
   });
 
   it('keeps the delivery log bounded: the oldest finished deliveries go, pending ones stay', async () => {
-    const sandbox = await memorySandbox({ ...FAST, deliveryLogSize: 3, webhookRetryBaseMs: 60_000 });
-    const hook = await receiver([], 500);
+    // One attempt per delivery, and a receiver that holds the first request open until it is closed: the
+    // first delivery stays in flight and the ones after it wait behind it, all pending.
+    const sandbox = await memorySandbox({ deliveryLogSize: 3, webhookAttempts: 1, webhookTimeoutMs: 60_000 });
+    const hook = await startReceiver(['hang'], 200);
     const { headers, account } = await setup(sandbox, null);
     const amounts = async () =>
       (
@@ -320,9 +322,8 @@ describe('webhook deliveries', () => {
       [4, 'skipped'],
       [3, 'skipped'],
     ]);
-    // From here on every delivery stays pending: the receiver fails and the retry is a minute away. Each new one
-    // pushes out the oldest finished one, and once none is finished the log grows past the limit rather than
-    // lose a pending delivery.
+    // Each new pending delivery pushes out the oldest finished one; once none is finished the log grows past
+    // the limit rather than lose a pending delivery.
     expect((await setWebhookUrl(sandbox, headers, hook.url)).status).toBe(200);
     for (let i = 6; i <= 9; i++)
       await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: i });
@@ -339,7 +340,15 @@ describe('webhook deliveries', () => {
     expect(ledger.status).toBe(200);
     const { transactions } = ledger.body.data as { transactions: { kind: string }[] };
     expect(transactions.filter((e) => e.kind === 'incoming_payment')).toHaveLength(9);
-    expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
+    // The receiver goes away: the held attempt and the ones after it fail, and each delivery that finishes trims
+    // the log back to the limit.
+    await hook.close();
+    await sandbox.drain();
+    expect(await amounts()).toEqual([
+      [9, 'failed'],
+      [8, 'failed'],
+      [7, 'failed'],
+    ]);
   });
 
   it('reset forgets pending retries', async () => {
