@@ -158,7 +158,7 @@ export const settings = {
   deliveryLogSize: setting(
     'delivery-log-size',
     'SANDBOX_DELIVERY_LOG_SIZE',
-    'finished webhook deliveries kept per client; older ones are dropped, pending ones never (default 1000)',
+    'webhook deliveries kept per client; past it the oldest finished ones are dropped, pending ones never (default 1000)',
     int(1, 1_000_000).default(1000),
   ),
   logFormat: setting(

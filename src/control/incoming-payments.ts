@@ -87,7 +87,7 @@ export async function receivePayment(deps: Deps, webhooks: WebhookDispatcher, in
       createdAt: isoAt(clock),
     };
     tx.put('deliveries', record);
-    pruneDeliveries(tx, client.id, config.deliveryLogSize);
+    if (record.status !== 'pending') pruneDeliveries(tx, client.id, config.deliveryLogSize);
     return record;
   });
   if (delivery.status === 'pending') webhooks.deliver(delivery.id);

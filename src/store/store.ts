@@ -32,6 +32,18 @@ export interface Tx {
     field: keyof Collections[K] & string,
     value: unknown,
   ): Collections[K][];
+  /** How many records `where` would answer, without gathering them. */
+  countWhere<K extends CollectionName>(
+    collection: K,
+    field: keyof Collections[K] & string,
+    value: unknown,
+  ): number;
+  /** The records `where` would answer, one at a time: the caller may stop early, or delete the current one. */
+  eachWhere<K extends CollectionName>(
+    collection: K,
+    field: keyof Collections[K] & string,
+    value: unknown,
+  ): Iterable<Collections[K]>;
   put<K extends CollectionName>(collection: K, record: Collections[K]): void;
   delete(collection: CollectionName, id: string): void;
   random(): Random;
@@ -79,6 +91,8 @@ export class Store {
     this.txApi = {
       get: (collection, id) => this.get(collection, id),
       where: (collection, field, value) => this.where(collection, field, value),
+      countWhere: (collection, field, value) => this.countWhere(collection, field, value),
+      eachWhere: (collection, field, value) => this.eachWhere(collection, field, value),
       put: (collection, record) => this.txPut(collection, record),
       delete: (collection, id) => this.txDelete(collection, id),
       random: () => this.txRandom(),
@@ -135,9 +149,7 @@ export class Store {
     field: keyof Collections[K] & string,
     value: unknown,
   ): Collections[K][] {
-    const index = this.indexes.get(collection)?.get(field);
-    if (!index) throw new Error(`${collection}.${field} is not indexed`);
-    const ids = index.get(value);
+    const ids = this.idsWhere(collection, field, value);
     if (!ids) return [];
     const out: Collections[K][] = [];
     for (const id of ids) {
@@ -145,6 +157,35 @@ export class Store {
       if (record) out.push(record);
     }
     return out;
+  }
+
+  /** How many records `where` would answer. */
+  countWhere<K extends CollectionName>(
+    collection: K,
+    field: keyof Collections[K] & string,
+    value: unknown,
+  ): number {
+    return this.idsWhere(collection, field, value)?.size ?? 0;
+  }
+
+  /** The records `where` would answer, lazily, in insertion order. */
+  *eachWhere<K extends CollectionName>(
+    collection: K,
+    field: keyof Collections[K] & string,
+    value: unknown,
+  ): Generator<Collections[K]> {
+    const ids = this.idsWhere(collection, field, value);
+    if (!ids) return;
+    for (const id of ids) {
+      const record = this.maps[collection].get(id);
+      if (record) yield record;
+    }
+  }
+
+  private idsWhere(collection: CollectionName, field: string, value: unknown): Set<string> | undefined {
+    const index = this.indexes.get(collection)?.get(field);
+    if (!index) throw new Error(`${collection}.${field} is not indexed`);
+    return index.get(value);
   }
 
   /** The meta record (seed, generator state, token key). */

@@ -201,6 +201,27 @@ describe('store in memory', () => {
     expect(() => store.where('customers', 'name', 'x')).toThrow(/not indexed/);
   });
 
+  it('counts and walks an index lazily, and lets the walk delete the record it is on', async () => {
+    const store = await memory();
+    await store.mutate((tx) => {
+      for (const id of ['c1', 'c2', 'c3', 'c4']) tx.put('customers', customer(id, 'b1'));
+    });
+    expect(store.countWhere('customers', 'businessId', 'b1')).toBe(4);
+    expect(store.countWhere('customers', 'businessId', 'nobody')).toBe(0);
+    const seen: string[] = [];
+    await store.mutate((tx) => {
+      for (const c of tx.eachWhere('customers', 'businessId', 'b1')) {
+        seen.push(c.id);
+        if (c.id === 'c1' || c.id === 'c2') tx.delete('customers', c.id);
+        if (c.id === 'c3') break;
+      }
+    });
+    expect(seen).toEqual(['c1', 'c2', 'c3']);
+    expect(store.where('customers', 'businessId', 'b1').map((c) => c.id)).toEqual(['c3', 'c4']);
+    expect(store.countWhere('customers', 'businessId', 'b1')).toBe(2);
+    expect(() => store.countWhere('customers', 'name', 'x')).toThrow(/not indexed/);
+  });
+
   it('freezes records, refuses changes outside mutate and nested mutations', async () => {
     const store = await memory();
     await store.mutate((tx) => tx.put('customers', customer('c1')));
