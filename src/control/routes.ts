@@ -1,15 +1,17 @@
 import { Hono } from 'hono';
 import * as z from 'zod';
+import { ALREADY_PROCESSING, batchView, fullView, QUEUED, reprocessBulk } from '../api/bulk/service.js';
 import { approveBusiness } from '../api/business/service.js';
 import { decideDispute } from '../api/disputes/service.js';
 import type { Deps } from '../deps.js';
+import { operator } from '../domain/actor.js';
 import { secureEqual } from '../domain/secure-compare.js';
 import type { BulkProcessor } from '../engine/bulk-processor.js';
 import type { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
 import type { AppEnv } from '../http/env.js';
 import { ApiError, done, ok, okPage } from '../http/envelope.js';
 import { header } from '../http/headers.js';
-import { paginate } from '../http/pagination.js';
+import { pageQuery, paginate } from '../http/pagination.js';
 import type { RequestJournal } from '../http/request-log.js';
 import { jsonBody, parseInput, queryOf } from '../http/validate.js';
 import { ScenarioError } from '../scenarios/library.js';
@@ -21,6 +23,7 @@ import { ledgerOf, setBalance } from './money.js';
 import {
   advanceBody,
   balanceBody,
+  batchesQuery,
   deliveriesQuery,
   drainQuery,
   freezeBody,
@@ -28,6 +31,7 @@ import {
   metricsQuery,
   outboxQuery,
   overrideBody,
+  reprocessItemBody,
   requestsQuery,
   scenarioByName,
 } from './schemas.js';
@@ -158,6 +162,48 @@ export function controlRoutes(
     .post('/webhooks/deliveries/:id/redeliver', async (c) =>
       ok(c, 'Redelivery queued', await redeliver(deps, engines.webhooks, c.req.param('id'))),
     )
+    .get('/bulk-transfers', (c) => {
+      const query = queryOf(c, batchesQuery);
+      const matching = deps.store
+        .all('bulkTransfers')
+        .filter(
+          (b) =>
+            (query.status === undefined || b.status === query.status) &&
+            (query.clientId === undefined || b.clientId === query.clientId),
+        )
+        .reverse();
+      const page = paginate(matching, query);
+      return okPage(c, 'Bulk transfers', {
+        data: page.data.map((b) => ({ ...batchView(b), clientId: b.clientId })),
+        pagination: page.pagination,
+      });
+    })
+    .get('/bulk-transfers/:id', (c) => {
+      const batch = deps.store.get('bulkTransfers', c.req.param('id'));
+      if (!batch) throw new ApiError(404, 'Bulk transfer not found');
+      return ok(c, 'Bulk transfer', { ...fullView(deps, batch), clientId: batch.clientId });
+    })
+    .post('/bulk-transfers/:id/reprocess', async (c) => {
+      const { itemId } = await jsonBody(c, reprocessItemBody);
+      const batch = deps.store.get('bulkTransfers', c.req.param('id'));
+      const business = batch && deps.store.get('businesses', batch.businessId);
+      if (!batch || !business) throw new ApiError(404, 'Bulk transfer not found');
+      const outcome = await reprocessBulk(
+        deps,
+        engines.bulk,
+        operator(batch.clientId),
+        business,
+        batch.id,
+        itemId,
+      );
+      return outcome.kind === 'queued'
+        ? ok(c, QUEUED, { bulkTransferId: batch.id, jobId: outcome.jobId }, 202)
+        : ok(c, ALREADY_PROCESSING, { bulkTransferId: batch.id });
+    })
+    .get('/virtual-accounts', (c) => {
+      const query = queryOf(c, pageQuery);
+      return okPage(c, 'Virtual accounts', paginate(deps.store.all('virtualAccounts').reverse(), query));
+    })
     .post('/clients', async (c) =>
       ok(c, 'Client created', await createClient(deps, await jsonBody(c, newClientBody)), 201),
     )

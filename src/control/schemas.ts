@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { accountNumber, bankCode, koboAmount } from '../api/transfers/schemas.js';
 import { pageQuery } from '../http/pagination.js';
 import { scenario, scenarioName, scenarioRule } from '../scenarios/schema.js';
+import { bulkStatus } from '../store/records.js';
 
 // The wire schemas of the control API, in one place so that the routes and the OpenAPI document read the same
 // ones (as `src/api/*/schemas.ts` does for the bank's API).
@@ -32,6 +33,15 @@ export const incomingPaymentBody = z.object({
 export const deliveriesQuery = pageQuery.extend({
   status: z.enum(['pending', 'delivered', 'failed', 'skipped', 'dropped']).optional(),
   clientId: z.string().trim().min(1).optional(),
+});
+
+export const batchesQuery = pageQuery.extend({
+  status: bulkStatus.optional(),
+  clientId: z.string().trim().min(1).optional(),
+});
+
+export const reprocessItemBody = z.object({
+  itemId: z.string().trim().min(1).optional().describe('one failed item; all failed items when left out'),
 });
 
 export const advanceBody = z.object({

@@ -13,6 +13,7 @@ export class RequestJournal {
   private readonly ring: (RequestEntry | undefined)[];
   private next = 0;
   private count = 0;
+  private readonly listeners = new Set<(entry: RequestEntry) => void>();
 
   constructor(private readonly capacity: number) {
     this.ring = new Array(capacity);
@@ -23,7 +24,14 @@ export class RequestJournal {
     return this.count;
   }
 
+  /** Calls `listener` with each request added from now on; answers the unsubscribe function. */
+  subscribe(listener: (entry: RequestEntry) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   add(entry: RequestEntry): void {
+    for (const listener of this.listeners) listener(entry);
     this.ring[this.next] = entry;
     this.next = (this.next + 1) % this.capacity;
     this.count = Math.min(this.count + 1, this.capacity);

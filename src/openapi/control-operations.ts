@@ -2,6 +2,7 @@ import * as z from 'zod';
 import {
   advanceBody,
   balanceBody,
+  batchesQuery,
   deliveriesQuery,
   drainQuery,
   freezeBody,
@@ -9,10 +10,12 @@ import {
   metricsQuery,
   outboxQuery,
   overrideBody,
+  reprocessItemBody,
   requestsQuery,
   scenarioChoice,
 } from '../control/schemas.js';
 import { newClientBody } from '../control/tenants.js';
+import { pageQuery } from '../http/pagination.js';
 import { done, fixture, type Operation, page, reply } from './operation.js';
 import * as out from './responses.js';
 
@@ -232,6 +235,60 @@ export const controlOperations: Operation[] = [
       404: '`Dispute not found`',
       409: '`Dispute is already …`',
     },
+  },
+  {
+    operationId: 'listBatches',
+    method: 'get',
+    path: '/bulk-transfers',
+    summary: 'Bulk transfers of every client',
+    description: 'Newest first, with their counters and `clientId`.',
+    tag: 'Bulk',
+    security: 'none',
+    query: batchesQuery,
+    responses: { 200: page('`Bulk transfers`', out.bulkTransfer.extend({ clientId: z.string() })) },
+  },
+  {
+    operationId: 'getBatch',
+    method: 'get',
+    path: '/bulk-transfers/{id}',
+    summary: 'A bulk transfer with its items',
+    tag: 'Bulk',
+    security: 'none',
+    params: { id: { description: 'the `id` of the bulk transfer' } },
+    responses: {
+      200: reply('`Bulk transfer`', out.bulkTransferWithItems.extend({ clientId: z.string() })),
+      404: '`Bulk transfer not found`',
+    },
+  },
+  {
+    operationId: 'reprocessBatch',
+    method: 'post',
+    path: '/bulk-transfers/{id}/reprocess',
+    summary: 'Reprocess failed items',
+    description:
+      'As the API’s reprocess, without the client’s keys: every failed item, or the one `itemId`. The audit log names the sandbox operator.',
+    tag: 'Bulk',
+    security: 'none',
+    params: { id: { description: 'the `id` of the bulk transfer' } },
+    body: reprocessItemBody,
+    example: {},
+    responses: {
+      202: reply('`Bulk transfer queued for processing`'),
+      200: reply('`Bulk transfer is already being processed`'),
+      400: 'Already completed, or no failed item to reprocess',
+      404: '`Bulk transfer not found`, or `Bulk transfer item not found`',
+    },
+  },
+  {
+    operationId: 'listVirtualAccounts',
+    method: 'get',
+    path: '/virtual-accounts',
+    summary: 'Virtual accounts of every client',
+    description: 'Newest first: where `POST /incoming-payments` can send money.',
+    tag: 'Webhooks',
+    security: 'none',
+    query: pageQuery,
+    responses: { 200: page('`Virtual accounts`', z.record(z.string(), z.unknown())) },
   },
   {
     operationId: 'listDeliveries',

@@ -49,12 +49,21 @@ export interface Tx {
   random(): Random;
 }
 
+/** One record a committed mutation wrote or deleted. */
+export interface StoreChange {
+  collection: CollectionName;
+  id: string;
+}
+/** Told of every committed mutation's changes, or `replaced` when the whole state was (reset, import). */
+export type StoreListener = (changes: readonly StoreChange[] | 'replaced') => void;
+
 type Maps = { [K in CollectionName]: Map<string, Collections[K]> };
 type Index = Map<unknown, Set<string>>;
 
 interface OpenTx {
   /** Each change as its journal text. */
   ops: string[];
+  changes: StoreChange[];
   undo: (() => void)[];
   random: Random | null;
 }
@@ -84,6 +93,7 @@ export class Store {
   /** Snapshot writes, one after another: each captures the state when asked, and they share a temporary file. */
   private snapshotWrites: Promise<void> = Promise.resolve();
   private readonly txApi: Tx;
+  private readonly listeners = new Set<StoreListener>();
 
   private constructor(
     private readonly options: StoreOptions,
@@ -202,7 +212,7 @@ export class Store {
    */
   mutate<T>(fn: (tx: Tx) => T): Promise<T> {
     if (this.tx) throw new Error('mutate() cannot be nested');
-    const tx: OpenTx = { ops: [], undo: [], random: null };
+    const tx: OpenTx = { ops: [], changes: [], undo: [], random: null };
     this.tx = tx;
     let result: T;
     try {
@@ -215,11 +225,25 @@ export class Store {
     }
     if (tx.ops.length === 0) return Promise.resolve(result);
     this.seq++;
+    this.emit(tx.changes);
     if (!this.journal) return Promise.resolve(result);
     const line = `{"q":${this.seq},"o":[${tx.ops.join(',')}]}\n`;
     const durable = this.journal.append(line);
     if (this.journal.size > this.options.compactAfterBytes && !this.compaction) this.startCompaction();
     return durable.then(() => result);
+  }
+
+  /**
+   * Calls `listener` after each committed mutation (synchronously, before it is durable) and after a reset or
+   * import. Answers the unsubscribe function. A listener must be quick and must not throw.
+   */
+  subscribe(listener: StoreListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(changes: readonly StoreChange[] | 'replaced'): void {
+    for (const listener of this.listeners) listener(changes);
   }
 
   /** The whole state as a document (records are shared, frozen). */
@@ -234,6 +258,7 @@ export class Store {
     if (this.tx) throw new Error('replaceState() inside mutate()');
     this.load(doc);
     this.seq++;
+    this.emit('replaced');
     await this.writeSnapshot();
   }
 
@@ -333,6 +358,7 @@ export class Store {
     // the same record parsed from JSON; the soak benchmark showed the difference growing with every write.
     const op = JSON.stringify([collection, id, record]);
     tx.ops.push(op);
+    tx.changes.push({ collection, id });
     const [, storedId, stored] = JSON.parse(op) as Op;
     this.apply(collection, storedId, stored);
   }

@@ -37,7 +37,7 @@ function itemView(i: BulkItemRecord) {
   };
 }
 
-function batchView(b: BulkTransferRecord) {
+export function batchView(b: BulkTransferRecord) {
   return {
     id: b.id,
     bulkReference: b.bulkReference,
@@ -53,7 +53,7 @@ function batchView(b: BulkTransferRecord) {
 }
 
 /** A batch with all its items, in submission order. */
-function fullView(deps: Deps, b: BulkTransferRecord) {
+export function fullView(deps: Deps, b: BulkTransferRecord) {
   const items = deps.store.where('bulkItems', 'bulkTransferId', b.id);
   items.sort((x, y) => x.itemIndex - y.itemIndex);
   return { ...batchView(b), items: items.map(itemView) };
