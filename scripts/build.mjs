@@ -40,9 +40,17 @@ for (const file of [
   await copyFile(join(swaggerUi, file), join('dist/docs-assets', file));
 }
 
+// The dashboard's browser files (/__sandbox/ui/assets/), found by src/dashboard/routes.tsx in dist/dashboard-assets.
+await mkdir('dist/dashboard-assets', { recursive: true });
+for (const file of ['app.js', 'style.css']) {
+  await copyFile(join('src/dashboard/assets', file), join('dist/dashboard-assets', file));
+}
+
 // Type declarations of the programmatic API (`import { startSandbox } from 'banking-sandbox'`), for editors and
 // type-checked test suites. The test run and the image need only the JavaScript: `--js-only` skips this step.
 if (!process.argv.includes('--js-only')) {
   const typescript = dirname(createRequire(import.meta.url).resolve('typescript/package.json'));
-  execFileSync(process.execPath, [join(typescript, 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(typescript, 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+    stdio: 'inherit',
+  });
 }

@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
 import * as z from 'zod';
 import { ALREADY_PROCESSING, batchView, fullView, QUEUED, reprocessBulk } from '../api/bulk/service.js';
 import { approveBusiness } from '../api/business/service.js';
 import { decideDispute } from '../api/disputes/service.js';
+import { dashboardRoutes } from '../dashboard/routes.js';
 import type { Deps } from '../deps.js';
 import { operator } from '../domain/actor.js';
 import { secureEqual } from '../domain/secure-compare.js';
@@ -66,6 +68,10 @@ function chooseScenario(deps: Deps, body: unknown): Scenario {
   }
 }
 
+/** The cookie that carries `--control-token` for the dashboard, once it was opened with `?token=`. */
+export const TOKEN_COOKIE = 'sandbox_token';
+const DASHBOARD_PATH = '/__sandbox/ui';
+
 /** `/__sandbox`: the control API for tests and people. */
 export function controlRoutes(
   deps: Deps,
@@ -76,7 +82,14 @@ export function controlRoutes(
   const token = deps.config.controlToken;
   if (token) {
     app.use(async (c, next) => {
-      const given = header(c, 'x-sandbox-token');
+      // A browser cannot set a header on a page it opens, nor on an EventSource: the dashboard is opened once
+      // with `?token=`, which becomes a same-site cookie for the page and the calls it makes.
+      const given = header(c, 'x-sandbox-token') ?? getCookie(c, TOKEN_COOKIE);
+      const offered = c.req.path === DASHBOARD_PATH ? c.req.query('token') : undefined;
+      if (offered !== undefined && secureEqual(offered, token)) {
+        setCookie(c, TOKEN_COOKIE, offered, { path: '/__sandbox', httpOnly: true, sameSite: 'Strict' });
+        return c.redirect(DASHBOARD_PATH, 303);
+      }
       if (!given || !secureEqual(given, token))
         throw new ApiError(401, 'x-sandbox-token is missing or wrong');
       await next();
@@ -247,5 +260,6 @@ export function controlRoutes(
     })
     .post('/clients/:id/rotate-secret', async (c) =>
       ok(c, 'Secret key rotated', await rotateSecret(deps, c.req.param('id'))),
-    );
+    )
+    .route('/ui', dashboardRoutes(deps, hooks.requests));
 }

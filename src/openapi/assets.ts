@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname } from 'node:path';
+import { type AssetTypes, assetReader, nearestFolder } from '../http/static-assets.js';
 
 /** The files of `swagger-ui-dist` the reference page loads, with their content types. */
-export const DOCS_ASSETS: Readonly<Record<string, string>> = {
+export const DOCS_ASSETS: AssetTypes = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
   'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
@@ -15,16 +13,12 @@ export const DOCS_ASSETS: Readonly<Record<string, string>> = {
 export const DOCS_ASSETS_FOLDER = 'docs-assets';
 
 /**
- * Where the files are: the nearest `docs-assets/` above this module (`dist/` when bundled, also from
- * `dist/chunks/`), else the `swagger-ui-dist` package in node_modules (running from source).
+ * Where the files are: the nearest `docs-assets/` above this module (`dist/` when bundled), else the
+ * `swagger-ui-dist` package in node_modules (running from source).
  */
 export function docsAssetsDir(): string | undefined {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 3; i++) {
-    if (existsSync(join(dir, DOCS_ASSETS_FOLDER, 'swagger-ui-bundle.js')))
-      return join(dir, DOCS_ASSETS_FOLDER);
-    dir = dirname(dir);
-  }
+  const copied = nearestFolder(import.meta.url, DOCS_ASSETS_FOLDER, 'swagger-ui-bundle.js');
+  if (copied) return copied;
   try {
     return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   } catch {
@@ -32,22 +26,5 @@ export function docsAssetsDir(): string | undefined {
   }
 }
 
-/** Reads each file once, on its first request; undefined for a name that is not an asset or a missing file. */
-export function assetReader() {
-  let dir: string | undefined | null = null;
-  const cache = new Map<string, Promise<string | undefined>>();
-  return (name: string): Promise<string | undefined> => {
-    if (!Object.hasOwn(DOCS_ASSETS, name)) return Promise.resolve(undefined);
-    let text = cache.get(name);
-    if (!text) {
-      if (dir === null) dir = docsAssetsDir();
-      const from = dir;
-      text =
-        from === undefined
-          ? Promise.resolve(undefined)
-          : readFile(join(from, name), 'utf8').catch(() => undefined);
-      cache.set(name, text);
-    }
-    return text;
-  };
-}
+/** Reads each docs asset once, on its first request. */
+export const docsAssetReader = () => assetReader(DOCS_ASSETS, docsAssetsDir);

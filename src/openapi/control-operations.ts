@@ -55,6 +55,31 @@ export const controlOperations: Operation[] = [
     },
   },
   {
+    operationId: 'dashboard',
+    method: 'get',
+    path: '/ui',
+    summary: 'The live dashboard',
+    description:
+      'An HTML page: clients and balances, bulk transfers with live progress, webhook deliveries, an incoming-payment form, the scenario and the request journal. With `--control-token`, open it once as `/__sandbox/ui?token=T`: the token becomes a same-site cookie and the page redirects to itself.',
+    tag: 'Dashboard',
+    security: 'none',
+    responses: {
+      200: { description: 'The page (text/html)', raw: true },
+      303: 'The token was taken from `?token=` into a cookie',
+    },
+  },
+  {
+    operationId: 'dashboardEvents',
+    method: 'get',
+    path: '/ui/events',
+    summary: 'The dashboard’s live feed',
+    description:
+      'Server-sent events, ten frames a second at most: `ready`, then `patch` (rows rendered as HTML to swap in by id), `remove` (ids), `requests` (journal rows) and `reload` (after a reset or an import).',
+    tag: 'Dashboard',
+    security: 'none',
+    responses: { 200: { description: 'An event stream (text/event-stream)', raw: true } },
+  },
+  {
     operationId: 'openapiControl',
     method: 'get',
     path: '/openapi.json',

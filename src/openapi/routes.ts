@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/env.js';
 import { ApiError } from '../http/envelope.js';
-import { assetReader, DOCS_ASSETS } from './assets.js';
+import { DOCS_ASSETS, docsAssetReader } from './assets.js';
 import { DOCS_PAGE } from './docs-page.js';
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
@@ -16,7 +16,7 @@ export function openapiRoutes() {
   // chunk of their own, so start-up, which the benchmark watches, does not pay for them (about 13 ms when it did).
   let api: string | undefined;
   let control: string | undefined;
-  const asset = assetReader();
+  const asset = docsAssetReader();
   return new Hono<AppEnv>()
     .get('/openapi.json', async (c) => {
       api ??= JSON.stringify((await import('./document.js')).apiDocument());

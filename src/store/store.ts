@@ -225,25 +225,36 @@ export class Store {
     }
     if (tx.ops.length === 0) return Promise.resolve(result);
     this.seq++;
-    this.emit(tx.changes);
-    if (!this.journal) return Promise.resolve(result);
+    if (!this.journal) {
+      this.emit(tx.changes);
+      return Promise.resolve(result);
+    }
     const line = `{"q":${this.seq},"o":[${tx.ops.join(',')}]}\n`;
     const durable = this.journal.append(line);
+    this.emit(tx.changes);
     if (this.journal.size > this.options.compactAfterBytes && !this.compaction) this.startCompaction();
     return durable.then(() => result);
   }
 
   /**
-   * Calls `listener` after each committed mutation (synchronously, before it is durable) and after a reset or
-   * import. Answers the unsubscribe function. A listener must be quick and must not throw.
+   * Calls `listener` after each committed mutation (synchronously, once its journal line is queued, before it is
+   * durable) and after a reset or import. Answers the unsubscribe function. A listener must be quick, and must
+   * not mutate.
    */
   subscribe(listener: StoreListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
+  /** Tells the listeners, after the change is in the journal's queue; a listener that throws is not our failure. */
   private emit(changes: readonly StoreChange[] | 'replaced'): void {
-    for (const listener of this.listeners) listener(changes);
+    for (const listener of this.listeners) {
+      try {
+        listener(changes);
+      } catch {
+        // A listener's own failure must not turn a committed change into an error for the caller.
+      }
+    }
   }
 
   /** The whole state as a document (records are shared, frozen). */

@@ -18,6 +18,7 @@ const OUTSIDE_THE_DOCUMENTS = [
   'GET /docs',
   'GET /docs/assets/{file}',
   'GET /uploads/{businessId}/{file}',
+  'GET /__sandbox/ui/assets/{file}',
 ];
 
 let sandbox: Sandbox;
