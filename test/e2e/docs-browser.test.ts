@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DASHBOARD_ASSETS } from '../../src/dashboard/routes.js';
 import { DOCS_ASSETS } from '../../src/openapi/assets.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox.js';
 
@@ -97,7 +98,7 @@ describe('the page assets in the built image', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('are served from dist/ alone, with no node_modules beside it (as in the Docker image), as are the documents', async () => {
+  it('are served from dist/ alone, with no node_modules beside it (as in the Docker image), as are the documents and the dashboard', async () => {
     dir = await mkdtemp(join(tmpdir(), 'sandbox-image-'));
     for (const folder of ['dist', 'fixtures', 'scenarios']) {
       await cp(join(ROOT, folder), join(dir, folder), { recursive: true });
@@ -122,6 +123,13 @@ describe('the page assets in the built image', () => {
       expect(res.status, file).toBe(200);
       expect(res.headers.get('content-type')).toBe(type);
       expect((await res.text()).length).toBeGreaterThan(10_000);
+    }
+    expect((await fetch(`${url}/__sandbox/ui`)).status).toBe(200);
+    for (const [file, type] of Object.entries(DASHBOARD_ASSETS)) {
+      const res = await fetch(`${url}/__sandbox/ui/assets/${file}`);
+      expect(res.status, file).toBe(200);
+      expect(res.headers.get('content-type')).toBe(type);
+      expect((await res.text()).length).toBeGreaterThan(1_000);
     }
   });
 });

@@ -1,0 +1,161 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox.js';
+import { bulkHelpers, processBatch } from '../support/bulk.js';
+import { startReceiver } from '../support/receiver.js';
+import { A, call } from '../support/sandbox.js';
+import { webhookSetup } from '../support/webhooks.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+/** Where the screenshot of the page is kept after the run (ignored by git; CI may upload it). */
+const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-results');
+
+const { transfers, create } = bulkHelpers({
+  label: 'ui',
+  narration: 'dashboard',
+  batchName: 'Dashboard payroll',
+});
+
+/**
+ * Every aria-valuenow the batch's progress bar shows, as the page receives it, gathered in the page. (A script
+ * string: the test's own code is compiled without the browser's types.)
+ */
+function watchProgress(page: Page, batchId: string): Promise<void> {
+  return page.evaluate(`(() => {
+    const seen = (window.progressSeen = []);
+    const record = () => {
+      const value = document.querySelector('#batch-${batchId} [role=progressbar]')?.getAttribute('aria-valuenow');
+      if (value && seen[seen.length - 1] !== value) seen.push(value);
+    };
+    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true });
+    record();
+  })()`);
+}
+
+describe('the dashboard in a browser', () => {
+  let sandbox: RunningSandbox;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let context: BrowserContext;
+  let profile: string;
+  beforeAll(async () => {
+    // Items slow enough that the bar is seen moving: 24 items, two at a time, 60 ms each.
+    sandbox = await startSandbox({
+      inMemory: true,
+      port: 0,
+      log: () => undefined,
+      bulkConcurrency: 2,
+      bulkItemDelayMs: 60,
+      webhookRetryBaseMs: 10,
+    });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await context?.close();
+    if (profile) await rm(profile, { recursive: true, force: true });
+    await receiver?.close();
+    await sandbox?.close();
+  });
+
+  it.skipIf(!hasChromium)(
+    `shows a batch's progress live, sends a payment from its form and shows the delivery${hasChromium ? '' : ` (skipped: ${CHROMIUM} is not installed)`}`,
+    async () => {
+      const { account } = await webhookSetup(sandbox, receiver.url, {
+        type: 'permanent',
+        reference: 'ui-va',
+      });
+      profile = await mkdtemp(join(tmpdir(), 'sandbox-ui-chromium-'));
+      context = await chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM,
+        headless: true,
+        viewport: { width: 1400, height: 1800 },
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--no-first-run',
+          '--disable-background-networking',
+        ],
+      });
+      const outside: string[] = [];
+      const errors: string[] = [];
+      await context.route('**/*', (route) => {
+        const url = route.request().url();
+        if (url.startsWith(`${sandbox.url}/`) || url.startsWith('data:')) return route.continue();
+        outside.push(url);
+        return route.abort();
+      });
+      const page = context.pages()[0] ?? (await context.newPage());
+      page.on('pageerror', (error) => errors.push(error.message));
+
+      expect((await page.goto(`${sandbox.url}/__sandbox/ui`))?.status()).toBe(200);
+      await page.locator('#live', { hasText: 'live' }).waitFor();
+      // The fixtures, with naira balances.
+      await expect(page.locator(`#client-${A.id}`).textContent()).resolves.toContain('₦5,000,000.00');
+
+      // A batch started by the app under test, as a developer's app would, appears and moves while it runs.
+      const batch = await create(sandbox, transfers(24));
+      const row = page.locator(`#batch-${batch.id}`);
+      await row.waitFor();
+      await watchProgress(page, batch.id);
+      expect((await processBatch(sandbox, batch.id)).status).toBe(202);
+      await row.locator('[role=progressbar][aria-valuenow="100"]').waitFor({ timeout: 20_000 });
+      await row.locator('.badge', { hasText: 'completed' }).waitFor();
+      const seen = (await page.evaluate('window.progressSeen')) as string[];
+      expect(seen.at(-1)).toBe('100');
+      expect(
+        seen.some((v) => Number(v) > 0 && Number(v) < 100),
+        `values seen: ${seen.join(', ')}`,
+      ).toBe(true);
+      await expect(row.textContent()).resolves.toContain('24 completed · 0 failed · 0 pending of 24');
+
+      // Its items, from the control API.
+      await row.getByRole('button', { name: 'Items' }).click();
+      const items = page.locator(`#items-${batch.id} tbody tr`);
+      await items.nth(23).waitFor();
+      expect(await items.count()).toBe(24);
+
+      // An incoming payment from the form: the delivery appears, acknowledged, without a reload.
+      await page.getByLabel('Virtual account number').fill(account.accountNumber);
+      await page.getByLabel('Amount in naira').fill('1500');
+      await page.getByLabel('Payer name').fill('Ada from the browser');
+      await page.getByRole('button', { name: 'Send payment' }).click();
+      await page.locator('#toast', { hasText: '201 Payment received' }).waitFor();
+      const delivery = page.locator('#deliveries tr', { hasText: account.accountNumber });
+      await delivery.locator('.badge', { hasText: 'delivered' }).waitFor({ timeout: 20_000 });
+      await expect(delivery.textContent()).resolves.toContain('₦1,500.00');
+      await expect(delivery.locator('.timeline li.ok').textContent()).resolves.toContain('200');
+      expect(receiver.received.at(-1)?.body).toMatchObject({
+        amount: 150000,
+        accountName: 'Ada from the browser',
+      });
+
+      // Approve A2 from its row: the row turns approved through the live feed.
+      const a2 = page.locator(`[data-business="${A.a2.id}"]`);
+      await a2.getByRole('button', { name: 'Approve' }).click();
+      await a2.locator('.badge', { hasText: /^approved$/ }).waitFor();
+      const credentials = (await call(sandbox, 'GET', '/__sandbox/credentials')).body.data as {
+        clients: { businesses: { id: string; isApproved: boolean }[] }[];
+      };
+      const approved = credentials.clients.flatMap((c) => c.businesses).find((b) => b.id === A.a2.id);
+      expect(approved?.isApproved).toBe(true);
+
+      // The request journal, live and filterable: the batch creation is there, and a filter hides the rest.
+      await page.locator('#requests tr', { hasText: '/funds/bulk-transfer/process' }).first().waitFor();
+      await page.getByLabel('Filter by path').fill('/process');
+      const visible = page.locator('#requests tr:not([hidden])');
+      await expect(visible.count()).resolves.toBeGreaterThan(0);
+      for (const text of await visible.allTextContents()) expect(text).toContain('/process');
+
+      await mkdir(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });
+      expect(outside).toEqual([]);
+      expect(errors).toEqual([]);
+    },
+    60_000,
+  );
+});
