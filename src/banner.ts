@@ -10,6 +10,7 @@ export function banner(sandbox: RunningSandbox): string {
     `  state:    ${config.inMemory ? 'in memory (nothing is written)' : config.data}`,
     `  control:  ${sandbox.url}/__sandbox${config.controlToken ? ' (x-sandbox-token required)' : ''}`,
     `  docs:     ${sandbox.url}/docs`,
+    `  dashboard: ${sandbox.url}/__sandbox/ui${config.controlToken ? '?token=<control token>' : ''}`,
     '',
   ];
   for (const c of credentials(sandbox.store)) {
