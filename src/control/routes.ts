@@ -85,7 +85,8 @@ export function controlRoutes(
       // A browser cannot set a header on a page it opens, nor on an EventSource: the dashboard is opened once
       // with `?token=`, which becomes a same-site cookie for the page and the calls it makes.
       const given = header(c, 'x-sandbox-token') ?? getCookie(c, TOKEN_COOKIE);
-      const offered = c.req.path === DASHBOARD_PATH ? c.req.query('token') : undefined;
+      const offered =
+        c.req.method === 'GET' && c.req.path === DASHBOARD_PATH ? c.req.query('token') : undefined;
       if (offered !== undefined && secureEqual(offered, token)) {
         setCookie(c, TOKEN_COOKIE, offered, { path: '/__sandbox', httpOnly: true, sameSite: 'Strict' });
         return c.redirect(DASHBOARD_PATH, 303);

@@ -60,7 +60,7 @@ const SHOWN = new Set<CollectionName>([
 ]);
 
 /** The page's own requests (its assets and this stream) are not news. */
-const isDashboard = (path: string) => path.startsWith('/__sandbox/ui');
+export const isDashboard = (path: string) => path.startsWith('/__sandbox/ui');
 
 /** What one frame sends: patches to apply, rows to remove, request rows to prepend. */
 export function frame(

@@ -155,7 +155,9 @@ export function DeliveryRow({ delivery: d }: { delivery: DeliveryRecord }) {
       <td>{timeOf(d.createdAt)}</td>
       <td>
         {d.payload.recipientAccountNumber} {d.payload.recpientAccountName}
-        <div class="muted">{d.transactionReference}</div>
+        <div class="muted">
+          from {d.payload.accountName} · {d.transactionReference}
+        </div>
       </td>
       <td class="num">{formatNaira(d.payload.amount)}</td>
       <td>
