@@ -46,6 +46,12 @@ function raw(
       // A connection of its own: a refusal that leaves a body unread may end the connection.
       { host: url.hostname, port: url.port, method, path, headers, agent: false },
       (res) => {
+        // An event stream (the dashboard's feed) never ends by itself: its status is the answer.
+        if (String(res.headers['content-type']).startsWith('text/event-stream')) {
+          res.destroy();
+          resolve({ status: res.statusCode ?? 0, text: '' });
+          return;
+        }
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {

@@ -520,7 +520,10 @@ export async function send(target: Target, spec: RequestSpec): Promise<{ sent: S
       },
     };
   }
-  const text = await res.text();
+  // An event stream (the dashboard's feed) never ends by itself: its status and type are the answer.
+  const streaming = res.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
+  if (streaming) await res.body?.cancel();
+  const text = streaming ? '' : await res.text();
   let json: unknown = null;
   try {
     json = JSON.parse(text);

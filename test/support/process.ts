@@ -93,6 +93,11 @@ export async function http(
     },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
+  // An event stream (the dashboard's feed) never ends by itself: its status is the answer.
+  if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    await res.body?.cancel();
+    return { status: res.status, body: {} as Record<string, unknown> & { data?: unknown } };
+  }
   const text = await res.text();
   return {
     status: res.status,
