@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox.js';
 import { bulkHelpers, processBatch } from '../support/bulk.js';
@@ -37,11 +37,42 @@ function watchProgress(page: Page, batchId: string): Promise<void> {
   })()`);
 }
 
+/** Headless Chromium on a profile of its own, every request outside the sandbox refused and noted. */
+async function launch(base: string) {
+  const profile = await mkdtemp(join(tmpdir(), 'sandbox-ui-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1400, height: 1800 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+    ],
+  });
+  const outside: string[] = [];
+  const errors: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${base}/`) || url.startsWith('data:')) return route.continue();
+    outside.push(url);
+    return route.abort();
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (error) => errors.push(error.message));
+  const close = async () => {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+  };
+  return { page, outside, errors, close };
+}
+
 describe('the dashboard in a browser', () => {
   let sandbox: RunningSandbox;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let context: BrowserContext;
-  let profile: string;
+  let browser: Awaited<ReturnType<typeof launch>> | undefined;
   beforeAll(async () => {
     // Items slow enough that the bar is seen moving: 24 items, two at a time, 60 ms each.
     sandbox = await startSandbox({
@@ -55,8 +86,7 @@ describe('the dashboard in a browser', () => {
     receiver = await startReceiver();
   });
   afterAll(async () => {
-    await context?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
+    await browser?.close();
     await receiver?.close();
     await sandbox?.close();
   });
@@ -68,29 +98,8 @@ describe('the dashboard in a browser', () => {
         type: 'permanent',
         reference: 'ui-va',
       });
-      profile = await mkdtemp(join(tmpdir(), 'sandbox-ui-chromium-'));
-      context = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        viewport: { width: 1400, height: 1800 },
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--no-first-run',
-          '--disable-background-networking',
-        ],
-      });
-      const outside: string[] = [];
-      const errors: string[] = [];
-      await context.route('**/*', (route) => {
-        const url = route.request().url();
-        if (url.startsWith(`${sandbox.url}/`) || url.startsWith('data:')) return route.continue();
-        outside.push(url);
-        return route.abort();
-      });
-      const page = context.pages()[0] ?? (await context.newPage());
-      page.on('pageerror', (error) => errors.push(error.message));
+      browser = await launch(sandbox.url);
+      const { page, outside, errors } = browser;
 
       expect((await page.goto(`${sandbox.url}/__sandbox/ui`))?.status()).toBe(200);
       await page.locator('#live', { hasText: 'live' }).waitFor();
@@ -153,6 +162,55 @@ describe('the dashboard in a browser', () => {
 
       await mkdir(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });
+      expect(outside).toEqual([]);
+      expect(errors).toEqual([]);
+    },
+    60_000,
+  );
+});
+
+describe('the dashboard with a busy sandbox', () => {
+  let sandbox: RunningSandbox;
+  let browser: Awaited<ReturnType<typeof launch>> | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ inMemory: true, port: 0, log: () => undefined, journalSize: 5000 });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await sandbox?.close();
+  });
+
+  it.skipIf(!hasChromium)(
+    'stays usable with hundreds of batches and thousands of journal lines: the page keeps the newest rows only',
+    async () => {
+      for (let i = 0; i < 300; i++) await create(sandbox, transfers(1), undefined, `Batch ${i}`);
+      for (let i = 0; i < 3000; i++) await call(sandbox, 'GET', '/__sandbox/health');
+      browser = await launch(sandbox.url);
+      const { page, outside, errors } = browser;
+      const started = performance.now();
+      expect((await page.goto(`${sandbox.url}/__sandbox/ui`))?.status()).toBe(200);
+      await page.locator('#live', { hasText: 'live' }).waitFor();
+      const loadMs = performance.now() - started;
+      // The newest first, and no more than the page renders at first.
+      expect(await page.locator('#batches > tr').count()).toBe(100);
+      await expect(page.locator('#batches > tr').first().textContent()).resolves.toContain('Batch 299');
+      expect(await page.locator('#requests > tr').count()).toBe(200);
+      // Thousands more lines while it is open: a burst reaches the page as its newest lines (at most 200 a
+      // frame), the page keeps at most 1 000, and it still shows what comes next.
+      for (let i = 0; i < 3000; i++) await call(sandbox, 'GET', `/__sandbox/health?n=${i}`);
+      const last = await create(sandbox, transfers(1), undefined, 'The last one');
+      await page.locator(`#batch-${last.id}`).waitFor();
+      await page
+        .locator('#requests > tr[data-path$="/bulk-transfer"]')
+        .first()
+        .waitFor({ state: 'attached' });
+      const rows = await page.locator('#requests > tr').count();
+      expect(rows).toBeGreaterThan(200);
+      expect(rows).toBeLessThanOrEqual(1000);
+      expect(await page.locator('#batches > tr').count()).toBe(101);
+      await page.getByLabel('Filter by path').fill('/bulk-transfer');
+      expect(await page.locator('#requests > tr:not([hidden])').count()).toBeGreaterThan(0);
+      expect(loadMs, 'page load to live, ms').toBeLessThan(10_000);
       expect(outside).toEqual([]);
       expect(errors).toEqual([]);
     },
