@@ -1,32 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type RequestEntry, RequestJournal } from '../../src/http/request-log.js';
-import {
-  type CustomerRecord,
-  collectionNames,
-  type StateDocument,
-  stateDocument,
-} from '../../src/store/records.js';
 import { Store, type StoreChange } from '../../src/store/store.js';
-
-function baseState(): StateDocument {
-  const collections: Record<string, unknown[]> = Object.fromEntries(
-    collectionNames.map((name) => [name, []]),
-  );
-  collections.meta = [{ id: 'meta', seed: 1, jwtSecret: 'k' }];
-  return stateDocument.parse({ version: 1, collections });
-}
-
-function customer(id: string, businessId = 'b1'): CustomerRecord {
-  return {
-    id,
-    businessId,
-    name: `Customer ${id}`,
-    phoneNo: '',
-    email: '',
-    dateCreated: '',
-    nuban: '0000000000',
-  };
-}
+import { baseState, customer } from '../support/store.js';
 
 const memory = () =>
   Store.open({ file: null, compactAfterBytes: 1 << 30, initialState: async () => baseState() });

@@ -3,33 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JournalCorruptError } from '../../src/store/journal.js';
-import {
-  type CustomerRecord,
-  collectionNames,
-  type StateDocument,
-  stateDocument,
-} from '../../src/store/records.js';
+import type { StateDocument } from '../../src/store/records.js';
 import { Store } from '../../src/store/store.js';
-
-function baseState(): StateDocument {
-  const collections: Record<string, unknown[]> = Object.fromEntries(
-    collectionNames.map((name) => [name, []]),
-  );
-  collections.meta = [{ id: 'meta', seed: 1, jwtSecret: 'k' }];
-  return stateDocument.parse({ version: 1, collections });
-}
-
-function customer(id: string, businessId = 'b1'): CustomerRecord {
-  return {
-    id,
-    businessId,
-    name: `Customer ${id}`,
-    phoneNo: '',
-    email: '',
-    dateCreated: '',
-    nuban: '0000000000',
-  };
-}
+import { baseState, customer } from '../support/store.js';
 
 let dir: string;
 let file: string;
