@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import * as z from 'zod';
-import { ALREADY_PROCESSING, batchView, fullView, QUEUED, reprocessBulk } from '../api/bulk/service.js';
+import { claimAnswer } from '../api/bulk/routes.js';
+import { batchView, fullView, reprocessBulk } from '../api/bulk/service.js';
 import { approveBusiness } from '../api/business/service.js';
 import { decideDispute } from '../api/disputes/service.js';
 import { dashboardRoutes } from '../dashboard/routes.js';
@@ -210,9 +211,7 @@ export function controlRoutes(
         batch.id,
         itemId,
       );
-      return outcome.kind === 'queued'
-        ? ok(c, QUEUED, { bulkTransferId: batch.id, jobId: outcome.jobId }, 202)
-        : ok(c, ALREADY_PROCESSING, { bulkTransferId: batch.id });
+      return claimAnswer(c, batch.id, outcome);
     })
     .get('/virtual-accounts', (c) => {
       const query = queryOf(c, pageQuery);

@@ -17,15 +17,18 @@ import {
   reprocessBulk,
 } from './service.js';
 
+/** A process or reprocess claim as the bank answers it: 202 queued, or 200 already processing. */
+export function claimAnswer(c: Context<AppEnv>, id: string, outcome: ClaimOutcome) {
+  return outcome.kind === 'queued'
+    ? ok(c, QUEUED, { bulkTransferId: id, jobId: outcome.jobId }, 202)
+    : ok(c, ALREADY_PROCESSING, { bulkTransferId: id });
+}
+
 /** `/clients/business/customers/funds/bulk-transfer`: batches, with the API key pair (scheme B). */
 export function bulkRoutes(deps: Deps, auth: Auth, engine: BulkProcessor) {
   const keyPair = auth.schemeB({ missingBusinessStatus: 400 });
   // The spec gives 401, not 400, for a missing businessId on get.
   const keyPairOnGet = auth.schemeB({ missingBusinessStatus: 401 });
-  const answer = (c: Context<AppEnv>, id: string, outcome: ClaimOutcome) =>
-    outcome.kind === 'queued'
-      ? ok(c, QUEUED, { bulkTransferId: id, jobId: outcome.jobId }, 202)
-      : ok(c, ALREADY_PROCESSING, { bulkTransferId: id });
   const app = new Hono<AppEnv>();
   return app
     .post('/', keyPair, async (c) => {
@@ -47,7 +50,7 @@ export function bulkRoutes(deps: Deps, auth: Auth, engine: BulkProcessor) {
     .post('/process', keyPair, async (c) => {
       const { bulkTransferId } = await jsonBody(c, processBody);
       const outcome = await processBulk(deps, engine, actorOf(c), requiredBusiness(c), bulkTransferId);
-      return answer(c, bulkTransferId, outcome);
+      return claimAnswer(c, bulkTransferId, outcome);
     })
     .post('/reprocess', keyPair, async (c) => {
       const { bulkTransferId, itemId } = await jsonBody(c, reprocessBody);
@@ -59,7 +62,7 @@ export function bulkRoutes(deps: Deps, auth: Auth, engine: BulkProcessor) {
         bulkTransferId,
         itemId,
       );
-      return answer(c, bulkTransferId, outcome);
+      return claimAnswer(c, bulkTransferId, outcome);
     })
     .get('/:bulkTransferId', keyPairOnGet, (c) =>
       ok(
