@@ -10,6 +10,7 @@ import type { Deps } from './deps.js';
 import type { BulkProcessor } from './engine/bulk-processor.js';
 import type { WebhookDispatcher } from './engine/webhook-dispatcher.js';
 import { openapiRoutes } from './openapi/routes.js';
+import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write-error.js';
 
 /** The background workers the routes hand work to. */
 export interface Engines {
@@ -116,6 +117,10 @@ export function createApp(deps: Deps, hooks: Omit<ControlHooks, 'requests'>, eng
   app.onError((error, c) => {
     if (error instanceof ApiError)
       return c.json(errorBody(error.message, error.errors, error.errorCode), error.status);
+    // A disk that refuses a write: the change was undone, and the client may try again once space returns.
+    if (error instanceof StoreWriteError || isWriteFailureCode((error as NodeJS.ErrnoException).code)) {
+      return c.json(errorBody(asWriteError(error).message), 503);
+    }
     if (error instanceof HTTPException && error.status < 500) {
       return c.json(errorBody(error.message || 'Bad request'), error.status);
     }

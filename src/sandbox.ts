@@ -88,7 +88,15 @@ export async function createSandbox(
     compactAfterBytes: config.compactAfterBytes,
     initialState,
     onCompactionError: (error) =>
-      log(`snapshot compaction failed (the journal still holds everything): ${error}`),
+      log(
+        `snapshot compaction failed (the journal still holds everything): ${(error as Error).message ?? error}`,
+      ),
+    onWriteHealth: (health) =>
+      log(
+        health.writable
+          ? 'writes work again: the state is being saved'
+          : `${health.message}; reads go on, writes answer 503 until the disk takes them again`,
+      ),
   });
   const uploads = new Uploads(config.inMemory ? null : join(dirname(config.data), 'uploads'));
   const deps: Deps = { store, uploads, scenarios, fixtures, config, clock, log };

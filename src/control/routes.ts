@@ -98,13 +98,17 @@ export function controlRoutes(
     });
   }
   return app
-    .get('/health', (c) =>
-      c.json({
-        status: 'ok',
-        version: hooks.version,
-        uptimeSeconds: Math.floor((Date.now() - hooks.startedAt) / 1000),
-      }),
-    )
+    .get('/health', (c) => {
+      const uptimeSeconds = Math.floor((Date.now() - hooks.startedAt) / 1000);
+      const health = deps.store.writeHealth();
+      if (health.writable) return c.json({ status: 'ok', version: hooks.version, uptimeSeconds });
+      // 503, so that Docker's HEALTHCHECK and a compose `service_healthy` see it.
+      const since = new Date(health.since).toISOString();
+      return c.json(
+        { status: 'degraded', version: hooks.version, uptimeSeconds, reason: health.message, since },
+        503,
+      );
+    })
     .get('/metrics', (c) =>
       ok(c, 'Sandbox metrics', metrics(deps, hooks.requests, engines, queryOf(c, metricsQuery).gc)),
     )

@@ -37,7 +37,12 @@ export const controlOperations: Operation[] = [
     summary: 'Health',
     tag: 'Sandbox',
     security: 'none',
-    responses: { 200: { description: 'Ready to serve', data: out.health, raw: true } },
+    description:
+      'While the state cannot be written (a full disk, an I/O error), answers 503 `degraded` with the reason: reads go on, every write answers 503, and writes come back by themselves once the disk takes them again.',
+    responses: {
+      200: { description: 'Ready to serve', data: out.health, raw: true },
+      503: { description: 'Degraded: the state cannot be written now', data: out.healthDegraded, raw: true },
+    },
   },
   {
     operationId: 'metrics',

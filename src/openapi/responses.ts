@@ -175,6 +175,15 @@ export const health = z.strictObject({
   uptimeSeconds: z.number().int(),
 });
 
+/** `GET /__sandbox/health` while the state cannot be written: reads work, every write answers 503. */
+export const healthDegraded = z.strictObject({
+  status: z.literal('degraded'),
+  version: z.string(),
+  uptimeSeconds: z.number().int(),
+  reason: z.string(),
+  since: z.string(),
+});
+
 const count = z.number().int().min(0);
 export const metrics = z.strictObject({
   memory: z.strictObject({

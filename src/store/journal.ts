@@ -1,4 +1,5 @@
-import { type FileHandle, open, readFile, rename, truncate } from 'node:fs/promises';
+import { type StoreFile, type StoreFileSystem, writeFully } from './file-system.js';
+import { asWriteError } from './write-error.js';
 
 /** One change: put a record (`record` set) or delete one (`record` null). */
 export type Op = [collection: string, id: string, record: unknown];
@@ -16,170 +17,142 @@ export function lineSeq(line: string): number {
   return m ? Number(m[1]) : Number.NaN;
 }
 
-export class JournalCorruptError extends Error {}
-
-interface Waiter {
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
+/** A line of blanks that a probe writes and takes back: the loader skips blank lines. */
+const PROBE = Buffer.from(`${' '.repeat(4095)}\n`);
 
 /**
- * Reads a journal: every complete line, in order. A last line without its newline was torn by a crash in the
- * middle of a write (it was never acknowledged), so it is cut off the file.
- */
-export async function readJournal(path: string): Promise<JournalEntry[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  const end = text.lastIndexOf('\n') + 1;
-  if (end < text.length) await truncate(path, Buffer.byteLength(text.slice(0, end)));
-  return parseLines(text.slice(0, end), path);
-}
-
-function parseLines(text: string, path: string): JournalEntry[] {
-  const entries: JournalEntry[] = [];
-  let lineNo = 0;
-  for (const line of text.split('\n')) {
-    lineNo++;
-    if (line === '') continue;
-    try {
-      entries.push(JSON.parse(line) as JournalEntry);
-    } catch {
-      throw new JournalCorruptError(`${path}: line ${lineNo} is not valid JSON; the journal is corrupt`);
-    }
-  }
-  return entries;
-}
-
-/**
- * An append-only journal with group commit: lines appended while a write is on its way to disk are written
- * together by the next write, and each `append` resolves once its line has been fsynced. Its cost does not
- * depend on the size of the state, only on the size of the change.
+ * The journal file: whole entries appended and fsynced. It knows how many bytes of whole entries the file holds
+ * (`size`); a write that fails part way is cut back to that, so the file never keeps a fragment in the middle. If
+ * even the cut fails, the file is marked and cut before the next write.
  */
 export class Journal {
-  private pending: string[] = [];
-  private waiters: Waiter[] = [];
-  private flushing: Promise<void> | null = null;
-  private paused = 0;
-  private closed = false;
-  private idleWaiters: (() => void)[] = [];
-  /** Writes (each followed by an fsync) so far: fewer than appends when commits were grouped. */
+  /** fsynced writes so far. */
   public flushes = 0;
+  /** The file may hold bytes past `size` (a failed write that could not be cut back yet). */
+  private dirty = false;
 
   private constructor(
+    private readonly fs: StoreFileSystem,
     private readonly path: string,
-    private fh: FileHandle,
-    /** Bytes in the file now. */
+    private fh: StoreFile | null,
+    /** Bytes of whole, durable entries in the file. */
     public size: number,
   ) {}
 
-  static async open(path: string): Promise<Journal> {
-    // Appends go to the end whatever the position; reading is for `dropThrough`.
-    const fh = await open(path, 'a+');
+  /** Opens the journal for appending; the file must end on a whole entry (the loader saw to that). */
+  static async open(fs: StoreFileSystem, path: string): Promise<Journal> {
+    const fh = await fs.open(path, 'a+');
     const { size } = await fh.stat();
-    return new Journal(path, fh, size);
-  }
-
-  /** Queues a line (with its newline) and resolves once it is durable. */
-  append(line: string): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('journal is closed'));
-    return new Promise<void>((resolve, reject) => {
-      this.pending.push(line);
-      this.waiters.push({ resolve, reject });
-      this.kick();
-    });
-  }
-
-  /** Resolves once every appended line is on disk. */
-  idle(): Promise<void> {
-    if (!this.flushing && this.pending.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return new Journal(fs, path, fh, size);
   }
 
   /**
-   * Runs `fn` with no write in flight and none starting; lines appended meanwhile wait and are written after.
-   * Used to swap files under the journal (reset, import, compaction).
+   * Appends `data` (whole lines) and fsyncs it. On any failure the file is cut back to its last whole entry
+   * and a `StoreWriteError` is thrown: nothing of `data` counts as written.
    */
-  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    this.paused++;
+  async write(data: Buffer): Promise<void> {
     try {
-      while (this.flushing) await this.flushing;
-      return await fn();
-    } finally {
-      this.paused--;
-      this.kick();
+      const fh = await this.ready();
+      await writeFully(fh, data);
+      await fh.datasync();
+    } catch (error) {
+      await this.cutBack();
+      throw asWriteError(error);
     }
+    this.flushes++;
+    this.size += data.length;
   }
 
-  /** Empties the file. Call inside `exclusive`. */
+  /**
+   * Whether a write of a few KB would go through now: writes a blank line, fsyncs, and takes it back. Used to
+   * learn that space has returned without risking a real entry.
+   */
+  async probe(): Promise<void> {
+    try {
+      const fh = await this.ready();
+      await writeFully(fh, PROBE);
+      await fh.datasync();
+    } catch (error) {
+      await this.cutBack();
+      throw asWriteError(error);
+    }
+    await this.cutBack();
+    if (this.dirty)
+      throw asWriteError(Object.assign(new Error('cannot cut the journal back'), { code: 'EIO' }));
+  }
+
+  /** Empties the file (everything in it is in the snapshot now). */
   async clear(): Promise<void> {
-    await this.fh.truncate(0);
-    await this.fh.datasync();
+    const fh = await this.ready();
+    await fh.truncate(0);
+    await fh.datasync();
     this.size = 0;
   }
 
   /**
    * Keeps only the entries with a sequence number above `seq`. The first `coveredBytes` of the file hold none
-   * of those (they were on disk before the snapshot that covers `seq` was taken), so only the rest is read.
-   * Call inside `exclusive`.
+   * of those (they were on disk before the snapshot that covers `seq` was taken), so only the rest is read. The
+   * new file is written aside and renamed over the old one: a failure leaves the old one, which is still right
+   * (its entries up to `seq` are skipped at load, the snapshot holds them).
    */
   async dropThrough(seq: number, coveredBytes: number): Promise<void> {
+    const fh = await this.ready();
     const tailBytes = Math.max(0, this.size - coveredBytes);
     const tail = Buffer.alloc(tailBytes);
-    if (tailBytes > 0) await this.fh.read(tail, 0, tailBytes, coveredBytes);
-    const kept = tail
-      .toString('utf8')
-      .split('\n')
-      .filter((line) => line !== '' && lineSeq(line) > seq)
-      .map((line) => `${line}\n`)
-      .join('');
+    if (tailBytes > 0) await fh.read(tail, 0, tailBytes, coveredBytes);
+    const kept = Buffer.from(
+      tail
+        .toString('utf8')
+        .split('\n')
+        .filter((line) => line !== '' && lineSeq(line) > seq)
+        .map((line) => `${line}\n`)
+        .join(''),
+    );
     const tmp = `${this.path}.tmp`;
-    const fh = await open(tmp, 'w');
-    await fh.writeFile(kept);
-    await fh.datasync();
-    await fh.close();
-    await rename(tmp, this.path);
-    await this.fh.close();
-    this.fh = await open(this.path, 'a+');
-    this.size = Buffer.byteLength(kept);
-  }
-
-  /** Writes what is pending and closes the file. */
-  async close(): Promise<void> {
-    await this.idle();
-    this.closed = true;
-    await this.fh.close();
-  }
-
-  private kick(): void {
-    if (this.flushing || this.paused > 0) return;
-    if (this.pending.length === 0) {
-      for (const resolve of this.idleWaiters.splice(0)) resolve();
-      return;
-    }
-    this.flushing = this.flushOnce().finally(() => {
-      this.flushing = null;
-      this.kick();
-    });
-  }
-
-  private async flushOnce(): Promise<void> {
-    const data = this.pending.join('');
-    const waiters = this.waiters;
-    this.pending = [];
-    this.waiters = [];
     try {
-      await this.fh.write(data);
-      await this.fh.datasync();
-      this.flushes++;
-      this.size += Buffer.byteLength(data);
-      for (const w of waiters) w.resolve();
+      const out = await this.fs.open(tmp, 'w');
+      try {
+        await writeFully(out, kept);
+        await out.datasync();
+      } finally {
+        await out.close();
+      }
+      await this.fs.rename(tmp, this.path);
     } catch (error) {
-      for (const w of waiters) w.reject(error);
+      await this.fs.remove(tmp).catch(() => undefined);
+      throw asWriteError(error);
+    }
+    // The old handle points at the file just replaced: from here on only the new one is right.
+    this.fh = null;
+    await fh.close().catch(() => undefined);
+    this.size = kept.length;
+    await this.ready();
+  }
+
+  /** Closes the file. */
+  async close(): Promise<void> {
+    const fh = this.fh;
+    this.fh = null;
+    await fh?.close();
+  }
+
+  /** The open file, reopened if a rename replaced it, and cut back first if a failed write left bytes. */
+  private async ready(): Promise<StoreFile> {
+    this.fh ??= await this.fs.open(this.path, 'a+');
+    if (this.dirty) {
+      await this.fh.truncate(this.size);
+      await this.fh.datasync();
+      this.dirty = false;
+    }
+    return this.fh;
+  }
+
+  private async cutBack(): Promise<void> {
+    this.dirty = true;
+    try {
+      await this.ready();
+    } catch {
+      // Still dirty: the next write cuts the file back before it appends.
     }
   }
 }

@@ -1,8 +1,8 @@
-import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Low, Memory } from 'lowdb';
 import { Random, seedState } from '../domain/random.js';
-import { Journal, type JournalEntry, type Op, readJournal } from './journal.js';
+import { nodeFileSystem, type StoreFileSystem } from './file-system.js';
+import { Journal, type JournalEntry, type Op } from './journal.js';
 import {
   type CollectionName,
   type Collections,
@@ -12,6 +12,8 @@ import {
   type StateDocument,
 } from './records.js';
 import { type Snapshot, SnapshotFile } from './snapshot-file.js';
+import { readStateFiles, temporaryFiles } from './state-files.js';
+import { asWriteError, type StoreWriteError } from './write-error.js';
 
 export interface StoreOptions {
   /** Snapshot file; its journal is the same path with `.wal` appended. Null keeps everything in memory. */
@@ -22,7 +24,18 @@ export interface StoreOptions {
   initialState: () => Promise<StateDocument>;
   /** Told about a failed background compaction (the journal keeps everything, so nothing is lost). */
   onCompactionError?: (error: unknown) => void;
+  /** Told when writes start failing, and when they work again. */
+  onWriteHealth?: (health: WriteHealth) => void;
+  /** The file operations (tests put a failing layer here); default `node:fs`. */
+  fs?: StoreFileSystem;
+  /** While writes fail, how often the store tries a small write of its own to learn that they work again. */
+  probeIntervalMs?: number;
 }
+
+/** Whether the store can make changes durable now; when not, why and since when (ms since the epoch). */
+export type WriteHealth =
+  | { writable: true }
+  | { writable: false; code: string; message: string; since: number };
 
 /** What a mutation may do: read anything, put and delete records, draw from the seeded generator. */
 export interface Tx {
@@ -60,6 +73,23 @@ export type StoreListener = (changes: readonly StoreChange[] | 'replaced') => vo
 type Maps = { [K in CollectionName]: Map<string, Collections[K]> };
 type Index = Map<unknown, Set<string>>;
 
+/**
+ * A change applied in memory and not yet on disk: a journal line, or (`line` null) a whole new state that goes
+ * to disk as a snapshot. Commits are written in the order they were made; when one fails, it and every commit
+ * after it are undone, newest first, because each was made on top of the ones before.
+ */
+interface Commit {
+  seq: number;
+  line: string | null;
+  state: Snapshot | null;
+  undo: () => void;
+  changes: readonly StoreChange[] | 'replaced';
+  /** Settles once the commit is durable (or undone); never rejects, for waiters that only need to know. */
+  settled: Promise<boolean>;
+  resolve: () => void;
+  reject: (error: StoreWriteError) => void;
+}
+
 interface OpenTx {
   /** Each change as its journal text. */
   ops: string[];
@@ -79,9 +109,15 @@ function deepFreeze<T>(value: T): T {
 /**
  * The state: in memory, one Map per collection, with a write-ahead journal on disk. A mutation runs
  * synchronously (so each read-check-write is atomic on Node's one thread), appends its changes to the journal
- * and resolves once they are fsynced; concurrent mutations share one write. The snapshot (a lowdb document) is
- * rewritten only on reset, import, and in the background when the journal grows past a threshold. Start-up loads
- * the snapshot and replays the journal entries it does not contain yet.
+ * and resolves once they are fsynced; concurrent mutations share one write. A write that fails (a full disk, an
+ * I/O error, a short write) undoes in memory every mutation not yet on disk and rejects each with a
+ * `StoreWriteError`: what is acknowledged is on disk, and what is refused is not applied. The store then reports
+ * itself unwritable and tries a small write of its own now and then, until writes work again.
+ *
+ * The snapshot (a lowdb document) is rewritten on reset and import (in the same order as the journal's writes,
+ * so they too are all or nothing) and in the background when the journal grows past a threshold, from state
+ * that is on disk already. Start-up checks the snapshot and the journal whole before it changes any file, then
+ * loads the snapshot and replays the journal entries it does not contain yet.
  */
 export class Store {
   private maps = {} as Maps;
@@ -90,13 +126,25 @@ export class Store {
   private tx: OpenTx | null = null;
   private journal: Journal | null = null;
   private compaction: Promise<void> | null = null;
-  /** Snapshot writes, one after another: each captures the state when asked, and they share a temporary file. */
-  private snapshotWrites: Promise<void> = Promise.resolve();
+  /** Commits applied in memory and not yet durable, oldest first. */
+  private queue: Commit[] = [];
+  /** The write (or probe) in flight. */
+  private flushing: Promise<void> | null = null;
+  private paused = 0;
+  private idleWaiters: (() => void)[] = [];
+  /** Counts whole-state replacements and undos: a compaction that sees either change while it waits gives up. */
+  private generation = 0;
+  /** Snapshot writes, one at a time: a reset's and a compaction's must not overtake each other. */
+  private snapshotLock: Promise<unknown> = Promise.resolve();
+  private health: WriteHealth = { writable: true };
+  private probeTimer: NodeJS.Timeout | null = null;
+  private writableWaiters: (() => void)[] = [];
   private readonly txApi: Tx;
   private readonly listeners = new Set<StoreListener>();
 
   private constructor(
     private readonly options: StoreOptions,
+    private readonly fs: StoreFileSystem,
     private readonly low: Low<Snapshot>,
   ) {
     this.txApi = {
@@ -110,34 +158,48 @@ export class Store {
     };
   }
 
-  /** Opens (or creates from `initialState`) the store. */
+  /**
+   * Opens (or creates from `initialState`) the store. The files are checked whole first: a snapshot that is
+   * not a sandbox state, a journal without its snapshot or a journal entry of the wrong shape throws a
+   * `StateFileError` and leaves every file as it was. Only then are a torn last journal line and stale
+   * temporary files removed.
+   */
   static async open(options: StoreOptions): Promise<Store> {
     const empty: Snapshot = { version: 1, seq: 0, collections: {} as Snapshot['collections'] };
+    const fs = options.fs ?? nodeFileSystem;
     if (options.file === null) {
-      const store = new Store(options, new Low<Snapshot>(new Memory<Snapshot>(), empty));
+      const store = new Store(options, fs, new Low<Snapshot>(new Memory<Snapshot>(), empty));
       store.load(await options.initialState());
       return store;
     }
-    await mkdir(dirname(options.file), { recursive: true });
-    const store = new Store(options, new Low<Snapshot>(new SnapshotFile(options.file), empty));
-    const walPath = `${options.file}.wal`;
-    await store.low.read();
-    const snapshot = store.low.data;
-    if (snapshot === empty) {
+    const file = options.file;
+    const walPath = `${file}.wal`;
+    await fs.mkdir(dirname(file));
+    const found = await readStateFiles(fs, file);
+    for (const tmp of temporaryFiles(file)) await fs.remove(tmp);
+    if (found.tornAt !== null) {
+      // A line the last run was writing when it died: never acknowledged, and everything before it is whole.
+      const wal = await fs.open(walPath, 'a+');
+      try {
+        await wal.truncate(found.tornAt);
+        await wal.datasync();
+      } finally {
+        await wal.close();
+      }
+    }
+    const store = new Store(options, fs, new Low<Snapshot>(new SnapshotFile(fs, file), empty));
+    if (found.snapshot === null) {
       store.load(await options.initialState());
-      store.journal = await Journal.open(walPath);
-      // A journal left beside a deleted snapshot belongs to another state.
+      store.journal = await Journal.open(fs, walPath);
       await store.journal.clear();
-      await store.writeSnapshot();
+      store.low.data = { ...store.exportState(), seq: 0 };
+      await store.low.write();
       return store;
     }
-    if (snapshot.version !== 1 || typeof snapshot.collections !== 'object' || snapshot.collections === null) {
-      throw new Error(`${options.file} is not a sandbox state file (version 1)`);
-    }
-    store.load(snapshot);
-    store.seq = snapshot.seq;
-    for (const entry of await readJournal(walPath)) store.replay(entry);
-    store.journal = await Journal.open(walPath);
+    store.load(found.snapshot);
+    store.seq = found.snapshot.seq;
+    for (const entry of found.entries) store.replay(entry);
+    store.journal = await Journal.open(fs, walPath);
     return store;
   }
 
@@ -208,7 +270,8 @@ export class Store {
 
   /**
    * Runs `fn` atomically: it must be synchronous. If it throws, every change it made is undone and the error
-   * is rethrown. Otherwise resolves with its result once the changes are durable.
+   * is rethrown. Otherwise resolves with its result once the changes are durable; if they cannot be written,
+   * they are undone and it rejects with a `StoreWriteError`.
    */
   mutate<T>(fn: (tx: Tx) => T): Promise<T> {
     if (this.tx) throw new Error('mutate() cannot be nested');
@@ -218,7 +281,7 @@ export class Store {
     try {
       result = fn(this.txApi);
     } catch (error) {
-      for (let i = tx.undo.length - 1; i >= 0; i--) tx.undo[i]?.();
+      undoAll(tx.undo);
       throw error;
     } finally {
       this.tx = null;
@@ -230,7 +293,7 @@ export class Store {
       return Promise.resolve(result);
     }
     const line = `{"q":${this.seq},"o":[${tx.ops.join(',')}]}\n`;
-    const durable = this.journal.append(line);
+    const durable = this.commit(this.seq, line, null, () => undoAll(tx.undo), tx.changes);
     this.emit(tx.changes);
     if (this.journal.size > this.options.compactAfterBytes && !this.compaction) this.startCompaction();
     return durable.then(() => result);
@@ -238,8 +301,8 @@ export class Store {
 
   /**
    * Calls `listener` after each committed mutation (synchronously, once its journal line is queued, before it is
-   * durable) and after a reset or import. Answers the unsubscribe function. A listener must be quick, and must
-   * not mutate.
+   * durable), after a reset or import, and after changes that could not be written were undone. Answers the
+   * unsubscribe function. A listener must be quick, and must not mutate.
    */
   subscribe(listener: StoreListener): () => void {
     this.listeners.add(listener);
@@ -264,24 +327,53 @@ export class Store {
     return { version: 1, collections } as StateDocument;
   }
 
-  /** Replaces the whole state (reset, import) and makes it durable. */
+  /**
+   * Replaces the whole state (reset, import) and makes it durable as a new snapshot. If the snapshot cannot be
+   * written, the old state comes back (with every change made on top of the new one meanwhile undone) and it
+   * rejects with a `StoreWriteError`.
+   */
   async replaceState(doc: StateDocument): Promise<void> {
     if (this.tx) throw new Error('replaceState() inside mutate()');
+    const previous = { maps: this.maps, indexes: new Map(this.indexes) };
     this.load(doc);
     this.seq++;
+    if (!this.journal) {
+      this.emit('replaced');
+      return;
+    }
+    const state: Snapshot = { ...this.exportState(), seq: this.seq };
+    const undo = () => {
+      this.maps = previous.maps;
+      this.indexes.clear();
+      for (const [name, index] of previous.indexes) this.indexes.set(name, index);
+    };
+    const durable = this.commit(this.seq, null, state, undo, 'replaced');
     this.emit('replaced');
-    await this.writeSnapshot();
+    await durable;
+  }
+
+  /** Whether changes can be written now; when not, the error and since when. */
+  writeHealth(): WriteHealth {
+    return this.health;
+  }
+
+  /** Resolves once writes work (at once when they do). */
+  whenWritable(): Promise<void> {
+    if (this.health.writable) return Promise.resolve();
+    return new Promise((resolve) => this.writableWaiters.push(resolve));
   }
 
   /** Resolves once every acknowledged change is on disk and no compaction runs. */
   async idle(): Promise<void> {
     while (this.compaction) await this.compaction;
-    await this.journal?.idle();
+    if (this.queue.length === 0 && !this.flushing) return;
+    await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** Flushes and closes the files. */
   async close(): Promise<void> {
     await this.idle();
+    this.stopProbing();
     await this.journal?.close();
     this.journal = null;
   }
@@ -319,14 +411,10 @@ export class Store {
     }
   }
 
+  /** Applies a journal entry the snapshot does not hold yet (its records were checked by the loader). */
   private replay(entry: JournalEntry): void {
     if (entry.q <= this.seq) return;
-    for (const [collection, id, record] of entry.o) {
-      if (!(collectionNames as string[]).includes(collection)) {
-        throw new Error(`journal entry ${entry.q} names an unknown collection "${collection}"`);
-      }
-      this.apply(collection as CollectionName, id, record);
-    }
+    for (const [collection, id, record] of entry.o) this.apply(collection as CollectionName, id, record);
     this.seq = entry.q;
   }
 
@@ -382,30 +470,185 @@ export class Store {
     return tx.random;
   }
 
+  /** Queues a commit for the disk; resolves once it is durable, rejects once it was undone. */
+  private commit(
+    seq: number,
+    line: string | null,
+    state: Snapshot | null,
+    undo: () => void,
+    changes: readonly StoreChange[] | 'replaced',
+  ): Promise<void> {
+    let resolve = () => {};
+    let reject: (error: StoreWriteError) => void = () => {};
+    const durable = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    const settled = durable.then(
+      () => true,
+      () => false,
+    );
+    this.queue.push({ seq, line, state, undo, changes, settled, resolve, reject });
+    this.kick();
+    return durable;
+  }
+
+  /** Starts the next write if none is in flight and nothing holds the files. */
+  private kick(): void {
+    if (this.flushing || this.paused > 0) return;
+    if (this.queue.length === 0) {
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
+      return;
+    }
+    this.flushing = this.flushHead().finally(() => {
+      this.flushing = null;
+      this.kick();
+    });
+  }
+
   /**
-   * Writes the state to the snapshot, then drops the journal entries it holds. Writes run one after another, and
-   * each captures the state when its turn comes. Everything in the journal file at that moment is in the
-   * snapshot, so only what was written after it is read back and kept.
+   * Writes the oldest commits: every journal line up to the next whole-state replacement in one write, or that
+   * replacement alone as a snapshot. A failure undoes them and everything queued after them.
    */
-  private writeSnapshot(): Promise<void> {
-    const write = async (): Promise<void> => {
-      const snapshot: Snapshot = { ...this.exportState(), seq: this.seq };
-      const journal = this.journal;
-      const coveredBytes = journal?.size ?? 0;
-      this.low.data = snapshot;
+  private async flushHead(): Promise<void> {
+    const journal = this.journal;
+    const head = this.queue[0];
+    if (!journal || !head) return;
+    let taken = 1;
+    try {
+      if (head.state) {
+        await this.writeReplacement(journal, head.state);
+      } else {
+        while (this.queue[taken]?.line) taken++;
+        const lines = this.queue.slice(0, taken).map((c) => c.line ?? '');
+        await journal.write(Buffer.from(lines.join('')));
+      }
+    } catch (error) {
+      this.rollBack(asWriteError(error));
+      return;
+    }
+    const written = this.queue.splice(0, taken);
+    this.markWritable();
+    for (const c of written) c.resolve();
+  }
+
+  /** A reset's or import's snapshot; once it is in place, the journal's older entries are obsolete. */
+  private async writeReplacement(journal: Journal, state: Snapshot): Promise<void> {
+    await this.withSnapshotLock(async () => {
+      this.low.data = state;
       await this.low.write();
-      if (journal) await journal.exclusive(() => journal.dropThrough(snapshot.seq, coveredBytes));
-    };
-    const done = this.snapshotWrites.then(write);
-    this.snapshotWrites = done.catch(() => undefined);
-    return done;
+      // Inside the lock, so that a compaction waiting for it sees the state was replaced.
+      this.generation++;
+    });
+    // Every entry in the journal now is older than the snapshot: a failed clear leaves them to be skipped at load.
+    await journal.clear().catch(() => undefined);
+  }
+
+  /** Undoes every commit not on disk, newest first, and refuses each with `error`. */
+  private rollBack(error: StoreWriteError): void {
+    const undone = this.queue.splice(0);
+    const first = undone[0];
+    if (!first) return;
+    for (let i = undone.length - 1; i >= 0; i--) undone[i]?.undo();
+    this.seq = first.seq - 1;
+    this.generation++;
+    this.markUnwritable(error);
+    const replaced = undone.some((c) => c.changes === 'replaced');
+    this.emit(replaced ? 'replaced' : undone.flatMap((c) => c.changes as readonly StoreChange[]));
+    for (const c of undone) c.reject(error);
+  }
+
+  private markUnwritable(error: StoreWriteError): void {
+    if (!this.health.writable) return;
+    this.health = { writable: false, code: error.code, message: error.message, since: Date.now() };
+    this.options.onWriteHealth?.(this.health);
+    this.probeTimer = setInterval(() => this.probe(), this.options.probeIntervalMs ?? 1000);
+    this.probeTimer.unref();
+  }
+
+  private markWritable(): void {
+    if (this.health.writable) return;
+    this.health = { writable: true };
+    this.stopProbing();
+    this.options.onWriteHealth?.(this.health);
+    for (const resolve of this.writableWaiters.splice(0)) resolve();
+  }
+
+  private stopProbing(): void {
+    if (this.probeTimer) clearInterval(this.probeTimer);
+    this.probeTimer = null;
+  }
+
+  /** While writes fail and nobody is writing: a small write of our own, to learn that they work again. */
+  private probe(): void {
+    const journal = this.journal;
+    if (!journal || this.flushing || this.paused > 0 || this.queue.length > 0) return;
+    this.flushing = journal
+      .probe()
+      .then(
+        () => this.markWritable(),
+        () => undefined,
+      )
+      .finally(() => {
+        this.flushing = null;
+        this.kick();
+      });
+  }
+
+  /** Runs `fn` with no journal write in flight and none starting; commits made meanwhile wait for it. */
+  private async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    this.paused++;
+    try {
+      while (this.flushing) await this.flushing;
+      return await fn();
+    } finally {
+      this.paused--;
+      this.kick();
+    }
+  }
+
+  private withSnapshotLock<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.snapshotLock.then(fn);
+    this.snapshotLock = run.catch(() => undefined);
+    return run;
   }
 
   private startCompaction(): void {
-    this.compaction = this.writeSnapshot()
+    this.compaction = this.compact()
       .catch((error: unknown) => this.options.onCompactionError?.(error))
       .finally(() => {
         this.compaction = null;
       });
   }
+
+  /**
+   * Rewrites the snapshot from the state as it is now, once all of it is on disk, then drops the journal entries
+   * it holds. If any of it is undone meanwhile, or a reset or import replaces the state, it gives up: the journal
+   * still holds everything, and the next mutation past the threshold tries again.
+   */
+  private async compact(): Promise<void> {
+    const journal = this.journal;
+    if (!journal) return;
+    const generation = this.generation;
+    const state: Snapshot = { ...this.exportState(), seq: this.seq };
+    // Everything in the file now is at or below `state.seq`: only what comes after it needs reading back.
+    const coveredBytes = journal.size;
+    const last = this.queue.at(-1);
+    if (last && !(await last.settled)) return;
+    const written = await this.withSnapshotLock(async () => {
+      if (this.generation !== generation) return false;
+      this.low.data = state;
+      await this.low.write();
+      return true;
+    });
+    // Outside the snapshot lock: a reset waiting for that lock may be the write in flight `exclusive` waits for.
+    if (!written) return;
+    await this.exclusive(async () => {
+      if (this.generation === generation) await journal.dropThrough(state.seq, coveredBytes);
+    });
+  }
+}
+
+function undoAll(undo: (() => void)[]): void {
+  for (let i = undo.length - 1; i >= 0; i--) undo[i]?.();
 }

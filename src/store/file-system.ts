@@ -1,0 +1,70 @@
+import { mkdir, open as openFile, readFile, rename, unlink } from 'node:fs/promises';
+
+/** An open file, as the store uses it: appends, reads at a position, fsync, truncation. */
+export interface StoreFile {
+  /** Writes `length` bytes of `data` from `offset` (at the end for a file opened `a+`); may write fewer. */
+  write(data: Uint8Array, offset: number, length: number): Promise<{ bytesWritten: number }>;
+  read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  datasync(): Promise<void>;
+  truncate(length: number): Promise<void>;
+  stat(): Promise<{ size: number }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Every file operation of the store, in one place: the real one is `node:fs`, and the tests put a layer in
+ * between that fails the way a full or broken disk does (short writes, ENOSPC, EIO on write or fsync).
+ */
+export interface StoreFileSystem {
+  open(path: string, flags: 'a+' | 'w' | 'r'): Promise<StoreFile>;
+  /** The file's bytes; an error with code ENOENT when it does not exist. */
+  readFile(path: string): Promise<Buffer>;
+  rename(from: string, to: string): Promise<void>;
+  /** Removes a file; one that does not exist is not an error. */
+  remove(path: string): Promise<void>;
+  mkdir(path: string): Promise<void>;
+  /** Makes a rename in the folder durable. */
+  syncDir(path: string): Promise<void>;
+}
+
+export const nodeFileSystem: StoreFileSystem = {
+  open: (path, flags) => openFile(path, flags),
+  readFile: (path) => readFile(path),
+  rename: (from, to) => rename(from, to),
+  remove: async (path) => {
+    try {
+      await unlink(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  },
+  mkdir: async (path) => {
+    await mkdir(path, { recursive: true });
+  },
+  syncDir: async (path) => {
+    const dir = await openFile(path, 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  },
+};
+
+/** Whether `error` says the file is absent. */
+export function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+}
+
+/**
+ * Writes all of `data`: a write may take fewer bytes than asked (a disk filling up), so it goes on from where
+ * the last one stopped. The first write that takes nothing, or fails, ends it with an error.
+ */
+export async function writeFully(file: StoreFile, data: Uint8Array): Promise<void> {
+  let done = 0;
+  while (done < data.length) {
+    const { bytesWritten } = await file.write(data, done, data.length - done);
+    if (bytesWritten <= 0) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    done += bytesWritten;
+  }
+}
