@@ -16,6 +16,7 @@ import { embeddedScenariosDir, parseScenario, ScenarioError, ScenarioLibrary } f
 import type { Scenario } from './scenarios/schema.js';
 import { type Fixtures, loadFixtures } from './store/fixtures.js';
 import type { StateDocument } from './store/records.js';
+import type { StoreFileSystem } from './store/file-system.js';
 import { buildInitialState } from './store/seed.js';
 import { Store } from './store/store.js';
 import { Uploads } from './store/uploads.js';
@@ -63,6 +64,14 @@ export interface RunningSandbox extends Sandbox {
   url: string;
 }
 
+/** Parts the tests replace; not part of the package's interface. */
+export interface SandboxInternals {
+  /** The store's file operations (a layer that injects disk faults). */
+  storeFs?: StoreFileSystem;
+  /** How often a store whose writes fail tries again by itself, ms (default 1000). */
+  probeIntervalMs?: number;
+}
+
 /**
  * Builds everything but the server: fixtures, store (file or memory), engines, app. `timeSource` is what the
  * sandbox's virtual clock runs on: the system clock, unless a test brings its own.
@@ -70,6 +79,7 @@ export interface RunningSandbox extends Sandbox {
 export async function createSandbox(
   options: SandboxOptions = {},
   timeSource: Clock = systemClock,
+  internals: SandboxInternals = {},
 ): Promise<Sandbox> {
   const clock = new VirtualClock(timeSource);
   const { log = (line: string) => process.stderr.write(`${line}\n`), ...input } = options;
@@ -86,6 +96,8 @@ export async function createSandbox(
   const store = await Store.open({
     file: config.inMemory ? null : config.data,
     compactAfterBytes: config.compactAfterBytes,
+    fs: internals.storeFs,
+    probeIntervalMs: internals.probeIntervalMs,
     initialState,
     onCompactionError: (error) =>
       log(

@@ -9,6 +9,7 @@ import { INSUFFICIENT_FUNDS, type TransferFailure } from '../domain/transfer-fai
 import { post } from '../ledger/ledger.js';
 import type { BulkItemRecord } from '../store/records.js';
 import type { Tx } from '../store/store.js';
+import { StoreWriteError } from '../store/write-error.js';
 
 type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'fixtures' | 'log' | 'scenarios'>;
 
@@ -21,11 +22,15 @@ type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'fixtures' | 'log' |
  * last open item finishes.
  *
  * Item mutations are not awaited for durability: nobody is waiting for an answer, and an item whose result was
- * lost in a crash is still `pending` or `processing` after the restart, where `resume()` runs it again.
+ * lost in a crash is still `pending` or `processing` after the restart, where `resume()` runs it again. An item
+ * whose result the disk refused (and the store undid) runs again once writes work.
  */
 export class BulkProcessor {
   private readonly queue: PQueue;
   private closed = false;
+  /** Items whose result could not be written: they run again once the store can write. */
+  private readonly waitingForDisk = new Set<string>();
+  private diskWaiters: (() => void)[] = [];
 
   constructor(private readonly deps: EngineDeps) {
     this.queue = new PQueue({ concurrency: deps.config.bulkConcurrency });
@@ -49,19 +54,25 @@ export class BulkProcessor {
     return open.length;
   }
 
-  /** Items queued or running now. */
+  /** Items queued, running, or waiting for the disk now. */
   get backlog(): number {
-    return this.queue.size + this.queue.pending;
+    return this.queue.size + this.queue.pending + this.waitingForDisk.size;
   }
 
-  /** Resolves once nothing is queued or running. */
-  idle(): Promise<void> {
-    return this.queue.onIdle();
+  /** Resolves once nothing is queued, running, or waiting for the disk to take its result. */
+  async idle(): Promise<void> {
+    await this.queue.onIdle();
+    while (this.waitingForDisk.size > 0) {
+      await new Promise<void>((resolve) => this.diskWaiters.push(resolve));
+      await this.queue.onIdle();
+    }
   }
 
   /** Drops what is queued (reset); items already running finish against whatever state they find. */
   clear(): void {
     this.queue.clear();
+    this.waitingForDisk.clear();
+    for (const resolve of this.diskWaiters.splice(0)) resolve();
   }
 
   /** Stops taking work; queued items stay open in the state and are resumed at the next start. */
@@ -91,17 +102,36 @@ export class BulkProcessor {
       });
       const wait = config.bulkItemDelayMs + (effect?.delayMs ?? 0);
       if (wait > 0 || effect?.hold) {
-        void store.mutate((tx) => this.markProcessing(tx, itemId)).catch(report);
+        // If this cannot be written, the item simply stays `pending` until its result is.
+        void store
+          .mutate((tx) => this.markProcessing(tx, itemId))
+          .catch((e: unknown) => e instanceof StoreWriteError || report(e));
         if (wait > 0) await this.deps.clock.sleep(wait);
         if (effect?.hold) await scenarios.held();
         if (this.closed) return;
       }
-      void store.mutate((tx) => this.finish(tx, itemId, effect?.fail)).catch(report);
+      void store.mutate((tx) => this.finish(tx, itemId, effect?.fail)).catch((e: unknown) => {
+        if (e instanceof StoreWriteError) this.runWhenWritable(itemId);
+        else report(e);
+      });
     } catch (error) {
       report(error);
     }
     // Let I/O in between items: a batch of thousands with no delay would otherwise hold the event loop.
     await yieldToEventLoop();
+  }
+
+  /**
+   * The item's result was undone because the disk refused it: the item is still open in the state, and runs
+   * again (its checks and debit included) once writes work.
+   */
+  private runWhenWritable(itemId: string): void {
+    this.waitingForDisk.add(itemId);
+    void this.deps.store.whenWritable().then(() => {
+      if (!this.waitingForDisk.delete(itemId)) return;
+      if (!this.closed) this.enqueue([itemId]);
+      for (const resolve of this.diskWaiters.splice(0)) resolve();
+    });
   }
 
   private markProcessing(tx: Tx, itemId: string): void {

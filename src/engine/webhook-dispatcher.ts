@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import { retryDelayMs } from '../domain/backoff.js';
 import { isoAt } from '../domain/clock.js';
 import type { ClientRecord, DeliveryAttempt, DeliveryRecord } from '../store/records.js';
+import { StoreWriteError } from '../store/write-error.js';
 import { pruneDeliveries } from './delivery-log.js';
 
 type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'log' | 'scenarios'>;
@@ -42,6 +43,14 @@ export class WebhookDispatcher {
     this.queueOf(delivery.clientId)
       .add(() => this.attempt(id))
       .catch((error: unknown) => {
+        if (error instanceof StoreWriteError) {
+          // The attempt happened but could not be recorded, so it was undone: the delivery is still pending,
+          // and is attempted again once writes work (a receiver may see it twice, as webhooks allow).
+          void this.deps.store.whenWritable().then(() => {
+            if (this.open.has(id)) this.deliver(id);
+          });
+          return;
+        }
         this.deps.log(`webhook delivery ${id}: ${error}`);
         this.settle(id);
       });
