@@ -110,10 +110,12 @@ export class BulkProcessor {
         if (effect?.hold) await scenarios.held();
         if (this.closed) return;
       }
-      void store.mutate((tx) => this.finish(tx, itemId, effect?.fail)).catch((e: unknown) => {
-        if (e instanceof StoreWriteError) this.runWhenWritable(itemId);
-        else report(e);
-      });
+      void store
+        .mutate((tx) => this.finish(tx, itemId, effect?.fail))
+        .catch((e: unknown) => {
+          if (e instanceof StoreWriteError) this.runWhenWritable(itemId);
+          else report(e);
+        });
     } catch (error) {
       report(error);
     }
