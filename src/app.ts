@@ -24,19 +24,20 @@ import { batchedWriter, formatRequest, type RequestEntry, RequestJournal } from 
 import { chosenScenario } from './http/scenario.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
-/** A state import (`PUT /__sandbox/state`) may be far larger than any API body. */
-const STATE_IMPORT_LIMIT_BYTES = 512 * 1_048_576;
 const STATE_PATH = '/__sandbox/state';
 const REGISTRATION_PATH = '/api/v1/clients/business/complete-registration';
 const BULK_CREATE_PATH = '/api/v1/clients/business/customers/funds/bulk-transfer';
 /** A batch of 10 000 transfers is a few MB of JSON. */
 const BULK_CREATE_LIMIT_BYTES = 32 * 1_048_576;
 
-function limit(maxSize: number) {
+function limit(maxSize: number, message = 'Request body too large') {
   return bodyLimit({
     maxSize,
-    onError: () => {
-      throw new ApiError(413, 'Request body too large');
+    onError: (c) => {
+      // Answered before the body was read (by its Content-Length, or part way through a chunked one): the rest
+      // is drained only so far, then the socket is closed, so a keep-alive client must not reuse it.
+      c.header('connection', 'close');
+      throw new ApiError(413, message);
     },
   });
 }
@@ -47,7 +48,10 @@ export function createApp(deps: Deps, hooks: Omit<ControlHooks, 'requests'>, eng
   const requests = new RequestJournal(deps.config.journalSize);
 
   const normal = limit(deps.config.bodyLimitBytes);
-  const stateImport = limit(STATE_IMPORT_LIMIT_BYTES);
+  const stateImport = limit(
+    deps.config.importLimitBytes,
+    `Request body too large: a state import holds at most ${deps.config.importLimitBytes} bytes (--import-limit)`,
+  );
   // A registration form carries a photo and up to five documents; the route checks each file against the
   // upload limit, so this only bounds the whole form.
   const registration = limit((MAX_DOCUMENTS + 1) * deps.config.uploadLimitBytes + 65_536);

@@ -9,6 +9,10 @@ import { embeddedFixturesDir } from './store/fixtures.js';
  * an unbounded one made virtual account creation answer 500.
  */
 export const MAX_LIFETIME_SECONDS = 10 * 365 * 86_400;
+/**
+ * The longest string V8 builds (2^29 − 24 characters): a state import is read into one, so no limit can pass it.
+ */
+export const MAX_STRING_LENGTH = 2 ** 29 - 24;
 /** The longest wait a Node timer holds (2^31 − 1 ms, about 24.8 days); a longer one fires at once instead. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -104,6 +108,12 @@ export const settings = {
     'SANDBOX_BODY_LIMIT',
     'largest JSON request body in bytes (default 1048576)',
     int(1).default(1_048_576),
+  ),
+  importLimitBytes: setting(
+    'import-limit',
+    'SANDBOX_IMPORT_LIMIT',
+    'largest state import (PUT /__sandbox/state) in bytes, at most 536870888; the default fits a 2 GB container with room to spare (default 67108864)',
+    int(1, MAX_STRING_LENGTH).default(64 * 1_048_576),
   ),
   secretGraceSeconds: setting(
     'secret-grace',
