@@ -16,7 +16,7 @@ import { ApiError, done, ok, okPage } from '../http/envelope.js';
 import { header } from '../http/headers.js';
 import { pageQuery, paginate } from '../http/pagination.js';
 import type { RequestJournal } from '../http/request-log.js';
-import { jsonBody, parseInput, queryOf } from '../http/validate.js';
+import { jsonBody, jsonText, parseInput, queryOf } from '../http/validate.js';
 import { ScenarioError } from '../scenarios/library.js';
 import { type Scenario, scenario } from '../scenarios/schema.js';
 import { credentials } from './credentials.js';
@@ -40,6 +40,7 @@ import {
 } from './schemas.js';
 import { rotateSecret } from './secrets.js';
 import { importState } from './state.js';
+import { readStateDocument } from './state-reader.js';
 import { createClient, newClientBody } from './tenants.js';
 
 /** What the control API needs from the running sandbox beyond the shared deps. */
@@ -126,7 +127,7 @@ export function controlRoutes(
     })
     .get('/state', (c) => c.json(deps.store.exportState()))
     .put('/state', async (c) => {
-      await importState(deps, await jsonBody(c, z.unknown()));
+      await importState(deps, await readStateDocument(await jsonText(c)));
       return done(c, 'State imported');
     })
     .put('/businesses/:id/balance', async (c) => {

@@ -1,8 +1,7 @@
 import type { Deps } from '../deps.js';
 import { ApiError } from '../http/envelope.js';
-import { parseInput } from '../http/validate.js';
 import { ledgerEffect } from '../ledger/ledger.js';
-import { type StateDocument, stateDocument } from '../store/records.js';
+import type { StateDocument } from '../store/records.js';
 
 /**
  * The invariants the sandbox keeps, checked across records: non-empty unique ids, every transaction and bulk
@@ -50,11 +49,10 @@ function brokenInvariant(doc: StateDocument): string | null {
 }
 
 /**
- * Replaces the state with an exported document. It must validate record by record, hold one meta record and
- * keep the sandbox's invariants (see `brokenInvariant`); otherwise nothing changes.
+ * Replaces the state with an exported document, validated record by record (`readStateDocument`). It must hold one
+ * meta record and keep the sandbox's invariants (see `brokenInvariant`); otherwise nothing changes.
  */
-export async function importState(deps: Deps, body: unknown): Promise<void> {
-  const doc: StateDocument = parseInput(stateDocument, body);
+export async function importState(deps: Deps, doc: StateDocument): Promise<void> {
   if (doc.collections.meta.length !== 1)
     throw new ApiError(400, 'collections.meta must hold exactly one record');
   const broken = brokenInvariant(doc);

@@ -106,3 +106,61 @@ describe('an import over --import-limit', () => {
     },
   );
 });
+
+describe('an import at --import-limit', () => {
+  it('is read while health probes are answered, then applied', async () => {
+    const exported = (await http(p, 'GET', '/__sandbox/state')).body as {
+      collections: Record<string, Record<string, unknown>[]>;
+    };
+    const customers = exported.collections.customers ?? [];
+    const template = customers[0];
+    if (!template) throw new Error('the fixtures have no customer');
+    // Customers shaped like the first one, until the document is within a record of the limit.
+    const base = JSON.stringify(exported).length;
+    const perRecord = JSON.stringify({ ...template, id: 'import-at-limit-0000000' }).length + 1;
+    const count = Math.floor((LIMIT - base) / perRecord);
+    for (let i = 0; i < count; i++)
+      customers.push({ ...template, id: `import-at-limit-${String(i).padStart(7, '0')}` });
+    const body = JSON.stringify(exported);
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(LIMIT);
+    expect(Buffer.byteLength(body)).toBeGreaterThan(LIMIT - perRecord * 2);
+
+    const probes = new Agent({ keepAlive: true, maxSockets: 1 });
+    let imported = false;
+    let answeredDuring = 0;
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(
+        `${p.url}/__sandbox/state`,
+        { method: 'PUT', headers: { 'content-type': 'application/json' } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => {
+            text += d;
+          });
+          res.on('end', () => {
+            imported = true;
+            resolve({ status: res.statusCode ?? 0, text });
+          });
+        },
+      );
+      req.on('error', reject);
+      // Once the whole body is on its way, probe health until the import answers.
+      req.end(body, () => {
+        const probe = async () => {
+          while (!imported) {
+            expect(await health(probes)).toBe(200);
+            if (!imported) answeredDuring++;
+          }
+        };
+        probe().catch(reject);
+      });
+    });
+    const res = await answer;
+    expect(res.status, res.text).toBe(200);
+    expect(answeredDuring).toBeGreaterThan(0);
+    const after = await http(p, 'GET', '/__sandbox/metrics');
+    expect((after.body.data as { records: { customers: number } }).records.customers).toBe(customers.length);
+    probes.destroy();
+  });
+});
