@@ -10,6 +10,7 @@ import type { Deps } from '../deps.js';
 import { operator } from '../domain/actor.js';
 import { secureEqual } from '../domain/secure-compare.js';
 import type { BulkProcessor } from '../engine/bulk-processor.js';
+import { isWebhookAgent } from '../engine/webhook-agent.js';
 import type { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
 import type { AppEnv } from '../http/env.js';
 import { ApiError, done, ok, okPage } from '../http/envelope.js';
@@ -81,6 +82,13 @@ export function controlRoutes(
   engines: { bulk: BulkProcessor; webhooks: WebhookDispatcher },
 ) {
   const app = new Hono<AppEnv>();
+  // Behind the rule that refuses a webhook URL pointing at the sandbox: a delivery that still reaches it, by a
+  // name that rule cannot know (a compose service name, a port mapping), cannot drive it.
+  app.use(async (c, next) => {
+    if (isWebhookAgent(header(c, 'user-agent')))
+      throw new ApiError(403, 'Webhook deliveries cannot call the control API');
+    await next();
+  });
   const token = deps.config.controlToken;
   if (token) {
     app.use(async (c, next) => {
