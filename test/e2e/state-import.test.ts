@@ -102,6 +102,11 @@ describe('an import over --import-limit', () => {
       expect(await health(agent)).toBe(200);
       const state = await http(p, 'GET', '/__sandbox/state');
       expect(state.status).toBe(200);
+      // The journal records the refusal like any other answer.
+      const journal = await http(p, 'GET', '/__sandbox/requests?status=413&limit=1');
+      expect(journal.body.data).toEqual([
+        expect.objectContaining({ method: 'PUT', path: '/__sandbox/state' }),
+      ]);
       agent.destroy();
     },
   );
