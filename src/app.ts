@@ -25,19 +25,25 @@ import { batchedWriter, formatRequest, type RequestEntry, RequestJournal } from 
 import { chosenScenario } from './http/scenario.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
-/** A state import (`PUT /__sandbox/state`) may be far larger than any API body. */
-const STATE_IMPORT_LIMIT_BYTES = 512 * 1_048_576;
+/**
+ * nginx's "client closed request": the client went away before its request was complete. Hono's status type
+ * lists the official codes only.
+ */
+const CLIENT_CLOSED_REQUEST = 499 as number as ContentfulStatusCode;
 const STATE_PATH = '/__sandbox/state';
 const REGISTRATION_PATH = '/api/v1/clients/business/complete-registration';
 const BULK_CREATE_PATH = '/api/v1/clients/business/customers/funds/bulk-transfer';
 /** A batch of 10 000 transfers is a few MB of JSON. */
 const BULK_CREATE_LIMIT_BYTES = 32 * 1_048_576;
 
-function limit(maxSize: number) {
+function limit(maxSize: number, message = 'Request body too large') {
   return bodyLimit({
     maxSize,
-    onError: () => {
-      throw new ApiError(413, 'Request body too large');
+    onError: (c) => {
+      // Answered before the body was read (by its Content-Length, or part way through a chunked one): the rest
+      // is drained only so far, then the socket is closed, so a keep-alive client must not reuse it.
+      c.header('connection', 'close');
+      throw new ApiError(413, message);
     },
   });
 }
@@ -48,17 +54,48 @@ export function createApp(deps: Deps, hooks: Omit<ControlHooks, 'requests'>, eng
   const requests = new RequestJournal(deps.config.journalSize);
 
   const normal = limit(deps.config.bodyLimitBytes);
-  const stateImport = limit(STATE_IMPORT_LIMIT_BYTES);
+  const stateImport = limit(
+    deps.config.importLimitBytes,
+    `Request body too large: a state import holds at most ${deps.config.importLimitBytes} bytes (--import-limit)`,
+  );
   // A registration form carries a photo and up to five documents; the route checks each file against the
   // upload limit, so this only bounds the whole form.
   const registration = limit((MAX_DOCUMENTS + 1) * deps.config.uploadLimitBytes + 65_536);
   const bulkCreate = limit(BULK_CREATE_LIMIT_BYTES);
+  /** The one answer to every error: the envelope, and a log line for an unexpected one. */
+  const answerError = (error: Error, c: Context<AppEnv>): Response => {
+    // The client closed the connection before its body was complete (whatever the error reading it became, a
+    // parse failure included): not the server's failure, and nobody reads the answer. The request line says 499.
+    const incoming = c.env?.incoming;
+    if (incoming && !incoming.complete && incoming.destroyed)
+      return c.json(
+        errorBody('The client closed the connection before the request was complete'),
+        CLIENT_CLOSED_REQUEST,
+      );
+    if (error instanceof ApiError)
+      return c.json(errorBody(error.message, error.errors, error.errorCode), error.status);
+    // A disk that refuses a write: the change was undone, and the client may try again once space returns.
+    if (error instanceof StoreWriteError || isWriteFailureCode((error as NodeJS.ErrnoException).code)) {
+      return c.json(errorBody(asWriteError(error).message), 503);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      return c.json(errorBody(error.message || 'Bad request'), error.status);
+    }
+    deps.log(`error ${c.req.method} ${c.req.path} request=${c.get('requestId')}: ${error.stack ?? error}`);
+    return c.json(errorBody('Internal server error'), 500);
+  };
   // One middleware in front of everything: the request id, then the body limit. (Each layer costs a little on
   // every request, and the cheapest reads are what the benchmark watches.)
   const logLine = deps.config.quiet ? null : batchedWriter((chunk) => process.stdout.write(chunk));
   app.use(async (c, next) => {
     const started = performance.now();
-    await frontDoor(c, next);
+    try {
+      await frontDoor(c, next);
+    } catch (error) {
+      // Thrown by the body limit itself (a 413, a client gone while its body was read), which runs inside this
+      // middleware rather than after it: answered here, so the journal records it like any other answer.
+      c.res = answerError(error instanceof Error ? error : new Error(String(error)), c);
+    }
     const entry: RequestEntry = {
       time: new Date().toISOString(),
       method: c.req.method,
@@ -114,21 +151,7 @@ export function createApp(deps: Deps, hooks: Omit<ControlHooks, 'requests'>, eng
   });
 
   app.notFound((c) => c.json(errorBody(`Route not found: ${c.req.method} ${c.req.path}`), 404));
-  app.onError((error, c) => {
-    if (error instanceof ApiError)
-      return c.json(errorBody(error.message, error.errors, error.errorCode), error.status);
-    // A disk that refuses a write: the change was undone, and the client may try again once space returns.
-    if (error instanceof StoreWriteError || isWriteFailureCode((error as NodeJS.ErrnoException).code)) {
-      return c.json(errorBody(asWriteError(error).message), 503);
-    }
-    if (error instanceof HTTPException && error.status < 500) {
-      return c.json(errorBody(error.message || 'Bad request'), error.status);
-    }
-    deps.log(
-      `error ${c.req.method} ${c.req.path} request=${c.get('requestId')}: ${(error as Error).stack ?? error}`,
-    );
-    return c.json(errorBody('Internal server error'), 500);
-  });
+  app.onError(answerError);
   return app;
 }
 

@@ -1,6 +1,20 @@
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
+import { retryDelayMs } from './domain/backoff.js';
 import { embeddedFixturesDir } from './store/fixtures.js';
+
+/**
+ * The longest lifetime a time setting may give (10 years, in seconds). A lifetime is added to the clock's reading
+ * to stamp an expiry; bounded so, the sum stays far inside what a JavaScript `Date` can hold (±8.64e15 ms), where
+ * an unbounded one made virtual account creation answer 500.
+ */
+export const MAX_LIFETIME_SECONDS = 10 * 365 * 86_400;
+/**
+ * The longest string V8 builds (2^29 − 24 characters): a state import is read into one, so no limit can pass it.
+ */
+export const MAX_STRING_LENGTH = 2 ** 29 - 24;
+/** The longest wait a Node timer holds (2^31 − 1 ms, about 24.8 days); a longer one fires at once instead. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
 const bool = z.union([
@@ -86,8 +100,8 @@ export const settings = {
   tokenTtlSeconds: setting(
     'token-ttl',
     'SANDBOX_TOKEN_TTL',
-    'access token lifetime in seconds (default 3600)',
-    int(1).default(3600),
+    'access token lifetime in seconds, at most 315360000 (10 years) (default 3600)',
+    int(1, MAX_LIFETIME_SECONDS).default(3600),
   ),
   bodyLimitBytes: setting(
     'body-limit',
@@ -95,23 +109,29 @@ export const settings = {
     'largest JSON request body in bytes (default 1048576)',
     int(1).default(1_048_576),
   ),
+  importLimitBytes: setting(
+    'import-limit',
+    'SANDBOX_IMPORT_LIMIT',
+    'largest state import (PUT /__sandbox/state) in bytes, at most 536870888; the default fits a 2 GB container with room to spare (default 67108864)',
+    int(1, MAX_STRING_LENGTH).default(64 * 1_048_576),
+  ),
   secretGraceSeconds: setting(
     'secret-grace',
     'SANDBOX_SECRET_GRACE',
-    'seconds a rotated-out secret key keeps working (default 0)',
-    int(0).default(0),
+    'seconds a rotated-out secret key keeps working, at most 315360000 (default 0)',
+    int(0, MAX_LIFETIME_SECONDS).default(0),
   ),
   invitationTtlSeconds: setting(
     'invitation-ttl',
     'SANDBOX_INVITATION_TTL',
-    'member invitation lifetime in seconds (default 172800, 48 h)',
-    int(1).default(172_800),
+    'member invitation lifetime in seconds, at most 315360000 (default 172800, 48 h)',
+    int(1, MAX_LIFETIME_SECONDS).default(172_800),
   ),
   virtualAccountTtlSeconds: setting(
     'virtual-account-ttl',
     'SANDBOX_VIRTUAL_ACCOUNT_TTL',
-    'lifetime of a temporal virtual account in seconds (default 1800)',
-    int(1).default(1800),
+    'lifetime of a temporal virtual account in seconds, at most 315360000 (default 1800)',
+    int(1, MAX_LIFETIME_SECONDS).default(1800),
   ),
   uploadLimitBytes: setting(
     'upload-limit',
@@ -128,31 +148,31 @@ export const settings = {
   bulkItemDelayMs: setting(
     'bulk-item-delay',
     'SANDBOX_BULK_ITEM_DELAY',
-    'milliseconds each bulk item stays processing (default 0)',
+    'milliseconds each bulk item stays processing, at most 600000 (default 0)',
     int(0, 600_000).default(0),
   ),
   webhookTimeoutMs: setting(
     'webhook-timeout',
     'SANDBOX_WEBHOOK_TIMEOUT',
-    'milliseconds a webhook receiver has to answer (default 5000)',
+    'milliseconds a webhook receiver has to answer, at most 600000 (default 5000)',
     int(1, 600_000).default(5000),
   ),
   webhookRetryBaseMs: setting(
     'webhook-retry-base',
     'SANDBOX_WEBHOOK_RETRY_BASE',
-    'delay before the first webhook retry, ms (default 1000)',
+    'delay before the first webhook retry, ms, at most 3600000 (default 1000)',
     int(0, 3_600_000).default(1000),
   ),
   webhookRetryFactor: setting(
     'webhook-retry-factor',
     'SANDBOX_WEBHOOK_RETRY_FACTOR',
-    'each webhook retry waits this many times longer (default 2)',
+    'each webhook retry waits this many times longer, 1 to 100 (default 2)',
     z.coerce.number().min(1).max(100).default(2),
   ),
   webhookAttempts: setting(
     'webhook-attempts',
     'SANDBOX_WEBHOOK_ATTEMPTS',
-    'webhook attempts before a delivery is failed, first one included (default 6)',
+    'webhook attempts before a delivery is failed, first one included, 1 to 100 (default 6)',
     int(1, 100).default(6),
   ),
   deliveryLogSize: setting(
@@ -191,11 +211,25 @@ export const settings = {
 type Settings = typeof settings;
 export type SettingName = keyof Settings;
 
-export const configSchema = z.object(
-  Object.fromEntries(Object.entries(settings).map(([k, s]) => [k, s.schema])) as {
-    [K in SettingName]: Settings[K]['schema'];
-  },
-);
+export const configSchema = z
+  .object(
+    Object.fromEntries(Object.entries(settings).map(([k, s]) => [k, s.schema])) as {
+      [K in SettingName]: Settings[K]['schema'];
+    },
+  )
+  .superRefine((config, ctx) => {
+    // Each retry waits on one timer: past what a timer holds it would fire at once, so the last (longest) wait
+    // of the three settings together must fit. Named after the attempts, the usual way to get there.
+    const { webhookAttempts: attempts, webhookRetryBaseMs: base, webhookRetryFactor: factor } = config;
+    const longest = retryDelayMs(attempts - 1, base, factor);
+    if (longest > MAX_TIMER_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['webhookAttempts'],
+        message: `with a retry base of ${base} ms and a factor of ${factor}, retry ${attempts - 1} would wait ${longest.toExponential(2)} ms, more than a timer holds (${MAX_TIMER_MS} ms, about 24.8 days); use fewer attempts, a smaller factor or a smaller base`,
+      });
+    }
+  });
 /** The resolved settings. */
 export type Config = z.infer<typeof configSchema>;
 /** Settings as a caller gives them: anything left out takes its default. */

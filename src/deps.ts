@@ -16,4 +16,9 @@ export interface Deps {
   clock: VirtualClock;
   /** One line to the server log. */
   log: (line: string) => void;
+  /**
+   * The port the sandbox is served on, known once it listens (port 0 picks one then); null while it is not served.
+   * A webhook URL must not point at it.
+   */
+  ownPort: () => number | null;
 }

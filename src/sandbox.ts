@@ -57,6 +57,11 @@ export interface Sandbox {
   reset(): Promise<void>;
   /** Flushes and closes the store. */
   close(): Promise<void>;
+  /**
+   * Tells the sandbox the port it is served on, so that a webhook URL pointing back at it is refused.
+   * `startSandbox` calls it; call it yourself when you serve `app` with a server of your own.
+   */
+  listeningOn(port: number): void;
 }
 
 export interface RunningSandbox extends Sandbox {
@@ -111,7 +116,9 @@ export async function createSandbox(
       ),
   });
   const uploads = new Uploads(config.inMemory ? null : join(dirname(config.data), 'uploads'));
-  const deps: Deps = { store, uploads, scenarios, fixtures, config, clock, log };
+  let servedOn: number | null = null;
+  const ownPort = () => servedOn ?? (config.port === 0 ? null : config.port);
+  const deps: Deps = { store, uploads, scenarios, fixtures, config, clock, log, ownPort };
   const bulk = new BulkProcessor(deps);
   const webhooks = new WebhookDispatcher(deps);
   const resumedItems = bulk.resume();
@@ -159,6 +166,9 @@ export async function createSandbox(
       webhooks.close();
       await store.close();
     },
+    listeningOn: (port) => {
+      servedOn = port;
+    },
   };
 }
 
@@ -176,6 +186,7 @@ export async function startSandbox(
     s.once('error', reject);
   });
   const address = server.address() as AddressInfo;
+  sandbox.listeningOn(address.port);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const httpServer = server as import('node:http').Server;
   return {

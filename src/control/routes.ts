@@ -10,13 +10,14 @@ import type { Deps } from '../deps.js';
 import { operator } from '../domain/actor.js';
 import { secureEqual } from '../domain/secure-compare.js';
 import type { BulkProcessor } from '../engine/bulk-processor.js';
+import { isWebhookAgent } from '../engine/webhook-agent.js';
 import type { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
 import type { AppEnv } from '../http/env.js';
 import { ApiError, done, ok, okPage } from '../http/envelope.js';
 import { header } from '../http/headers.js';
 import { pageQuery, paginate } from '../http/pagination.js';
 import type { RequestJournal } from '../http/request-log.js';
-import { jsonBody, parseInput, queryOf } from '../http/validate.js';
+import { jsonBody, jsonText, parseInput, queryOf } from '../http/validate.js';
 import { ScenarioError } from '../scenarios/library.js';
 import { type Scenario, scenario } from '../scenarios/schema.js';
 import { credentials } from './credentials.js';
@@ -40,6 +41,7 @@ import {
 } from './schemas.js';
 import { rotateSecret } from './secrets.js';
 import { importState } from './state.js';
+import { readStateDocument } from './state-reader.js';
 import { createClient, newClientBody } from './tenants.js';
 
 /** What the control API needs from the running sandbox beyond the shared deps. */
@@ -80,6 +82,13 @@ export function controlRoutes(
   engines: { bulk: BulkProcessor; webhooks: WebhookDispatcher },
 ) {
   const app = new Hono<AppEnv>();
+  // Behind the rule that refuses a webhook URL pointing at the sandbox: a delivery that still reaches it, by a
+  // name that rule cannot know (a compose service name, a port mapping), cannot drive it.
+  app.use(async (c, next) => {
+    if (isWebhookAgent(header(c, 'user-agent')))
+      throw new ApiError(403, 'Webhook deliveries cannot call the control API');
+    await next();
+  });
   const token = deps.config.controlToken;
   if (token) {
     app.use(async (c, next) => {
@@ -130,7 +139,7 @@ export function controlRoutes(
     })
     .get('/state', (c) => c.json(deps.store.exportState()))
     .put('/state', async (c) => {
-      await importState(deps, await jsonBody(c, z.unknown()));
+      await importState(deps, await readStateDocument(await jsonText(c)));
       return done(c, 'State imported');
     })
     .put('/businesses/:id/balance', async (c) => {

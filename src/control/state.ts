@@ -1,8 +1,8 @@
+import { selfPointing } from '../api/settings/service.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../http/envelope.js';
-import { parseInput } from '../http/validate.js';
 import { ledgerEffect } from '../ledger/ledger.js';
-import { type StateDocument, stateDocument } from '../store/records.js';
+import type { StateDocument } from '../store/records.js';
 
 /**
  * The invariants the sandbox keeps, checked across records: non-empty unique ids, every transaction and bulk
@@ -50,14 +50,31 @@ function brokenInvariant(doc: StateDocument): string | null {
 }
 
 /**
- * Replaces the state with an exported document. It must validate record by record, hold one meta record and
- * keep the sandbox's invariants (see `brokenInvariant`); otherwise nothing changes.
+ * A client's webhook URL, or a pending delivery's URL, that points at the sandbox itself, as a 400 message: set
+ * by an import, it would let a delivery call the sandbox's own API. A finished delivery is history, and is let be.
  */
-export async function importState(deps: Deps, body: unknown): Promise<void> {
-  const doc: StateDocument = parseInput(stateDocument, body);
+function selfPointingWebhook(deps: Deps, doc: StateDocument): string | null {
+  const check = selfPointing(deps);
+  for (const client of doc.collections.clients) {
+    const problem = client.webhookUrl === null ? null : check(client.webhookUrl);
+    if (problem) return `collections.clients: ${client.id} has a webhookUrl that ${problem}`;
+  }
+  for (const delivery of doc.collections.deliveries) {
+    if (delivery.status !== 'pending' || delivery.url === null) continue;
+    const problem = check(delivery.url);
+    if (problem) return `collections.deliveries: ${delivery.id} is pending to a url that ${problem}`;
+  }
+  return null;
+}
+
+/**
+ * Replaces the state with an exported document, validated record by record (`readStateDocument`). It must hold one
+ * meta record and keep the sandbox's invariants (see `brokenInvariant`); otherwise nothing changes.
+ */
+export async function importState(deps: Deps, doc: StateDocument): Promise<void> {
   if (doc.collections.meta.length !== 1)
     throw new ApiError(400, 'collections.meta must hold exactly one record');
-  const broken = brokenInvariant(doc);
+  const broken = brokenInvariant(doc) ?? selfPointingWebhook(deps, doc);
   if (broken) throw new ApiError(400, broken);
   await deps.store.replaceState(doc);
 }

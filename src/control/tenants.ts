@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { refuseSelfPointing } from '../api/settings/service.js';
 import { newAccountNumber } from '../api/virtual-accounts/service.js';
 import type { Deps } from '../deps.js';
 import { isoAt } from '../domain/clock.js';
@@ -25,6 +26,7 @@ export type NewClient = z.infer<typeof newClientBody>;
  * tests can share one sandbox without resets. Answers like one entry of `GET /__sandbox/credentials`.
  */
 export async function createClient(deps: Deps, input: NewClient) {
+  if (input.webhookUrl !== undefined) refuseSelfPointing(deps, input.webhookUrl);
   const client = await deps.store.mutate((tx) => {
     const random = tx.random();
     const tag = random.hex(8);

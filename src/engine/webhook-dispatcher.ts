@@ -5,6 +5,7 @@ import { isoAt } from '../domain/clock.js';
 import type { ClientRecord, DeliveryAttempt, DeliveryRecord } from '../store/records.js';
 import { StoreWriteError } from '../store/write-error.js';
 import { pruneDeliveries } from './delivery-log.js';
+import { WEBHOOK_USER_AGENT } from './webhook-agent.js';
 
 type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'log' | 'scenarios'>;
 
@@ -196,7 +197,11 @@ export class WebhookDispatcher {
     try {
       const res = await fetch(delivery.url ?? '', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'AUTH-KEY': client.webhookAuthKey },
+        headers: {
+          'content-type': 'application/json',
+          'AUTH-KEY': client.webhookAuthKey,
+          'user-agent': WEBHOOK_USER_AGENT,
+        },
         body: JSON.stringify(delivery.payload),
         signal: AbortSignal.timeout(config.webhookTimeoutMs),
         redirect: 'manual',

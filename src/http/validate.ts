@@ -5,18 +5,28 @@ import { header } from './headers.js';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
-function fieldErrors(error: z.ZodError): FieldError[] {
-  return error.issues.map((issue) => ({ field: issue.path.join('.') || '(body)', message: issue.message }));
+function fieldErrors(error: z.ZodError, at: readonly PropertyKey[]): FieldError[] {
+  return error.issues.map((issue) => ({
+    field: [...at, ...issue.path].map(String).join('.') || '(body)',
+    message: issue.message,
+  }));
 }
 
-/** Parses `value` with `schema` or throws a 400 whose message names the first bad field. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+/**
+ * Parses `value` with `schema` or throws a 400 whose message names the first bad field. `at` is where the value
+ * sits in the body, for a part checked on its own (a record of a state import).
+ */
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  at: readonly PropertyKey[] = [],
+): z.infer<S> {
   const result = schema.safeParse(value, {
     error: (issue) =>
       issue.input === undefined && issue.code === 'invalid_type' ? 'is required' : undefined,
   });
   if (result.success) return result.data;
-  const errors = fieldErrors(result.error);
+  const errors = fieldErrors(result.error, at);
   const first = errors[0];
   const message = first
     ? `${first.field} ${first.message === 'is required' ? 'is required' : `is invalid: ${first.message}`}`
@@ -25,23 +35,29 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.in
 }
 
 /**
- * Reads a JSON body and validates it. A body sent with another content type is 415; one that does not parse
- * is 400 `Malformed JSON body`; an empty body with no content type validates as `{}` (so the client hears which
- * fields are required).
+ * Reads the text of a JSON body. A body sent with another content type is 415; an empty body with no content type
+ * reads as `{}` (so the client hears which fields are required).
  */
-export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+export async function jsonText(c: Context): Promise<string> {
   const type = header(c, 'content-type');
   const text = await c.req.text();
-  let value: unknown = {};
-  if (type === undefined && text.trim() === '') value = {};
-  else if (type === undefined || !JSON_TYPE.test(type)) {
+  if (type === undefined && text.trim() === '') return '{}';
+  if (type === undefined || !JSON_TYPE.test(type))
     throw new ApiError(415, 'Content-Type must be application/json');
-  } else {
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new ApiError(400, 'Malformed JSON body');
-    }
+  return text;
+}
+
+/**
+ * Reads a JSON body and validates it: 415 for another content type (see `jsonText`), 400 `Malformed JSON body`
+ * for one that does not parse, 400 naming the first bad field for one that does not validate.
+ */
+export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  const text = await jsonText(c);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'Malformed JSON body');
   }
   return parseInput(schema, value);
 }

@@ -71,14 +71,17 @@ export const apiOperations: Operation[] = [
     path: '/clients/settings/update-webhook-url',
     summary: 'Update the webhook URL',
     description:
-      'An absolute `https` URL; plain `http` is accepted for `localhost`, loopback addresses, `host.docker.internal` and single-label host names such as a compose service.',
+      'An absolute `https` URL; plain `http` is accepted for `localhost`, loopback addresses, `host.docker.internal` and single-label host names such as a compose service. A URL that points at the sandbox itself (its own port on a loopback or local address) is refused.',
     tag: 'Settings',
     security: 'A',
     businessIdHeader: 'optional',
     adminOnly: true,
     body: updateWebhookBody,
     example: { webhookUrl: 'http://localhost:3000/hooks/bank' },
-    responses: { 200: done('`Webhook URL updated successfully`') },
+    responses: {
+      200: done('`Webhook URL updated successfully`'),
+      400: '`webhookUrl must not point at the sandbox itself (port … of this machine): …`',
+    },
   },
   {
     operationId: 'listBillers',

@@ -115,7 +115,10 @@ export const controlOperations: Operation[] = [
     security: 'none',
     body: newClientBody,
     example: { name: 'Worker 1', balance: 500000000, members: ['Manager', 'Viewer'] },
-    responses: { 201: reply('`Client created`: shaped like one `credentials` entry', out.clientCredentials) },
+    responses: {
+      201: reply('`Client created`: shaped like one `credentials` entry', out.clientCredentials),
+      400: '`webhookUrl must not point at the sandbox itself (port … of this machine): …`',
+    },
   },
   {
     operationId: 'rotateSecret',
@@ -164,11 +167,19 @@ export const controlOperations: Operation[] = [
     method: 'put',
     path: '/state',
     summary: 'Import a state',
-    description: 'Replaces the whole state with a document of `GET /state`, validated record by record.',
+    description:
+      'Replaces the whole state with a document of `GET /state`, validated record by record. The body may hold up to `--import-limit` bytes (64 MiB by default).',
     tag: 'State',
     security: 'none',
     body: stateDocument,
-    responses: { 200: done('`State imported`'), 400: 'A record is invalid (named in the message)' },
+    responses: {
+      200: done('`State imported`'),
+      400: [
+        'A record is invalid (named in the message)',
+        'A client’s webhook URL, or a pending delivery’s, points at the sandbox itself',
+      ],
+      413: 'A body over `--import-limit` bytes (answered with `Connection: close`)',
+    },
   },
   {
     operationId: 'setBalance',

@@ -121,7 +121,10 @@ function failures(op: Operation, api: boolean): Map<number, string[]> {
   if (op.security === 'A' && op.adminOnly) add(403, 'Only the Admin role may do this (Manager, Viewer)');
   else if (op.security === 'A' && op.method !== 'get') add(403, 'The Viewer role only reads');
   if (api) add(400, '`x-sandbox-scenario` names no ready scenario');
-  else add(401, '`x-sandbox-token is missing or wrong` (only with `--control-token`)');
+  else {
+    add(401, '`x-sandbox-token is missing or wrong` (only with `--control-token`)');
+    add(403, '`Webhook deliveries cannot call the control API`: the request has their `user-agent`');
+  }
   for (const [status, response] of Object.entries(op.responses)) {
     if (!isReply(response)) add(Number(status), ...(typeof response === 'string' ? [response] : response));
   }

@@ -508,3 +508,60 @@ describe('control token', () => {
     expect((await call(sandbox, 'GET', '/__sandbox/credentials')).status).toBe(200);
   });
 });
+
+describe('requests from the webhook client', () => {
+  const agent = { 'user-agent': `banking-sandbox-webhooks/${pkg.version}` };
+
+  it.each([
+    ['GET', '/__sandbox/health'],
+    ['GET', '/__sandbox/credentials'],
+    ['POST', '/__sandbox/reset'],
+    ['POST', '/__sandbox/incoming-payments'],
+    ['PUT', '/__sandbox/state'],
+    ['GET', '/__sandbox/ui'],
+    ['POST', '/__sandbox/nowhere'],
+  ])('%s %s answers 403 with the envelope, and does nothing', async (method, path) => {
+    for (const sandbox of [await memorySandbox(), await memorySandbox({ controlToken: 'secret' })]) {
+      await setWebhook(sandbox, 'https://kept.example.com/hook');
+      const res = await call(sandbox, method, path, {
+        headers: { ...agent, 'x-sandbox-token': 'secret', 'content-type': 'application/json' },
+        body: method === 'GET' ? undefined : '{}',
+      });
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.body).toEqual({
+        status: false,
+        message: 'Webhook deliveries cannot call the control API',
+        data: null,
+      });
+      const after = await call(sandbox, 'GET', '/__sandbox/state', {
+        headers: { 'x-sandbox-token': 'secret' },
+      });
+      expect(recordOf(after.body as unknown as StateDoc, 'clients', A.id).webhookUrl).toBe(
+        'https://kept.example.com/hook',
+      );
+    }
+  });
+
+  it('another version, or another case, of the same agent is refused too; other agents are not', async () => {
+    const sandbox = await memorySandbox();
+    for (const ua of ['banking-sandbox-webhooks/9.9.9', 'Banking-Sandbox-Webhooks/0.0.1 (extra)']) {
+      expect(
+        (await call(sandbox, 'GET', '/__sandbox/health', { headers: { 'user-agent': ua } })).status,
+      ).toBe(403);
+    }
+    for (const ua of ['curl/8.5.0', 'banking-sandbox/0.1.0', 'node']) {
+      expect(
+        (await call(sandbox, 'GET', '/__sandbox/health', { headers: { 'user-agent': ua } })).status,
+      ).toBe(200);
+    }
+  });
+
+  it('does not affect /api/v1', async () => {
+    const sandbox = await memorySandbox();
+    const token = await tokenFor(sandbox, A.owner);
+    const res = await call(sandbox, 'GET', '/api/v1/clients/business/account-details', {
+      headers: { ...schemeA(token, A.secretKey, A.a1.id), ...agent },
+    });
+    expect(res.status).toBe(200);
+  });
+});

@@ -44,6 +44,23 @@ describe('request journal', () => {
     expect((await call(sandbox, 'GET', '/__sandbox/requests?status=abc')).status).toBe(400);
   });
 
+  it('records a body refused by its size (413) like any other answer', async () => {
+    const sandbox = await memorySandbox({ bodyLimitBytes: 64 });
+    const res = await call(sandbox, 'POST', '/api/v1/auth/signin', {
+      headers: { 'x-request-id': 'too-big' },
+      body: { email: 'x@y.z', password: 'p'.repeat(100) },
+    });
+    expect(res.status).toBe(413);
+    expect(res.headers.get('connection')).toBe('close');
+    const [latest] = (await call(sandbox, 'GET', '/__sandbox/requests?status=413')).body.data as unknown[];
+    expect(latest).toMatchObject({
+      method: 'POST',
+      path: '/api/v1/auth/signin',
+      status: 413,
+      requestId: 'too-big',
+    });
+  });
+
   it('is bounded: the oldest entries make room', async () => {
     const sandbox = await memorySandbox({ journalSize: 5 });
     for (let i = 0; i < 12; i++) await call(sandbox, 'GET', `/__sandbox/health?i=${i}`);

@@ -1,6 +1,8 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { hostname, networkInterfaces } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import billers from '../../fixtures/billers.json' with { type: 'json' };
-import type { Sandbox } from '../../src/sandbox.js';
+import { type RunningSandbox, type Sandbox, startSandbox } from '../../src/sandbox.js';
+import { refusedUrl } from '../support/receiver.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
 
 const KEYS = '/api/v1/clients/settings/get-keys';
@@ -123,6 +125,145 @@ describe('update-webhook-url', () => {
     await update({ webhookUrl: 'https://a-only.example.com/hook' });
     expect((await clientState(sandbox, A.id)).webhookUrl).toBe('https://a-only.example.com/hook');
     expect((await clientState(sandbox, B.id)).webhookUrl).toBeNull();
+  });
+});
+
+describe('update-webhook-url: a URL pointing at the sandbox itself', () => {
+  // Served on a port (0: a free one, known only once it listens), as only then can a URL reach it.
+  let sandbox: RunningSandbox;
+  let port: number;
+  let token: string;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ log: () => undefined });
+    port = Number(new URL(sandbox.url).port);
+    token = await tokenFor(sandbox, A.owner);
+  });
+  afterAll(() => sandbox.close());
+
+  const update = (webhookUrl: string) =>
+    call(sandbox, 'PATCH', WEBHOOK, { headers: schemeA(token, A.secretKey), body: { webhookUrl } });
+
+  /** Every non-loopback IPv4 and IPv6 address of this machine, and its host name when it is one label. */
+  const ownAddresses = () => {
+    const addresses = Object.values(networkInterfaces())
+      .flatMap((list) => list ?? [])
+      .filter((i) => !i.internal && !i.address.startsWith('fe80'))
+      .map((i) => (i.family === 'IPv6' ? `[${i.address}]` : i.address));
+    return /^[a-z0-9-]+$/i.test(hostname()) ? [...addresses, hostname()] : addresses;
+  };
+
+  it.each([
+    'http://127.0.0.1:PORT/__sandbox/reset',
+    'http://localhost:PORT/__sandbox/incoming-payments',
+    'http://LOCALHOST:PORT/hooks',
+    'https://localhost.:PORT/',
+    'http://app.localhost:PORT/x',
+    'http://127.0.0.2:PORT/x',
+    'http://127.1:PORT/x',
+    'http://2130706433:PORT/x',
+    'http://[::1]:PORT/api/v1/clients/business',
+    'https://[0:0:0:0:0:0:0:1]:PORT/x',
+    'https://[::ffff:127.0.0.1]:PORT/x',
+    'https://0.0.0.0:PORT/x',
+    'https://[::]:PORT/x',
+  ])('refuses %s on its own port with 400 and keeps the URL', async (form) => {
+    const before = (await clientState(sandbox, A.id)).webhookUrl;
+    const url = form.replace('PORT', String(port));
+    const res = await update(url);
+    expect(res.status, url).toBe(400);
+    expect(res.body).toMatchObject({ status: false, data: null });
+    expect(res.body.message).toBe(
+      `webhookUrl must not point at the sandbox itself (port ${port} of this machine): a delivery would call the sandbox's own API`,
+    );
+    expect(res.body.errors).toEqual([{ field: 'webhookUrl', message: expect.stringContaining('itself') }]);
+    expect((await clientState(sandbox, A.id)).webhookUrl).toBe(before);
+  });
+
+  it("refuses the machine's own interface addresses and host name on its port", async () => {
+    for (const host of ownAddresses()) {
+      const url = `https://${host}:${port}/hook`;
+      expect((await update(url)).status, url).toBe(400);
+    }
+  });
+
+  it('accepts loopback on another port, and another host on the same port number', async () => {
+    for (const url of [
+      `http://127.0.0.1:${port + 1}/hooks/bank`,
+      `http://localhost:${port === 3000 ? 3001 : 3000}/hooks/bank`,
+      `https://hooks.example.com:${port}/in`,
+      `http://app:${port}/hooks`,
+    ]) {
+      const res = await update(url);
+      expect(res.status, url).toBe(200);
+      expect((await clientState(sandbox, A.id)).webhookUrl).toBe(url);
+    }
+  });
+
+  it('a sandbox served on a server of its own is told its port with listeningOn()', async () => {
+    const own = await memorySandbox();
+    const ownToken = await tokenFor(own, A.owner);
+    const set = (webhookUrl: string) =>
+      call(own, 'PATCH', WEBHOOK, { headers: schemeA(ownToken, A.secretKey), body: { webhookUrl } });
+    expect((await set('http://127.0.0.1:4555/hook')).status).toBe(200);
+    own.listeningOn(4555);
+    expect((await set('http://127.0.0.1:4555/hook')).status).toBe(400);
+  });
+
+  it('POST /__sandbox/clients refuses it too', async () => {
+    const res = await call(sandbox, 'POST', '/__sandbox/clients', {
+      body: { webhookUrl: `http://localhost:${port}/__sandbox/reset` },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^webhookUrl must not point at the sandbox itself/);
+    await expect(sandbox.newClient({ webhookUrl: `http://127.0.0.1:${port}/x` })).rejects.toThrow(/itself/);
+    const other = await call(sandbox, 'POST', '/__sandbox/clients', {
+      body: { webhookUrl: `http://localhost:${port + 1}/hooks` },
+    });
+    expect(other.status).toBe(201);
+  });
+
+  it('a state import refuses it in a client, and in a pending delivery', async () => {
+    type Exported = {
+      collections: {
+        clients: ClientState[];
+        deliveries: { id: string; status: string; url: string | null }[];
+      };
+    };
+    const exported = (await call(sandbox, 'GET', '/__sandbox/state')).body as Exported;
+    const client = exported.collections.clients.find((c) => c.id === A.id);
+    if (!client) throw new Error('no client A');
+    client.webhookUrl = `http://[::1]:${port}/__sandbox/reset`;
+    const res = await call(sandbox, 'PUT', '/__sandbox/state', { body: exported });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(
+      `collections.clients: ${A.id} has a webhookUrl that must not point at the sandbox itself (port ${port} of this machine): a delivery would call the sandbox's own API`,
+    );
+
+    // A delivery still pending (its receiver is down), then pointed at the sandbox in the document.
+    expect((await update(await refusedUrl())).status).toBe(200);
+    const va = await call(sandbox, 'POST', '/api/v1/clients/business/virtual-accounts', {
+      headers: schemeA(token, A.secretKey, A.a1.id),
+      body: { firstName: 'Self', lastName: 'Check', type: 'permanent', reference: 'self-url' },
+    });
+    expect(va.status).toBe(201);
+    const { accountNumber } = va.body.data as { accountNumber: string };
+    const { deliveryId } = await sandbox.incomingPayment({ accountNumber, amount: 100_000 });
+    const withDelivery = (await call(sandbox, 'GET', '/__sandbox/state')).body as Exported;
+    const delivery = withDelivery.collections.deliveries.find((d) => d.id === deliveryId);
+    expect(delivery?.status).toBe('pending');
+    if (!delivery) throw new Error('no delivery');
+    delivery.url = `http://localhost:${port}/__sandbox/incoming-payments`;
+    const refused = await call(sandbox, 'PUT', '/__sandbox/state', { body: withDelivery });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(
+      new RegExp(
+        `^collections\\.deliveries: ${deliveryId} is pending to a url that must not point at the sandbox itself`,
+      ),
+    );
+
+    delivery.url = null;
+    const accepted = await call(sandbox, 'PUT', '/__sandbox/state', { body: withDelivery });
+    expect(accepted.status).toBe(200);
   });
 });
 

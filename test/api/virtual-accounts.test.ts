@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
+import { MAX_LIFETIME_SECONDS } from '../../src/config.js';
 import { isValidNuban } from '../../src/domain/nuban.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
 import { A, B, call, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';
@@ -199,5 +200,20 @@ describe('virtual account lifetime', () => {
       body: { firstName: 'Tunde', lastName: 'Bakare', type: 'temporal', reference: 'life-2' },
     });
     expect((second.body.data as VirtualAccount).expiresAt).toBe(new Date(t + 1800 * 1000).toISOString());
+  });
+
+  it('the largest accepted lifetime still stamps a valid expiry (it answered 500 when the setting had no bound)', async () => {
+    const sandbox = await createSandbox(
+      { inMemory: true, virtualAccountTtlSeconds: MAX_LIFETIME_SECONDS, log: () => undefined },
+      { now: () => NOW },
+    );
+    const res = await call(sandbox, 'POST', VIRTUAL, {
+      headers: await ownerHeaders(sandbox),
+      body: { firstName: 'Tunde', lastName: 'Bakare', type: 'temporal', reference: 'life-max' },
+    });
+    expect(res.status).toBe(201);
+    expect((res.body.data as VirtualAccount).expiresAt).toBe(
+      new Date(NOW + MAX_LIFETIME_SECONDS * 1000).toISOString(),
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/domain/clock.js';
-import { createSandbox, type Sandbox } from '../../src/sandbox.js';
+import { createSandbox, type Sandbox, version } from '../../src/sandbox.js';
 import type { DeliveryRecord } from '../../src/store/records.js';
 import { type Reply, refusedUrl, startReceiver } from '../support/receiver.js';
 import { A, B, call, memorySandbox } from '../support/sandbox.js';
@@ -70,6 +70,8 @@ describe('incoming payments', () => {
     const [got] = hook.received;
     expect(got?.headers['auth-key']).toBe(A.webhookAuthKey);
     expect(got?.headers['content-type']).toBe('application/json');
+    // The control API refuses this agent: a delivery that reaches the sandbox cannot drive it.
+    expect(got?.headers['user-agent']).toBe(`banking-sandbox-webhooks/${version}`);
     expect(got?.body).toEqual({
       transactionReference,
       virtualAccountRef: 'va-ref-1',

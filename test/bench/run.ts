@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { build } from 'esbuild';
 import clients from '../../fixtures/clients.json' with { type: 'json' };
+import { MAX_STRING_LENGTH } from '../../src/config.js';
 import { findWrk, type Load, type LoadTarget, wrkLoad, wrkRun } from './wrk.js';
 
 function envNumber(name: string, fallback: number): number {
@@ -606,7 +607,11 @@ async function benchSoak(dir: string): Promise<Soak> {
   const dataFile = join(dir, 'soak.json');
   const launch =
     (file: string): Launch =>
-    (port) => ({ args: ['--expose-gc', ...ours(file)(port).args] });
+    (port) => ({
+      // The soaked process re-imports its own state at the end, which may outgrow the default import limit (a
+      // container's margin); this machine holds it.
+      args: ['--expose-gc', ...ours(file)(port).args, '--import-limit', String(MAX_STRING_LENGTH)],
+    });
   /** Copies the state files (snapshot and journal) aside, for a fresh process to load later. */
   const keep = async (name: string) => {
     const copy = join(dir, name);

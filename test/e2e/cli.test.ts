@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -126,6 +127,19 @@ describe('the CLI', () => {
     [['--scenario', 'nope'], /no ready scenario named "nope"/],
     [['--scenario', '../fixtures/banks'], /--scenario takes a ready scenario's name or a \.json file/],
     [['--scenario', '/nonexistent/scenario.json'], /scenario \/nonexistent\/scenario\.json/],
+    // Time settings whose arithmetic would leave a Date or a timer.
+    [['--token-ttl', '9007199254740991'], /invalid setting --token-ttl \(SANDBOX_TOKEN_TTL\)/],
+    [['--secret-grace', '9007199254740991'], /invalid setting --secret-grace \(SANDBOX_SECRET_GRACE\)/],
+    [['--invitation-ttl', '9007199254740991'], /invalid setting --invitation-ttl \(SANDBOX_INVITATION_TTL\)/],
+    [
+      ['--virtual-account-ttl', '9007199254740991'],
+      /invalid setting --virtual-account-ttl \(SANDBOX_VIRTUAL_ACCOUNT_TTL\)/,
+    ],
+    [['--webhook-attempts', '100'], /invalid setting --webhook-attempts .*more than a timer holds/],
+    [['--webhook-timeout', '2147483648'], /invalid setting --webhook-timeout/],
+    [['--webhook-retry-base', '2147483648'], /invalid setting --webhook-retry-base/],
+    [['--webhook-retry-factor', '1000'], /invalid setting --webhook-retry-factor/],
+    [['--bulk-item-delay', '2147483648'], /invalid setting --bulk-item-delay/],
   ])('%j exits 2 with one clear line', async (args, message) => {
     const res = await runCli(args, { cwd: dir });
     expect(res.code).toBe(2);
@@ -174,6 +188,62 @@ describe('the CLI', () => {
     expect(quiet.stdout()).not.toContain('log-check-3');
     expect(quiet.stdout().trim().split('\n')).toHaveLength(1);
   });
+
+  it.each([
+    [
+      'a multipart registration',
+      'PATCH',
+      '/api/v1/clients/business/complete-registration',
+      'multipart/form-data; boundary=abort',
+      '--abort\r\nContent-Disposition: form-data; name="photoId"; filename="id.png"\r\nContent-Type: image/png\r\n\r\n',
+      false,
+    ],
+    ['a big JSON body', 'PUT', '/__sandbox/state', 'application/json', '{"version":1,"collections":{', false],
+    ['a chunked JSON body', 'POST', '/api/v1/clients/business', 'application/json', '{"businessName":', true],
+  ])(
+    '%s the client aborts is recorded as 499 and logged in one line, without a stack trace',
+    async (_name, method, path, type, part, chunked) => {
+      const p = await start(['--in-memory']);
+      const headers = await signIn(p);
+      const requestId = `aborted-${method.toLowerCase()}-${chunked ? 'chunked' : 'sized'}`;
+      const url = new URL(p.url);
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(Number(url.port), url.hostname, () => {
+          const head = [
+            `${method} ${path} HTTP/1.1`,
+            `Host: ${url.host}`,
+            `Authorization: ${headers.authorization}`,
+            `SECRET_KEY: ${headers.SECRET_KEY}`,
+            `businessId: ${A.a1.id}`,
+            `x-request-id: ${requestId}`,
+            `Content-Type: ${type}`,
+            chunked ? 'Transfer-Encoding: chunked' : 'Content-Length: 5000000',
+          ];
+          const body = chunked ? `${part.length.toString(16)}\r\n${part}\r\n` : part;
+          // Half the request, then the connection goes: the body never completes.
+          socket.write(`${head.join('\r\n')}\r\n\r\n${body}`, () => {
+            socket.destroy();
+            resolve();
+          });
+        });
+        socket.on('error', reject);
+      });
+      const line = await waitForOutput(p, new RegExp(`[^\\n]*${requestId}`));
+      expect(line).toMatch(
+        new RegExp(`${method} +${path.replaceAll('/', '\\/')} 499 [\\d.]+ms ${requestId}$`),
+      );
+      const journal = await http(p, 'GET', `/__sandbox/requests?status=499`);
+      expect(journal.body.data).toEqual([expect.objectContaining({ method, path, status: 499, requestId })]);
+      // One line for it, on standard output, and nothing on standard error (no stack trace, no error line).
+      expect(
+        p
+          .stdout()
+          .split('\n')
+          .filter((l) => l.includes(requestId)),
+      ).toHaveLength(1);
+      expect(p.stderr()).toBe('');
+    },
+  );
 
   it('--help lists every setting and exits 0', async () => {
     const res = await runCli(['--help']);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, helpText, parseCli, resolveConfig, settings } from '../../src/config.js';
+import {
+  ConfigError,
+  helpText,
+  MAX_LIFETIME_SECONDS,
+  MAX_TIMER_MS,
+  parseCli,
+  resolveConfig,
+  settings,
+} from '../../src/config.js';
+import { retryDelayMs } from '../../src/domain/backoff.js';
 
 const run = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
   const result = parseCli(argv, env);
@@ -46,6 +55,70 @@ describe('config', () => {
   ])('%j is refused with one clear line', (argv, message) => {
     expect(() => parseCli(argv, {})).toThrow(ConfigError);
     expect(() => parseCli(argv, {})).toThrow(message);
+  });
+
+  // The largest value each time setting accepted before made its arithmetic leave a Date or a timer.
+  it.each([
+    [['--token-ttl', String(Number.MAX_SAFE_INTEGER)], /--token-ttl \(SANDBOX_TOKEN_TTL\)/],
+    [['--secret-grace', String(Number.MAX_SAFE_INTEGER)], /--secret-grace \(SANDBOX_SECRET_GRACE\)/],
+    [['--invitation-ttl', String(Number.MAX_SAFE_INTEGER)], /--invitation-ttl \(SANDBOX_INVITATION_TTL\)/],
+    [
+      ['--virtual-account-ttl', String(Number.MAX_SAFE_INTEGER)],
+      /--virtual-account-ttl \(SANDBOX_VIRTUAL_ACCOUNT_TTL\)/,
+    ],
+    [['--virtual-account-ttl', String(MAX_LIFETIME_SECONDS + 1)], /--virtual-account-ttl/],
+    [['--webhook-timeout', String(MAX_TIMER_MS)], /--webhook-timeout \(SANDBOX_WEBHOOK_TIMEOUT\)/],
+    [['--webhook-retry-base', String(MAX_TIMER_MS)], /--webhook-retry-base \(SANDBOX_WEBHOOK_RETRY_BASE\)/],
+    [['--webhook-retry-factor', '1000'], /--webhook-retry-factor \(SANDBOX_WEBHOOK_RETRY_FACTOR\)/],
+    [['--webhook-attempts', '1000'], /--webhook-attempts \(SANDBOX_WEBHOOK_ATTEMPTS\)/],
+    [
+      ['--webhook-attempts', '100'],
+      /--webhook-attempts \(SANDBOX_WEBHOOK_ATTEMPTS\): .*more than a timer holds/,
+    ],
+    [
+      ['--webhook-retry-factor', '100', '--webhook-retry-base', '3600000', '--webhook-attempts', '4'],
+      /--webhook-attempts .*retry 3 would wait/,
+    ],
+    [['--bulk-item-delay', String(MAX_TIMER_MS)], /--bulk-item-delay \(SANDBOX_BULK_ITEM_DELAY\)/],
+  ])('time setting %j whose arithmetic would overflow is refused, naming it', (argv, message) => {
+    expect(() => parseCli(argv, {})).toThrow(ConfigError);
+    expect(() => parseCli(argv, {})).toThrow(message);
+    expect(() => parseCli(argv, {})).not.toThrow(/\n/);
+  });
+
+  it('the largest accepted time settings stay inside a Date and a timer', () => {
+    const config = run([
+      '--token-ttl',
+      String(MAX_LIFETIME_SECONDS),
+      '--secret-grace',
+      String(MAX_LIFETIME_SECONDS),
+      '--invitation-ttl',
+      String(MAX_LIFETIME_SECONDS),
+      '--virtual-account-ttl',
+      String(MAX_LIFETIME_SECONDS),
+      '--webhook-retry-base',
+      '3600000',
+      '--webhook-retry-factor',
+      '1',
+      '--webhook-attempts',
+      '100',
+    ]);
+    // Even a clock moved a thousand years ahead stamps a valid expiry.
+    const later = Date.now() + 1000 * 365 * 86_400_000;
+    for (const seconds of [
+      config.tokenTtlSeconds,
+      config.secretGraceSeconds,
+      config.invitationTtlSeconds,
+      config.virtualAccountTtlSeconds,
+    ]) {
+      expect(new Date(later + seconds * 1000).toISOString()).toMatch(/Z$/);
+    }
+    const longest = retryDelayMs(
+      config.webhookAttempts - 1,
+      config.webhookRetryBaseMs,
+      config.webhookRetryFactor,
+    );
+    expect(longest).toBeLessThanOrEqual(MAX_TIMER_MS);
   });
 
   it('names the variable when the environment is wrong', () => {

@@ -6,6 +6,7 @@ import { isValidNuban, makeNuban, nubanCheckDigit } from '../../src/domain/nuban
 import { Random, seedState } from '../../src/domain/random.js';
 import { permits } from '../../src/domain/roles.js';
 import { secureEqual } from '../../src/domain/secure-compare.js';
+import { pointsAtSelf } from '../../src/domain/self-url.js';
 
 describe('NUBAN check digit', () => {
   it.each([
@@ -122,5 +123,38 @@ describe('secureEqual', () => {
     expect(secureEqual('sk_sandbox_abc', 'sk_sandbox_abd')).toBe(false);
     expect(secureEqual('short', 'a much longer value')).toBe(false);
     expect(secureEqual('', '')).toBe(true);
+  });
+});
+
+describe('pointsAtSelf', () => {
+  const self = { port: 4010, local: ['sandbox-host', '10.1.2.3', 'FE80::42:ACFF:FE11:2', '2001:db8::7'] };
+  it.each([
+    ['http://localhost:4010/__sandbox/reset', true],
+    ['http://127.0.0.1:4010', true],
+    ['http://127.255.0.9:4010/x', true],
+    ['http://0x7f.1:4010/x', true],
+    ['http://0:4010/x', true],
+    ['http://[::1]:4010/x', true],
+    ['http://[::ffff:7f00:1]:4010/x', true],
+    ['http://[::ffff:10.1.2.3]:4010/x', true],
+    ['http://10.1.2.3:4010/x', true],
+    ['http://[fe80::42:acff:fe11:2]:4010/x', true],
+    ['http://[2001:0db8:0:0:0:0:0:7]:4010/x', true],
+    ['http://SANDBOX-HOST:4010/x', true],
+    ['https://localhost:4010/x', true],
+    ['http://localhost/x', false],
+    ['http://localhost:4011/x', false],
+    ['http://10.1.2.4:4010/x', false],
+    ['https://hooks.example.com:4010/x', false],
+    ['http://[::ffff:10.1.2.4]:4010/x', false],
+    ['not a url', false],
+  ])('%s → %s', (url, expected) => {
+    expect(pointsAtSelf(url, self)).toBe(expected);
+  });
+
+  it("takes the scheme's default port when the URL names none", () => {
+    expect(pointsAtSelf('http://localhost/x', { port: 80, local: [] })).toBe(true);
+    expect(pointsAtSelf('https://127.0.0.1/x', { port: 443, local: [] })).toBe(true);
+    expect(pointsAtSelf('https://127.0.0.1/x', { port: 80, local: [] })).toBe(false);
   });
 });

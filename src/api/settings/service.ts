@@ -1,5 +1,7 @@
+import { hostname, networkInterfaces } from 'node:os';
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
+import { pointsAtSelf } from '../../domain/self-url.js';
 import { ApiError } from '../../http/envelope.js';
 import type { ClientRecord } from '../../store/records.js';
 import { recordAudit } from '../audits/service.js';
@@ -8,12 +10,41 @@ export function apiKeys(client: ClientRecord) {
   return { publicKey: client.publicKey, secretKey: client.secretKey };
 }
 
+/** The machine's host name and every address of its interfaces, read now (interfaces come and go). */
+function localNames(): string[] {
+  const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+  return [hostname(), ...addresses];
+}
+
+/**
+ * A check of URLs against the sandbox's own address (read once, for a batch of URLs): it answers the message
+ * refusing a URL that points at the sandbox itself (its own port on a loopback or local address), or null.
+ * While the sandbox is not served on a port, nothing can point at it.
+ */
+export function selfPointing(deps: Pick<Deps, 'ownPort'>): (url: string) => string | null {
+  const port = deps.ownPort();
+  if (port === null) return () => null;
+  const self = { port, local: localNames() };
+  return (url) =>
+    pointsAtSelf(url, self)
+      ? `must not point at the sandbox itself (port ${port} of this machine): a delivery would call the sandbox's own API`
+      : null;
+}
+
+/** Throws 400 naming `field` when `url` points at the sandbox itself. */
+export function refuseSelfPointing(deps: Pick<Deps, 'ownPort'>, url: string, field = 'webhookUrl'): void {
+  const problem = selfPointing(deps)(url);
+  if (problem) throw new ApiError(400, `${field} ${problem}`, [{ field, message: problem }]);
+}
+
+/** Sets the client's webhook URL; one that points at the sandbox itself is refused (400). */
 export async function updateWebhookUrl(
   deps: Deps,
   actor: Actor,
   client: ClientRecord,
   webhookUrl: string,
 ): Promise<void> {
+  refuseSelfPointing(deps, webhookUrl);
   await deps.store.mutate((tx) => {
     const current = tx.get('clients', client.id) ?? client;
     tx.put('clients', { ...current, webhookUrl });
