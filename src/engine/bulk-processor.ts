@@ -79,7 +79,8 @@ export class BulkProcessor {
     if (!item || !batch) return;
     const report = (e: unknown) => log(`bulk item ${itemId}: ${(e as Error).stack ?? e}`);
     try {
-      // Keyed on what the client sent, so the same batch draws the same outcomes in any run.
+      // Keyed on where the item stands (its batch's ordinal, its index, its try), not on the client's reference
+      // nor on when it runs: the same batches draw the same outcomes in any run, at any concurrency.
       const effect = scenarios.check({
         on: 'bulk.item',
         accountNumber: item.receiverAccountNumber,
@@ -87,7 +88,8 @@ export class BulkProcessor {
         amount: item.amount,
         batchName: batch.batchName,
         itemIndex: item.itemIndex,
-        key: `${item.retrievalReference}:${item.reprocessCount}`,
+        key: `batch ${batch.ordinal} item ${item.itemIndex} try ${item.reprocessCount}`,
+        reference: `${item.retrievalReference}:${item.reprocessCount}`,
       });
       const wait = config.bulkItemDelayMs + (effect?.delayMs ?? 0);
       if (wait > 0 || effect?.hold) {

@@ -128,11 +128,12 @@ export class WebhookDispatcher {
       this.settle(id);
       return;
     }
+    // Keyed on the delivery's ordinal and the attempt's number, both the sandbox's own.
     const effect = this.deps.scenarios.check({
       on: 'webhook',
       accountNumber: delivery.payload.recipientAccountNumber,
       amount: delivery.payload.amount,
-      key: `${delivery.transactionReference}:${delivery.attempts.length}`,
+      key: `delivery ${delivery.ordinal} attempt ${delivery.attempts.length}`,
     });
     if (effect?.delayMs) await this.deps.clock.sleep(effect.delayMs);
     const attempts: DeliveryAttempt[] = [];

@@ -207,6 +207,12 @@ export const bulkTransferRecord = z.object({
   businessId: z.string(),
   bulkReference: z.string(),
   batchName: z.string(),
+  /**
+   * The batch's ordinal among its business's batches since the scenario rules in force were chosen: with the
+   * item's `itemIndex` and `reprocessCount`, what a scenario's probability draw for an item is keyed on. Kept, so
+   * an item resumed after a restart draws as it would have. 0 in states written before it was kept.
+   */
+  ordinal: z.number().int().nonnegative().default(0),
   totalItems: z.number().int().nonnegative(),
   completedItems: z.number().int().nonnegative(),
   failedItems: z.number().int().nonnegative(),
@@ -277,6 +283,12 @@ export const deliveryRecord = z.object({
   clientId: z.string(),
   businessId: z.string(),
   transactionReference: z.string(),
+  /**
+   * The delivery's ordinal among its business's deliveries since the scenario rules in force were chosen: with
+   * the attempt's number, what a scenario's probability draw for an attempt is keyed on. 0 in states written
+   * before it was kept.
+   */
+  ordinal: z.number().int().nonnegative().default(0),
   /** The URL at the time of the payment; null when none was set (the delivery is skipped). */
   url: z.string().nullable(),
   payload: webhookPayload,
