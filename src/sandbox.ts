@@ -40,7 +40,10 @@ export interface Sandbox {
   store: Store;
   config: Config;
   fixtures: Fixtures;
-  /** The clock every time-based rule reads: advance or freeze it instead of waiting. */
+  /**
+   * The clock every time-based rule reads: advance or freeze it instead of waiting. `await clock.advance(ms)`
+   * runs everything that comes due inside the window, in time order, before it resolves.
+   */
   clock: VirtualClock;
   /** Every client's logins, keys and businesses, from the live state. */
   credentials(): ClientCredentials[];
@@ -100,11 +103,13 @@ export async function createSandbox(
   if (resumedDeliveries > 0)
     log(`resuming ${resumedDeliveries} webhook delivery(ies) left pending by the last run`);
   const reset = async () => {
-    clock.reset();
+    const doc = await initialState();
+    // In one synchronous step up to the new state: work the clock wakes here finds its records gone.
     bulk.clear();
     webhooks.clear();
     scenarios.reset();
-    await store.replaceState(await initialState());
+    clock.reset();
+    await store.replaceState(doc);
     await uploads.clear();
   };
   // Items a scenario holds `processing` are let go by a drain, including those that reach their turn during it.

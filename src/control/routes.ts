@@ -235,12 +235,19 @@ export function controlRoutes(
     .get('/clock', (c) => ok(c, 'Sandbox clock', deps.clock.describe()))
     .post('/clock/advance', async (c) => {
       const { ms } = await jsonBody(c, advanceBody);
-      deps.clock.advance(ms);
+      try {
+        await deps.clock.advance(ms);
+      } catch (error) {
+        // Refused before anything moved: past the range of a Date.
+        if (error instanceof RangeError)
+          throw new ApiError(400, error.message, [{ field: 'ms', message: error.message }]);
+        throw error;
+      }
       return ok(c, `Clock advanced by ${ms} ms`, deps.clock.describe());
     })
     .post('/clock/freeze', async (c) => {
       const { frozen } = await jsonBody(c, freezeBody);
-      deps.clock.freeze(frozen);
+      await deps.clock.freeze(frozen);
       return ok(c, frozen ? 'Clock frozen' : 'Clock running', deps.clock.describe());
     })
     .get('/scenario', (c) => ok(c, 'Active scenario', deps.scenarios.describe()))

@@ -48,8 +48,8 @@ export const advanceBody = z.object({
   ms: z
     .number()
     .int()
-    .min(0)
-    .max(100 * 365 * 24 * 3_600_000),
+    .min(1)
+    .describe('how far to move the clock; the clock must stay inside the range of a Date (±8.64e15 ms)'),
 });
 
 export const freezeBody = z.object({ frozen: z.boolean().default(true) });

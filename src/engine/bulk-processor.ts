@@ -2,7 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import type { Deps } from '../deps.js';
 import { settledStatus } from '../domain/bulk-state.js';
-import { isoAt } from '../domain/clock.js';
+import { type ClockTask, isoAt } from '../domain/clock.js';
 import { transferFee } from '../domain/fees.js';
 import { nipSessionId } from '../domain/references.js';
 import { INSUFFICIENT_FUNDS, type TransferFailure } from '../domain/transfer-failure.js';
@@ -71,7 +71,12 @@ export class BulkProcessor {
     this.queue.clear();
   }
 
-  private async run(itemId: string): Promise<void> {
+  /** One item, as a task of the clock: an advance waits for it unless it sleeps on the clock or is held. */
+  private run(itemId: string): Promise<void> {
+    return this.deps.clock.run((task) => this.process(itemId, task));
+  }
+
+  private async process(itemId: string, task: ClockTask): Promise<void> {
     if (this.closed) return;
     const { store, config, log, scenarios } = this.deps;
     const item = store.get('bulkItems', itemId);
@@ -94,8 +99,8 @@ export class BulkProcessor {
       const wait = config.bulkItemDelayMs + (effect?.delayMs ?? 0);
       if (wait > 0 || effect?.hold) {
         void store.mutate((tx) => this.markProcessing(tx, itemId)).catch(report);
-        if (wait > 0) await this.deps.clock.sleep(wait);
-        if (effect?.hold) await scenarios.held();
+        if (wait > 0) await task.sleep(wait);
+        if (effect?.hold) await task.idleWhile(scenarios.held());
         if (this.closed) return;
       }
       void store.mutate((tx) => this.finish(tx, itemId, effect?.fail)).catch(report);
