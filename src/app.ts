@@ -118,7 +118,7 @@ export function createApp(deps: Deps, hooks: Omit<ControlHooks, 'requests'>, eng
   app.notFound((c) => c.json(errorBody(`Route not found: ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => {
     if (error instanceof ApiError)
-      return c.json(errorBody(error.message, error.errors, error.errorCode), error.status);
+      return c.json(errorBody(error.message, error.errors, error.errorCode, error.waiting), error.status);
     if (error instanceof HTTPException && error.status < 500) {
       return c.json(errorBody(error.message || 'Bad request'), error.status);
     }

@@ -6,7 +6,9 @@ import { type App, createApp } from './app.js';
 import { type Config, type ConfigInput, resolveConfig } from './config.js';
 import { credentials, type credentialsOf } from './control/credentials.js';
 import { type IncomingPayment, receivePayment } from './control/incoming-payments.js';
+import { DRAIN_TIMEOUT_MS } from './control/schemas.js';
 import { createClient, type NewClient, newClientBody } from './control/tenants.js';
+import { DrainTimeoutError, waitingWork } from './control/waiting.js';
 import type { Deps } from './deps.js';
 import { type Clock, systemClock, VirtualClock } from './domain/clock.js';
 import { BulkProcessor } from './engine/bulk-processor.js';
@@ -53,8 +55,13 @@ export interface Sandbox {
   incomingPayment(payment: IncomingPayment): Promise<{ transactionReference: string; deliveryId: string }>;
   /** Makes a ready scenario (by name) or a scenario object the active one; `null` goes back to the start-up one. */
   setScenario(scenario: string | Scenario | null): void;
-  /** Resolves once background work is idle and every acknowledged change is on disk. */
-  drain(): Promise<void>;
+  /**
+   * Resolves once background work is idle and every acknowledged change is on disk. Gives up after `timeoutMs`
+   * (default 30 000, as `POST /__sandbox/drain`) with a `DrainTimeoutError` whose message and `waiting` name
+   * what is still open: batches and items, deliveries and when each next attempt is due, and whether the clock
+   * is frozen (then nothing comes due until `clock.advance()`).
+   */
+  drain(options?: { timeoutMs?: number }): Promise<void>;
   /** Back to the fixtures. */
   reset(): Promise<void>;
   /** Flushes and closes the store. */
@@ -113,12 +120,26 @@ export async function createSandbox(
     await uploads.clear();
   };
   // Items a scenario holds `processing` are let go by a drain, including those that reach their turn during it.
-  const drain = () =>
-    scenarios.whileDraining(async () => {
+  const drain = async ({ timeoutMs = DRAIN_TIMEOUT_MS }: { timeoutMs?: number } = {}) => {
+    let timer: NodeJS.Timeout | undefined;
+    // Real time: a drain waits for work, and work on a frozen clock only moves when the clock is advanced.
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    const idle = async () => {
       await bulk.idle();
       await webhooks.idle();
       await store.idle();
-    });
+      return 'idle' as const;
+    };
+    try {
+      const outcome = await scenarios.whileDraining(() => Promise.race([idle(), timedOut]));
+      if (outcome === 'timeout')
+        throw new DrainTimeoutError(timeoutMs, waitingWork(deps, { bulk, webhooks }));
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   const app = createApp(deps, { version, startedAt: Date.now(), reset, drain }, { bulk, webhooks });
   return {
     app,

@@ -70,6 +70,9 @@ export const metricsQuery = z.object({
     .describe('collect garbage first (node must run with --expose-gc; 409 otherwise)'),
 });
 
+/** How long a drain waits, HTTP or code, unless told otherwise. */
+export const DRAIN_TIMEOUT_MS = 30_000;
+
 export const drainQuery = z.object({
-  timeoutMs: z.coerce.number().int().min(1).max(600_000).default(30_000),
+  timeoutMs: z.coerce.number().int().min(1).max(600_000).default(DRAIN_TIMEOUT_MS),
 });

@@ -140,11 +140,14 @@ export const controlOperations: Operation[] = [
     path: '/drain',
     summary: 'Wait for the queues',
     description:
-      'Answers once the bulk and webhook queues are idle (due retries included) and every change is on disk. Held bulk items are let go.',
+      'Answers once the bulk and webhook queues are idle (due retries included) and every change is on disk. Held bulk items are let go. With the clock frozen nothing comes due until the clock is advanced, so advance first.',
     tag: 'Sandbox',
     security: 'none',
     query: drainQuery,
-    responses: { 200: done('`Queues are idle`'), 408: 'The queues were still busy after `timeoutMs`' },
+    responses: {
+      200: done('`Queues are idle`'),
+      408: 'The queues were still busy after `timeoutMs`: the message and `waiting` name the batches and their open items, the pending deliveries with when each next attempt is due, and the clock (frozen or not)',
+    },
   },
   {
     operationId: 'exportState',

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { DrainTimeoutError, type WaitingWork } from '../../src/control/waiting.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
 import type { DeliveryRecord } from '../../src/store/records.js';
@@ -270,7 +271,7 @@ describe('one advance runs everything that comes due', () => {
     await sandbox.clock.advance(HOUR);
     expect(sandbox.clock.now()).toBe(start + HOUR);
     await expectSettled(sandbox, work);
-    await sandbox.drain();
+    await sandbox.drain({ timeoutMs: 5000 });
   });
 
   it('runs what is due in time order and stops at the target: what is due later waits for the next advance', async () => {
@@ -309,5 +310,82 @@ describe('one advance runs everything that comes due', () => {
     expect(d.status).toBe('delivered');
     expect(d.attempts.map((a) => a.statusCode)).toEqual([500, 500, 200]);
     expect(hook.received).toHaveLength(3);
+  });
+});
+
+describe('drain gives up and says what is still waiting', () => {
+  /** On a frozen clock: ten items processing at 30 s each (eight at a time), a delivery waiting a minute for its retry. */
+  async function stuck(sandbox: Sandbox) {
+    await sandbox.clock.freeze(true);
+    const hook = await receiver([500]);
+    const { account } = await webhookSetup(sandbox, hook.url, {
+      type: 'permanent',
+      reference: 'clock-stuck',
+    });
+    const paid = await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: 1000 });
+    const { deliveryId } = paid.body.data as { deliveryId: string };
+    const batch = await bulk.create(sandbox, bulk.transfers(10, { amount: 1000 }));
+    expect((await processBatch(sandbox, batch.id)).status).toBe(202);
+    // The first attempt goes out at once; an advance waits for it (its POST is real I/O), and its failure
+    // schedules the retry a minute on.
+    await sandbox.clock.advance(1);
+    const d = await delivery(sandbox, deliveryId);
+    expect(d.attempts.map((a) => a.statusCode)).toEqual([500]);
+    return { batchId: batch.id, deliveryId, now: sandbox.clock.now(), nextAttemptAt: d.nextAttemptAt ?? 0 };
+  }
+
+  function expectReport(waiting: WaitingWork, s: Awaited<ReturnType<typeof stuck>>) {
+    expect(waiting.clock).toMatchObject({ frozen: true, now: new Date(s.now).toISOString() });
+    expect(waiting.batchCount).toBe(1);
+    expect(waiting.batches[0]).toMatchObject({ id: s.batchId, totalItems: 10, openItems: 10 });
+    expect(waiting.batches[0]?.items.map((i) => `${i.itemIndex}:${i.status}`)).toEqual([
+      ...Array.from({ length: 8 }, (_, i) => `${i}:processing`),
+      '8:pending',
+      '9:pending',
+    ]);
+    expect(waiting.deliveryCount).toBe(1);
+    expect(waiting.deliveries[0]).toEqual({
+      id: s.deliveryId,
+      clientId: A.id,
+      businessId: A.a1.id,
+      attemptsMade: 1,
+      attemptsLeft: 5,
+      nextAttemptAt: new Date(s.nextAttemptAt).toISOString(),
+      dueInMs: s.nextAttemptAt - s.now,
+    });
+  }
+
+  const options: SandboxOptions = { bulkItemDelayMs: 30_000, webhookRetryBaseMs: 60_000 };
+
+  it('over HTTP: 408 whose message and `waiting` name the batch and its items, the delivery and its next attempt, and the frozen clock', async () => {
+    const sandbox = await open(options);
+    const s = await stuck(sandbox);
+    const res = await call(sandbox, 'POST', '/__sandbox/drain?timeoutMs=200');
+    expect(res.status).toBe(408);
+    expect(res.body).toMatchObject({ status: false, data: null });
+    const message = String(res.body.message);
+    expect(message).toContain('after 200 ms');
+    expect(message).toContain(
+      `bulk transfer ${s.batchId} "Clock" with 10 of 10 items open (items processing 0–7; pending 8–9)`,
+    );
+    expect(message).toContain(
+      `webhook delivery ${s.deliveryId} after 1 attempt(s), 5 left, its next attempt due at ${new Date(s.nextAttemptAt).toISOString()}, in ${s.nextAttemptAt - s.now} ms`,
+    );
+    expect(message).toContain('The clock is frozen');
+    expectReport(res.body.waiting as WaitingWork, s);
+  });
+
+  it('in code: drain({timeoutMs}) rejects with a DrainTimeoutError carrying the same report, and a later advance lets it finish', async () => {
+    const sandbox = await open(options);
+    const s = await stuck(sandbox);
+    const error = await sandbox.drain({ timeoutMs: 200 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DrainTimeoutError);
+    if (!(error instanceof DrainTimeoutError)) return;
+    expect(error.timeoutMs).toBe(200);
+    expect(error.message).toContain(s.batchId);
+    expect(error.message).toContain(s.deliveryId);
+    expectReport(error.waiting, s);
+    await sandbox.clock.advance(HOUR);
+    await sandbox.drain({ timeoutMs: 5000 });
   });
 });
