@@ -10,7 +10,7 @@ import { DRAIN_TIMEOUT_MS } from './control/schemas.js';
 import { createClient, type NewClient, newClientBody } from './control/tenants.js';
 import { DrainTimeoutError, waitingWork } from './control/waiting.js';
 import type { Deps } from './deps.js';
-import { type Clock, systemClock, VirtualClock } from './domain/clock.js';
+import { type Clock, REAL_TIME, systemClock, VirtualClock } from './domain/clock.js';
 import { BulkProcessor } from './engine/bulk-processor.js';
 import { WebhookDispatcher } from './engine/webhook-dispatcher.js';
 import { ScenarioController } from './scenarios/controller.js';
@@ -100,6 +100,14 @@ export async function createSandbox(
     onCompactionError: (error) =>
       log(`snapshot compaction failed (the journal still holds everything): ${error}`),
   });
+  // The state keeps the clock: time goes on from where it was, across a restart.
+  clock.restore(store.meta().clock ?? REAL_TIME);
+  clock.persistWith((state) =>
+    store.mutate((tx) => {
+      const meta = tx.get('meta', 'meta');
+      if (meta) tx.put('meta', { ...meta, clock: state });
+    }),
+  );
   const uploads = new Uploads(config.inMemory ? null : join(dirname(config.data), 'uploads'));
   const deps: Deps = { store, uploads, scenarios, fixtures, config, clock, log };
   const bulk = new BulkProcessor(deps);

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import { REAL_TIME } from '../domain/clock.js';
 import { ApiError } from '../http/envelope.js';
 import { parseInput } from '../http/validate.js';
 import { ledgerEffect } from '../ledger/ledger.js';
@@ -50,8 +51,9 @@ function brokenInvariant(doc: StateDocument): string | null {
 }
 
 /**
- * Replaces the state with an exported document. It must validate record by record, hold one meta record and
- * keep the sandbox's invariants (see `brokenInvariant`); otherwise nothing changes.
+ * Replaces the state with an exported document, and the clock with the document's clock. It must validate record
+ * by record, hold one meta record and keep the sandbox's invariants (see `brokenInvariant`); otherwise nothing
+ * changes.
  */
 export async function importState(deps: Deps, body: unknown): Promise<void> {
   const doc: StateDocument = parseInput(stateDocument, body);
@@ -59,5 +61,13 @@ export async function importState(deps: Deps, body: unknown): Promise<void> {
     throw new ApiError(400, 'collections.meta must hold exactly one record');
   const broken = brokenInvariant(doc);
   if (broken) throw new ApiError(400, broken);
-  await deps.store.replaceState(doc);
+  const clock = doc.collections.meta[0]?.clock ?? REAL_TIME;
+  if (!deps.clock.fits(clock)) {
+    throw new ApiError(400, 'collections.meta.0.clock.offsetMs puts the clock outside the range of a Date');
+  }
+  // The state brings its own clock, so time never runs behind the records it holds. Taken in the same step as
+  // the state, before anything can read the time between the two.
+  const imported = deps.store.replaceState(doc);
+  deps.clock.restore(clock);
+  await imported;
 }

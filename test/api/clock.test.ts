@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DrainTimeoutError, type WaitingWork } from '../../src/control/waiting.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
-import type { DeliveryRecord } from '../../src/store/records.js';
+import type { DeliveryRecord, StateDocument } from '../../src/store/records.js';
 import { type Batch, bulkHelpers, processBatch } from '../support/bulk.js';
 import { type Reply, startReceiver } from '../support/receiver.js';
 import { A, call, memorySandbox, ownerHeaders, schemeB } from '../support/sandbox.js';
@@ -20,6 +20,7 @@ afterEach(async () => {
 });
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 /** The settings of the issue's two cases: 100 ms per bulk item, retries from 10 ms, 6 attempts. */
 const DUE_WORK: SandboxOptions = { bulkItemDelayMs: 100, webhookRetryBaseMs: 10, webhookAttempts: 6 };
 /** Virtual ms from the first attempt of a delivery to each attempt: the backoff 10, 20, 40, 80, 160 summed. */
@@ -241,6 +242,20 @@ describe('the virtual clock', () => {
     const after = (await call(sandbox, 'GET', `${base}/${id}`, { headers })).body.data as { status: string };
     expect(after.status).toBe('completed');
   });
+
+  it('makes a token issued at a later virtual time invalid once the clock is back before it (reset)', async () => {
+    const sandbox = await open();
+    await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: {} });
+    await advance(sandbox, 100 * 365 * DAY);
+    const headers = await ownerHeaders(sandbox);
+    const read = () => call(sandbox, 'GET', '/api/v1/clients/business/account-details', { headers });
+    expect((await read()).status).toBe(200);
+    expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
+    const early = await read();
+    expect(early.status).toBe(401);
+    expect(early.body).toMatchObject({ status: false, data: null });
+    expect(String(early.body.message)).toMatch(/not valid yet/);
+  });
 });
 
 describe('one advance runs everything that comes due', () => {
@@ -387,5 +402,43 @@ describe('drain gives up and says what is still waiting', () => {
     expectReport(error.waiting, s);
     await sandbox.clock.advance(HOUR);
     await sandbox.drain({ timeoutMs: 5000 });
+  });
+});
+
+describe('the clock is part of the state', () => {
+  it('goes out with the state export and comes back with its import; a reset brings real time back', async () => {
+    const sandbox = await open();
+    await sandbox.clock.freeze(true);
+    await sandbox.clock.advance(10 * DAY);
+    const frozenAt = sandbox.clock.now();
+    const exported = (await call(sandbox, 'GET', '/__sandbox/state')).body as unknown as StateDocument;
+    expect(exported.collections.meta[0]?.clock).toEqual({ offsetMs: expect.any(Number), frozenAt });
+
+    expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
+    const reset = await clockOf(sandbox);
+    expect(reset).toMatchObject({ frozen: false, offsetMs: 0 });
+    expect(Date.parse(reset.now)).toBeLessThan(frozenAt);
+
+    expect(
+      (
+        await call(sandbox, 'PUT', '/__sandbox/state', {
+          body: exported as unknown as Record<string, unknown>,
+        })
+      ).status,
+    ).toBe(200);
+    expect(await clockOf(sandbox)).toMatchObject({ frozen: true, now: new Date(frozenAt).toISOString() });
+  });
+
+  it('refuses an import whose clock would stand outside the range of a Date', async () => {
+    const sandbox = await open();
+    const doc = (await call(sandbox, 'GET', '/__sandbox/state')).body as unknown as StateDocument;
+    const meta = doc.collections.meta[0];
+    if (!meta) throw new Error('no meta record');
+    doc.collections.meta = [{ ...meta, clock: { offsetMs: 8.64e15, frozenAt: null } }];
+    const res = await call(sandbox, 'PUT', '/__sandbox/state', {
+      body: doc as unknown as Record<string, unknown>,
+    });
+    expect(res.status).toBe(400);
+    expect((await clockOf(sandbox)).offsetMs).toBe(0);
   });
 });
