@@ -22,7 +22,7 @@ import type { AppEnv } from './http/env.js';
 import { ApiError, errorBody } from './http/envelope.js';
 import { header } from './http/headers.js';
 import { batchedWriter, formatRequest, type RequestEntry, RequestJournal } from './http/request-log.js';
-import { chosenScenario } from './http/scenario.js';
+import { chosenScenario, routeOf } from './http/scenario.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 /**
@@ -73,7 +73,7 @@ export function createApp(deps: Deps, hooks: Omit<ControlHooks, 'requests'>, eng
         CLIENT_CLOSED_REQUEST,
       );
     if (error instanceof ApiError)
-      return c.json(errorBody(error.message, error.errors, error.errorCode), error.status);
+      return c.json(errorBody(error.message, error.errors, error.errorCode, error.waiting), error.status);
     // A disk that refuses a write: the change was undone, and the client may try again once space returns.
     if (error instanceof StoreWriteError || isWriteFailureCode((error as NodeJS.ErrnoException).code)) {
       return c.json(errorBody(asWriteError(error).message), 503);
@@ -131,8 +131,11 @@ export function createApp(deps: Deps, hooks: Omit<ControlHooks, 'requests'>, eng
   app.use('/api/v1/*', async (c, next) => {
     const chosen = chosenScenario(c, deps);
     if (chosen === undefined && !deps.scenarios.has('http')) return next();
+    // Keyed on the request's place among the requests to its method and route, not on its (random) id.
+    const subject = `${c.req.method} ${routeOf(c)}`;
+    const ordinal = deps.scenarios.ordinal(`http:${subject}`, chosen);
     const effect = deps.scenarios.check(
-      { on: 'http', method: c.req.method, path: c.req.path, key: c.get('requestId') },
+      { on: 'http', method: c.req.method, path: c.req.path, key: `${subject} ${ordinal}` },
       chosen,
     );
     if (effect?.delayMs) await deps.clock.sleep(effect.delayMs);

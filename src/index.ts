@@ -11,7 +11,14 @@
 export { type Config, type ConfigInput, resolveConfig } from './config.js';
 export type { IncomingPayment } from './control/incoming-payments.js';
 export type { NewClient } from './control/tenants.js';
-export type { Clock } from './domain/clock.js';
+export {
+  DrainTimeoutError,
+  type WaitingBatch,
+  type WaitingDelivery,
+  type WaitingItem,
+  type WaitingWork,
+} from './control/waiting.js';
+export type { Clock, ClockState, VirtualClock } from './domain/clock.js';
 export {
   type ClientCredentials,
   createSandbox,

@@ -6,9 +6,11 @@ import { type App, createApp } from './app.js';
 import { type Config, type ConfigInput, resolveConfig } from './config.js';
 import { credentials, type credentialsOf } from './control/credentials.js';
 import { type IncomingPayment, receivePayment } from './control/incoming-payments.js';
+import { DRAIN_TIMEOUT_MS } from './control/schemas.js';
 import { createClient, type NewClient, newClientBody } from './control/tenants.js';
+import { DrainTimeoutError, waitingWork } from './control/waiting.js';
 import type { Deps } from './deps.js';
-import { type Clock, systemClock, VirtualClock } from './domain/clock.js';
+import { type Clock, REAL_TIME, systemClock, VirtualClock } from './domain/clock.js';
 import { BulkProcessor } from './engine/bulk-processor.js';
 import { WebhookDispatcher } from './engine/webhook-dispatcher.js';
 import { ScenarioController } from './scenarios/controller.js';
@@ -41,7 +43,10 @@ export interface Sandbox {
   store: Store;
   config: Config;
   fixtures: Fixtures;
-  /** The clock every time-based rule reads: advance or freeze it instead of waiting. */
+  /**
+   * The clock every time-based rule reads: advance or freeze it instead of waiting. `await clock.advance(ms)`
+   * runs everything that comes due inside the window, in time order, before it resolves.
+   */
   clock: VirtualClock;
   /** Every client's logins, keys and businesses, from the live state. */
   credentials(): ClientCredentials[];
@@ -51,8 +56,13 @@ export interface Sandbox {
   incomingPayment(payment: IncomingPayment): Promise<{ transactionReference: string; deliveryId: string }>;
   /** Makes a ready scenario (by name) or a scenario object the active one; `null` goes back to the start-up one. */
   setScenario(scenario: string | Scenario | null): void;
-  /** Resolves once background work is idle and every acknowledged change is on disk. */
-  drain(): Promise<void>;
+  /**
+   * Resolves once background work is idle and every acknowledged change is on disk. Gives up after `timeoutMs`
+   * (default 30 000, as `POST /__sandbox/drain`) with a `DrainTimeoutError` whose message and `waiting` name
+   * what is still open: batches and items, deliveries and when each next attempt is due, and whether the clock
+   * is frozen (then nothing comes due until `clock.advance()`).
+   */
+  drain(options?: { timeoutMs?: number }): Promise<void>;
   /** Back to the fixtures. */
   reset(): Promise<void>;
   /** Flushes and closes the store. */
@@ -115,6 +125,14 @@ export async function createSandbox(
           : `${health.message}; reads go on, writes answer 503 until the disk takes them again`,
       ),
   });
+  // The state keeps the clock: time goes on from where it was, across a restart.
+  clock.restore(store.meta().clock ?? REAL_TIME);
+  clock.persistWith((state) =>
+    store.mutate((tx) => {
+      const meta = tx.get('meta', 'meta');
+      if (meta) tx.put('meta', { ...meta, clock: state });
+    }),
+  );
   const uploads = new Uploads(config.inMemory ? null : join(dirname(config.data), 'uploads'));
   let servedOn: number | null = null;
   const ownPort = () => servedOn ?? (config.port === 0 ? null : config.port);
@@ -127,20 +145,47 @@ export async function createSandbox(
   if (resumedDeliveries > 0)
     log(`resuming ${resumedDeliveries} webhook delivery(ies) left pending by the last run`);
   const reset = async () => {
-    clock.reset();
+    const doc = await initialState();
+    const before = { clock: clock.state(), rules: scenarios.save() };
+    // In one synchronous step up to the new state: work the clock wakes here finds its records gone.
     bulk.clear();
     webhooks.clear();
     scenarios.reset();
-    await store.replaceState(await initialState());
+    clock.reset();
+    try {
+      await store.replaceState(doc);
+    } catch (error) {
+      // The disk refused the new state, and the store put the old one back: so do its clock, its rules and its
+      // background work.
+      clock.restore(before.clock);
+      scenarios.restore(before.rules);
+      bulk.resume();
+      webhooks.resume();
+      throw error;
+    }
     await uploads.clear();
   };
   // Items a scenario holds `processing` are let go by a drain, including those that reach their turn during it.
-  const drain = () =>
-    scenarios.whileDraining(async () => {
+  const drain = async ({ timeoutMs = DRAIN_TIMEOUT_MS }: { timeoutMs?: number } = {}) => {
+    let timer: NodeJS.Timeout | undefined;
+    // Real time: a drain waits for work, and work on a frozen clock only moves when the clock is advanced.
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    const idle = async () => {
       await bulk.idle();
       await webhooks.idle();
       await store.idle();
-    });
+      return 'idle' as const;
+    };
+    try {
+      const outcome = await scenarios.whileDraining(() => Promise.race([idle(), timedOut]));
+      if (outcome === 'timeout')
+        throw new DrainTimeoutError(timeoutMs, waitingWork(deps, { bulk, webhooks }));
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   const app = createApp(deps, { version, startedAt: Date.now(), reset, drain }, { bulk, webhooks });
   return {
     app,

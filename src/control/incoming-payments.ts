@@ -78,6 +78,7 @@ export async function receivePayment(deps: Deps, webhooks: WebhookDispatcher, in
       clientId: client.id,
       businessId: account.businessId,
       transactionReference: entry.id,
+      ordinal: deps.scenarios.ordinal(`delivery:${account.businessId}`),
       url: client.webhookUrl,
       payload,
       status: client.webhookUrl ? 'pending' : 'skipped',

@@ -43,14 +43,18 @@ import { rotateSecret } from './secrets.js';
 import { importState } from './state.js';
 import { readStateDocument } from './state-reader.js';
 import { createClient, newClientBody } from './tenants.js';
+import { DrainTimeoutError } from './waiting.js';
 
 /** What the control API needs from the running sandbox beyond the shared deps. */
 export interface ControlHooks {
   version: string;
   startedAt: number;
   reset: () => Promise<void>;
-  /** Resolves once the background queues are idle and every change is on disk. */
-  drain: () => Promise<void>;
+  /**
+   * Resolves once the background queues are idle and every change is on disk; rejects with a
+   * `DrainTimeoutError` naming what is still waiting after `timeoutMs`.
+   */
+  drain: (options: { timeoutMs: number }) => Promise<void>;
   /** The last requests answered. */
   requests: RequestJournal;
 }
@@ -128,13 +132,13 @@ export function controlRoutes(
     })
     .post('/drain', async (c) => {
       const { timeoutMs } = queryOf(c, drainQuery);
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<false>((resolve) => {
-        timer = setTimeout(() => resolve(false), timeoutMs);
-      });
-      const idle = await Promise.race([hooks.drain().then(() => true as const), timedOut]);
-      clearTimeout(timer);
-      if (!idle) throw new ApiError(408, `The queues were still busy after ${timeoutMs} ms`);
+      try {
+        await hooks.drain({ timeoutMs });
+      } catch (error) {
+        if (error instanceof DrainTimeoutError)
+          throw new ApiError(408, error.message, undefined, undefined, error.waiting);
+        throw error;
+      }
       return done(c, 'Queues are idle');
     })
     .get('/state', (c) => c.json(deps.store.exportState()))
@@ -248,12 +252,19 @@ export function controlRoutes(
     .get('/clock', (c) => ok(c, 'Sandbox clock', deps.clock.describe()))
     .post('/clock/advance', async (c) => {
       const { ms } = await jsonBody(c, advanceBody);
-      deps.clock.advance(ms);
+      try {
+        await deps.clock.advance(ms);
+      } catch (error) {
+        // Refused before anything moved: past the range of a Date.
+        if (error instanceof RangeError)
+          throw new ApiError(400, error.message, [{ field: 'ms', message: error.message }]);
+        throw error;
+      }
       return ok(c, `Clock advanced by ${ms} ms`, deps.clock.describe());
     })
     .post('/clock/freeze', async (c) => {
       const { frozen } = await jsonBody(c, freezeBody);
-      deps.clock.freeze(frozen);
+      await deps.clock.freeze(frozen);
       return ok(c, frozen ? 'Clock frozen' : 'Clock running', deps.clock.describe());
     })
     .get('/scenario', (c) => ok(c, 'Active scenario', deps.scenarios.describe()))

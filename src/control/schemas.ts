@@ -48,8 +48,8 @@ export const advanceBody = z.object({
   ms: z
     .number()
     .int()
-    .min(0)
-    .max(100 * 365 * 24 * 3_600_000),
+    .min(1)
+    .describe('how far to move the clock; the clock must stay inside the range of a Date (±8.64e15 ms)'),
 });
 
 export const freezeBody = z.object({ frozen: z.boolean().default(true) });
@@ -70,6 +70,9 @@ export const metricsQuery = z.object({
     .describe('collect garbage first (node must run with --expose-gc; 409 otherwise)'),
 });
 
+/** How long a drain waits, HTTP or code, unless told otherwise. */
+export const DRAIN_TIMEOUT_MS = 30_000;
+
 export const drainQuery = z.object({
-  timeoutMs: z.coerce.number().int().min(1).max(600_000).default(30_000),
+  timeoutMs: z.coerce.number().int().min(1).max(600_000).default(DRAIN_TIMEOUT_MS),
 });

@@ -1,5 +1,6 @@
 import { selfPointing } from '../api/settings/service.js';
 import type { Deps } from '../deps.js';
+import { REAL_TIME } from '../domain/clock.js';
 import { ApiError } from '../http/envelope.js';
 import { ledgerEffect } from '../ledger/ledger.js';
 import type { StateDocument } from '../store/records.js';
@@ -68,13 +69,29 @@ function selfPointingWebhook(deps: Deps, doc: StateDocument): string | null {
 }
 
 /**
- * Replaces the state with an exported document, validated record by record (`readStateDocument`). It must hold one
- * meta record and keep the sandbox's invariants (see `brokenInvariant`); otherwise nothing changes.
+ * Replaces the state with an exported document, validated record by record (`readStateDocument`), and the clock
+ * with the document's clock. It must hold one meta record and keep the sandbox's invariants (see
+ * `brokenInvariant`); otherwise nothing changes.
  */
 export async function importState(deps: Deps, doc: StateDocument): Promise<void> {
   if (doc.collections.meta.length !== 1)
     throw new ApiError(400, 'collections.meta must hold exactly one record');
   const broken = brokenInvariant(doc) ?? selfPointingWebhook(deps, doc);
   if (broken) throw new ApiError(400, broken);
-  await deps.store.replaceState(doc);
+  const clock = doc.collections.meta[0]?.clock ?? REAL_TIME;
+  if (!deps.clock.fits(clock)) {
+    throw new ApiError(400, 'collections.meta.0.clock.offsetMs puts the clock outside the range of a Date');
+  }
+  // The state brings its own clock, so time never runs behind the records it holds. Taken in the same step as
+  // the state, before anything can read the time between the two.
+  const previous = deps.clock.state();
+  const imported = deps.store.replaceState(doc);
+  deps.clock.restore(clock);
+  try {
+    await imported;
+  } catch (error) {
+    // The disk refused it and the store put the old state back: its clock comes back with it.
+    deps.clock.restore(previous);
+    throw error;
+  }
 }

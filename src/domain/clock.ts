@@ -1,3 +1,5 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
 /** A source of time: milliseconds since the epoch. */
 export interface Clock {
   now(): number;
@@ -10,22 +12,65 @@ export function isoAt(clock: Clock): string {
   return new Date(clock.now()).toISOString();
 }
 
+/** The last moment a `Date` can hold (and, negated, the first): 8.64e15 ms from the epoch. */
+export const MAX_TIME_MS = 8.64e15;
+
+/** The longest a real timer can wait; a longer delay would fire at once (Node clamps it to 1 ms). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** What the state keeps of the clock: how far it runs ahead of real time, or where it stands frozen. */
+export interface ClockState {
+  /** Virtual time minus real time, while the clock runs. */
+  offsetMs: number;
+  /** Where the clock stands (ms since the epoch) while frozen; null while it runs. */
+  frozenAt: number | null;
+}
+
+/** The clock of a fresh state: real time, running. */
+export const REAL_TIME: ClockState = { offsetMs: 0, frozenAt: null };
+
+/**
+ * A piece of background work the clock knows about (`VirtualClock.run`). While it runs it is busy, and an
+ * advance waits for it; while it sleeps on the clock, or idles on something only the outside world ends (an item
+ * held until a drain), it is not.
+ */
+export interface ClockTask {
+  /** Waits until the clock has moved `ms` forward; the task is idle meanwhile and busy again once woken. */
+  sleep(ms: number): Promise<void>;
+  /** Waits for `promise` without counting as busy meanwhile. */
+  idleWhile<T>(promise: Promise<T>): Promise<T>;
+}
+
 interface Sleeper {
   until: number;
-  resolve: () => void;
+  /** Sleepers due at the same moment wake in the order they went to sleep. */
+  seq: number;
+  wake: () => void;
   timer: NodeJS.Timeout | undefined;
 }
 
 /**
- * The one clock of a sandbox. It runs with its time source, plus whatever a test advanced it by; frozen, it
- * stands still until advanced. Everything time-based reads it (token lifetime, expiries, webhook backoff, item and
- * scenario delays), and waits with `sleep()`, so a test moves time instead of waiting for it: advancing wakes every
- * sleeper that is now due.
+ * The one clock of a sandbox. It runs with its time source plus an offset; frozen, it stands still until
+ * advanced. Everything time-based reads it (token lifetime, expiries, webhook backoff, item and scenario delays)
+ * and waits with `sleep()`, so a test moves time instead of waiting for it.
+ *
+ * `advance(ms)` runs what comes due inside the window, in time order: it moves to the earliest due sleeper, wakes
+ * it (with any other due at that moment), waits until the work it woke is finished or asleep again, and repeats,
+ * so a retry scheduled inside the window also runs inside it. Only work started through `run()` is waited for:
+ * the engines run each bulk item and each webhook attempt or retry wait that way. The clock imports no engine; it
+ * only counts the tasks that are busy.
  */
 export class VirtualClock implements Clock {
   private offsetMs = 0;
   private frozenAt: number | null = null;
   private readonly sleepers = new Set<Sleeper>();
+  private seq = 0;
+  /** Tasks started with `run()` that are neither finished, asleep on the clock, nor idle. */
+  private busy = 0;
+  private quietWaiters: (() => void)[] = [];
+  /** Advances run one after another. */
+  private advancing: Promise<unknown> = Promise.resolve();
+  private persist: ((state: ClockState) => Promise<void>) | null = null;
 
   constructor(private readonly source: Clock = systemClock) {}
 
@@ -33,47 +78,203 @@ export class VirtualClock implements Clock {
     return this.frozenAt ?? this.source.now() + this.offsetMs;
   }
 
-  /** Resolves once the clock has moved `ms` forward, by running or by being advanced. */
+  /**
+   * Resolves once the clock has moved `ms` forward, by running or by being advanced. An advance does not wait for
+   * what the caller does once woken (a request's delay); engine work sleeps through `run()` instead.
+   */
   sleep(ms: number): Promise<void> {
     if (ms <= 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const sleeper: Sleeper = { until: this.now() + ms, resolve, timer: undefined };
-      this.sleepers.add(sleeper);
-      this.arm(sleeper);
-    });
+    return new Promise((resolve) => this.addSleeper(ms, resolve));
   }
 
-  /** Moves time forward by `ms`. */
-  advance(ms: number): void {
-    if (this.frozenAt === null) this.offsetMs += ms;
-    else this.frozenAt += ms;
-    this.rearm();
+  /**
+   * Runs `work` as a task an advance waits for: busy from now until it ends, except while it sleeps or idles
+   * through the task handle it is given.
+   */
+  async run<T>(work: (task: ClockTask) => Promise<T>): Promise<T> {
+    this.busy++;
+    try {
+      return await work(this.task);
+    } finally {
+      this.release();
+    }
   }
 
-  /** Stops time (true) or lets it run again from where it stands (false). */
-  freeze(frozen: boolean): void {
+  private readonly task: ClockTask = {
+    sleep: (ms) => {
+      if (ms <= 0) return Promise.resolve();
+      this.release();
+      // Busy again the moment it is woken, before its continuation runs: an advance never sees a gap.
+      return new Promise((resolve) =>
+        this.addSleeper(ms, () => {
+          this.busy++;
+          resolve();
+        }),
+      );
+    },
+    idleWhile: (promise) => {
+      this.release();
+      return promise.finally(() => {
+        this.busy++;
+      });
+    },
+  };
+
+  /**
+   * Why `advance(ms)` would be refused, or null: `ms` must be a whole number of milliseconds, at least 1, and the
+   * clock must still be inside the range of a `Date` afterwards.
+   */
+  advanceProblem(ms: number): string | null {
+    if (!Number.isSafeInteger(ms) || ms < 1) return 'ms must be a whole number of milliseconds, at least 1';
+    if (this.now() + ms > MAX_TIME_MS) {
+      return `ms would move the clock past ${new Date(MAX_TIME_MS).toISOString()}, the last moment a Date can hold`;
+    }
+    return null;
+  }
+
+  /**
+   * Moves time forward by `ms`, running everything that comes due on the way in time order (see the class), and
+   * resolves once time has reached the target and nothing due is left. The target is persisted first: if that
+   * fails, it rejects and nothing moves. Rejects with a `RangeError` and moves nothing when `advanceProblem(ms)`
+   * names a problem. Advances run one at a time.
+   */
+  advance(ms: number): Promise<void> {
+    const problem = this.advanceProblem(ms);
+    if (problem) return Promise.reject(new RangeError(problem));
+    const run = this.advancing.then(() => this.advanceBy(ms));
+    this.advancing = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Stops time (true) or lets it run again from where it stands (false); resolves once that is persisted. */
+  freeze(frozen: boolean): Promise<void> {
     if (frozen && this.frozenAt === null) this.frozenAt = this.now();
     if (!frozen && this.frozenAt !== null) {
       this.offsetMs = this.frozenAt - this.source.now();
       this.frozenAt = null;
     }
     this.rearm();
+    return this.persist?.(this.state()) ?? Promise.resolve();
   }
 
-  /** Back to the time source's own time, running. */
+  /**
+   * Back to the time source's own time, running (a reset). Every sleeper is woken: what slept belongs to the
+   * state being replaced, and must not wait for a time that may now be far away.
+   */
   reset(): void {
     this.offsetMs = 0;
     this.frozenAt = null;
+    this.wake(() => true);
+  }
+
+  /** Whether the clock would be inside the range of a `Date` with this state. */
+  fits(state: ClockState): boolean {
+    const now = state.frozenAt ?? this.source.now() + state.offsetMs;
+    return Math.abs(now) <= MAX_TIME_MS;
+  }
+
+  /** Takes the state's clock (start-up, import). */
+  restore(state: ClockState): void {
+    this.offsetMs = state.offsetMs;
+    this.frozenAt = state.frozenAt;
     this.rearm();
   }
 
-  /** What `GET /__sandbox/clock` shows. */
+  /** What the state keeps of the clock. */
+  state(): ClockState {
+    return { offsetMs: this.offsetMs, frozenAt: this.frozenAt };
+  }
+
+  /** Where the clock's state is kept after each change (advance, freeze); resolves once it is durable. */
+  persistWith(persist: (state: ClockState) => Promise<void>): void {
+    this.persist = persist;
+  }
+
+  /** What `GET /__sandbox/clock` shows: `offsetMs` is how far the clock is from real time, frozen or not. */
   describe() {
+    const now = this.now();
     return {
-      now: new Date(this.now()).toISOString(),
+      now: new Date(now).toISOString(),
       frozen: this.frozenAt !== null,
-      offsetMs: this.offsetMs,
+      offsetMs: now - this.source.now(),
     };
+  }
+
+  private async advanceBy(ms: number): Promise<void> {
+    // Checked again: an advance queued behind another sees the time that one left.
+    const problem = this.advanceProblem(ms);
+    if (problem) throw new RangeError(problem);
+    // The target is kept before anything moves: a write the disk refuses moves nothing, and a crash part way
+    // leaves the clock at the target on restart, never behind work that already ran inside the window.
+    const target: ClockState =
+      this.frozenAt === null
+        ? { offsetMs: this.offsetMs + ms, frozenAt: null }
+        : { offsetMs: this.offsetMs, frozenAt: this.frozenAt + ms };
+    await this.persist?.(target);
+    let remaining = ms;
+    for (;;) {
+      await this.settled();
+      const next = this.earliest();
+      const gap = next ? Math.max(0, next.until - this.now()) : Number.POSITIVE_INFINITY;
+      if (gap > remaining) {
+        if (remaining === 0) break;
+        this.shift(remaining);
+        remaining = 0;
+        continue;
+      }
+      this.shift(gap);
+      remaining -= gap;
+      const now = this.now();
+      this.wake((s) => s.until <= now);
+    }
+    this.rearm();
+  }
+
+  /** Resolves once no task is busy, and none became busy again while the event loop took one turn. */
+  private async settled(): Promise<void> {
+    for (;;) {
+      while (this.busy > 0) await new Promise<void>((resolve) => this.quietWaiters.push(resolve));
+      // Work hands over to the work it starts through promise callbacks (a queue starting its next item), all of
+      // which run before the next turn of the event loop: after it, a count still at zero means quiet.
+      await nextTurn();
+      if (this.busy === 0) return;
+    }
+  }
+
+  private release(): void {
+    this.busy--;
+    if (this.busy === 0) for (const resolve of this.quietWaiters.splice(0)) resolve();
+  }
+
+  private shift(ms: number): void {
+    if (ms === 0) return;
+    if (this.frozenAt === null) this.offsetMs += ms;
+    else this.frozenAt += ms;
+  }
+
+  private earliest(): Sleeper | undefined {
+    let first: Sleeper | undefined;
+    for (const s of this.sleepers) {
+      if (!first || s.until < first.until || (s.until === first.until && s.seq < first.seq)) first = s;
+    }
+    return first;
+  }
+
+  private addSleeper(ms: number, wake: () => void): void {
+    const sleeper: Sleeper = { until: this.now() + ms, seq: this.seq++, wake, timer: undefined };
+    this.sleepers.add(sleeper);
+    this.arm(sleeper);
+  }
+
+  /** Wakes the sleepers `which` picks, earliest first. */
+  private wake(which: (s: Sleeper) => boolean): void {
+    const due = [...this.sleepers].filter(which);
+    due.sort((a, b) => a.until - b.until || a.seq - b.seq);
+    for (const s of due) {
+      this.sleepers.delete(s);
+      clearTimeout(s.timer);
+      s.wake();
+    }
   }
 
   private rearm(): void {
@@ -82,12 +283,13 @@ export class VirtualClock implements Clock {
 
   private arm(sleeper: Sleeper): void {
     clearTimeout(sleeper.timer);
+    sleeper.timer = undefined;
     const wait = sleeper.until - this.now();
     if (wait <= 0) {
       this.sleepers.delete(sleeper);
-      sleeper.resolve();
+      sleeper.wake();
     } else if (this.frozenAt === null) {
-      sleeper.timer = setTimeout(() => this.arm(sleeper), wait);
+      sleeper.timer = setTimeout(() => this.arm(sleeper), Math.min(wait, MAX_TIMER_MS));
       // A sleeper alone never keeps the process alive.
       sleeper.timer.unref();
     }

@@ -24,9 +24,16 @@ export function signToken(claims: TokenClaims, key: string): string {
   return `${body}.${sign(body, key).toString('base64url')}`;
 }
 
-export type VerifyResult = { ok: true; claims: TokenClaims } | { ok: false; reason: 'invalid' | 'expired' };
+export type VerifyResult =
+  | { ok: true; claims: TokenClaims }
+  | { ok: false; reason: 'invalid' | 'expired' | 'not-yet-valid' };
 
-/** Checks the signature (constant time), the algorithm and the expiry against `nowMs`. */
+/** Whether a token was issued after `nowMs`: minted at a time the clock has not reached (it was reset, or imported). */
+export function issuedLater(claims: TokenClaims, nowMs: number): boolean {
+  return claims.iat * 1000 > nowMs;
+}
+
+/** Checks the signature (constant time), the algorithm, the time of issue and the expiry against `nowMs`. */
 export function verifyToken(token: string, key: string, nowMs: number): VerifyResult {
   const parts = token.split('.');
   if (parts.length !== 3) return { ok: false, reason: 'invalid' };
@@ -42,8 +49,9 @@ export function verifyToken(token: string, key: string, nowMs: number): VerifyRe
   } catch {
     return { ok: false, reason: 'invalid' };
   }
-  if (typeof claims.exp !== 'number' || typeof claims.sub !== 'string')
+  if (typeof claims.exp !== 'number' || typeof claims.iat !== 'number' || typeof claims.sub !== 'string')
     return { ok: false, reason: 'invalid' };
+  if (issuedLater(claims, nowMs)) return { ok: false, reason: 'not-yet-valid' };
   if (claims.exp * 1000 <= nowMs) return { ok: false, reason: 'expired' };
   return { ok: true, claims };
 }

@@ -2,7 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import type { Deps } from '../deps.js';
 import { settledStatus } from '../domain/bulk-state.js';
-import { isoAt } from '../domain/clock.js';
+import { type ClockTask, isoAt } from '../domain/clock.js';
 import { transferFee } from '../domain/fees.js';
 import { nipSessionId } from '../domain/references.js';
 import { INSUFFICIENT_FUNDS, type TransferFailure } from '../domain/transfer-failure.js';
@@ -82,7 +82,12 @@ export class BulkProcessor {
     this.queue.clear();
   }
 
-  private async run(itemId: string): Promise<void> {
+  /** One item, as a task of the clock: an advance waits for it unless it sleeps on the clock or is held. */
+  private run(itemId: string): Promise<void> {
+    return this.deps.clock.run((task) => this.process(itemId, task));
+  }
+
+  private async process(itemId: string, task: ClockTask): Promise<void> {
     if (this.closed) return;
     const { store, config, log, scenarios } = this.deps;
     const item = store.get('bulkItems', itemId);
@@ -90,7 +95,8 @@ export class BulkProcessor {
     if (!item || !batch) return;
     const report = (e: unknown) => log(`bulk item ${itemId}: ${(e as Error).stack ?? e}`);
     try {
-      // Keyed on what the client sent, so the same batch draws the same outcomes in any run.
+      // Keyed on where the item stands (its batch's ordinal, its index, its try), not on the client's reference
+      // nor on when it runs: the same batches draw the same outcomes in any run, at any concurrency.
       const effect = scenarios.check({
         on: 'bulk.item',
         accountNumber: item.receiverAccountNumber,
@@ -98,7 +104,8 @@ export class BulkProcessor {
         amount: item.amount,
         batchName: batch.batchName,
         itemIndex: item.itemIndex,
-        key: `${item.retrievalReference}:${item.reprocessCount}`,
+        key: `batch ${batch.ordinal} item ${item.itemIndex} try ${item.reprocessCount}`,
+        reference: `${item.retrievalReference}:${item.reprocessCount}`,
       });
       const wait = config.bulkItemDelayMs + (effect?.delayMs ?? 0);
       if (wait > 0 || effect?.hold) {
@@ -106,8 +113,8 @@ export class BulkProcessor {
         void store
           .mutate((tx) => this.markProcessing(tx, itemId))
           .catch((e: unknown) => e instanceof StoreWriteError || report(e));
-        if (wait > 0) await this.deps.clock.sleep(wait);
-        if (effect?.hold) await scenarios.held();
+        if (wait > 0) await task.sleep(wait);
+        if (effect?.hold) await task.idleWhile(scenarios.held());
         if (this.closed) return;
       }
       void store

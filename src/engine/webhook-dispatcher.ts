@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
 import type { Deps } from '../deps.js';
 import { retryDelayMs } from '../domain/backoff.js';
-import { isoAt } from '../domain/clock.js';
+import { type ClockTask, isoAt } from '../domain/clock.js';
 import type { ClientRecord, DeliveryAttempt, DeliveryRecord } from '../store/records.js';
 import { StoreWriteError } from '../store/write-error.js';
 import { pruneDeliveries } from './delivery-log.js';
@@ -42,7 +42,8 @@ export class WebhookDispatcher {
     if (!delivery || this.closed) return;
     this.open.add(id);
     this.queueOf(delivery.clientId)
-      .add(() => this.attempt(id))
+      // Each attempt is a task of the clock: an advance waits for its I/O (the POST, the durable write).
+      .add(() => this.deps.clock.run((task) => this.attempt(id, task)))
       .catch((error: unknown) => {
         if (error instanceof StoreWriteError) {
           // The attempt happened but could not be recorded, so it was undone: the delivery is still pending,
@@ -111,13 +112,14 @@ export class WebhookDispatcher {
     // or a clear replaces the token, and the old wait then does nothing.
     const token = Symbol(delivery.id);
     this.timers.set(delivery.id, token);
-    void this.deps.clock
-      .sleep(Math.max(0, (delivery.nextAttemptAt ?? 0) - this.deps.clock.now()))
-      .then(() => {
-        if (this.timers.get(delivery.id) !== token) return;
-        this.timers.delete(delivery.id);
-        this.deliver(delivery.id);
-      });
+    // A task of the clock too: once woken it hands the attempt to the queue before it ends, so an advance sees
+    // the attempt start with no gap between the two.
+    void this.deps.clock.run(async (task) => {
+      await task.sleep(Math.max(0, (delivery.nextAttemptAt ?? 0) - this.deps.clock.now()));
+      if (this.timers.get(delivery.id) !== token) return;
+      this.timers.delete(delivery.id);
+      this.deliver(delivery.id);
+    });
   }
 
   private settle(id: string): void {
@@ -130,21 +132,39 @@ export class WebhookDispatcher {
     for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
-  private async attempt(id: string): Promise<void> {
-    const { store, clock, config } = this.deps;
+  /** The delivery and its client, when it is still pending and has somewhere to go. */
+  private sendable(id: string): { delivery: DeliveryRecord; client: ClientRecord } | null {
+    const { store } = this.deps;
     const delivery = store.get('deliveries', id);
     const client = delivery && store.get('clients', delivery.clientId);
-    if (!delivery || !client || delivery.status !== 'pending' || !delivery.url || this.closed) {
+    if (!delivery || !client || delivery.status !== 'pending' || !delivery.url || this.closed) return null;
+    return { delivery, client };
+  }
+
+  private async attempt(id: string, task: ClockTask): Promise<void> {
+    const { store, clock, config } = this.deps;
+    let target = this.sendable(id);
+    if (!target) {
       this.settle(id);
       return;
     }
+    // Keyed on the delivery's ordinal and the attempt's number, both the sandbox's own.
     const effect = this.deps.scenarios.check({
       on: 'webhook',
-      accountNumber: delivery.payload.recipientAccountNumber,
-      amount: delivery.payload.amount,
-      key: `${delivery.transactionReference}:${delivery.attempts.length}`,
+      accountNumber: target.delivery.payload.recipientAccountNumber,
+      amount: target.delivery.payload.amount,
+      key: `delivery ${target.delivery.ordinal} attempt ${target.delivery.attempts.length}`,
     });
-    if (effect?.delayMs) await this.deps.clock.sleep(effect.delayMs);
+    if (effect?.delayMs) {
+      await task.sleep(effect.delayMs);
+      // The state may have moved on meanwhile (a reset, a redelivery to another URL).
+      target = this.sendable(id);
+      if (!target) {
+        this.settle(id);
+        return;
+      }
+    }
+    const { delivery, client } = target;
     const attempts: DeliveryAttempt[] = [];
     if (effect?.webhook === 'drop') {
       await this.drop(id);

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps.js';
 import type { Actor } from '../domain/actor.js';
-import { type TokenClaims, verifyToken } from '../domain/jwt.js';
+import { issuedLater, type TokenClaims, verifyToken } from '../domain/jwt.js';
 import { type Area, permits, type RoleName } from '../domain/roles.js';
 import { isClientSecret, isProductionKey } from '../domain/secrets.js';
 import type { BusinessRecord, ClientRecord } from '../store/records.js';
@@ -27,6 +27,13 @@ export interface SchemeBOptions {
 
 const TOKEN_CACHE_LIMIT = 10_000;
 
+const NOT_YET_VALID = "Access token is not valid yet: it was issued after the sandbox clock's current time";
+const TOKEN_REFUSED = {
+  invalid: 'Invalid access token',
+  expired: 'Access token has expired',
+  'not-yet-valid': NOT_YET_VALID,
+} as const;
+
 /** The auth middleware of both schemes, sharing one cache of verified token signatures. */
 export function createAuth(deps: Deps) {
   const { store, clock } = deps;
@@ -38,17 +45,14 @@ export function createAuth(deps: Deps) {
     const now = clock.now();
     const cached = verified.get(token);
     if (cached) {
+      // Kept in the cache: the clock may yet reach its time of issue.
+      if (issuedLater(cached, now)) throw new ApiError(401, NOT_YET_VALID);
       if (cached.exp * 1000 > now) return cached;
       verified.delete(token);
       throw new ApiError(401, 'Access token has expired');
     }
     const result = verifyToken(token, store.meta().jwtSecret, now);
-    if (!result.ok) {
-      throw new ApiError(
-        401,
-        result.reason === 'expired' ? 'Access token has expired' : 'Invalid access token',
-      );
-    }
+    if (!result.ok) throw new ApiError(401, TOKEN_REFUSED[result.reason]);
     if (verified.size >= TOKEN_CACHE_LIMIT) verified.clear();
     verified.set(token, result.claims);
     return result.claims;

@@ -14,23 +14,33 @@ export class ApiError extends Error {
     public readonly errors?: FieldError[],
     /** The provider's response code of a failed transfer (`51`, `07`, ...), sent as `errorCode`. */
     public readonly errorCode?: string,
+    /** What a drain that gave up was still waiting for, sent as `waiting`. */
+    public readonly waiting?: object,
   ) {
     super(message);
   }
 }
 
 /**
- * The error envelope: `{status: false, message, data: null}`, plus `errors` on validation failures and
- * `errorCode` on a failed transfer.
+ * The error envelope: `{status: false, message, data: null}`, plus `errors` on validation failures,
+ * `errorCode` on a failed transfer and `waiting` on a drain that gave up.
  */
-export function errorBody(message: string, errors?: FieldError[], errorCode?: string) {
-  const body: { status: false; message: string; data: null; errors?: FieldError[]; errorCode?: string } = {
+export function errorBody(message: string, errors?: FieldError[], errorCode?: string, waiting?: object) {
+  const body: {
+    status: false;
+    message: string;
+    data: null;
+    errors?: FieldError[];
+    errorCode?: string;
+    waiting?: object;
+  } = {
     status: false,
     message,
     data: null,
   };
   if (errors) body.errors = errors;
   if (errorCode !== undefined) body.errorCode = errorCode;
+  if (waiting !== undefined) body.waiting = waiting;
   return body;
 }
 

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { matchedRoutes } from 'hono/route';
 import type { Deps } from '../deps.js';
 import type { AppEnv } from './env.js';
 import { ApiError } from './envelope.js';
@@ -11,4 +12,18 @@ export function chosenScenario(c: Context<AppEnv>, deps: Pick<Deps, 'scenarios'>
   if (!deps.scenarios.library.get(name))
     throw new ApiError(400, `x-sandbox-scenario: no ready scenario named "${name}"`);
   return name;
+}
+
+/**
+ * The route a request was matched to, as registered (`/api/v1/.../bulk-transfer/:id`), so that requests to one
+ * route count together whatever ids their paths hold; a request no route answers counts as `(no route)`.
+ */
+export function routeOf(c: Context<AppEnv>): string {
+  const routes = matchedRoutes(c);
+  for (let i = routes.length - 1; i >= 0; i--) {
+    const route = routes[i];
+    // Middleware is registered for every method; the handler that answers is the last route with its own.
+    if (route && route.method !== 'ALL') return route.path;
+  }
+  return '(no route)';
 }

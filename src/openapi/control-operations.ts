@@ -136,7 +136,8 @@ export const controlOperations: Operation[] = [
     method: 'post',
     path: '/reset',
     summary: 'Reset to the fixtures',
-    description: 'Same seed; queued bulk items dropped; the start-up scenario and the clock back.',
+    description:
+      'Same seed; queued bulk items dropped; the start-up scenario (with its counters and ordinals) back; the clock back to real time, running.',
     tag: 'Sandbox',
     security: 'none',
     responses: { 200: done('`Sandbox reset to the fixtures`') },
@@ -147,11 +148,14 @@ export const controlOperations: Operation[] = [
     path: '/drain',
     summary: 'Wait for the queues',
     description:
-      'Answers once the bulk and webhook queues are idle (due retries included) and every change is on disk. Held bulk items are let go.',
+      'Answers once the bulk and webhook queues are idle (due retries included) and every change is on disk. Held bulk items are let go. With the clock frozen nothing comes due until the clock is advanced, so advance first.',
     tag: 'Sandbox',
     security: 'none',
     query: drainQuery,
-    responses: { 200: done('`Queues are idle`'), 408: 'The queues were still busy after `timeoutMs`' },
+    responses: {
+      200: done('`Queues are idle`'),
+      408: 'The queues were still busy after `timeoutMs`: the message and `waiting` name the batches and their open items, the pending deliveries with when each next attempt is due, and the clock (frozen or not)',
+    },
   },
   {
     operationId: 'exportState',
@@ -394,12 +398,15 @@ export const controlOperations: Operation[] = [
     path: '/clock/advance',
     summary: 'Advance the clock',
     description:
-      'Token expiry, invitations, temporal virtual accounts and webhook retries all read this clock.',
+      'Token expiry, invitations, temporal virtual accounts, bulk item delays and webhook retries all read this clock. Runs everything that comes due inside the window in time order (retries scheduled inside it included), each piece of work until it is finished or waiting on the clock again, and answers once the clock has reached the target and nothing due is left. The clock is kept in the state and never runs backwards.',
     tag: 'Clock',
     security: 'none',
     body: advanceBody,
     example: { ms: 3_600_000 },
-    responses: { 200: reply('`Clock advanced by … ms`', out.clock) },
+    responses: {
+      200: reply('`Clock advanced by … ms`', out.clock),
+      400: '`ms` is not a whole number of at least 1, or would move the clock past the range of a Date; nothing moves',
+    },
   },
   {
     operationId: 'freezeClock',

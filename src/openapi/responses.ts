@@ -29,6 +29,12 @@ export const errorEnvelope = z.strictObject({
     .string()
     .optional()
     .describe("on a failed transfer: the provider's response code (`51`, `07`…)"),
+  waiting: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      'on a drain that gave up (408): `clock`, `backlog`, `batches` with their open `items`, `deliveries` with `nextAttemptAt` and `dueInMs`',
+    ),
 });
 
 export const business = z.strictObject({

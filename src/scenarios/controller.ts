@@ -7,13 +7,27 @@ interface Active {
   /** Rules put in front of the scenario's own (msw's `use`), newest first. */
   overrides: ScenarioRule[];
   counters: RuleCounters[];
+  /** How many events of each subject (`transfer:<businessId>`, ...) were counted since these rules were chosen. */
+  ordinals: Map<string, number>;
 }
 
-const fresh = (scenario: Scenario): Active => ({ scenario, overrides: [], counters: [] });
+/** What `ScenarioController.save()` answers: opaque to the caller. */
+export interface SavedRules {
+  readonly active: Active;
+  readonly perRequest: ReadonlyMap<string, Active>;
+}
+
+const fresh = (scenario: Scenario): Active => ({
+  scenario,
+  overrides: [],
+  counters: [],
+  ordinals: new Map(),
+});
 
 /**
  * The failure rules in force. They start as the start-up scenario; a runtime choice replaces them, overrides go
- * in front of them, and a reset brings the start-up scenario back, with every rule's counters at zero (msw's
+ * in front of them, and a reset brings the start-up scenario back, with every rule's counters and every ordinal
+ * at zero (msw's
  * model: handlers, `use()`, `resetHandlers()`). A request may choose a ready scenario for itself alone with
  * the `x-sandbox-scenario` header; each ready scenario then keeps its own counters.
  */
@@ -67,7 +81,24 @@ export class ScenarioController {
 
   /** Puts rules in front of the active ones. */
   use(rules: ScenarioRule[]): void {
-    this.activate({ ...this.active, overrides: [...rules, ...this.active.overrides], counters: [] });
+    this.activate({
+      ...this.active,
+      overrides: [...rules, ...this.active.overrides],
+      counters: [],
+      ordinals: new Map(),
+    });
+  }
+
+  /** The rules in force now, with their counters and ordinals, for `restore()`. */
+  save(): SavedRules {
+    return { active: this.active, perRequest: new Map(this.perRequest) };
+  }
+
+  /** Puts back what `save()` took (a reset the disk refused leaves the sandbox as it was). */
+  restore(saved: SavedRules): void {
+    this.activate(saved.active);
+    this.perRequest.clear();
+    for (const [name, state] of saved.perRequest) this.perRequest.set(name, state);
   }
 
   /** Back to the start-up scenario. */
@@ -94,6 +125,21 @@ export class ScenarioController {
     if (!match) return null;
     bump(match.index, 'applied');
     return match.rule.effect;
+  }
+
+  /**
+   * The next ordinal of `subject` (a kind of event and its scope: `transfer:<businessId>`, `batch:<businessId>`,
+   * `delivery:<businessId>`, `http:<METHOD> <route>`): 0 for its first event since the rules in force were
+   * chosen (a scenario set, rules put in front, a reset), then 1, 2... Draws are keyed on these, so the same
+   * sequence of calls draws the same whatever references the client makes up or in what order concurrent work
+   * finishes. `chosen` counts in a ready scenario a request picked for itself.
+   */
+  ordinal(subject: string, chosen?: string): number {
+    const state = chosen === undefined ? this.active : this.perRequestState(chosen);
+    if (!state) return 0;
+    const next = state.ordinals.get(subject) ?? 0;
+    state.ordinals.set(subject, next + 1);
+    return next;
   }
 
   /** Whether any active rule is of this kind (so a hook with nothing to do costs nothing). */

@@ -11,8 +11,14 @@ export interface ScenarioEvent {
   itemIndex?: number;
   method?: string;
   path?: string;
-  /** What the probability draw is keyed on (a reference, an item id): the same key always draws the same. */
+  /**
+   * What the probability draw is keyed on: the event's coordinates as the sandbox counts them (`transfer 3`,
+   * `batch 0 item 17 try 0`, `delivery 2 attempt 1`, `POST /api/v1/... 5`), never a value the client chose. The
+   * same key always draws the same.
+   */
   key: string;
+  /** The client's reference (transfers and bulk items), for rules that draw on it (`drawBy: "reference"`). */
+  reference?: string;
 }
 
 /** What the controller knows about each rule: how often it matched its conditions, and applied. */
@@ -72,8 +78,8 @@ export interface MatchResult {
  * The first rule that applies to `event`. Pure: `counters` (one per rule, same order) says how often each rule
  * met its conditions and applied so far; the caller records the outcome. A rule whose `times` are used up is
  * passed over; `everyNth` uses a bulk item's position, or else the rule's own count of events that met its
- * conditions; `probability` draws from the seed, the rule and the event's key. Rules after the winner are not
- * looked at: first match wins.
+ * conditions; `probability` draws from the seed, the rule and the event's key (or its reference, with
+ * `drawBy: "reference"`). Rules after the winner are not looked at: first match wins.
  */
 export function firstMatch(
   rules: readonly ScenarioRule[],
@@ -94,7 +100,8 @@ export function firstMatch(
       if (position % nth !== 0) continue;
     }
     const p = rule.match.probability;
-    if (p !== undefined && draw(seed, index, event.key) >= p) continue;
+    const key = rule.match.drawBy === 'reference' ? (event.reference ?? event.key) : event.key;
+    if (p !== undefined && draw(seed, index, key) >= p) continue;
     return { match: { index, rule }, conditionsMet };
   }
   return { match: null, conditionsMet };

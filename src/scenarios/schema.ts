@@ -46,8 +46,17 @@ export const ruleMatch = z
       .optional(),
     /** Every Nth matching event: transfers and webhooks count per rule; a bulk item counts by its itemIndex. */
     everyNth: z.number().int().min(1).optional(),
-    /** Chance of matching, drawn from the scenario's seeded generator (the same subject always draws the same). */
+    /**
+     * Chance of matching, drawn from the scenario's seed, the rule and the event's ordinal (see `drawBy`): the
+     * same sequence of calls draws the same, whatever references the client makes up.
+     */
     probability: z.number().min(0).max(1).optional(),
+    /**
+     * What a `probability` draw is keyed on: `ordinal` (the default) is where the event stands in what the
+     * sandbox counted since the rules were chosen; `reference` (transfer and bulk.item rules only) is the
+     * client's `retrievalReference`, so one reference fails the same way whatever order it comes in.
+     */
+    drawBy: z.enum(['ordinal', 'reference']).optional(),
     /** HTTP rules: method, and the path as a regular expression. */
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
     path: pattern.optional(),
@@ -100,6 +109,13 @@ export const scenarioRule = z
       if (!allowed[on].includes(key)) {
         ctx.addIssue({ code: 'custom', path: ['effect', key], message: `does not apply to "${on}" rules` });
       }
+    }
+    if (rule.match.drawBy === 'reference' && on !== 'transfer' && on !== 'bulk.item') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['match', 'drawBy'],
+        message: `"reference" applies to transfer and bulk.item rules only, not to "${on}" rules`,
+      });
     }
   });
 

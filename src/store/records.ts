@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MAX_TIME_MS } from '../domain/clock.js';
 
 /**
  * A key of a free-form map in a record: a plain identifier, never one that names a prototype, so an imported
@@ -189,12 +190,25 @@ export const virtualAccountRecord = z.object({
   expiresAt: z.number().nullable(),
 });
 
+/** A moment or a distance in ms that a `Date` can hold. */
+const dateMs = z.number().int().min(-MAX_TIME_MS).max(MAX_TIME_MS);
+
+/** The virtual clock, kept in the state so that time never runs backwards across a restart or an import. */
+export const clockState = z.object({
+  /** Virtual time minus real time, while the clock runs. */
+  offsetMs: dateMs,
+  /** Where the clock stands (ms since the epoch) while frozen; null while it runs. */
+  frozenAt: dateMs.nullable(),
+});
+
 export const metaRecord = z.object({
   id: z.literal('meta'),
   /** Seed of the fixtures and of every mutation's generator. */
   seed: z.number().int(),
   /** HS256 key of the access tokens; kept in the state so tokens survive a restart. */
   jwtSecret: z.string(),
+  /** The clock; absent in states written before it was kept, which means real time, running. */
+  clock: clockState.optional(),
 });
 
 export const bulkStatus = z.enum(['pending', 'processing', 'completed', 'failed', 'partially_completed']);
@@ -207,6 +221,12 @@ export const bulkTransferRecord = z.object({
   businessId: z.string(),
   bulkReference: z.string(),
   batchName: z.string(),
+  /**
+   * The batch's ordinal among its business's batches since the scenario rules in force were chosen: with the
+   * item's `itemIndex` and `reprocessCount`, what a scenario's probability draw for an item is keyed on. Kept, so
+   * an item resumed after a restart draws as it would have. 0 in states written before it was kept.
+   */
+  ordinal: z.number().int().nonnegative().default(0),
   totalItems: z.number().int().nonnegative(),
   completedItems: z.number().int().nonnegative(),
   failedItems: z.number().int().nonnegative(),
@@ -277,6 +297,12 @@ export const deliveryRecord = z.object({
   clientId: z.string(),
   businessId: z.string(),
   transactionReference: z.string(),
+  /**
+   * The delivery's ordinal among its business's deliveries since the scenario rules in force were chosen: with
+   * the attempt's number, what a scenario's probability draw for an attempt is keyed on. 0 in states written
+   * before it was kept.
+   */
+  ordinal: z.number().int().nonnegative().default(0),
   /** The URL at the time of the payment; null when none was set (the delivery is skipped). */
   url: z.string().nullable(),
   payload: webhookPayload,

@@ -1,3 +1,4 @@
+import { REAL_TIME } from '../domain/clock.js';
 import { makeNuban } from '../domain/nuban.js';
 import { Random, seedState } from '../domain/random.js';
 import type { Fixtures } from './fixtures.js';
@@ -91,7 +92,8 @@ export async function buildInitialState(fixtures: Fixtures, seed: number): Promi
   return {
     version: 1,
     collections: {
-      meta: [{ id: 'meta', seed, jwtSecret }],
+      // A fresh state runs on real time (a reset brings the clock back to now).
+      meta: [{ id: 'meta', seed, jwtSecret, clock: { ...REAL_TIME } }],
       roles: fixtures.roles.map((r) => ({ id: r.id, name: r.name })),
       clients: fixtures.clients.map((c) => ({
         id: c.id,

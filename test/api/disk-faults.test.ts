@@ -155,6 +155,82 @@ describe('writes on a full disk', () => {
   });
 });
 
+/** Where the clock stands and whether it is frozen (its offset from real time grows while it is frozen). */
+const clockOf = (res: { body: { data?: unknown } }) => {
+  const { now, frozen } = res.body.data as { now: string; frozen: boolean };
+  return { now, frozen };
+};
+
+describe('what a refused reset, import or advance leaves', () => {
+  it('a refused reset leaves the clock, the scenario and the queued bulk items as they were', async () => {
+    await sandbox.close();
+    sandbox = await createSandbox(
+      { data: join(dir, 'db.json'), log: () => undefined, bulkConcurrency: 2, bulkItemDelayMs: 50 },
+      undefined,
+      { storeFs: disk, probeIntervalMs: 5 },
+    );
+    expect((await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: { frozen: true } })).status).toBe(
+      200,
+    );
+    expect((await call(sandbox, 'PUT', '/__sandbox/scenario', { body: { name: 'happy-path' } })).status).toBe(
+      200,
+    );
+    const items = transfers(12);
+    const batch = await create(sandbox, items);
+    expect((await processBatch(sandbox, batch.id)).status).toBe(202);
+    const clockBefore = (await call(sandbox, 'GET', '/__sandbox/clock')).body.data;
+
+    disk.spaceLeft = 0;
+    const reset = await call(sandbox, 'POST', '/__sandbox/reset');
+    expect(reset.status).toBe(503);
+    expect((await call(sandbox, 'GET', '/__sandbox/clock')).body.data).toMatchObject({
+      frozen: true,
+      now: (clockBefore as { now: string }).now,
+    });
+    expect((await call(sandbox, 'GET', '/__sandbox/scenario')).body.data).toMatchObject({
+      name: 'happy-path',
+    });
+
+    disk.heal();
+    // A write already on its way to the full disk still fails, and undoes what is queued behind it: the first one
+    // that gets through says the disk is back.
+    await sandbox.store.whenWritable();
+    // The items the reset took off the queue are back on it: one advance runs them all.
+    await sandbox.clock.advance(60_000);
+    await drain(sandbox);
+    const settled = await getBatch(sandbox, batch.id);
+    expect(settled.completedItems).toBe(12);
+    expectCountersMatch(settled);
+  });
+
+  it('a refused clock advance moves nothing', async () => {
+    expect((await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: { frozen: true } })).status).toBe(
+      200,
+    );
+    const before = await call(sandbox, 'GET', '/__sandbox/clock');
+    disk.spaceLeft = 0;
+    const advanced = await call(sandbox, 'POST', '/__sandbox/clock/advance', { body: { ms: 3_600_000 } });
+    expect(advanced.status).toBe(503);
+    expect(advanced.body.message).toBe(FULL);
+    expect(clockOf(await call(sandbox, 'GET', '/__sandbox/clock'))).toEqual(clockOf(before));
+  });
+
+  it('a refused import leaves the clock where it was', async () => {
+    expect((await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: { frozen: true } })).status).toBe(
+      200,
+    );
+    const exported = (await call(sandbox, 'GET', '/__sandbox/state')).body as {
+      collections: { meta: { clock: unknown }[] };
+    };
+    const before = await call(sandbox, 'GET', '/__sandbox/clock');
+    const meta = exported.collections.meta[0];
+    if (meta) meta.clock = { offsetMs: 86_400_000, frozenAt: null };
+    disk.spaceLeft = 0;
+    expect((await call(sandbox, 'PUT', '/__sandbox/state', { body: exported })).status).toBe(503);
+    expect(clockOf(await call(sandbox, 'GET', '/__sandbox/clock'))).toEqual(clockOf(before));
+  });
+});
+
 describe('the state file after faults', () => {
   it('holds exactly what was acknowledged: a restart loads it', async () => {
     const headers = await ownerHeaders(sandbox);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +40,8 @@ const READY = [
   'slow-processing',
   'webhook-receiver-down',
 ];
+
+const FLAKY_FAIL = { errorCode: '91', errorMessage: 'Beneficiary Bank not available' };
 
 const FLAKY_CODES: Record<string, string> = {
   '91': 'Beneficiary Bank not available',
@@ -221,16 +224,15 @@ describe('ready scenario: happy-path', () => {
 });
 
 describe('ready scenario: flaky-bank', () => {
-  /** The same 200 items every time: unique retrieval references, ordinary receivers. */
-  const ITEMS: Transfer[] = Array.from({ length: 200 }, (_, i) =>
-    transfer(RECEIVER, { amount: 10_000, retrievalReference: `flaky-item-${i}` }),
-  );
+  /** 200 items with references made up afresh, as test code makes them (a uuid each). */
+  const freshItems = (n = 200): Transfer[] =>
+    Array.from({ length: n }, () =>
+      transfer(RECEIVER, { amount: 10_000, retrievalReference: `flaky-${randomUUID()}` }),
+    );
 
-  /** Runs `items` on a fresh flaky-bank sandbox and answers the settled items by itemIndex, checked. */
-  async function run(items: Transfer[], bulkConcurrency: number): Promise<BulkItem[]> {
-    const sandbox = await open({ scenario: 'flaky-bank', bulkConcurrency });
-    const batch = await settle(sandbox, items, 'Flaky');
-    expect(batch.items).toHaveLength(items.length);
+  /** Checks the settled items of a flaky-bank batch and answers them by itemIndex. */
+  function checked(batch: Batch, length: number): BulkItem[] {
+    expect(batch.items).toHaveLength(length);
     const sorted = [...batch.items].sort((a, b) => a.itemIndex - b.itemIndex);
     for (const item of sorted) {
       if (item.status === 'failed') {
@@ -243,14 +245,18 @@ describe('ready scenario: flaky-bank', () => {
     return sorted;
   }
 
+  /** Runs `items` on a fresh flaky-bank sandbox and answers the settled items by itemIndex, checked. */
+  async function run(items: Transfer[], bulkConcurrency: number): Promise<BulkItem[]> {
+    const sandbox = await open({ scenario: 'flaky-bank', bulkConcurrency });
+    return checked(await settle(sandbox, items, 'Flaky'), items.length);
+  }
+
   /** `status:errorCode` of each item, by itemIndex. */
   const byIndex = (items: BulkItem[]) => items.map((i) => `${i.status}:${i.errorCode}`);
-  /** The same, by retrieval reference. */
-  const byReference = (items: BulkItem[]) =>
-    Object.fromEntries(items.map((i) => [i.retrievalReference, `${i.status}:${i.errorCode}`]));
+  const failures = (outcomes: string[]) => outcomes.filter((o) => o.startsWith('failed:')).length;
 
   it('fails about one item in ten, with codes only from 91, 96, 97, 05', async () => {
-    const outcomes = byIndex(await run(ITEMS, 8));
+    const outcomes = byIndex(await run(freshItems(), 8));
     const failed = outcomes.filter((r) => r.startsWith('failed:'));
     expect(failed.length).toBeGreaterThanOrEqual(8); // 4% of 200
     expect(failed.length).toBeLessThanOrEqual(36); // 18% of 200
@@ -259,18 +265,137 @@ describe('ready scenario: flaky-bank', () => {
     expect(new Set(failed).size).toBeGreaterThan(1);
   });
 
-  it('gives the same batch the same per-item outcomes in two fresh sandboxes, at concurrency 1 and 8', async () => {
-    const first = byIndex(await run(ITEMS, 8));
-    const second = byIndex(await run(ITEMS, 8));
-    const serial = byIndex(await run(ITEMS, 1));
+  it('two runs of 200 items with fresh references, a reset between them, give the same status sequence', async () => {
+    const sandbox = await open({ scenario: 'flaky-bank' });
+    const first = byIndex(checked(await settle(sandbox, freshItems(), 'Flaky'), 200));
+    expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
+    const second = byIndex(checked(await settle(sandbox, freshItems(), 'Flaky'), 200));
     expect(second).toEqual(first);
-    expect(serial).toEqual(first);
+    expect(failures(first)).toBeGreaterThan(0);
   });
 
-  it('draws on the retrieval reference, not the order: the batch reversed gives each reference the same outcome', async () => {
-    const forward = byReference(await run(ITEMS, 8));
-    const reversed = byReference(await run([...ITEMS].reverse(), 8));
+  it('gives the same status sequence at bulk concurrency 1 and 16 (and 8), fresh references each run', async () => {
+    const serial = byIndex(await run(freshItems(), 1));
+    const wide = byIndex(await run(freshItems(), 16));
+    const usual = byIndex(await run(freshItems(), 8));
+    expect(wide).toEqual(serial);
+    expect(usual).toEqual(serial);
+    expect(failures(serial)).toBeGreaterThan(0);
+  });
+
+  it('counts batches per business from when the scenario was chosen: a second batch draws afresh, setting the scenario again starts over', async () => {
+    const sandbox = await open({ scenario: 'flaky-bank' });
+    const first = byIndex(checked(await settle(sandbox, freshItems(), 'Flaky'), 200));
+    const next = byIndex(checked(await settle(sandbox, freshItems(), 'Flaky'), 200));
+    expect(next).not.toEqual(first);
+    expect((await putScenario(sandbox, { name: 'flaky-bank' })).status).toBe(200);
+    const again = byIndex(checked(await settle(sandbox, freshItems(), 'Flaky'), 200));
+    expect(again).toEqual(first);
+  });
+
+  it('draws on the position, not the reference: the same batch reversed fails the same positions', async () => {
+    const items = freshItems();
+    const forward = byIndex(await run(items, 8));
+    const reversed = byIndex(await run([...items].reverse(), 8));
     expect(reversed).toEqual(forward);
+  });
+
+  it('single transfers: two runs with fresh references, a reset between them, fail the same positions', async () => {
+    const sandbox = await open({ scenario: 'flaky-bank' });
+    const runOnce = async () => {
+      const headers = await ownerHeaders(sandbox);
+      const outcomes: string[] = [];
+      for (let i = 0; i < 100; i++) {
+        const res = await call(sandbox, 'POST', TRANSFER, {
+          headers,
+          body: { ...transfer(RECEIVER, { retrievalReference: randomUUID() }) },
+        });
+        outcomes.push(`${res.status}:${String(res.body.errorCode ?? '')}`);
+      }
+      return outcomes;
+    };
+    const first = await runOnce();
+    expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
+    expect(await runOnce()).toEqual(first);
+    expect(first.some((o) => o.startsWith('400:'))).toBe(true);
+  });
+});
+
+describe('drawBy: "reference", the opt-in for draws that follow the client\'s reference', () => {
+  it('gives each reference the same outcome whatever its position: the batch reversed', async () => {
+    const items = Array.from({ length: 100 }, (_, i) =>
+      transfer(RECEIVER, { retrievalReference: `by-ref-${i}` }),
+    );
+    const outcomes = async (list: Transfer[]) => {
+      const sandbox = await open();
+      await useScenario(sandbox, [
+        { on: 'bulk.item', match: { probability: 0.3, drawBy: 'reference' }, effect: { fail: FLAKY_FAIL } },
+      ]);
+      const batch = await settle(sandbox, list);
+      return Object.fromEntries(batch.items.map((i) => [i.retrievalReference, i.status]));
+    };
+    const forward = await outcomes(items);
+    expect(await outcomes([...items].reverse())).toEqual(forward);
+    expect(Object.values(forward)).toContain('failed');
+    expect(Object.values(forward)).toContain('completed');
+  });
+});
+
+describe('http and webhook rules with a probability reproduce with fresh ids', () => {
+  it('http: the same sequence of requests gets the same answers, whatever x-request-id each carries', async () => {
+    const sandbox = await open();
+    const runOnce = async () => {
+      await useScenario(sandbox, [
+        {
+          on: 'http',
+          match: { method: 'GET', path: '^/api/v1/clients/business/account-details$', probability: 0.5 },
+          effect: { http: { status: 503, message: OUTAGE } },
+        },
+      ]);
+      const headers = await ownerHeaders(sandbox);
+      const statuses: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const res = await call(sandbox, 'GET', DETAILS, {
+          headers: { ...headers, 'x-request-id': randomUUID() },
+        });
+        statuses.push(res.status);
+      }
+      return statuses;
+    };
+    const first = await runOnce();
+    expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
+    expect(await runOnce()).toEqual(first);
+    expect(new Set(first)).toEqual(new Set([200, 503]));
+  });
+
+  it('webhook: the same payments get the same attempts, whatever their transaction references', async () => {
+    const hook = await receiver();
+    const sandbox = await open({ ...FAST, webhookAttempts: 3 });
+    const runOnce = async () => {
+      const account = await webhookAccount(sandbox, hook.url);
+      await useScenario(sandbox, [
+        { on: 'webhook', match: { probability: 0.5 }, effect: { webhook: 'refuse' } },
+      ]);
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) ids.push(await pay(sandbox, account));
+      await sandbox.drain();
+      const attempts: string[] = [];
+      const references: string[] = [];
+      for (const id of ids) {
+        const d = await delivery(sandbox, id);
+        attempts.push(d.attempts.map((a) => a.statusCode ?? 'refused').join(','));
+        references.push(d.transactionReference);
+      }
+      return { attempts, references };
+    };
+    const first = await runOnce();
+    expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
+    const second = await runOnce();
+    // The references are new after the reset; the attempts are the same.
+    expect(second.references).not.toEqual(first.references);
+    expect(second.attempts).toEqual(first.attempts);
+    expect(first.attempts.some((a) => a.includes('refused'))).toBe(true);
+    expect(first.attempts.some((a) => a.endsWith('200'))).toBe(true);
   });
 });
 

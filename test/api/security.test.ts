@@ -410,7 +410,7 @@ const jsonCases: JsonCase[] = [
   {
     name: 'POST /__sandbox/clock/advance',
     expected: 200,
-    make: async () => ({ method: 'POST', path: '/__sandbox/clock/advance', headers: {}, body: { ms: 0 } }),
+    make: async () => ({ method: 'POST', path: '/__sandbox/clock/advance', headers: {}, body: { ms: 1 } }),
   },
   {
     name: 'POST /__sandbox/clock/freeze',

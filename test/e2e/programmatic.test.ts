@@ -38,7 +38,7 @@ describe('the programmatic API, as the README shows it', () => {
         ((await (await fetch(`${sandbox.url}/__sandbox/scenario`)).json()) as { data: { name: string } }).data
           .name,
       ).toBe('flaky-bank');
-      sandbox.clock.advance(60_000); // the virtual clock: expiries and retries come due
+      await sandbox.clock.advance(60_000); // the virtual clock: what comes due in the minute runs
       await sandbox.drain(); // batches settled, webhooks delivered, everything on disk
 
       const details = await fetch(`${sandbox.url}/api/v1/clients/business/account-details`, { headers });

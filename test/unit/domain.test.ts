@@ -86,6 +86,12 @@ describe('JWT', () => {
     expect(verifyToken(token, key, 2_000_000)).toEqual({ ok: false, reason: 'expired' });
   });
 
+  it('is not valid before the time it was issued at (a clock reset or an import put time behind it)', () => {
+    const token = signToken(claims, key);
+    expect(verifyToken(token, key, 999_999)).toEqual({ ok: false, reason: 'not-yet-valid' });
+    expect(verifyToken(token, key, 1_000_000)).toEqual({ ok: true, claims });
+  });
+
   it('rejects a tampered payload, another key, another algorithm and garbage', () => {
     const token = signToken(claims, key);
     const [h, , s] = token.split('.');

@@ -431,4 +431,18 @@ describe('firstMatch: probability', () => {
       keys.slice(0, 2000).filter((key) => winner([r], event({ key }), zero(1), seed) === 0);
     expect(picked(1)).not.toEqual(picked(2));
   });
+
+  it('draws on the key (the sandbox ordinal) unless the rule draws by reference', () => {
+    const byOrdinal = chance(0.5);
+    const byReference = rule({
+      on: 'transfer',
+      match: { probability: 0.5, drawBy: 'reference' },
+      effect: FAIL,
+    });
+    for (let i = 0; i < 200; i++) {
+      const e = event({ key: `transfer ${i % 20}`, reference: `client-ref-${i}` });
+      expect(winner([byOrdinal], e)).toBe(draw(SEED, 0, e.key) < 0.5 ? 0 : null);
+      expect(winner([byReference], e)).toBe(draw(SEED, 0, `client-ref-${i}`) < 0.5 ? 0 : null);
+    }
+  });
 });

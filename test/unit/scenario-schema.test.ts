@@ -193,6 +193,17 @@ describe('scenario schema: invalid documents name the bad field', () => {
       doc({ match: { itemIndex: { max: 1.5 } } }),
       'rules.0.match.itemIndex.max',
     ],
+    [
+      'drawBy reference on a webhook rule',
+      doc({ on: 'webhook', match: { probability: 0.5, drawBy: 'reference' }, effect: { webhook: 'drop' } }),
+      'rules.0.match.drawBy',
+    ],
+    [
+      'drawBy reference on an http rule',
+      doc({ on: 'http', match: { drawBy: 'reference' }, effect: { delayMs: 1 } }),
+      'rules.0.match.drawBy',
+    ],
+    ['an unknown drawBy', doc({ match: { drawBy: 'requestId' } }), 'rules.0.match.drawBy'],
     ['times 0', doc({ times: 0 }), 'rules.0.times'],
     ['times 1.5', doc({ times: 1.5 }), 'rules.0.times'],
   ] as [string, Doc, string][])('refuses %s (%s)', (_name, value, path) => {

@@ -103,6 +103,8 @@ export async function createBulk(deps: Deps, actor: Actor, business: BusinessRec
   const [first] = errors;
   if (first) throw new ApiError(400, `${first.field}: ${first.message}`, errors);
 
+  // Taken with the batch's creation, in the order calls arrive; kept on the batch (see `ordinal` in records).
+  const ordinal = deps.scenarios.ordinal(`batch:${business.id}`);
   const batch = await deps.store.mutate((tx) => {
     const random = tx.random();
     const now = deps.clock.now();
@@ -113,6 +115,7 @@ export async function createBulk(deps: Deps, actor: Actor, business: BusinessRec
       businessId: business.id,
       bulkReference: `BLK-${createdAt.slice(0, 10).replace(/-/g, '')}-${random.digits(8)}`,
       batchName: input.batchName,
+      ordinal,
       totalItems: input.transfers.length,
       completedItems: 0,
       failedItems: 0,

@@ -69,13 +69,17 @@ export async function sendTransfer(
   const print = fingerprint(kind, input);
   let ruled: TransferFailure | undefined;
   if (!previousTransfer(deps.store, business.id, input.retrievalReference)) {
+    // Keyed on the transfer's place among its business's transfers, not on the client's reference: the same
+    // sequence of calls draws the same with fresh references each run.
+    const ordinal = deps.scenarios.ordinal(`transfer:${business.id}`, chosenScenario);
     const effect = deps.scenarios.check(
       {
         on: 'transfer',
         accountNumber: input.receiverAccountNumber,
         bankCode: input.receiverBankCode,
         amount: input.amount,
-        key: `${business.id}:${input.retrievalReference}`,
+        key: `transfer ${ordinal}`,
+        reference: input.retrievalReference,
       },
       chosenScenario,
     );
