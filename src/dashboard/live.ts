@@ -8,7 +8,6 @@ import {
   BatchRow,
   ClientBlock,
   DeliveryRow,
-  FIRST_ROWS,
   ids,
   RequestRow,
   ScenarioPanel,
@@ -17,6 +16,12 @@ import {
 
 /** How often changes are sent: a batch of 10 000 items moves its counters 10 000 times, the page sees 10 frames a second. */
 export const FLUSH_MS = 100;
+/**
+ * The newest requests a frame carries: 200 rows a second is more than anyone reads, and a frame's bytes go to every
+ * page watching (at 7 000 requests a second, 200 rows a frame made 60 KB ten times a second for each page). The
+ * whole journal is at `GET /__sandbox/requests`.
+ */
+export const REQUESTS_PER_FRAME = 20;
 /** A comment line now and then, so that proxies and browsers keep an idle stream open. */
 const HEARTBEAT_MS = 15_000;
 
@@ -118,7 +123,7 @@ export function frame(
         position: 'append',
       });
   }
-  const shown = pending.requests.filter((r) => !isDashboard(r.path)).slice(-FIRST_ROWS.requests);
+  const shown = pending.requests.filter((r) => !isDashboard(r.path)).slice(-REQUESTS_PER_FRAME);
   const requests = shown
     .reverse()
     .map((entry) => String(RequestRow({ entry })))
@@ -132,74 +137,161 @@ function scenarioKey(deps: Deps): string {
   return `${name}:${overrides.length}`;
 }
 
-async function send(stream: SSEStreamingApi, deps: Deps, pending: Pending, scenario: { last: string }) {
-  if (pending.replaced) {
-    await stream.writeSSE({ event: 'reload', data: '{}' });
-    return;
+/** One server-sent event, as its bytes on the wire. `data` must hold no newline (JSON text never does). */
+function sseEvent(event: string, data: string): string {
+  return `event: ${event}\ndata: ${data}\n\n`;
+}
+
+/** A client whose writes have not caught up by this much gets a `reload` instead of more frames. */
+const MAX_BACKLOG_BYTES = 4 * 1_048_576;
+const encoder = new TextEncoder();
+const RELOAD = encoder.encode(sseEvent('reload', '{}'));
+const KEEP_ALIVE = encoder.encode(': keep-alive\n\n');
+
+/**
+ * One connected page. Frames are written in order; while a write is on its way the next frames wait, and a page
+ * so slow that its backlog passes MAX_BACKLOG_BYTES is told to reload (it then reads the state afresh) instead of
+ * holding an ever longer queue.
+ */
+class FeedClient {
+  private backlog: Uint8Array[] = [];
+  private backlogBytes = 0;
+  private writing = false;
+  private stale = false;
+
+  constructor(private readonly stream: SSEStreamingApi) {}
+
+  send(bytes: Uint8Array): void {
+    if (this.stale || this.stream.aborted || this.stream.closed) return;
+    if (this.backlogBytes + bytes.length > MAX_BACKLOG_BYTES) {
+      this.stale = true;
+      this.backlog = [RELOAD];
+      this.backlogBytes = RELOAD.length;
+    } else {
+      this.backlog.push(bytes);
+      this.backlogBytes += bytes.length;
+    }
+    if (!this.writing) void this.pump();
   }
-  const { patches, removed, requests } = frame(deps, pending);
-  if (patches.length > 0) await stream.writeSSE({ event: 'patch', data: JSON.stringify(patches) });
-  if (removed.length > 0) await stream.writeSSE({ event: 'remove', data: JSON.stringify(removed) });
-  if (requests) await stream.writeSSE({ event: 'requests', data: JSON.stringify(requests) });
-  const key = scenarioKey(deps);
-  if (key !== scenario.last) {
-    scenario.last = key;
-    const html = String(ScenarioPanel({ deps }));
-    await stream.writeSSE({ event: 'patch', data: JSON.stringify([{ id: 'scenario-panel', html }]) });
+
+  private async pump(): Promise<void> {
+    this.writing = true;
+    try {
+      for (let next = this.backlog.shift(); next !== undefined; next = this.backlog.shift()) {
+        this.backlogBytes -= next.length;
+        await this.stream.write(next);
+      }
+    } catch {
+      this.stream.abort();
+    } finally {
+      this.writing = false;
+    }
   }
 }
 
 /**
- * `GET /__sandbox/ui/events`: the page's live feed, as server-sent events. It listens to the store's changes and
- * to the request journal, gathers them, and every FLUSH_MS sends what changed since the last frame, rendered
- * with the page's own components: `patch` (rows to swap in by id or to insert), `remove` (ids), `requests`
- * (journal rows, newest first) and `reload` (the whole state was replaced: reset or import). It starts with
- * `ready`. Each record is rendered once per frame however often it changed, so a busy sandbox costs the page
- * ten small updates a second, not one per change.
+ * The dashboards' live feed, one per app. It listens to the store's changes and the request journal only while a
+ * page is connected, gathers what changed, and every FLUSH_MS renders one frame with the page's own components:
+ * `patch` (rows to swap in by id or to insert), `remove` (ids), `requests` (journal rows, newest first) and
+ * `reload` (the whole state was replaced: reset or import). Each record is rendered once per frame however often
+ * it changed, and the frame is rendered once and the same bytes written to every page, so a busy sandbox costs
+ * ten small renders a second whatever the number of pages watching.
  */
-export function liveEvents(c: Context, deps: Deps, requests: RequestJournal) {
-  return streamSSE(c, async (stream) => {
-    const pending = new Pending();
-    const offStore = deps.store.subscribe((changes) => {
-      if (changes === 'replaced') pending.replaced = true;
-      else
-        for (const change of changes)
-          if (SHOWN.has(change.collection)) pending.records.set(`${change.collection}:${change.id}`, change);
+export class LiveFeed {
+  private readonly clients = new Set<FeedClient>();
+  private pending = new Pending();
+  private timer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void)[] = [];
+  private scenario = '';
+  private quietSince = 0;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly requests: RequestJournal,
+  ) {}
+
+  /** `GET /__sandbox/ui/events`: a stream that starts with `ready` and then carries every frame. */
+  respond(c: Context): Response {
+    return streamSSE(c, async (stream) => {
+      const client = new FeedClient(stream);
+      // Joined before `ready` is sent: every change after `ready` reaches this page.
+      this.join(client);
+      client.send(encoder.encode(sseEvent('ready', JSON.stringify({ flushMs: FLUSH_MS }))));
+      await new Promise<void>((resolve) =>
+        stream.onAbort(() => {
+          this.leave(client);
+          resolve();
+        }),
+      );
     });
-    const offRequests = requests.subscribe((entry) => {
-      pending.requests.push(entry);
-      if (pending.requests.length > FIRST_ROWS.requests * 2) pending.requests.splice(0, FIRST_ROWS.requests);
-    });
-    const scenario = { last: scenarioKey(deps) };
-    await stream.writeSSE({ event: 'ready', data: JSON.stringify({ flushMs: FLUSH_MS }) });
-    let sending = false;
-    let quietSince = Date.now();
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        if (sending || stream.aborted || stream.closed) return;
-        if (pending.empty && scenarioKey(deps) === scenario.last) {
-          if (Date.now() - quietSince < HEARTBEAT_MS) return;
-          quietSince = Date.now();
-          sending = true;
-          void stream.write(': keep-alive\n\n').finally(() => {
-            sending = false;
-          });
-          return;
-        }
-        sending = true;
-        quietSince = Date.now();
-        send(stream, deps, pending.take(), scenario)
-          .catch(() => stream.abort())
-          .finally(() => {
-            sending = false;
-          });
-      }, FLUSH_MS);
-      stream.onAbort(() => {
-        clearInterval(timer);
-        offStore();
-        offRequests();
-        resolve();
-      });
-    });
-  });
+  }
+
+  /** Pages connected now. */
+  get size(): number {
+    return this.clients.size;
+  }
+
+  private join(client: FeedClient): void {
+    this.clients.add(client);
+    if (this.timer) return;
+    const { store } = this.deps;
+    this.pending = new Pending();
+    this.unsubscribe = [
+      store.subscribe((changes) => {
+        if (changes === 'replaced') this.pending.replaced = true;
+        else
+          for (const change of changes)
+            if (SHOWN.has(change.collection))
+              this.pending.records.set(`${change.collection}:${change.id}`, change);
+      }),
+      this.requests.subscribe((entry) => {
+        const requests = this.pending.requests;
+        requests.push(entry);
+        if (requests.length > REQUESTS_PER_FRAME * 50)
+          requests.splice(0, requests.length - REQUESTS_PER_FRAME * 10);
+      }),
+    ];
+    this.scenario = scenarioKey(this.deps);
+    this.quietSince = Date.now();
+    this.timer = setInterval(() => this.tick(), FLUSH_MS);
+  }
+
+  private leave(client: FeedClient): void {
+    this.clients.delete(client);
+    if (this.clients.size > 0 || !this.timer) return;
+    clearInterval(this.timer);
+    this.timer = null;
+    for (const off of this.unsubscribe.splice(0)) off();
+  }
+
+  private broadcast(bytes: Uint8Array): void {
+    for (const client of this.clients) client.send(bytes);
+  }
+
+  private tick(): void {
+    const scenario = scenarioKey(this.deps);
+    if (this.pending.empty && scenario === this.scenario) {
+      if (Date.now() - this.quietSince < HEARTBEAT_MS) return;
+      this.quietSince = Date.now();
+      this.broadcast(KEEP_ALIVE);
+      return;
+    }
+    this.quietSince = Date.now();
+    const pending = this.pending.take();
+    if (pending.replaced) {
+      this.broadcast(RELOAD);
+      return;
+    }
+    const { patches, removed, requests } = frame(this.deps, pending);
+    let text = '';
+    if (patches.length > 0) text += sseEvent('patch', JSON.stringify(patches));
+    if (removed.length > 0) text += sseEvent('remove', JSON.stringify(removed));
+    if (requests) text += sseEvent('requests', JSON.stringify(requests));
+    if (scenario !== this.scenario) {
+      this.scenario = scenario;
+      const html = String(ScenarioPanel({ deps: this.deps }));
+      text += sseEvent('patch', JSON.stringify([{ id: 'scenario-panel', html }]));
+    }
+    if (text) this.broadcast(encoder.encode(text));
+  }
 }

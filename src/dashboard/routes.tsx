@@ -4,7 +4,7 @@ import type { AppEnv } from '../http/env.js';
 import { ApiError } from '../http/envelope.js';
 import type { RequestJournal } from '../http/request-log.js';
 import { type AssetTypes, assetReader, nearestFolder } from '../http/static-assets.js';
-import { isDashboard, liveEvents } from './live.js';
+import { isDashboard, LiveFeed } from './live.js';
 import { Page } from './views.js';
 
 /** The page's own browser files, with their content types. */
@@ -27,12 +27,13 @@ const locate = () =>
  */
 export function dashboardRoutes(deps: Deps, requests: RequestJournal) {
   const asset = assetReader(DASHBOARD_ASSETS, locate);
+  const feed = new LiveFeed(deps, requests);
   return new Hono<AppEnv>()
     .get('/', (c) => {
       const shown = requests.entries().filter((r) => !isDashboard(r.path));
       return c.html(`<!doctype html>${Page({ deps, requests: shown })}`);
     })
-    .get('/events', (c) => liveEvents(c, deps, requests))
+    .get('/events', (c) => feed.respond(c))
     .get('/assets/:file', async (c) => {
       const file = c.req.param('file');
       const text = await asset(file);

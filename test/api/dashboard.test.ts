@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import clients from '../../fixtures/clients.json' with { type: 'json' };
+import { REQUESTS_PER_FRAME } from '../../src/dashboard/live.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox.js';
 import { bulkHelpers, keysA1, processBatch } from '../support/bulk.js';
 import { A, call, memorySandbox, ownerHeaders } from '../support/sandbox.js';
@@ -604,6 +605,46 @@ describe('GET /__sandbox/ui/events', () => {
 
     expect((await call(sandbox, 'POST', `/__sandbox/businesses/${A.a2.id}/approve`)).status).toBe(200);
     await events.next('patch', hasPatch(`client-${A.id}`));
+  });
+
+  it('renders each frame once: every page watching gets the same events, and one listener serves them all', async () => {
+    const sandbox = await sandboxFor();
+    const before = storeListeners(sandbox);
+    const pages = await Promise.all(Array.from({ length: 5 }, () => readyEvents(sandbox)));
+    expect(storeListeners(sandbox)).toBe(before + 1);
+
+    const set = await call(sandbox, 'PUT', `/__sandbox/businesses/${A.a1.id}/balance`, {
+      body: { balance: 4242 },
+    });
+    expect(set.status).toBe(200);
+    const seen = await Promise.all(
+      pages.map((page) =>
+        page.next(
+          'patch',
+          hasPatch(`client-${A.id}`, (p) => p.html.includes('₦42.42')),
+        ),
+      ),
+    );
+    for (const event of seen) expect(event.data).toBe(seen[0]?.data);
+
+    for (const page of pages.slice(1)) await page.cancel();
+    expect(storeListeners(sandbox)).toBe(before + 1);
+    await pages[0]?.cancel();
+    expect(storeListeners(sandbox)).toBe(before);
+  });
+
+  it('sends at most REQUESTS_PER_FRAME requests a frame, the newest', async () => {
+    const sandbox = await sandboxFor();
+    const events = await readyEvents(sandbox);
+    for (let i = 0; i < REQUESTS_PER_FRAME * 3; i++) await call(sandbox, 'GET', '/__sandbox/health');
+    // The last one, on a path of its own: the frame that carries it is the last of them.
+    await call(sandbox, 'GET', '/__sandbox/clock');
+    const rowsOf = (e: { data: string }) => (JSON.parse(e.data) as string).match(/<tr /g)?.length ?? 0;
+    await events.next('requests', (e) => e.data.includes('data-path=\\"/__sandbox/clock\\"'));
+    const frames = events.seen.filter((e) => e.event === 'requests');
+    for (const frame of frames) expect(rowsOf(frame)).toBeLessThanOrEqual(REQUESTS_PER_FRAME);
+    // However the requests fell into frames, some of the 61 were left out of them.
+    expect(frames.reduce((sum, f) => sum + rowsOf(f), 0)).toBeLessThan(REQUESTS_PER_FRAME * 3 + 1);
   });
 
   it('ends when the reader cancels; later changes still work, and a new stream does too', async () => {

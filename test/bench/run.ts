@@ -10,7 +10,7 @@
 // BENCH_WARMUP_SECONDS (default 2), BENCH_CONNECTIONS (default 50), BENCH_COLD_RUNS (default 9), BENCH_MAIN (the
 // CLI to measure, default dist/main.js: point it at another build to compare), BENCH_NO_INSTALL=1 (never apt-get),
 // BENCH_BULK_ITEMS (default 10 000), BENCH_SOAK_SECONDS (default 60; 0 skips the soak), BENCH_SOAK_CONNECTIONS (200),
-// BENCH_ONLY (comma-separated parts to run: cold, reads, writes, transfers, bulk, soak; default all).
+// BENCH_ONLY (comma-separated parts to run: cold, reads, writes, transfers, bulk, soak, fanout; default all).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { cp, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -41,7 +41,7 @@ const ROUNDS = envNumber('BENCH_ROUNDS', 3);
 const WARMUP_SECONDS = envNumber('BENCH_WARMUP_SECONDS', 2);
 const CONNECTIONS = envNumber('BENCH_CONNECTIONS', 50);
 const COLD_RUNS = envNumber('BENCH_COLD_RUNS', 9);
-const PARTS = ['cold', 'reads', 'writes', 'transfers', 'bulk', 'soak'] as const;
+const PARTS = ['cold', 'reads', 'writes', 'transfers', 'bulk', 'soak', 'fanout'] as const;
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
 for (const part of ONLY) {
   if (!(PARTS as readonly string[]).includes(part))
@@ -752,6 +752,103 @@ const verdict = (ok: boolean) => (ok ? 'yes' : '**NO**');
 
 type Row = [measure: string, ours: string, baseline: string, ratio: string, target: string, ok: string];
 
+// ---------------------------------------------------------------- 7. dashboard fan-out
+
+const FANOUT_CLIENTS = envNumber('BENCH_FANOUT_CLIENTS', 300);
+
+interface WithAndWithout {
+  without: Load;
+  with: Load;
+}
+interface Fanout {
+  reads: WithAndWithout;
+  transfers: WithAndWithout;
+  /** Bytes each dashboard stream received per second, on average, while they were connected. */
+  bytesPerClientPerSecond: number;
+}
+
+/** Opens `n` dashboard event streams that read and throw away what they get, as a browser tab left open would. */
+async function attachDashboards(server: Server, n: number) {
+  let bytes = 0;
+  const requests: http.ClientRequest[] = [];
+  await Promise.all(
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const req = http.get(`${server.url}/__sandbox/ui/events`, { agent: false }, (res) => {
+            res.on('data', (chunk: Buffer) => {
+              bytes += chunk.length;
+            });
+            res.on('error', () => undefined);
+            resolve();
+          });
+          req.on('error', reject);
+          requests.push(req);
+        }),
+    ),
+  );
+  const opened = performance.now();
+  return {
+    /** Closes every stream; answers bytes per stream per second while open. */
+    close: () => {
+      const seconds = (performance.now() - opened) / 1000;
+      for (const req of requests) req.destroy();
+      return bytes / n / seconds;
+    },
+  };
+}
+
+/** `target` in alternation without and with FANOUT_CLIENTS dashboards watching, ROUNDS times, medians. */
+async function withAndWithout(
+  server: Server,
+  target: LoadTarget,
+  perClient: number[],
+): Promise<WithAndWithout> {
+  await load(target, WARMUP_SECONDS);
+  const without: Load[] = [];
+  const withClients: Load[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    without.push(await load(target, SECONDS));
+    const dashboards = await attachDashboards(server, FANOUT_CLIENTS);
+    withClients.push(await load(target, SECONDS));
+    perClient.push(dashboards.close());
+    log(
+      `  round ${round + 1}: ${Math.round(without[round]?.rps ?? 0)} req/s (p99 ${ms(without[round]?.p99 ?? 0)}) without, ` +
+        `${Math.round(withClients[round]?.rps ?? 0)} (p99 ${ms(withClients[round]?.p99 ?? 0)}) with ${FANOUT_CLIENTS} dashboards`,
+    );
+  }
+  const summary = (runs: Load[]): Load => ({
+    rps: median(runs.map((r) => r.rps)),
+    p99: median(runs.map((r) => r.p99)),
+    requests: runs.reduce((sum, r) => sum + r.requests, 0),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+  });
+  return { without: summary(without), with: summary(withClients) };
+}
+
+async function benchFanout(dir: string): Promise<Fanout> {
+  log(`dashboard fan-out: reads and transfers without and with ${FANOUT_CLIENTS} dashboard event streams`);
+  const sandbox = await startServer('fan-out', ours(join(dir, 'fanout.json')));
+  try {
+    const headers = schemeA(await signIn(sandbox));
+    const perClient: number[] = [];
+    const reads = await withAndWithout(
+      sandbox,
+      { url: `${sandbox.url}/api/v1/clients/business/account-details`, headers },
+      perClient,
+    );
+    const transfers = await withAndWithout(
+      sandbox,
+      transferWrite(sandbox, { ...headers, 'content-type': 'application/json' }),
+      perClient,
+    );
+    return { reads, transfers, bytesPerClientPerSecond: median(perClient) };
+  } finally {
+    await stopServer(sandbox);
+  }
+}
+
 interface Results {
   cold?: ColdStarts;
   reads?: Pair;
@@ -759,10 +856,11 @@ interface Results {
   transfers?: Writes;
   bulk?: Bulk;
   soak?: Soak;
+  fanout?: Fanout;
 }
 
 /** The table's rows for the parts that ran, in the order of the table. */
-function rows({ cold, reads, writes, transfers, bulk, soak }: Results): Row[] {
+function rows({ cold, reads, writes, transfers, bulk, soak, fanout }: Results): Row[] {
   return [
     ...(reads
       ? ([
@@ -923,6 +1021,42 @@ function rows({ cold, reads, writes, transfers, bulk, soak }: Results): Row[] {
           ],
         ] as Row[])
       : []),
+    ...(fanout
+      ? ([
+          [
+            `fan-out: reads p99 with ${FANOUT_CLIENTS} dashboards (baseline: none)`,
+            ms(fanout.reads.with.p99),
+            ms(fanout.reads.without.p99),
+            ratio(fanout.reads.with.p99, fanout.reads.without.p99),
+            '≤ 1.5',
+            verdict(fanout.reads.with.p99 <= 1.5 * fanout.reads.without.p99),
+          ],
+          [
+            `fan-out: reads req/s with ${FANOUT_CLIENTS} dashboards (baseline: none)`,
+            int.format(fanout.reads.with.rps),
+            int.format(fanout.reads.without.rps),
+            ratio(fanout.reads.with.rps, fanout.reads.without.rps),
+            '',
+            '',
+          ],
+          [
+            `fan-out: transfers req/s with ${FANOUT_CLIENTS} dashboards (baseline: none)`,
+            int.format(fanout.transfers.with.rps),
+            int.format(fanout.transfers.without.rps),
+            ratio(fanout.transfers.with.rps, fanout.transfers.without.rps),
+            '≥ 0.80',
+            verdict(fanout.transfers.with.rps >= 0.8 * fanout.transfers.without.rps),
+          ],
+          [
+            'fan-out: event bytes per dashboard per second',
+            int.format(fanout.bytesPerClientPerSecond),
+            '',
+            '',
+            '',
+            '',
+          ],
+        ] as Row[])
+      : []),
     ...(cold
       ? ([
           [
@@ -981,6 +1115,7 @@ async function main(): Promise<void> {
       );
     if (runs('bulk')) results.bulk = await benchBulk(dir);
     if (runs('soak') && SOAK_SECONDS > 0 && wrk) results.soak = await benchSoak(dir);
+    if (runs('fanout')) results.fanout = await benchFanout(dir);
     process.stdout.write(
       `\n${relative(root, mainJs)}: ${wrk ? 'wrk -t1' : 'autocannon'}, ${CONNECTIONS} connections, ` +
         `${ROUNDS} alternating rounds of ${SECONDS} s (medians) after ${WARMUP_SECONDS} s warm-up, node ${process.version}\n\n` +
