@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DrainTimeoutError, type WaitingWork } from '../../src/control/waiting.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
 import type { DeliveryRecord, StateDocument } from '../../src/store/records.js';
 import { type Batch, bulkHelpers, processBatch } from '../support/bulk.js';
-import { type Reply, startReceiver } from '../support/receiver.js';
+import { closedAfterEachTest } from '../support/cleanups.js';
+import { startReceiver } from '../support/receiver.js';
 import { A, call, memorySandbox, ownerHeaders, schemeB } from '../support/sandbox.js';
 import {
   delivery,
@@ -14,10 +15,7 @@ import {
   webhookSetup,
 } from '../support/webhooks.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const f of cleanups.splice(0)) await f();
-});
+const { later, open, receiver } = closedAfterEachTest();
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -27,20 +25,6 @@ const DUE_WORK: SandboxOptions = { bulkItemDelayMs: 100, webhookRetryBaseMs: 10,
 const ATTEMPT_OFFSETS = [0, 10, 30, 70, 150, 310];
 
 const bulk = bulkHelpers({ label: 'clock', narration: 'Clock', batchName: 'Clock' });
-
-/** A memory sandbox, closed after the test. */
-async function open(options: SandboxOptions = {}): Promise<Sandbox> {
-  const sandbox = await memorySandbox(options);
-  cleanups.push(() => sandbox.close());
-  return sandbox;
-}
-
-/** A real webhook receiver, closed after the test. */
-async function receiver(replies: Reply[] = [], then: Reply = 200) {
-  const r = await startReceiver(replies, then);
-  cleanups.push(r.close);
-  return r;
-}
 
 /** What `GET /__sandbox/clock` shows. */
 interface ClockView {
@@ -132,7 +116,7 @@ describe('the virtual clock', () => {
   it('refuses an advance past the range of a Date, to the millisecond', async () => {
     const T = Date.parse('2030-01-01T00:00:00.000Z');
     const sandbox = await createSandbox({ inMemory: true, log: () => undefined }, { now: () => T });
-    cleanups.push(() => sandbox.close());
+    later(() => sandbox.close());
     const room = 8.64e15 - T;
     const past = await advance(sandbox, room + 1);
     expect(past.status).toBe(400);
@@ -157,7 +141,7 @@ describe('the virtual clock', () => {
     const T = Date.parse('2030-01-01T00:00:00.000Z');
     const source: Clock = { now: () => T };
     const sandbox = await createSandbox({ inMemory: true, log: () => undefined }, source);
-    cleanups.push(() => sandbox.close());
+    later(() => sandbox.close());
     await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: {} });
     const advanced = await advance(sandbox, HOUR);
     expect(advanced.body.data).toEqual({ now: '2030-01-01T01:00:00.000Z', frozen: true, offsetMs: HOUR });
@@ -194,7 +178,7 @@ describe('the virtual clock', () => {
 
   it('makes a webhook retry due at once when advanced past its backoff, with time frozen', async () => {
     const hook = await startReceiver([500]);
-    cleanups.push(hook.close);
+    later(hook.close);
     // A minute of backoff: without the clock, drain would wait a minute.
     const sandbox = await memorySandbox({ webhookRetryBaseMs: 60_000 });
     await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: {} });

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import defaultScenario from '../../scenarios/default.json' with { type: 'json' };
-import type { Sandbox, SandboxOptions } from '../../src/sandbox.js';
+import type { Sandbox } from '../../src/sandbox.js';
 import { ScenarioError } from '../../src/scenarios/library.js';
 import { type ScenarioRule, scenario as scenarioSchema } from '../../src/scenarios/schema.js';
 import {
@@ -17,8 +17,8 @@ import {
   RECEIVER,
   type Transfer,
 } from '../support/bulk.js';
+import { closedAfterEachTest } from '../support/cleanups.js';
 import { feeFor, ledgerOf, MAGIC, setBalance } from '../support/money.js';
-import { type Reply, startReceiver } from '../support/receiver.js';
 import { A, call, memorySandbox, ownerHeaders } from '../support/sandbox.js';
 import { delivery, FAST, incomingPayment, webhookSetup } from '../support/webhooks.js';
 
@@ -61,24 +61,7 @@ interface Described {
 type Headers = Record<string, string>;
 type Response = Awaited<ReturnType<typeof call>>;
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const f of cleanups.splice(0)) await f();
-});
-
-/** A memory sandbox, closed after the test. */
-async function open(options: SandboxOptions = {}): Promise<Sandbox> {
-  const sandbox = await memorySandbox(options);
-  cleanups.push(() => sandbox.close());
-  return sandbox;
-}
-
-/** A real webhook receiver, closed after the test. */
-async function receiver(replies: Reply[] = [], then: Reply = 200) {
-  const r = await startReceiver(replies, then);
-  cleanups.push(r.close);
-  return r;
-}
+const { later, open, receiver } = closedAfterEachTest();
 
 const bulk = bulkHelpers({ label: 'scn', narration: 'Scenario test', batchName: 'Scenarios' });
 const { ref, create, getBatch } = bulk;
@@ -922,7 +905,7 @@ describe('per-request choice: x-sandbox-scenario', () => {
 describe('start-up choice', () => {
   async function tempDir(): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), 'scenario-test-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    later(() => rm(dir, { recursive: true, force: true }));
     return dir;
   }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Random, seedState } from '../../src/domain/random.js';
-import { http, type SandboxProcess, startProcess, stop } from '../support/process.js';
+import { http, ownerHeadersOf, type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { A } from '../support/sandbox.js';
 
 /**
@@ -216,15 +216,6 @@ const describeDisk = (d: Disk) =>
   `snapshot seq ${d.snapshotSeq}, journal ${d.journalLines} lines (seq ${d.journalFirstSeq}..${d.journalLastSeq}), ` +
   `${d.tornBytes} torn bytes${d.compactionCut ? ', a rewrite under way' : ''}, ` +
   `${d.bulkDone ?? 'no'} bulk items done${d.unreadable ? `, unreadable: ${d.unreadable}` : ''}`;
-
-async function signIn(p: SandboxProcess): Promise<Record<string, string>> {
-  const res = await http(p, 'POST', '/api/v1/auth/signin', {
-    body: { email: A.owner.email, password: A.owner.password },
-  });
-  expect(res.status).toBe(200);
-  const token = (res.body.data as { accessToken: string }).accessToken;
-  return { authorization: `Bearer ${token}`, SECRET_KEY: A.secretKey, businessId: A.a1.id };
-}
 
 const ledgerOf = async (p: SandboxProcess, businessId: string) => {
   const res = await http(p, 'GET', LEDGER(businessId));
@@ -582,7 +573,7 @@ describe('crash safety', () => {
           status: 'ok',
         });
         // The token key is part of the state, so one sign-in serves every round.
-        transferHeaders ??= await signIn(p);
+        transferHeaders ??= await ownerHeadersOf(p);
         if (previous) {
           await verify(p, transferHeaders, previous, settled, figures);
           figures.rounds++;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
-import { http, runCli, type SandboxProcess, startProcess, stop } from '../support/process.js';
+import { http, ownerHeadersOf, runCli, type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { A } from '../support/sandbox.js';
 
 /**
@@ -79,15 +79,6 @@ async function fill(path: string): Promise<void> {
   }
 }
 
-async function signIn(p: SandboxProcess): Promise<Record<string, string>> {
-  const res = await http(p, 'POST', '/api/v1/auth/signin', {
-    body: { email: A.owner.email, password: A.owner.password },
-  });
-  expect(res.status).toBe(200);
-  const token = (res.body.data as { accessToken: string }).accessToken;
-  return { authorization: `Bearer ${token}`, SECRET_KEY: A.secretKey, businessId: A.a1.id };
-}
-
 /** Sandboxes started on the mount: whatever happens, none is left running there. */
 const started = new Set<SandboxProcess>();
 async function launch(args: string[]): Promise<SandboxProcess> {
@@ -115,7 +106,7 @@ async function fillAndRecover(n: number) {
   const filler = join(mountPoint, 'filler');
   const args = ['--data', data, '--quiet', '--bulk-concurrency', '4', '--bulk-item-delay', '25'];
   let p = await launch(args);
-  const headers = await signIn(p);
+  const headers = await ownerHeadersOf(p);
   const transfers = Array.from({ length: BULK_ITEMS }, (_, i) => ({
     amount: AMOUNT,
     receiverAccountNumber: '0123456789',

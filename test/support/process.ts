@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { A } from './sandbox.js';
 
 const MAIN = join(import.meta.dirname, '..', '..', 'dist', 'main.js');
 
@@ -76,6 +77,16 @@ export function waitForOutput(p: SandboxProcess, pattern: RegExp): Promise<strin
 export async function stop(p: SandboxProcess, signal: NodeJS.Signals = 'SIGTERM') {
   p.child.kill(signal);
   return p.exited;
+}
+
+/** Scheme A headers of client A's owner on business A1, signed in afresh on the process. */
+export async function ownerHeadersOf(p: SandboxProcess): Promise<Record<string, string>> {
+  const res = await http(p, 'POST', '/api/v1/auth/signin', {
+    body: { email: A.owner.email, password: A.owner.password },
+  });
+  if (res.status !== 200) throw new Error(`sign-in answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const token = (res.body.data as { accessToken: string }).accessToken;
+  return { authorization: `Bearer ${token}`, SECRET_KEY: A.secretKey, businessId: A.a1.id };
 }
 
 /** JSON over HTTP to the process. */
