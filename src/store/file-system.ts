@@ -68,3 +68,29 @@ export async function writeFully(file: StoreFile, data: Uint8Array): Promise<voi
     done += bytesWritten;
   }
 }
+
+/**
+ * Replaces the file at `path` whole: `write` fills a temporary file beside it, which is fsynced and renamed over
+ * it, so a crash leaves the old file or the new one. On any failure the temporary file is removed, the old file is
+ * left as it was, and the error is thrown as it came.
+ */
+export async function replaceFile(
+  fs: StoreFileSystem,
+  path: string,
+  write: (file: StoreFile) => Promise<void>,
+): Promise<void> {
+  const tmp = `${path}.tmp`;
+  try {
+    const file = await fs.open(tmp, 'w');
+    try {
+      await write(file);
+      await file.datasync();
+    } finally {
+      await file.close();
+    }
+    await fs.rename(tmp, path);
+  } catch (error) {
+    await fs.remove(tmp).catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,4 +1,4 @@
-import { type StoreFile, type StoreFileSystem, writeFully } from './file-system.js';
+import { replaceFile, type StoreFile, type StoreFileSystem, writeFully } from './file-system.js';
 import { asWriteError } from './write-error.js';
 
 /** One change: put a record (`record` set) or delete one (`record` null). */
@@ -108,18 +108,9 @@ export class Journal {
         .map((line) => `${line}\n`)
         .join(''),
     );
-    const tmp = `${this.path}.tmp`;
     try {
-      const out = await this.fs.open(tmp, 'w');
-      try {
-        await writeFully(out, kept);
-        await out.datasync();
-      } finally {
-        await out.close();
-      }
-      await this.fs.rename(tmp, this.path);
+      await replaceFile(this.fs, this.path, (out) => writeFully(out, kept));
     } catch (error) {
-      await this.fs.remove(tmp).catch(() => undefined);
       throw asWriteError(error);
     }
     // The old handle points at the file just replaced: from here on only the new one is right.

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import type { Adapter } from 'lowdb';
-import { isMissing, type StoreFileSystem, writeFully } from './file-system.js';
+import { isMissing, replaceFile, type StoreFileSystem, writeFully } from './file-system.js';
 import type { StateDocument } from './records.js';
 import { asWriteError } from './write-error.js';
 
@@ -34,10 +34,8 @@ export class SnapshotFile implements Adapter<Snapshot> {
   }
 
   async write(data: Snapshot): Promise<void> {
-    const tmp = `${this.path}.tmp`;
     try {
-      const fh = await this.fs.open(tmp, 'w');
-      try {
+      await replaceFile(this.fs, this.path, async (fh) => {
         const put = (text: string) => writeFully(fh, Buffer.from(text));
         await put(`{"version":${JSON.stringify(data.version)},"seq":${data.seq},"collections":{`);
         let firstCollection = true;
@@ -52,13 +50,8 @@ export class SnapshotFile implements Adapter<Snapshot> {
           await put(']');
         }
         await put('}}\n');
-        await fh.datasync();
-      } finally {
-        await fh.close();
-      }
-      await this.fs.rename(tmp, this.path);
+      });
     } catch (error) {
-      await this.fs.remove(tmp).catch(() => undefined);
       throw asWriteError(error);
     }
     // The new snapshot is in place and every process sees it from now on, so the write has happened: failing it
