@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox.js';
 import { type Replies, type Reply, startReceiver } from '../support/receiver.js';
 import { memorySandbox } from '../support/sandbox.js';
-import { delivery, incomingPayment, webhookSetup } from '../support/webhooks.js';
+import { attemptsRecorded, delivery, incomingPayment, webhookSetup } from '../support/webhooks.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -135,4 +135,56 @@ describe('the order a client’s deliveries start in', () => {
       for (const id of ids) expect((await delivery(sandbox, id)).status).toBe('delivered');
     },
   );
+
+  it('retries due at one moment start in payment order, so a counting scenario rule hits the same deliveries', async () => {
+    // The first two requests are held, so the test picks the order their receivers answer in; later ones pass.
+    const hook = await receiver((_got, index) => (index < 2 ? 'hang' : 200));
+    const sandbox = await memorySandbox({
+      webhookRetryBaseMs: 1000,
+      webhookAttempts: 2,
+      webhookTimeoutMs: 60_000,
+    });
+    sandbox.setScenario({
+      name: 'every-second-refused',
+      description: 'every second webhook attempt fails as a refused connection',
+      rules: [{ on: 'webhook', match: { everyNth: 2 }, effect: { webhook: 'refuse' } }],
+    });
+    await sandbox.clock.freeze(true);
+    const accountNumber = await accountFor(sandbox, hook.url);
+    const ids: string[] = [];
+    for (let i = 1; i <= 4; i++) ids.push(await pay(sandbox, accountNumber, String(i)));
+    const [d1 = '', d2 = '', d3 = '', d4 = ''] = ids;
+
+    // First attempts in payment order: the rule refuses 2 and 4; 1 and 3 reach the receiver.
+    await hook.arrived(2);
+    await attemptsRecorded(sandbox, d2, 1);
+    await attemptsRecorded(sandbox, d4, 1);
+    // Their receivers answer 3 first, then 1: their retries begin waiting in the order 2, 4, 3, 1.
+    hook.answer(
+      hook.received.findIndex((got) => narrationOf(got) === '3'),
+      500,
+    );
+    await attemptsRecorded(sandbox, d3, 1);
+    hook.answer(
+      hook.received.findIndex((got) => narrationOf(got) === '1'),
+      500,
+    );
+    await attemptsRecorded(sandbox, d1, 1);
+
+    // All four retries come due at the same moment and start in payment order: the rule refuses 2 and 4 again.
+    await sandbox.clock.advance(1000);
+    await sandbox.drain();
+    const outcome = await Promise.all(
+      [d1, d2, d3, d4].map(async (id) => {
+        const d = await delivery(sandbox, id);
+        return [d.status, d.attempts.map((a) => a.statusCode ?? a.error?.slice(0, 12))];
+      }),
+    );
+    expect(outcome).toEqual([
+      ['delivered', [500, 200]],
+      ['failed', ['ECONNREFUSED', 'ECONNREFUSED']],
+      ['delivered', [500, 200]],
+      ['failed', ['ECONNREFUSED', 'ECONNREFUSED']],
+    ]);
+  });
 });
