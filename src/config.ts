@@ -175,6 +175,17 @@ export const settings = {
     'webhook attempts before a delivery is failed, first one included, 1 to 100 (default 6)',
     int(1, 100).default(6),
   ),
+  /**
+   * How many of a client's deliveries may be on their first attempt at once (default 4). First attempts start in
+   * the order the deliveries were made; retries keep their own backoff and never wait for a slot, so one hanging
+   * receiver call holds no other delivery. 1 sends first attempts strictly one after another.
+   */
+  webhookConcurrency: setting(
+    'webhook-concurrency',
+    'SANDBOX_WEBHOOK_CONCURRENCY',
+    "a client's webhook deliveries on their first attempt at once, started in the order they were made; retries never wait for one, 1 to 100 (default 4)",
+    int(1, 100).default(4),
+  ),
   deliveryLogSize: setting(
     'delivery-log-size',
     'SANDBOX_DELIVERY_LOG_SIZE',

@@ -21,9 +21,15 @@ function describeFailure(error: unknown, timeoutMs: number): string {
  * Delivers incoming-payment notifications: `POST` of the payload as JSON with the client's `AUTH-KEY`. Only a
  * 200 acknowledges; any other status, a timeout or a refused connection is retried with exponential backoff
  * until the attempts run out. Every attempt is recorded on the delivery. Scenario rules may delay an attempt, make
- * it fail as if the receiver were down (`refuse`), send it twice (`duplicate`) or lose the delivery (`drop`). Each client's deliveries go one at a
- * time, in order; retries wait on timers, and `resume()` re-arms them after a restart from the persisted
- * `nextAttemptAt`.
+ * it fail as if the receiver were down (`refuse`), send it twice (`duplicate`) or lose the delivery (`drop`).
+ *
+ * The order a client's deliveries keep: first attempts start in the order the deliveries were made, up to
+ * `webhookConcurrency` at once (a p-queue per client); the slot is held from the start of the attempt (its
+ * scenario delay included) until it is recorded. A retry takes no slot: it starts when its backoff is up, so a
+ * receiver that hangs on one delivery holds no other delivery's retries, and holds a first attempt only while every
+ * slot is taken, each for at most its timeout. Retries that come due at the same moment start in the order their
+ * deliveries were made, so the scenario rules count them in the same order whatever order their receivers answered
+ * in. Retries wait on the clock, and `resume()` re-arms them after a restart from the persisted `nextAttemptAt`.
  */
 export class WebhookDispatcher {
   private readonly queues = new Map<string, PQueue>();
@@ -31,31 +37,27 @@ export class WebhookDispatcher {
   private readonly timers = new Map<string, symbol>();
   /** Deliveries scheduled, queued or being attempted. */
   private readonly open = new Set<string>();
+  /** Where each open delivery stands in the order they were handed over (made, or resumed): the tie-break. */
+  private readonly rank = new Map<string, number>();
+  private nextRank = 0;
+  /** Scheduled deliveries woken at the same moment, started together in `rank` order (see `inTurn`). */
+  private woken: { rank: number; go: () => void }[] = [];
   private idleWaiters: (() => void)[] = [];
   private closed = false;
 
   constructor(private readonly deps: EngineDeps) {}
 
-  /** Attempts a pending delivery as soon as its client's earlier deliveries are done. */
+  /**
+   * Makes the first attempt of a pending delivery (or the first of a fresh round, a redelivery) once one of its
+   * client's slots is free, after the client's deliveries handed over before it.
+   */
   deliver(id: string): void {
     const delivery = this.deps.store.get('deliveries', id);
     if (!delivery || this.closed) return;
-    this.open.add(id);
-    this.queueOf(delivery.clientId)
-      // Each attempt is a task of the clock: an advance waits for its I/O (the POST, the durable write).
-      .add(() => this.deps.clock.run((task) => this.attempt(id, task)))
-      .catch((error: unknown) => {
-        if (error instanceof StoreWriteError) {
-          // The attempt happened but could not be recorded, so it was undone: the delivery is still pending,
-          // and is attempted again once writes work (a receiver may see it twice, as webhooks allow).
-          void this.deps.store.whenWritable().then(() => {
-            if (this.open.has(id)) this.deliver(id);
-          });
-          return;
-        }
-        this.deps.log(`webhook delivery ${id}: ${error}`);
-        this.settle(id);
-      });
+    this.enter(id);
+    // Each attempt is a task of the clock: an advance waits for its I/O (the POST, the durable write). The queue
+    // starts the next one from the settling of this one, before the next turn, so an advance sees no gap.
+    void this.queueOf(delivery.clientId).add(() => this.deps.clock.run((task) => this.attemptOnce(id, task)));
   }
 
   /** After a start-up: every pending delivery is attempted when its next attempt is due. */
@@ -87,6 +89,7 @@ export class WebhookDispatcher {
     this.timers.clear();
     for (const queue of this.queues.values()) queue.clear();
     this.open.clear();
+    this.rank.clear();
     this.wakeIdle();
   }
 
@@ -99,31 +102,80 @@ export class WebhookDispatcher {
   private queueOf(clientId: string): PQueue {
     let queue = this.queues.get(clientId);
     if (!queue) {
-      queue = new PQueue({ concurrency: 1 });
+      queue = new PQueue({ concurrency: this.deps.config.webhookConcurrency });
       this.queues.set(clientId, queue);
     }
     return queue;
   }
 
+  /** The delivery is open from now on, ranked after every delivery handed over before it. */
+  private enter(id: string): void {
+    this.open.add(id);
+    if (!this.rank.has(id)) this.rank.set(id, this.nextRank++);
+  }
+
   private schedule(delivery: DeliveryRecord): void {
     if (this.closed) return;
-    this.open.add(delivery.id);
+    this.enter(delivery.id);
     // The wait runs on the sandbox clock, so advancing it makes a retry due at once. A newer schedule, a cancel
     // or a clear replaces the token, and the old wait then does nothing.
     const token = Symbol(delivery.id);
     this.timers.set(delivery.id, token);
-    // A task of the clock too: once woken it hands the attempt to the queue before it ends, so an advance sees
-    // the attempt start with no gap between the two.
+    // A task of the clock too, busy again from the moment it is woken until its attempt is recorded (or handed to
+    // the queue), so an advance sees no gap.
     void this.deps.clock.run(async (task) => {
       await task.sleep(Math.max(0, (delivery.nextAttemptAt ?? 0) - this.deps.clock.now()));
+      await this.inTurn(delivery.id);
       if (this.timers.get(delivery.id) !== token) return;
       this.timers.delete(delivery.id);
-      this.deliver(delivery.id);
+      // A delivery that never had an attempt (pending at a restart) takes its place among the first attempts; a
+      // retry goes at once, whatever else of its client is in flight.
+      if (this.deps.store.get('deliveries', delivery.id)?.attempts.length === 0) this.deliver(delivery.id);
+      else await this.attemptOnce(delivery.id, task);
     });
+  }
+
+  /**
+   * Resolves in `rank` order among the deliveries woken in the same turn of the event loop: the clock wakes the
+   * waits due at one moment in the order they began, which is the order earlier attempts happened to finish in;
+   * this puts them back in the order the deliveries were made, which is what the scenario rules count in.
+   */
+  private inTurn(id: string): Promise<void> {
+    return new Promise((go) => {
+      this.woken.push({ rank: this.rank.get(id) ?? Number.POSITIVE_INFINITY, go });
+      if (this.woken.length > 1) return;
+      // After every wait woken by the same advance step or timer phase has been queued (each is busy meanwhile,
+      // so an advance waits for this).
+      setImmediate(() => {
+        const turn = this.woken.splice(0).sort((a, b) => a.rank - b.rank);
+        for (const w of turn) w.go();
+      });
+    });
+  }
+
+  /**
+   * One attempt, its failures kept in: a write the store refused (`StoreWriteError`) undid the record of the
+   * attempt, so the delivery is still pending and goes back to the queue once writes work (a receiver may see it
+   * twice, as webhooks allow); anything else is logged and the delivery let go.
+   */
+  private async attemptOnce(id: string, task: ClockTask): Promise<void> {
+    try {
+      await this.attempt(id, task);
+    } catch (error) {
+      if (error instanceof StoreWriteError) {
+        void this.deps.store.whenWritable().then(() => {
+          if (this.open.has(id)) this.deliver(id);
+        });
+        return;
+      }
+      this.deps.log(`webhook delivery ${id}: ${error}`);
+      this.settle(id);
+    }
   }
 
   private settle(id: string): void {
     this.open.delete(id);
+    this.rank.delete(id);
     this.wakeIdle();
   }
 

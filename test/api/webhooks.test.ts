@@ -234,9 +234,10 @@ describe('webhook deliveries', () => {
     expect(d).toMatchObject({ status: 'skipped', url: null, attempts: [] });
   });
 
-  it('delivers two payments in a row in order', async () => {
+  it('one at a time, delivers two payments in a row in order', async () => {
     const hook = await receiver();
-    const sandbox = await memorySandbox(FAST);
+    // With more at once they start in order too, but may reach the receiver in either (webhook-order.test.ts).
+    const sandbox = await memorySandbox({ ...FAST, webhookConcurrency: 1 });
     const { account } = await setup(sandbox, hook.url);
     const first = await incomingPayment(sandbox, {
       accountNumber: account.accountNumber,
@@ -308,9 +309,14 @@ describe('webhook deliveries', () => {
   });
 
   it('keeps the delivery log bounded: the oldest finished deliveries go, pending ones stay', async () => {
-    // One attempt per delivery, and a receiver that holds the first request open until it is closed: the
-    // first delivery stays in flight and the ones after it wait behind it, all pending.
-    const sandbox = await memorySandbox({ deliveryLogSize: 3, webhookAttempts: 1, webhookTimeoutMs: 60_000 });
+    // One attempt per delivery, one at a time, and a receiver that holds the first request open until it is
+    // closed: the first delivery stays in flight and the ones after it wait behind it, all pending.
+    const sandbox = await memorySandbox({
+      deliveryLogSize: 3,
+      webhookAttempts: 1,
+      webhookTimeoutMs: 60_000,
+      webhookConcurrency: 1,
+    });
     const hook = await startReceiver(['hang'], 200);
     const { headers, account } = await setup(sandbox, null);
     const amounts = async () =>

@@ -5,30 +5,50 @@ import type { AddressInfo } from 'node:net';
 export interface Received {
   headers: IncomingHttpHeaders;
   body: Record<string, unknown>;
+  /** Requests to this receiver still unanswered (and not given up by the sender) when it arrived, itself included. */
+  openAtArrival: number;
 }
 
-/** How the receiver answers one request: a status code, or `hang` (never answer). */
+/** How the receiver answers one request: a status code, or `hang` (no answer until `answer()` or `close()`). */
 export type Reply = number | 'hang';
 
+/** How the receiver picks its replies: in order of arrival, or from each request and its 0-based arrival index. */
+export type Replies = Reply[] | ((got: Received, index: number) => Reply);
+
 /**
- * A real local webhook receiver on a free port. It answers with `replies` in order, then with `then` for every
- * further request, and remembers what it got.
+ * A real local webhook receiver on a free port. It answers with `replies` in order (or as the function picks),
+ * then with `then` for every further request, and remembers what it got. A request it hangs on stays open until
+ * the sender gives up, `answer()` answers it or `close()` ends it: tests use that to see which attempts are in
+ * flight at once, and `arrived(n)` to wait for the nth request without sleeping.
  */
-export async function startReceiver(replies: Reply[] = [], then: Reply = 200) {
+export async function startReceiver(replies: Replies = [], then: Reply = 200) {
   const received: Received[] = [];
-  const hanging = new Set<http.ServerResponse>();
+  const held = new Map<number, http.ServerResponse>();
+  const open = new Set<http.ServerResponse>();
+  const waiters: { n: number; resolve: () => void }[] = [];
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => {
       body += chunk;
     });
     req.on('end', () => {
-      received.push({ headers: req.headers, body: JSON.parse(body || '{}') as Record<string, unknown> });
-      const reply = replies[received.length - 1] ?? then;
-      if (reply === 'hang') hanging.add(res);
+      open.add(res);
+      res.on('close', () => open.delete(res));
+      const got: Received = {
+        headers: req.headers,
+        body: JSON.parse(body || '{}') as Record<string, unknown>,
+        openAtArrival: open.size,
+      };
+      const index = received.push(got) - 1;
+      const reply = (typeof replies === 'function' ? replies(got, index) : replies[index]) ?? then;
+      if (reply === 'hang') held.set(index, res);
       else {
         res.statusCode = reply;
         res.end();
+      }
+      for (const w of waiters.filter((w) => received.length >= w.n)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
       }
     });
   });
@@ -37,8 +57,23 @@ export async function startReceiver(replies: Reply[] = [], then: Reply = 200) {
   return {
     url: `http://127.0.0.1:${port}/hooks/bank`,
     received,
+    /** Resolves once `n` requests have arrived. */
+    arrived(n: number): Promise<void> {
+      if (received.length >= n) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ n, resolve }));
+    },
+    /** Requests unanswered now (and not given up by the sender). */
+    openCount: () => open.size,
+    /** Answers the request that arrived `index`th (0-based), which the receiver hung on, with `status`. */
+    answer(index: number, status: number): void {
+      const res = held.get(index);
+      if (!res) throw new Error(`request ${index} is not held`);
+      held.delete(index);
+      res.statusCode = status;
+      res.end();
+    },
     close: async () => {
-      for (const res of hanging) res.destroy();
+      for (const res of held.values()) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -63,3 +63,16 @@ export async function delivery(sandbox: Sandbox, id: string): Promise<DeliveryRe
   expect(res.status).toBe(200);
   return res.body.data as DeliveryRecord;
 }
+
+/** Resolves once the delivery has at least `n` attempts recorded: a store event, no polling. */
+export function attemptsRecorded(sandbox: Sandbox, id: string, n: number): Promise<void> {
+  const done = () => (sandbox.store.get('deliveries', id)?.attempts.length ?? 0) >= n;
+  if (done()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = sandbox.store.subscribe(() => {
+      if (!done()) return;
+      stop();
+      resolve();
+    });
+  });
+}

@@ -121,6 +121,20 @@ describe('config', () => {
     expect(longest).toBeLessThanOrEqual(MAX_TIMER_MS);
   });
 
+  it('--webhook-concurrency: 4 unless set, from the flag or the variable, a whole number from 1 to 100', () => {
+    expect(resolveConfig().webhookConcurrency).toBe(4);
+    expect(run(['--webhook-concurrency', '1']).webhookConcurrency).toBe(1);
+    expect(run([], { SANDBOX_WEBHOOK_CONCURRENCY: '100' }).webhookConcurrency).toBe(100);
+    expect(run(['--webhook-concurrency=2'], { SANDBOX_WEBHOOK_CONCURRENCY: '8' }).webhookConcurrency).toBe(2);
+    for (const bad of ['0', '-1', '101', '1.5', 'two', ' ']) {
+      expect(() => parseCli([`--webhook-concurrency=${bad}`], {})).toThrow(
+        /^invalid setting --webhook-concurrency \(SANDBOX_WEBHOOK_CONCURRENCY\): /,
+      );
+      expect(() => parseCli([], { SANDBOX_WEBHOOK_CONCURRENCY: bad })).toThrow(ConfigError);
+    }
+    expect(() => resolveConfig({ webhookConcurrency: 0 })).toThrow(/--webhook-concurrency/);
+  });
+
   it('names the variable when the environment is wrong', () => {
     expect(() => parseCli([], { SANDBOX_IN_MEMORY: 'maybe' })).toThrow(/--in-memory \(SANDBOX_IN_MEMORY\)/);
   });
