@@ -6,6 +6,7 @@ import type { ClientRecord, DeliveryAttempt, DeliveryRecord } from '../store/rec
 import { StoreWriteError } from '../store/write-error.js';
 import { pruneDeliveries } from './delivery-log.js';
 import { WEBHOOK_USER_AGENT } from './webhook-agent.js';
+import { postWebhook } from './webhook-post.js';
 
 type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'log' | 'scenarios'>;
 
@@ -267,19 +268,16 @@ export class WebhookDispatcher {
     let statusCode: number | null = null;
     let error: string | null = null;
     try {
-      const res = await fetch(delivery.url ?? '', {
-        method: 'POST',
-        headers: {
+      statusCode = await postWebhook(
+        delivery.url ?? '',
+        {
           'content-type': 'application/json',
           'AUTH-KEY': client.webhookAuthKey,
           'user-agent': WEBHOOK_USER_AGENT,
         },
-        body: JSON.stringify(delivery.payload),
-        signal: AbortSignal.timeout(config.webhookTimeoutMs),
-        redirect: 'manual',
-      });
-      statusCode = res.status;
-      await res.body?.cancel();
+        JSON.stringify(delivery.payload),
+        config.webhookTimeoutMs,
+      );
       if (statusCode !== 200) error = `HTTP ${statusCode}: only 200 acknowledges a delivery`;
     } catch (e) {
       error = describeFailure(e, config.webhookTimeoutMs);
