@@ -1,4 +1,5 @@
 import { type StoreFile, type StoreFileSystem, writeFully } from './file-system.js';
+import { TEXT_WRITER_BYTES, TextWriter } from './text-writer.js';
 import { asWriteError } from './write-error.js';
 
 /** One change: put a record (`record` set) or delete one (`record` null). */
@@ -30,6 +31,8 @@ export class Journal {
   public flushes = 0;
   /** The file may hold bytes past `size` (a failed write that could not be cut back yet). */
   private dirty = false;
+  /** Reused by every write, one at a time (the store never has two in flight). */
+  private readonly buffer = Buffer.allocUnsafe(TEXT_WRITER_BYTES);
 
   private constructor(
     private readonly fs: StoreFileSystem,
@@ -47,20 +50,25 @@ export class Journal {
   }
 
   /**
-   * Appends `data` (whole lines) and fsyncs it. On any failure the file is cut back to its last whole entry
-   * and a `StoreWriteError` is thrown: nothing of `data` counts as written.
+   * Appends `lines` (each a whole entry, with its newline) and fsyncs them. On any failure the file is cut back
+   * to its last whole entry and a `StoreWriteError` is thrown: nothing of `lines` counts as written.
    */
-  async write(data: Buffer): Promise<void> {
+  async write(lines: readonly string[]): Promise<void> {
+    let written = 0;
     try {
       const fh = await this.ready();
-      await writeFully(fh, data);
+      // Encoded line by line into the journal's own buffer: no string of the whole group, no new Buffer for it.
+      const out = new TextWriter(fh, this.buffer);
+      for (const line of lines) await out.add(line);
+      await out.flush();
+      written = out.written;
       await fh.datasync();
     } catch (error) {
       await this.cutBack();
       throw asWriteError(error);
     }
     this.flushes++;
-    this.size += data.length;
+    this.size += written;
   }
 
   /**

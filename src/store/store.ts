@@ -520,8 +520,7 @@ export class Store {
         await this.writeReplacement(journal, head.state);
       } else {
         while (this.queue[taken]?.line) taken++;
-        const lines = this.queue.slice(0, taken).map((c) => c.line ?? '');
-        await journal.write(Buffer.from(lines.join('')));
+        await journal.write(this.queue.slice(0, taken).map((c) => c.line ?? ''));
       }
     } catch (error) {
       this.rollBack(asWriteError(error));
