@@ -10,7 +10,8 @@ export const TEXT_WRITER_BYTES = 256 * 1024;
  * compaction made some 100 MB of such strings, every one of them large enough for V8 to put straight into the
  * old generation, where they stayed until the next full collection, and as many bytes of new Buffers for malloc.
  * The soak benchmark saw the peak of the process fall by some 190 MB when compactions stopped. The pieces here
- * are each a record or a journal line: short-lived strings that die young.
+ * are each a record or a journal line: short-lived strings that die young. One call at a time: each must be
+ * awaited before the next.
  */
 export class TextWriter {
   private used = 0;
@@ -34,6 +35,18 @@ export class TextWriter {
       return;
     }
     this.used += this.buffer.write(text, this.used);
+  }
+
+  /** Adds bytes as they are (a `bytes` the caller reuses may be changed once this resolves). */
+  async addBytes(bytes: Uint8Array): Promise<void> {
+    if (bytes.length > this.buffer.length - this.used) await this.flush();
+    if (bytes.length > this.buffer.length) {
+      await writeFully(this.file, bytes);
+      this.written += bytes.length;
+      return;
+    }
+    this.buffer.set(bytes, this.used);
+    this.used += bytes.length;
   }
 
   /** Writes out what the buffer holds. */
