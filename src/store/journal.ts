@@ -1,4 +1,5 @@
 import { replaceFile, type StoreFile, type StoreFileSystem, writeFully } from './file-system.js';
+import { TEXT_WRITER_BYTES, TextWriter } from './text-writer.js';
 import { asWriteError } from './write-error.js';
 
 /** One change: put a record (`record` set) or delete one (`record` null). */
@@ -17,6 +18,66 @@ export function lineSeq(line: string): number {
   return m ? Number(m[1]) : Number.NaN;
 }
 
+/** Enough of a line's first bytes to hold `{"q":`, a sequence number of up to 16 digits, and the comma. */
+const SEQ_PREFIX_BYTES = 24;
+
+/**
+ * Copies to `out` the lines between byte `start` and byte `end` of `file` whose sequence number is above `seq`,
+ * a quarter MB at a time, judging each line by its first bytes. The journal written while a compaction runs can
+ * be tens of MB under load: read whole, turned into one string, split and joined again, it cost some 200 MB at
+ * once, just as the snapshot was written. A line that is blank or cut short is dropped, as before.
+ */
+async function copyEntriesAbove(
+  file: StoreFile,
+  start: number,
+  end: number,
+  seq: number,
+  out: TextWriter,
+): Promise<void> {
+  const chunk = Buffer.allocUnsafe(TEXT_WRITER_BYTES);
+  /** The first bytes of the current line, while it is not judged yet. */
+  let head = Buffer.alloc(0);
+  /** Whether the current line is kept; null while its first bytes are still coming. */
+  let keep: boolean | null = null;
+  const judge = () => lineSeq(head.toString('latin1')) > seq;
+  for (let position = start; position < end; ) {
+    const { bytesRead } = await file.read(chunk, 0, Math.min(chunk.length, end - position), position);
+    if (bytesRead <= 0) throw Object.assign(new Error('the journal is shorter than it was'), { code: 'EIO' });
+    position += bytesRead;
+    let i = 0;
+    while (i < bytesRead) {
+      const newline = chunk.indexOf(0x0a, i);
+      const stop = newline === -1 || newline >= bytesRead ? bytesRead : newline + 1;
+      if (keep === null) {
+        // Only the first bytes are gathered (copied: the chunk is reused); the rest of a line streams through.
+        const take = Math.min(stop, i + SEQ_PREFIX_BYTES - head.length);
+        head = Buffer.concat([head, chunk.subarray(i, take)]);
+        i = take;
+        if (head.length < SEQ_PREFIX_BYTES && head.at(-1) !== 0x0a) continue;
+        keep = judge();
+        if (keep) await out.addBytes(head);
+        if (head.at(-1) === 0x0a) {
+          head = Buffer.alloc(0);
+          keep = null;
+        }
+        continue;
+      }
+      if (keep) await out.addBytes(chunk.subarray(i, stop));
+      i = stop;
+      if (chunk[stop - 1] === 0x0a) {
+        head = Buffer.alloc(0);
+        keep = null;
+      }
+    }
+  }
+  // The file ends on a whole line (the loader saw to that); were it not, a kept last line still gets its end.
+  if (keep === null && head.length > 0 && judge()) {
+    await out.addBytes(head);
+    keep = true;
+  }
+  if (keep) await out.addBytes(Buffer.from('\n'));
+}
+
 /** A line of blanks that a probe writes and takes back: the loader skips blank lines. */
 const PROBE = Buffer.from(`${' '.repeat(4095)}\n`);
 
@@ -30,6 +91,8 @@ export class Journal {
   public flushes = 0;
   /** The file may hold bytes past `size` (a failed write that could not be cut back yet). */
   private dirty = false;
+  /** Reused by every write, one at a time (the store never has two in flight). */
+  private readonly buffer = Buffer.allocUnsafe(TEXT_WRITER_BYTES);
 
   private constructor(
     private readonly fs: StoreFileSystem,
@@ -47,20 +110,25 @@ export class Journal {
   }
 
   /**
-   * Appends `data` (whole lines) and fsyncs it. On any failure the file is cut back to its last whole entry
-   * and a `StoreWriteError` is thrown: nothing of `data` counts as written.
+   * Appends `lines` (each a whole entry, with its newline) and fsyncs them. On any failure the file is cut back
+   * to its last whole entry and a `StoreWriteError` is thrown: nothing of `lines` counts as written.
    */
-  async write(data: Buffer): Promise<void> {
+  async write(lines: readonly string[]): Promise<void> {
+    let written = 0;
     try {
       const fh = await this.ready();
-      await writeFully(fh, data);
+      // Encoded line by line into the journal's own buffer: no string of the whole group, no new Buffer for it.
+      const out = new TextWriter(fh, this.buffer);
+      for (const line of lines) await out.add(line);
+      await out.flush();
+      written = out.written;
       await fh.datasync();
     } catch (error) {
       await this.cutBack();
       throw asWriteError(error);
     }
     this.flushes++;
-    this.size += data.length;
+    this.size += written;
   }
 
   /**
@@ -97,26 +165,21 @@ export class Journal {
    */
   async dropThrough(seq: number, coveredBytes: number): Promise<void> {
     const fh = await this.ready();
-    const tailBytes = Math.max(0, this.size - coveredBytes);
-    const tail = Buffer.alloc(tailBytes);
-    if (tailBytes > 0) await fh.read(tail, 0, tailBytes, coveredBytes);
-    const kept = Buffer.from(
-      tail
-        .toString('utf8')
-        .split('\n')
-        .filter((line) => line !== '' && lineSeq(line) > seq)
-        .map((line) => `${line}\n`)
-        .join(''),
-    );
+    let kept = 0;
     try {
-      await replaceFile(this.fs, this.path, (out) => writeFully(out, kept));
+      await replaceFile(this.fs, this.path, async (out) => {
+        const writer = new TextWriter(out);
+        await copyEntriesAbove(fh, Math.min(coveredBytes, this.size), this.size, seq, writer);
+        await writer.flush();
+        kept = writer.written;
+      });
     } catch (error) {
       throw asWriteError(error);
     }
     // The old handle points at the file just replaced: from here on only the new one is right.
     this.fh = null;
     await fh.close().catch(() => undefined);
-    this.size = kept.length;
+    this.size = kept;
     await this.ready();
   }
 

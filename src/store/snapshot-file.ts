@@ -1,18 +1,18 @@
 import { dirname } from 'node:path';
 import type { Adapter } from 'lowdb';
-import { isMissing, replaceFile, type StoreFileSystem, writeFully } from './file-system.js';
+import { isMissing, replaceFile, type StoreFileSystem } from './file-system.js';
 import type { StateDocument } from './records.js';
+import { TextWriter } from './text-writer.js';
 import { asWriteError } from './write-error.js';
 
 /** The snapshot on disk: the state document and the last journal sequence number it contains. */
 export type Snapshot = StateDocument & { seq: number };
 
-const RECORDS_PER_CHUNK = 2000;
-
 /**
  * A lowdb adapter for the snapshot file. Unlike lowdb's `JSONFile`, which stringifies the whole state in one
- * synchronous call (154 ms at 100 000 records, every request waiting), it serialises a few thousand records at a
- * time and yields to the event loop between chunks, so a compaction never stalls the API. The write is atomic
+ * synchronous call (154 ms at 100 000 records, every request waiting), it serialises one record at a time into a
+ * buffer of a quarter MB and lets the event loop run while each buffer-full is written, so a compaction never
+ * stalls the API and never holds more than a record's text at once. The write is atomic
  * (temporary file, fsync, rename, fsync of the folder): a crash leaves the old snapshot or the new one, and a
  * failed write removes its temporary file and leaves the old snapshot as it was.
  * Records must not be mutated in place while a write is in progress; the store freezes them to make sure.
@@ -36,20 +36,20 @@ export class SnapshotFile implements Adapter<Snapshot> {
   async write(data: Snapshot): Promise<void> {
     try {
       await replaceFile(this.fs, this.path, async (fh) => {
-        const put = (text: string) => writeFully(fh, Buffer.from(text));
-        await put(`{"version":${JSON.stringify(data.version)},"seq":${data.seq},"collections":{`);
+        // Record by record through one reused buffer; each write of it lets the event loop run (see TextWriter).
+        const out = new TextWriter(fh);
+        await out.add(`{"version":${JSON.stringify(data.version)},"seq":${data.seq},"collections":{`);
         let firstCollection = true;
         for (const [name, records] of Object.entries(data.collections)) {
-          await put(`${firstCollection ? '' : ','}${JSON.stringify(name)}:[`);
+          await out.add(`${firstCollection ? '' : ','}${JSON.stringify(name)}:[`);
           firstCollection = false;
-          for (let i = 0; i < records.length; i += RECORDS_PER_CHUNK) {
-            const chunk = records.slice(i, i + RECORDS_PER_CHUNK).map((r) => JSON.stringify(r));
-            await put((i === 0 ? '' : ',') + chunk.join(','));
-            await new Promise<void>((resolve) => setImmediate(resolve));
+          for (let i = 0; i < records.length; i++) {
+            await out.add((i === 0 ? '' : ',') + JSON.stringify(records[i]));
           }
-          await put(']');
+          await out.add(']');
         }
-        await put('}}\n');
+        await out.add('}}\n');
+        await out.flush();
       });
     } catch (error) {
       throw asWriteError(error);

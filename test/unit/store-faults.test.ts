@@ -122,6 +122,28 @@ describe('a journal write that fails', () => {
     expect(await reopenedIds()).toEqual(['first', ...acknowledged]);
   });
 
+  it('in a group larger than the write buffer, failing after part of it is on disk: all of it refused, cut back', async () => {
+    const store = await open();
+    await store.mutate((tx) => tx.put('customers', customer('kept')));
+    const before = await readFile(`${file}.wal`);
+    // The first mutation goes alone; the 599 queued behind it go in one group of some 700 KB, written a buffer at
+    // a time: its first buffer reaches the file, its second fails.
+    disk.inject({ op: 'write', code: 'EIO', path: '.wal', after: 2 });
+    const results = await Promise.allSettled(
+      Array.from({ length: 600 }, (_, i) =>
+        store.mutate((tx) => tx.put('customers', { ...customer(`c${i}`), name: 'x'.repeat(1000) })),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', ...Array(599).fill('rejected')]);
+    expect(store.all('customers').map((c) => c.id)).toEqual(['kept', 'c0']);
+    expect((await readFile(`${file}.wal`)).subarray(0, before.length)).toEqual(before);
+    disk.heal();
+    await store.mutate((tx) => tx.put('customers', customer('after')));
+    await store.close();
+    await journalIsWhole();
+    expect(await reopenedIds()).toEqual(['kept', 'c0', 'after']);
+  });
+
   it('undoes the mutations queued behind the failed write too, as each was made on top of it', async () => {
     const store = await open();
     await increment(store);

@@ -113,6 +113,27 @@ describe('store on a file', () => {
     expect(await reopened((s) => s.count('customers'))).toBe(300);
   });
 
+  it('writes a group and a snapshot many times the size of its write buffer whole, non-ASCII text included', async () => {
+    const store = await open();
+    // About 1.5 MB of journal in one group, and as much snapshot, with 2- and 3-byte UTF-8 characters.
+    const name = (i: number) => `Customer ${i} ${'ọ̀ṣẹ́ ₦'.repeat(100)}`;
+    await Promise.all(
+      Array.from({ length: 1500 }, (_, i) =>
+        store.mutate((tx) => tx.put('customers', { ...customer(`c${i}`), name: name(i) })),
+      ),
+    );
+    const doc = baseState();
+    doc.collections.customers = Array.from({ length: 1500 }, (_, i) => ({
+      ...customer(`s${i}`),
+      name: name(i),
+    }));
+    await store.replaceState(doc);
+    await store.mutate((tx) => tx.put('customers', { ...customer('after'), name: name(-1) }));
+    await store.close();
+    const names = await reopened((s) => s.all('customers').map((c) => c.name));
+    expect(names).toEqual([...doc.collections.customers.map((c) => c.name), name(-1)]);
+  });
+
   it('replaceState writes a new snapshot and empties the journal', async () => {
     const store = await open();
     await store.mutate((tx) => tx.put('customers', customer('old')));
