@@ -200,6 +200,15 @@ async function bundleBare(dir: string): Promise<string> {
   return outfile;
 }
 
+/** Listens on a free port of the loopback address; answers the webhook URL that reaches `server`. */
+async function listenForHooks(server: http.Server): Promise<string> {
+  server.listen(0, HOST);
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return `http://${HOST}:${port}/hook`;
+}
+
 // ---------------------------------------------------------------- HTTP helpers
 
 async function requestJson(url: string, init: RequestInit = {}): Promise<unknown> {
@@ -599,12 +608,8 @@ async function startAcknowledger(): Promise<{
       res.writeHead(200).end('ok');
     });
   });
-  server.listen(0, HOST);
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
   return {
-    url: `http://${HOST}:${port}/hook`,
+    url: await listenForHooks(server),
     received: () => received,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -1000,12 +1005,8 @@ async function startHangingReceiver(): Promise<{ url: string; close: () => Promi
       res.writeHead(n < HOOK_ATTEMPTS ? 500 : 200).end();
     });
   });
-  server.listen(0, HOST);
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
   return {
-    url: `http://${HOST}:${port}/hook`,
+    url: await listenForHooks(server),
     close: () => {
       for (const res of held) res.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
