@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { type SSEStreamingApi, streamSSE } from 'hono/streaming';
+import { streamSSE } from 'hono/streaming';
 import type { Deps } from '../deps.js';
 import type { RequestEntry, RequestJournal } from '../http/request-log.js';
 import type { CollectionName } from '../store/records.js';
@@ -143,24 +143,33 @@ function sseEvent(event: string, data: string): string {
 }
 
 /** A client whose writes have not caught up by this much gets a `reload` instead of more frames. */
-const MAX_BACKLOG_BYTES = 4 * 1_048_576;
+export const MAX_BACKLOG_BYTES = 4 * 1_048_576;
 const encoder = new TextEncoder();
 const RELOAD = encoder.encode(sseEvent('reload', '{}'));
 const KEEP_ALIVE = encoder.encode(': keep-alive\n\n');
+
+/** What a page's feed needs of its stream (Hono's `SSEStreamingApi` is one). */
+export interface PageStream {
+  write(bytes: Uint8Array): Promise<unknown>;
+  abort(): void;
+  readonly aborted: boolean;
+  readonly closed: boolean;
+}
 
 /**
  * One connected page. Frames are written in order; while a write is on its way the next frames wait, and a page
  * so slow that its backlog passes MAX_BACKLOG_BYTES is told to reload (it then reads the state afresh) instead of
  * holding an ever longer queue.
  */
-class FeedClient {
+export class FeedClient {
   private backlog: Uint8Array[] = [];
   private backlogBytes = 0;
   private writing = false;
   private stale = false;
 
-  constructor(private readonly stream: SSEStreamingApi) {}
+  constructor(private readonly stream: PageStream) {}
 
+  /** Queues `bytes` for the page, after what it has not been sent yet. */
   send(bytes: Uint8Array): void {
     if (this.stale || this.stream.aborted || this.stream.closed) return;
     if (this.backlogBytes + bytes.length > MAX_BACKLOG_BYTES) {
