@@ -112,7 +112,9 @@ export class BulkProcessor {
         // If this cannot be written, the item simply stays `pending` until its result is.
         void store
           .mutate((tx) => this.markProcessing(tx, itemId))
-          .catch((e: unknown) => e instanceof StoreWriteError || report(e));
+          .catch((e: unknown) => {
+            if (!(e instanceof StoreWriteError)) report(e);
+          });
         if (wait > 0) await task.sleep(wait);
         if (effect?.hold) await task.idleWhile(scenarios.held());
         if (this.closed) return;

@@ -27,13 +27,8 @@ export class TextWriter {
   async add(text: string): Promise<void> {
     // UTF-8 takes at most 3 bytes per UTF-16 unit: a bound that needs no pass over the text.
     const most = text.length * 3;
+    if (most > this.buffer.length) return this.addBytes(Buffer.from(text));
     if (most > this.buffer.length - this.used) await this.flush();
-    if (most > this.buffer.length) {
-      const bytes = Buffer.from(text);
-      await writeFully(this.file, bytes);
-      this.written += bytes.length;
-      return;
-    }
     this.used += this.buffer.write(text, this.used);
   }
 
