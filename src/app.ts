@@ -18,8 +18,9 @@ export interface Engines {
   webhooks: WebhookDispatcher;
 }
 
+import { ApiError, type ErrorStatus } from './domain/errors.js';
 import type { AppEnv } from './http/env.js';
-import { ApiError, errorBody } from './http/envelope.js';
+import { errorBody } from './http/envelope.js';
 import { header } from './http/headers.js';
 import { batchedWriter, formatRequest, type RequestEntry, RequestJournal } from './http/request-log.js';
 import { chosenScenario, routeOf } from './http/scenario.js';
@@ -153,7 +154,7 @@ export function createApp(deps: Deps, hooks: Omit<ControlHooks, 'requests'>, eng
       chosen,
     );
     if (effect?.delayMs) await deps.clock.sleep(effect.delayMs);
-    if (effect?.http) throw new ApiError(effect.http.status as ContentfulStatusCode, effect.http.message);
+    if (effect?.http) throw new ApiError(effect.http.status as ErrorStatus, effect.http.message);
     return next();
   });
   app.route('/api/v1', apiRoutes(deps, engines));

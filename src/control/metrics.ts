@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
+import { ApiError } from '../domain/errors.js';
 import type { BulkProcessor } from '../engine/bulk-processor.js';
 import type { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
-import { ApiError } from '../http/envelope.js';
 import type { RequestJournal } from '../http/request-log.js';
 import { type CollectionName, collectionNames } from '../store/records.js';
 

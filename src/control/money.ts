@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { ApiError } from '../http/envelope.js';
+import { ApiError } from '../domain/errors.js';
 import { ledgerBalance, post } from '../ledger/ledger.js';
 
 /**

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { accountNumber, bankCode, koboAmount } from '../api/transfers/schemas.js';
-import { pageQuery } from '../http/pagination.js';
+import { pageQuery } from '../domain/pagination.js';
 import { scenario, scenarioName, scenarioRule } from '../scenarios/schema.js';
 import { bulkStatus } from '../store/records.js';
 

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type * as z from 'zod';
-import { ApiError } from '../http/envelope.js';
-import { parseInput } from '../http/validate.js';
+import { ApiError } from '../domain/errors.js';
+import { parseInput } from '../domain/parse.js';
 import {
   type CollectionName,
   collectionNames,

@@ -1,7 +1,7 @@
 import { selfPointing } from '../api/settings/service.js';
 import type { Deps } from '../deps.js';
 import { REAL_TIME } from '../domain/clock.js';
-import { ApiError } from '../http/envelope.js';
+import { ApiError } from '../domain/errors.js';
 import { ledgerEffect } from '../ledger/ledger.js';
 import type { StateDocument } from '../store/records.js';
 

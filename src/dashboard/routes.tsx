@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Deps } from '../deps.js';
+import { ApiError } from '../domain/errors.js';
 import type { AppEnv } from '../http/env.js';
-import { ApiError } from '../http/envelope.js';
 import type { RequestJournal } from '../http/request-log.js';
 import { type AssetTypes, assetReader, nearestFolder } from '../http/static-assets.js';
 import { isDashboard, LiveFeed } from './live.js';

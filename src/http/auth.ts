@@ -1,12 +1,12 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Deps } from '../deps.js';
 import type { Actor } from '../domain/actor.js';
+import { ApiError } from '../domain/errors.js';
 import { issuedLater, type TokenClaims, verifyToken } from '../domain/jwt.js';
 import { type Area, permits, type RoleName } from '../domain/roles.js';
 import { isClientSecret, isProductionKey } from '../domain/secrets.js';
 import type { BusinessRecord, ClientRecord } from '../store/records.js';
 import type { AppEnv } from './env.js';
-import { ApiError } from './envelope.js';
 import { header } from './headers.js';
 
 export const PRODUCTION_KEY_MESSAGE = 'Production credentials cannot be used in the sandbox environment';

@@ -1,25 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-
-export interface FieldError {
-  field: string;
-  message: string;
-}
-
-/** The one error services throw; the app's error handler turns it into the error envelope. */
-export class ApiError extends Error {
-  constructor(
-    public readonly status: ContentfulStatusCode,
-    message: string,
-    public readonly errors?: FieldError[],
-    /** The provider's response code of a failed transfer (`51`, `07`, ...), sent as `errorCode`. */
-    public readonly errorCode?: string,
-    /** What a drain that gave up was still waiting for, sent as `waiting`. */
-    public readonly waiting?: object,
-  ) {
-    super(message);
-  }
-}
+import type { FieldError } from '../domain/errors.js';
 
 /**
  * The error envelope: `{status: false, message, data: null}`, plus `errors` on validation failures,

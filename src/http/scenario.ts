@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { Deps } from '../deps.js';
+import { ApiError } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
-import { ApiError } from './envelope.js';
 import { header } from './headers.js';
 
 /** The ready scenario a request picked for itself with `x-sandbox-scenario`; 400 if there is no such one. */

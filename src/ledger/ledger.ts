@@ -1,6 +1,6 @@
 import { type Clock, isoAt } from '../domain/clock.js';
+import { ApiError } from '../domain/errors.js';
 import { transactionReference } from '../domain/references.js';
-import { ApiError } from '../http/envelope.js';
 import type { TransactionRecord } from '../store/records.js';
 import type { Store, Tx } from '../store/store.js';
 

@@ -9,7 +9,7 @@ import { payoutBody } from '../api/payouts/schemas.js';
 import { configureBillersBody, updateWebhookBody } from '../api/settings/schemas.js';
 import { transferBody } from '../api/transfers/schemas.js';
 import { virtualAccountBody } from '../api/virtual-accounts/schemas.js';
-import { pageQuery } from '../http/pagination.js';
+import { pageQuery } from '../domain/pagination.js';
 import { done, fixture, type Operation, page, reply } from './operation.js';
 import * as out from './responses.js';
 

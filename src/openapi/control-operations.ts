@@ -15,7 +15,7 @@ import {
   scenarioChoice,
 } from '../control/schemas.js';
 import { newClientBody } from '../control/tenants.js';
-import { pageQuery } from '../http/pagination.js';
+import { pageQuery } from '../domain/pagination.js';
 import { done, fixture, type Operation, page, reply } from './operation.js';
 import * as out from './responses.js';
 

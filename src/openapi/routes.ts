@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
+import { ApiError } from '../domain/errors.js';
 import type { AppEnv } from '../http/env.js';
-import { ApiError } from '../http/envelope.js';
 import { DOCS_ASSETS, docsAssetReader } from './assets.js';
 import { DOCS_PAGE } from './docs-page.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
-import type { Pagination } from '../../src/http/pagination.js';
+import type { Pagination } from '../../src/domain/pagination.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import {
   ALREADY_COMPLETED,

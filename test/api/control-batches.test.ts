@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Pagination } from '../../src/http/pagination.js';
+import type { Pagination } from '../../src/domain/pagination.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import {
   ALREADY_COMPLETED,

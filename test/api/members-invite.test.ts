@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import roles from '../../fixtures/roles.json' with { type: 'json' };
-import type { Pagination } from '../../src/http/pagination.js';
+import type { Pagination } from '../../src/domain/pagination.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
 

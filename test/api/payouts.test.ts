@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
-import type { Pagination } from '../../src/http/pagination.js';
+import type { Pagination } from '../../src/domain/pagination.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';
 

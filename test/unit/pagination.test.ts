@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageQuery, paginate, pagination } from '../../src/http/pagination.js';
+import { pageQuery, paginate, pagination } from '../../src/domain/pagination.js';
 
 describe('pagination', () => {
   it.each([

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import type { Deps } from '../../deps.js';
+import { pageQuery } from '../../domain/pagination.js';
 import { type Auth, requiredBusiness } from '../../http/auth.js';
 import type { AppEnv } from '../../http/env.js';
 import { ok, okPage } from '../../http/envelope.js';
-import { pageQuery } from '../../http/pagination.js';
 import { queryOf } from '../../http/validate.js';
 import { getAudit, listAudits } from './service.js';
 

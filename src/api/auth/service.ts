@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
+import { ApiError } from '../../domain/errors.js';
 import { signToken } from '../../domain/jwt.js';
 import { secureEqual } from '../../domain/secure-compare.js';
-import { ApiError } from '../../http/envelope.js';
 import { recordAudit } from '../audits/service.js';
 import { businessView } from '../business/service.js';
 

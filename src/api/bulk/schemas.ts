@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { pageQuery } from '../../http/pagination.js';
+import { pageQuery } from '../../domain/pagination.js';
 import { transferBody } from '../transfers/schemas.js';
 
 export const MAX_BATCH_ITEMS = 10_000;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { pageQuery } from '../../http/pagination.js';
+import { pageQuery } from '../../domain/pagination.js';
 
 export const disputeBody = z.object({
   transactionId: z.string().trim().min(1).max(64),

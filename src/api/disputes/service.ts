@@ -1,8 +1,8 @@
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
-import { ApiError } from '../../http/envelope.js';
-import { paginate } from '../../http/pagination.js';
+import { ApiError } from '../../domain/errors.js';
+import { paginate } from '../../domain/pagination.js';
 import type { BusinessRecord, DisputeRecord } from '../../store/records.js';
 import { recordAudit } from '../audits/service.js';
 import type { DisputeQuery } from './schemas.js';

@@ -1,11 +1,12 @@
 import { Hono } from 'hono';
 import type { Deps } from '../../deps.js';
+import { ApiError } from '../../domain/errors.js';
+import { pageQuery } from '../../domain/pagination.js';
 import { isProductionKey } from '../../domain/secrets.js';
 import { type Auth, actorOf, clientIp, PRODUCTION_KEY_MESSAGE } from '../../http/auth.js';
 import type { AppEnv } from '../../http/env.js';
-import { ApiError, done, ok, okPage } from '../../http/envelope.js';
+import { done, ok, okPage } from '../../http/envelope.js';
 import { header } from '../../http/headers.js';
-import { pageQuery } from '../../http/pagination.js';
 import { jsonBody, queryOf } from '../../http/validate.js';
 import { completeMemberBody, inviteBody } from './schemas.js';
 import { completeMemberRegistration, inviteMember, listMembers } from './service.js';

@@ -1,9 +1,9 @@
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
+import { ApiError } from '../../domain/errors.js';
+import { type PageQuery, paginate } from '../../domain/pagination.js';
 import { isClientSecret } from '../../domain/secrets.js';
-import { ApiError } from '../../http/envelope.js';
-import { type PageQuery, paginate } from '../../http/pagination.js';
 import type { ClientRecord, UserRecord } from '../../store/records.js';
 import { recordAudit } from '../audits/service.js';
 

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import type { Deps } from '../../deps.js';
+import { pageQuery } from '../../domain/pagination.js';
 import { type Auth, actorOf, requiredBusiness } from '../../http/auth.js';
 import type { AppEnv } from '../../http/env.js';
 import { done, ok, okPage } from '../../http/envelope.js';
-import { pageQuery } from '../../http/pagination.js';
 import { jsonBody, queryOf } from '../../http/validate.js';
 import { payoutBody } from './schemas.js';
 import { createPayout, deletePayout, listPayouts, updatePayout } from './service.js';

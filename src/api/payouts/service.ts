@@ -1,8 +1,8 @@
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
-import { ApiError } from '../../http/envelope.js';
-import { type PageQuery, paginate } from '../../http/pagination.js';
+import { ApiError } from '../../domain/errors.js';
+import { type PageQuery, paginate } from '../../domain/pagination.js';
 import type { BusinessRecord, PayoutRecord } from '../../store/records.js';
 import type { Tx } from '../../store/store.js';
 import { recordAudit } from '../audits/service.js';

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
+import { ApiError } from '../../domain/errors.js';
 import { transferFee } from '../../domain/fees.js';
 import { formatNaira } from '../../domain/money.js';
 import { nipSessionId } from '../../domain/references.js';
 import { INSUFFICIENT_FUNDS, type TransferFailure } from '../../domain/transfer-failure.js';
-import { ApiError } from '../../http/envelope.js';
 import { post } from '../../ledger/ledger.js';
 import type { BusinessRecord, TransactionRecord } from '../../store/records.js';
 import type { Tx } from '../../store/store.js';

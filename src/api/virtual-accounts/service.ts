@@ -1,8 +1,8 @@
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
+import { ApiError } from '../../domain/errors.js';
 import { makeNuban } from '../../domain/nuban.js';
-import { ApiError } from '../../http/envelope.js';
 import type { BusinessRecord, VirtualAccountRecord } from '../../store/records.js';
 import type { Tx } from '../../store/store.js';
 import { recordAudit } from '../audits/service.js';
