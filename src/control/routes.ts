@@ -23,6 +23,7 @@ import { jsonBody, jsonText, queryOf } from '../http/validate.js';
 import { ScenarioError } from '../scenarios/library.js';
 import { type Scenario, scenario } from '../scenarios/schema.js';
 import { credentials } from './credentials.js';
+import type { ControlHooks } from './hooks.js';
 import { receivePayment, redeliver } from './incoming-payments.js';
 import { metrics } from './metrics.js';
 import { ledgerOf, setBalance } from './money.js';
@@ -47,19 +48,7 @@ import { readStateDocument } from './state-reader.js';
 import { createClient, newClientBody } from './tenants.js';
 import { DrainTimeoutError } from './waiting.js';
 
-/** What the control API needs from the running sandbox beyond the shared deps. */
-export interface ControlHooks {
-  version: string;
-  startedAt: number;
-  reset: () => Promise<void>;
-  /**
-   * Resolves once the background queues are idle and every change is on disk; rejects with a
-   * `DrainTimeoutError` naming what is still waiting after `timeoutMs`.
-   */
-  drain: (options: { timeoutMs: number }) => Promise<void>;
-  /** The last requests answered. */
-  requests: RequestJournal;
-}
+export type { ControlHooks };
 
 /** `PUT /scenario` takes `{name}` of a ready scenario, or a whole scenario object. */
 function chooseScenario(deps: Deps, body: unknown): Scenario {

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { accountNumber, bankCode, koboAmount } from '../api/transfers/schemas.js';
 import { pageQuery } from '../domain/pagination.js';
+import { bulkStatus, deliveryStatus, outboxType } from '../domain/statuses.js';
 import { scenario, scenarioName, scenarioRule } from '../scenarios/schema.js';
-import { bulkStatus } from '../store/records.js';
 
 // The wire schemas of the control API, in one place so that the routes and the OpenAPI document read the same
 // ones (as `src/api/*/schemas.ts` does for the bank's API).
@@ -11,7 +11,7 @@ export const balanceBody = z.object({ balance: z.number().int().min(0).max(Numbe
 
 export const outboxQuery = z.object({
   to: z.string().trim().min(1).optional(),
-  type: z.enum(['member_invitation', 'bvn_otp']).optional(),
+  type: outboxType.optional(),
 });
 
 export const requestsQuery = z.object({
@@ -31,7 +31,7 @@ export const incomingPaymentBody = z.object({
 });
 
 export const deliveriesQuery = pageQuery.extend({
-  status: z.enum(['pending', 'delivered', 'failed', 'skipped', 'dropped']).optional(),
+  status: deliveryStatus.optional(),
   clientId: z.string().trim().min(1).optional(),
 });
 

@@ -1,5 +1,4 @@
-export type BulkStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'partially_completed';
-export type ItemStatus = 'pending' | 'processing' | 'completed' | 'failed';
+import type { BulkStatus } from './statuses.js';
 
 /**
  * Where a batch settles once none of its items is `pending` or `processing`: `completed` when every item went

@@ -1,4 +1,8 @@
-export type RoleName = 'Admin' | 'Manager' | 'Viewer';
+import * as z from 'zod';
+
+/** The three roles of every client, by name. */
+export const roleName = z.enum(['Admin', 'Manager', 'Viewer']);
+export type RoleName = z.infer<typeof roleName>;
 
 /**
  * What a route touches, for the role rules: `settings` is `/clients/settings/*`, `member-admin` is member

@@ -8,6 +8,7 @@ import { isClientSecret, isProductionKey } from '../domain/secrets.js';
 import type { BusinessRecord, ClientRecord } from '../store/records.js';
 import type { AppEnv } from './env.js';
 import { header } from './headers.js';
+import type { RouteAuth } from './route.js';
 
 export const PRODUCTION_KEY_MESSAGE = 'Production credentials cannot be used in the sandbox environment';
 export const BUSINESS_ID_REQUIRED = 'businessId is required in headers';
@@ -81,49 +82,80 @@ export function createAuth(deps: Deps) {
   }
 
   /** Scheme A: `Authorization: Bearer <token>`, `SECRET_KEY`, and (per route) `businessId`; then the role rules. */
-  function schemeA(options: SchemeAOptions): MiddlewareHandler<AppEnv> {
-    return async (c, next) => {
-      const authorization = header(c, 'authorization');
-      if (!authorization?.startsWith('Bearer ') || authorization.length <= 7) {
-        throw new ApiError(401, 'Authorization token is required');
-      }
-      const claims = claimsOf(authorization.slice(7).trim());
-      const user = store.get('users', claims.sub);
-      const client = user && store.get('clients', user.clientId);
-      if (!user || !client || !user.isActive) throw new ApiError(401, 'Invalid access token');
-      const secret = header(c, 'secret_key');
-      if (!secret) throw new ApiError(401, 'SECRET_KEY is required');
-      if (isProductionKey(secret)) throw new ApiError(401, PRODUCTION_KEY_MESSAGE);
-      if (!isClientSecret(client, secret, clock.now())) throw new ApiError(401, 'Invalid SECRET_KEY');
-      const business = businessOf(c, client, options.business, 400);
-      const role = roleName(user.roleId);
-      if (!permits(role, options.area, c.req.method)) {
-        throw new ApiError(403, `The ${role} role does not have permission for this action`);
-      }
-      c.set('caller', { client, user, role });
-      c.set('business', business);
-      await next();
-    };
+  function schemeA(c: Context<AppEnv>, options: SchemeAOptions): void {
+    const authorization = header(c, 'authorization');
+    if (!authorization?.startsWith('Bearer ') || authorization.length <= 7) {
+      throw new ApiError(401, 'Authorization token is required');
+    }
+    const claims = claimsOf(authorization.slice(7).trim());
+    const user = store.get('users', claims.sub);
+    const client = user && store.get('clients', user.clientId);
+    if (!user || !client || !user.isActive) throw new ApiError(401, 'Invalid access token');
+    const secret = header(c, 'secret_key');
+    if (!secret) throw new ApiError(401, 'SECRET_KEY is required');
+    if (isProductionKey(secret)) throw new ApiError(401, PRODUCTION_KEY_MESSAGE);
+    if (!isClientSecret(client, secret, clock.now())) throw new ApiError(401, 'Invalid SECRET_KEY');
+    const business = businessOf(c, client, options.business, 400);
+    const role = roleName(user.roleId);
+    if (!permits(role, options.area, c.req.method)) {
+      throw new ApiError(403, `The ${role} role does not have permission for this action`);
+    }
+    c.set('caller', { client, user, role });
+    c.set('business', business);
   }
 
   /** Scheme B: `x-api-key` (public key), `x-api-secret` (secret key) of one client, and `businessId`. */
-  function schemeB(options: SchemeBOptions): MiddlewareHandler<AppEnv> {
-    return async (c, next) => {
-      const key = header(c, 'x-api-key');
-      const secret = header(c, 'x-api-secret');
-      if (!key || !secret) throw new ApiError(401, 'x-api-key and x-api-secret are required');
-      if (isProductionKey(key) || isProductionKey(secret)) throw new ApiError(401, PRODUCTION_KEY_MESSAGE);
-      const client = store.where('clients', 'publicKey', key)[0];
-      if (!client || !isClientSecret(client, secret, clock.now()))
-        throw new ApiError(401, 'Invalid API credentials');
-      const business = businessOf(c, client, 'required', options.missingBusinessStatus);
-      c.set('caller', { client, user: null, role: 'Admin' });
-      c.set('business', business);
-      await next();
-    };
+  function schemeB(c: Context<AppEnv>, options: SchemeBOptions): void {
+    const key = header(c, 'x-api-key');
+    const secret = header(c, 'x-api-secret');
+    if (!key || !secret) throw new ApiError(401, 'x-api-key and x-api-secret are required');
+    if (isProductionKey(key) || isProductionKey(secret)) throw new ApiError(401, PRODUCTION_KEY_MESSAGE);
+    const client = store.where('clients', 'publicKey', key)[0];
+    if (!client || !isClientSecret(client, secret, clock.now()))
+      throw new ApiError(401, 'Invalid API credentials');
+    const business = businessOf(c, client, 'required', options.missingBusinessStatus);
+    c.set('caller', { client, user: null, role: 'Admin' });
+    c.set('business', business);
   }
 
-  return { schemeA, schemeB };
+  /**
+   * `SECRET_KEY` alone, for the invited member's registration: there and not a live key. Which client it belongs
+   * to is the service's to find out.
+   */
+  function secretKeyOnly(c: Context<AppEnv>): void {
+    const secret = header(c, 'secret_key');
+    if (!secret) throw new ApiError(401, 'SECRET_KEY is required');
+    if (isProductionKey(secret)) throw new ApiError(401, PRODUCTION_KEY_MESSAGE);
+  }
+
+  /** Accepts the request's credentials as `auth` asks, or throws the 401, 403 or 404 that says why not. */
+  function authenticate(c: Context<AppEnv>, auth: RouteAuth): void {
+    switch (auth.scheme) {
+      case 'A':
+        return schemeA(c, auth);
+      case 'B':
+        return schemeB(c, { missingBusinessStatus: auth.missingBusiness });
+      case 'secretKey':
+        return secretKeyOnly(c);
+      case 'none':
+        return;
+    }
+  }
+
+  /** As middleware, for a route not yet defined by a `Route` (to go once every route is). */
+  const middleware =
+    (auth: RouteAuth): MiddlewareHandler<AppEnv> =>
+    async (c, next) => {
+      authenticate(c, auth);
+      await next();
+    };
+
+  return {
+    authenticate,
+    schemeA: (options: SchemeAOptions) => middleware({ scheme: 'A', ...options }),
+    schemeB: (options: SchemeBOptions) =>
+      middleware({ scheme: 'B', missingBusiness: options.missingBusinessStatus }),
+  };
 }
 
 export type Auth = ReturnType<typeof createAuth>;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RoleName } from '../domain/roles.js';
 import type { BusinessRecord, ClientRecord, UserRecord } from '../store/records.js';
+import type { Route } from './route.js';
 
 /** Who is calling, once scheme A or B has accepted the credentials. */
 export interface Caller {
@@ -19,5 +20,7 @@ export type AppEnv = {
     caller: Caller;
     /** The business of the `businessId` header, where a route takes one. */
     business: BusinessRecord | undefined;
+    /** The route that answers, once it is known. */
+    route: Route;
   };
 };

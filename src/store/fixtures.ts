@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
+import { roleName } from '../domain/roles.js';
 
 /**
  * The fixtures folder shipped with the package (the default of `--fixtures`): the nearest `fixtures/` above this
@@ -46,7 +47,7 @@ const fixtureSchemas = {
       cap: z.number().int().nonnegative(),
     }),
   }),
-  roles: z.array(z.object({ id: z.string(), name: z.enum(['Admin', 'Manager', 'Viewer']) })).length(3),
+  roles: z.array(z.object({ id: z.string(), name: roleName })).length(3),
   states: z.array(z.object({ id: z.string(), name: z.string() })).min(1),
   clients: z.array(
     z.object({
@@ -57,7 +58,7 @@ const fixtureSchemas = {
       webhookAuthKey: z.string().min(16),
       createdAt: z.iso.datetime(),
       owner: userFixture,
-      members: z.array(userFixture.extend({ role: z.enum(['Admin', 'Manager', 'Viewer']) })),
+      members: z.array(userFixture.extend({ role: roleName })),
       businesses: z.array(
         z.object({
           id: z.string(),

@@ -1,5 +1,16 @@
 import * as z from 'zod';
 import { MAX_TIME_MS } from '../domain/clock.js';
+import {
+  bulkStatus,
+  deliveryStatus,
+  disputeStatus,
+  itemStatus,
+  outboxType,
+  transactionDirection,
+  transactionKind,
+  transactionStatus,
+  virtualAccountType,
+} from '../domain/statuses.js';
 
 /**
  * A key of a free-form map in a record: a plain identifier, never one that names a prototype, so an imported
@@ -82,22 +93,14 @@ export const customerRecord = z.object({
 
 export const roleRecord = z.object({ id: z.string(), name: z.string() });
 
-export const transactionKind = z.enum([
-  'transfer',
-  'anonymous_transfer',
-  'bulk_transfer',
-  'incoming_payment',
-  'balance_adjustment',
-]);
-
 /** One ledger entry. A failed one is kept (a replay of its reference answers the same) but moves no money. */
 export const transactionRecord = z.object({
   /** The transaction reference. */
   id: z.string(),
   businessId: z.string(),
   kind: transactionKind,
-  direction: z.enum(['debit', 'credit']),
-  status: z.enum(['successful', 'failed']),
+  direction: transactionDirection,
+  status: transactionStatus,
   /** Kobo moved before charges. */
   amount: z.number().int().nonnegative(),
   /** Kobo fee: added to a debit, deducted from a credit. */
@@ -132,7 +135,7 @@ export const disputeRecord = z.object({
   businessId: z.string(),
   transactionId: z.string(),
   description: z.string(),
-  status: z.enum(['open', 'resolved', 'rejected']),
+  status: disputeStatus,
   createdAt: z.string(),
   resolvedAt: z.string().nullable(),
 });
@@ -166,7 +169,7 @@ export const invitationRecord = z.object({
 export const outboxRecord = z.object({
   id: z.string(),
   clientId: z.string(),
-  type: z.enum(['member_invitation', 'bvn_otp']),
+  type: outboxType,
   to: z.string(),
   subject: z.string(),
   body: z.string(),
@@ -182,7 +185,7 @@ export const virtualAccountRecord = z.object({
   accountName: z.string(),
   firstName: z.string(),
   lastName: z.string(),
-  type: z.enum(['temporal', 'permanent']),
+  type: virtualAccountType,
   clientRef: z.string(),
   systemRef: z.string(),
   createdAt: z.string(),
@@ -210,9 +213,6 @@ export const metaRecord = z.object({
   /** The clock; absent in states written before it was kept, which means real time, running. */
   clock: clockState.optional(),
 });
-
-export const bulkStatus = z.enum(['pending', 'processing', 'completed', 'failed', 'partially_completed']);
-export const itemStatus = z.enum(['pending', 'processing', 'completed', 'failed']);
 
 /** A batch of transfers; its counters always equal its items' states. */
 export const bulkTransferRecord = z.object({
@@ -306,8 +306,7 @@ export const deliveryRecord = z.object({
   /** The URL at the time of the payment; null when none was set (the delivery is skipped). */
   url: z.string().nullable(),
   payload: webhookPayload,
-  /** `dropped`: a scenario made the service lose it; it is never sent. */
-  status: z.enum(['pending', 'delivered', 'failed', 'skipped', 'dropped']),
+  status: deliveryStatus,
   attempts: z.array(deliveryAttempt),
   /** Attempts left in the current round (a redelivery starts a new round). */
   attemptsLeft: z.number().int().nonnegative(),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type BulkStatus, claimDecision, settledStatus } from '../../src/domain/bulk-state.js';
+import { claimDecision, settledStatus } from '../../src/domain/bulk-state.js';
+import type { BulkStatus } from '../../src/domain/statuses.js';
 
 describe('settledStatus(total, completed, failed)', () => {
   it.each([

@@ -1,10 +1,11 @@
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
-import { type BulkStatus, claimDecision, settledStatus } from '../../domain/bulk-state.js';
+import { claimDecision, settledStatus } from '../../domain/bulk-state.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError, type FieldError } from '../../domain/errors.js';
 import { type PageQuery, paginate } from '../../domain/pagination.js';
 import { transactionReference } from '../../domain/references.js';
+import type { BulkStatus } from '../../domain/statuses.js';
 import type { BulkProcessor } from '../../engine/bulk-processor.js';
 import type { BulkItemRecord, BulkTransferRecord, BusinessRecord } from '../../store/records.js';
 import type { Tx } from '../../store/store.js';

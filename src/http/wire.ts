@@ -1,0 +1,45 @@
+import * as z from 'zod';
+import { lazy } from './route.js';
+
+// The pieces every wire shape is made of, and the two that frame every answer: the pagination object and the
+// error envelope.
+
+/** A date and time as the API sends it: ISO 8601 in UTC. */
+export const isoDate = () => z.iso.datetime();
+
+/** An amount as the API sends it: kobo, as a string of digits. */
+export const kobo = () => z.string().regex(/^\d+$/).describe('kobo');
+
+export const pagination = lazy('Pagination', () =>
+  z.strictObject({
+    totalCount: z.number().int(),
+    hasNextPage: z.boolean(),
+    hasPreviousPage: z.boolean(),
+    nextPage: z.number().int().describe('0 when there is no next page'),
+    previousPage: z.number().int().describe('0 when there is no previous page'),
+    limit: z.number().int(),
+    lastPage: z.number().int().describe('max(1, ceil(totalCount / limit))'),
+  }),
+);
+
+export const errorEnvelope = lazy('ErrorEnvelope', () =>
+  z.strictObject({
+    status: z.literal(false),
+    message: z.string(),
+    data: z.null(),
+    errors: z
+      .array(z.strictObject({ field: z.string(), message: z.string() }))
+      .optional()
+      .describe('on a validation failure: each bad field'),
+    errorCode: z
+      .string()
+      .optional()
+      .describe("on a failed transfer: the provider's response code (`51`, `07`…)"),
+    waiting: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        'on a drain that gave up (408): `clock`, `backlog`, `batches` with their open `items`, `deliveries` with `nextAttemptAt` and `dueInMs`',
+      ),
+  }),
+);
