@@ -4,27 +4,22 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { MAX_DOCUMENTS } from './api/business/registration.js';
-import { apiRoutes } from './api/routes.js';
+import { apiRouteList, apiRoutes } from './api/routes.js';
 import { type ControlHooks, controlRoutes } from './control/routes.js';
 import type { Deps } from './deps.js';
+import { ApiError, type ErrorStatus } from './domain/errors.js';
 import type { BulkProcessor } from './engine/bulk-processor.js';
 import type { WebhookDispatcher } from './engine/webhook-dispatcher.js';
-import { openapiRoutes } from './openapi/routes.js';
-import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write-error.js';
-
-/** The background workers the routes hand work to. */
-export interface Engines {
-  bulk: BulkProcessor;
-  webhooks: WebhookDispatcher;
-}
-
-import { ApiError, type ErrorStatus } from './domain/errors.js';
 import { limit } from './http/body-limit.js';
 import type { AppEnv } from './http/env.js';
 import { errorBody } from './http/envelope.js';
 import { header } from './http/headers.js';
+import { type AnswerCheck, mountRoutes } from './http/mount.js';
 import { batchedWriter, formatRequest, type RequestEntry, RequestJournal } from './http/request-log.js';
+import type { Engines, Runtime } from './http/route.js';
 import { chosenScenario, routeOf } from './http/scenario.js';
+import { openapiRoutes } from './openapi/routes.js';
+import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write-error.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 /**
@@ -39,9 +34,15 @@ const BULK_CREATE_PATH = '/api/v1/clients/business/customers/funds/bulk-transfer
 const BULK_CREATE_LIMIT_BYTES = 32 * 1_048_576;
 
 /** The whole HTTP surface: `/api/v1` (the emulated bank) and `/__sandbox` (control). No port is opened here. */
-export function createApp(deps: Deps, hooks: Omit<ControlHooks, 'requests'>, engines: Engines) {
+export function createApp(
+  deps: Deps,
+  hooks: Omit<ControlHooks, 'requests'>,
+  engines: Engines,
+  check?: AnswerCheck,
+) {
   const app = new Hono<AppEnv>();
   const requests = new RequestJournal(deps.config.journalSize);
+  const runtime: Runtime = { deps, engines, control: { ...hooks, requests } };
 
   const normal = limit(deps.config.bodyLimitBytes);
   const stateImport = limit(
@@ -62,8 +63,12 @@ export function createApp(deps: Deps, hooks: Omit<ControlHooks, 'requests'>, eng
         errorBody('The client closed the connection before the request was complete'),
         CLIENT_CLOSED_REQUEST,
       );
-    if (error instanceof ApiError)
-      return c.json(errorBody(error.message, error.errors, error.errorCode, error.waiting), error.status);
+    if (error instanceof ApiError) {
+      const body = errorBody(error.message, error.errors, error.errorCode, error.waiting);
+      const route = c.get('route');
+      if (route) check?.(route, error.status, body);
+      return c.json(body, error.status);
+    }
     // A disk that refuses a write: the change was undone, and the client may try again once space returns.
     if (error instanceof StoreWriteError || isWriteFailureCode((error as NodeJS.ErrnoException).code)) {
       return c.json(errorBody(asWriteError(error).message), 503);
@@ -132,6 +137,7 @@ export function createApp(deps: Deps, hooks: Omit<ControlHooks, 'requests'>, eng
     if (effect?.http) throw new ApiError(effect.http.status as ErrorStatus, effect.http.message);
     return next();
   });
+  mountRoutes(app, '/api/v1', apiRouteList, runtime, check);
   app.route('/api/v1', apiRoutes(deps, engines));
   app.route('/__sandbox', controlRoutes(deps, { ...hooks, requests }, engines));
   // After the control routes, so that --control-token guards /__sandbox/openapi.json too.

@@ -13,6 +13,7 @@ import type { Deps } from './deps.js';
 import { type Clock, REAL_TIME, systemClock, VirtualClock } from './domain/clock.js';
 import { BulkProcessor } from './engine/bulk-processor.js';
 import { WebhookDispatcher } from './engine/webhook-dispatcher.js';
+import type { AnswerCheck } from './http/mount.js';
 import { ScenarioController } from './scenarios/controller.js';
 import { embeddedScenariosDir, parseScenario, ScenarioError, ScenarioLibrary } from './scenarios/library.js';
 import type { Scenario } from './scenarios/schema.js';
@@ -85,6 +86,8 @@ export interface SandboxInternals {
   storeFs?: StoreFileSystem;
   /** How often a store whose writes fail tries again by itself, ms (default 1000). */
   probeIntervalMs?: number;
+  /** Looks at every answer of a defined route (the tests check it against the route's documented schema). */
+  checkAnswers?: AnswerCheck;
 }
 
 /**
@@ -186,7 +189,12 @@ export async function createSandbox(
       clearTimeout(timer);
     }
   };
-  const app = createApp(deps, { version, startedAt: Date.now(), reset, drain }, { bulk, webhooks });
+  const app = createApp(
+    deps,
+    { version, startedAt: Date.now(), reset, drain },
+    { bulk, webhooks },
+    internals.checkAnswers,
+  );
   return {
     app,
     store,

@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import type { BulkProcessor } from '../engine/bulk-processor.js';
 import { createAuth } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
+import type { Route } from '../http/route.js';
 import { auditRoutes } from './audits/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { bulkRoutes } from './bulk/routes.js';
@@ -20,7 +21,6 @@ export function apiRoutes(deps: Deps, engines: { bulk: BulkProcessor }) {
   return new Hono<AppEnv>()
     .route('/auth', authRoutes(deps))
     .route('/clients/settings', settingsRoutes(deps, auth))
-    .route('/clients/business/customers/funds/bulk-transfer', bulkRoutes(deps, auth, engines.bulk))
     .route('/clients/business/customers/funds', transferRoutes(deps, auth))
     .route('/clients/business/payouts', payoutRoutes(deps, auth))
     .route('/clients/business/disputes', disputeRoutes(deps, auth))
@@ -29,3 +29,6 @@ export function apiRoutes(deps: Deps, engines: { bulk: BulkProcessor }) {
     .route('/clients/business', businessRoutes(deps, auth))
     .route('/clients/members', memberRoutes(deps, auth));
 }
+
+/** Every operation of the bank's API, defined once; mounted under `/api/v1`. */
+export const apiRouteList: readonly Route[] = [...bulkRoutes];

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import * as z from 'zod';
 import { claimAnswer } from '../api/bulk/routes.js';
-import { batchView, fullView, reprocessBulk } from '../api/bulk/service.js';
+import { ALREADY_PROCESSING, batchView, fullView, QUEUED, reprocessBulk } from '../api/bulk/service.js';
 import { approveBusiness } from '../api/business/service.js';
 import { decideDispute } from '../api/disputes/service.js';
 import { dashboardRoutes } from '../dashboard/routes.js';
@@ -219,7 +219,8 @@ export function controlRoutes(
         batch.id,
         itemId,
       );
-      return claimAnswer(c, batch.id, outcome);
+      const answer = claimAnswer(batch.id, outcome);
+      return 'status' in answer ? ok(c, QUEUED, answer.data, 202) : ok(c, ALREADY_PROCESSING, answer.data);
     })
     .get('/virtual-accounts', (c) => {
       const query = queryOf(c, pageQuery);

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { lazy } from './route.js';
+import { lazy, type Reply } from './route.js';
 
 // The pieces every wire shape is made of, and the two that frame every answer: the pagination object and the
 // error envelope.
@@ -43,3 +43,22 @@ export const errorEnvelope = lazy('ErrorEnvelope', () =>
       ),
   }),
 );
+
+/** The whole body a success answer carries, as a strict schema: the envelope around the reply's data. */
+export function answerSchema(reply: Reply): z.ZodType | undefined {
+  switch (reply.kind) {
+    case 'raw':
+      return reply.schema?.();
+    case 'done':
+      return z.strictObject({ status: z.literal(true), message: z.string() });
+    case 'data':
+      return z.strictObject({ status: z.literal(true), message: z.string(), data: reply.schema() });
+    case 'page':
+      return z.strictObject({
+        status: z.literal(true),
+        message: z.string(),
+        data: z.array(reply.schema()),
+        pagination: pagination(),
+      });
+  }
+}

@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import pkg from '../../package.json' with { type: 'json' };
+import { fixture } from '../api/examples.js';
+import { apiRouteList } from '../api/routes.js';
 import {
   accountNumber,
   bankCode,
@@ -8,11 +10,13 @@ import {
   transferBody,
 } from '../api/transfers/schemas.js';
 import { incomingPaymentBody } from '../control/schemas.js';
+import { permits } from '../domain/roles.js';
 import { BUSINESS_ID_REQUIRED, PRODUCTION_KEY_MESSAGE } from '../http/auth.js';
+import type { Failure, LazySchema, Method, Reply, RouteInfo } from '../http/route.js';
+import { errorEnvelope, pagination } from '../http/wire.js';
 import { apiOperations } from './api-operations.js';
 import { controlOperations } from './control-operations.js';
-import { type Failure, fixture, type Method, type Operation, type Reply } from './operation.js';
-import * as out from './responses.js';
+import { legacy } from './operation.js';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -64,11 +68,14 @@ const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 /** `components.schemas` of one document: each named schema once, referred to from the operations. */
 class Schemas {
   readonly used: Record<string, JsonObject> = {};
-  private readonly names = new Map<z.ZodType, string>(
-    Object.entries(out).map(([name, schema]): [z.ZodType, string] => [schema, pascal(name)]),
-  );
+  private readonly names = new Map<z.ZodType, string>();
 
-  /** A `$ref` to `schema`, named `fallbackName` unless it has a name already. */
+  /** A `$ref` to a named response schema. */
+  named(schema: LazySchema): JsonObject {
+    return this.ref(schema(), schema.schemaName || undefined);
+  }
+
+  /** A `$ref` to `schema`, named `fallbackName` unless it has a name already; inline without a name. */
   ref(schema: z.ZodType, fallbackName?: string): JsonObject {
     const name = this.names.get(schema) ?? fallbackName;
     if (name === undefined) return jsonSchema(schema);
@@ -81,25 +88,43 @@ class Schemas {
 const ERROR_CONTENT = { 'application/json': { schema: schemaRef('ErrorEnvelope') } };
 
 function successContent(reply: Reply, schemas: Schemas): JsonObject {
-  if (reply.raw) return { 'application/json': { schema: reply.data ? schemas.ref(reply.data) : {} } };
+  if (reply.kind === 'raw') {
+    if (reply.contentType) return { [reply.contentType]: { schema: { type: 'string' } } };
+    return { 'application/json': { schema: reply.schema ? schemas.named(reply.schema) : {} } };
+  }
   const properties: JsonObject = { status: { const: true }, message: { type: 'string' } };
   const required = ['status', 'message'];
-  if (!reply.noData) {
-    const data = reply.data ? schemas.ref(reply.data) : {};
-    properties.data = reply.list ? { type: 'array', items: data } : data;
+  if (reply.kind !== 'done') {
+    const data = schemas.named(reply.schema);
+    properties.data = reply.kind === 'page' ? { type: 'array', items: data } : data;
     required.push('data');
   }
-  if (reply.list) {
-    properties.pagination = schemas.ref(out.pagination);
+  if (reply.kind === 'page') {
+    properties.pagination = schemas.named(pagination);
     required.push('pagination');
   }
   return { 'application/json': { schema: { type: 'object', required, properties } } };
 }
 
-const isReply = (r: Reply | Failure): r is Reply => typeof r === 'object' && 'description' in r;
+const isReply = (r: Reply | Failure): r is Reply => typeof r === 'object' && 'kind' in r;
+
+/** What the route's own description of a success says, else its message. */
+const replyDescription = (reply: Reply) =>
+  reply.kind === 'raw' ? reply.description : (reply.description ?? `\`${reply.message}\``);
+
+/** Only Admin may call a scheme A route whose area the Manager role may not touch (settings, inviting members). */
+const adminOnly = (op: RouteInfo) =>
+  op.auth.scheme === 'A' && !permits('Manager', op.auth.area, op.method.toUpperCase());
+
+/** Whether the route reads `businessId`: required (400 or 401 when missing), optional, or not at all. */
+function businessIdMode(op: RouteInfo): 'required' | 'required-401' | 'optional' | undefined {
+  if (op.auth.scheme === 'B') return op.auth.missingBusiness === 401 ? 'required-401' : 'required';
+  if (op.auth.scheme !== 'A' || op.auth.business === 'ignored') return undefined;
+  return op.auth.business;
+}
 
 /** Why each error status happens: what the operation's security, body and query imply, then its own causes. */
-function failures(op: Operation, api: boolean): Map<number, string[]> {
+export function failures(op: RouteInfo, api: boolean): Map<number, string[]> {
   const causes = new Map<number, string[]>();
   const add = (status: number, ...lines: string[]) =>
     causes.set(status, [...(causes.get(status) ?? []), ...lines]);
@@ -110,16 +135,17 @@ function failures(op: Operation, api: boolean): Map<number, string[]> {
     add(413, '`Request body too large`');
     add(415, '`Content-Type must be application/json`');
   }
-  if (op.security === 'A')
-    add(401, 'Missing, invalid or expired access token; missing or wrong `SECRET_KEY`');
-  if (op.security === 'secretKey') add(401, 'Missing or wrong `SECRET_KEY`');
-  if (op.security === 'B') add(401, '`x-api-key` and `x-api-secret` missing, wrong, or not of one client');
-  if (op.security !== 'none') add(401, `A live key: \`${PRODUCTION_KEY_MESSAGE}\``);
-  if (op.businessIdHeader === 'required') add(400, `\`${BUSINESS_ID_REQUIRED}\``);
-  if (op.businessIdHeader === 'required-401') add(401, `\`${BUSINESS_ID_REQUIRED}\` (401 here, not 400)`);
-  if (op.businessIdHeader) add(404, '`Business not found`: the `businessId` is unknown or another client’s');
-  if (op.security === 'A' && op.adminOnly) add(403, 'Only the Admin role may do this (Manager, Viewer)');
-  else if (op.security === 'A' && op.method !== 'get') add(403, 'The Viewer role only reads');
+  const scheme = op.auth.scheme;
+  const business = businessIdMode(op);
+  if (scheme === 'A') add(401, 'Missing, invalid or expired access token; missing or wrong `SECRET_KEY`');
+  if (scheme === 'secretKey') add(401, 'Missing or wrong `SECRET_KEY`');
+  if (scheme === 'B') add(401, '`x-api-key` and `x-api-secret` missing, wrong, or not of one client');
+  if (scheme !== 'none') add(401, `A live key: \`${PRODUCTION_KEY_MESSAGE}\``);
+  if (business === 'required') add(400, `\`${BUSINESS_ID_REQUIRED}\``);
+  if (business === 'required-401') add(401, `\`${BUSINESS_ID_REQUIRED}\` (401 here, not 400)`);
+  if (business) add(404, '`Business not found`: the `businessId` is unknown or another client’s');
+  if (adminOnly(op)) add(403, 'Only the Admin role may do this (Manager, Viewer)');
+  else if (scheme === 'A' && op.method !== 'get') add(403, 'The Viewer role only reads');
   if (api) add(400, '`x-sandbox-scenario` names no ready scenario');
   else {
     add(401, '`x-sandbox-token is missing or wrong` (only with `--control-token`)');
@@ -131,31 +157,35 @@ function failures(op: Operation, api: boolean): Map<number, string[]> {
   return causes;
 }
 
-function responses(op: Operation, api: boolean, schemas: Schemas): JsonObject {
+function responses(op: RouteInfo, api: boolean, schemas: Schemas): JsonObject {
   const result: JsonObject = {};
   for (const [status, response] of Object.entries(op.responses)) {
     if (isReply(response)) {
-      result[status] = { description: response.description, content: successContent(response, schemas) };
+      result[status] = {
+        description: replyDescription(response),
+        content: successContent(response, schemas),
+      };
     }
   }
   for (const [status, lines] of failures(op, api)) {
     const description = lines.length === 1 ? lines.join('') : lines.map((line) => `- ${line}`).join('\n');
     result[status] = { description, content: ERROR_CONTENT };
   }
-  schemas.ref(out.errorEnvelope);
+  schemas.named(errorEnvelope);
   return result;
 }
 
-function parameters(op: Operation, api: boolean): JsonObject[] {
+function parameters(op: RouteInfo, api: boolean): JsonObject[] {
   const list: JsonObject[] = [];
   for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) {
     const param = name === undefined ? undefined : op.params?.[name];
     if (name === undefined || param === undefined) throw new Error(`${op.operationId}: describe {${name}}`);
     list.push({ name, in: 'path', required: true, schema: { type: 'string' }, ...param });
   }
-  if (op.businessIdHeader) {
+  const business = businessIdMode(op);
+  if (business) {
     list.push({
-      $ref: `#/components/parameters/${op.businessIdHeader === 'optional' ? 'BusinessIdOptional' : 'BusinessId'}`,
+      $ref: `#/components/parameters/${business === 'optional' ? 'BusinessIdOptional' : 'BusinessId'}`,
     });
   }
   if (op.query) {
@@ -170,7 +200,7 @@ function parameters(op: Operation, api: boolean): JsonObject[] {
   return list;
 }
 
-function requestBody(op: Operation, schemas: Schemas): JsonObject | undefined {
+function requestBody(op: RouteInfo, schemas: Schemas): JsonObject | undefined {
   const name = `${pascal(op.operationId)}Request`;
   const example = op.example === undefined ? {} : { example: op.example };
   if (op.form) {
@@ -184,20 +214,20 @@ function requestBody(op: Operation, schemas: Schemas): JsonObject | undefined {
   return { required, content: { 'application/json': { schema: schemas.ref(op.body, name), ...example } } };
 }
 
-const SECURITY: Record<Operation['security'], Record<string, string[]>[] | undefined> = {
+const SECURITY: Record<RouteInfo['auth']['scheme'], Record<string, string[]>[] | undefined> = {
   A: [{ bearerAuth: [], secretKey: [] }],
   secretKey: [{ secretKey: [] }],
   B: [{ apiKey: [], apiSecret: [] }],
   none: undefined,
 };
 
-function paths(operations: Operation[], api: boolean, schemas: Schemas): OpenApiDocument['paths'] {
+function paths(operations: readonly RouteInfo[], api: boolean, schemas: Schemas): OpenApiDocument['paths'] {
   const result: OpenApiDocument['paths'] = {};
   for (const op of operations) {
     const item = result[op.path] ?? {};
     result[op.path] = item;
     const body = requestBody(op, schemas);
-    const security = SECURITY[op.security];
+    const security = SECURITY[op.auth.scheme];
     item[op.method] = {
       operationId: op.operationId,
       summary: op.summary,
@@ -212,7 +242,7 @@ function paths(operations: Operation[], api: boolean, schemas: Schemas): OpenApi
   return result;
 }
 
-const tags = (operations: Operation[]) =>
+const tags = (operations: readonly RouteInfo[]) =>
   [...new Set(operations.map((op) => op.tag))].map((name) => ({ name }));
 
 const API_DESCRIPTION = `A local, stateful stand-in for the bank's business banking API. All amounts are kobo (100 kobo = ₦1).
@@ -291,12 +321,13 @@ function apiComponents(): Omit<OpenApiDocument['components'], 'schemas'> {
 /** The OpenAPI 3.1 document of the emulated bank's API (`/api/v1`). */
 export function apiDocument(): OpenApiDocument {
   const schemas = new Schemas();
-  const builtPaths = paths(apiOperations, true, schemas);
+  const operations = [...apiRouteList, ...apiOperations.map(legacy)];
+  const builtPaths = paths(operations, true, schemas);
   return {
     openapi: '3.1.0',
     info: { title: 'Banking sandbox API', version: pkg.version, description: API_DESCRIPTION },
     servers: [{ url: '/api/v1', description: 'This sandbox' }],
-    tags: tags(apiOperations),
+    tags: tags(operations),
     paths: builtPaths,
     components: { schemas: schemas.used, ...apiComponents() },
   };
@@ -305,7 +336,8 @@ export function apiDocument(): OpenApiDocument {
 /** The OpenAPI 3.1 document of the sandbox's control API (`/__sandbox`). */
 export function controlDocument(): OpenApiDocument {
   const schemas = new Schemas();
-  const builtPaths = paths(controlOperations, false, schemas);
+  const operations = controlOperations.map(legacy);
+  const builtPaths = paths(operations, false, schemas);
   return {
     openapi: '3.1.0',
     info: {
@@ -316,7 +348,7 @@ export function controlDocument(): OpenApiDocument {
     },
     servers: [{ url: '/__sandbox', description: 'This sandbox' }],
     security: [{}, { sandboxToken: [] }],
-    tags: tags(controlOperations),
+    tags: tags(operations),
     paths: builtPaths,
     components: {
       schemas: schemas.used,

@@ -1,6 +1,6 @@
-import type * as z from 'zod';
-import clients from '../../fixtures/clients.json' with { type: 'json' };
-import roles from '../../fixtures/roles.json' with { type: 'json' };
+import * as z from 'zod';
+import type { RouteAuth, RouteInfo, Reply as RouteReply } from '../http/route.js';
+import * as out from './responses.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -65,21 +65,44 @@ export const page = (description: string, item: z.ZodType): Reply => ({
   list: true,
 });
 
-const [clientA, clientB] = clients;
-const [a1, a2] = clientA?.businesses ?? [];
-const b1 = clientB?.businesses[0];
+export { fixture } from '../api/examples.js';
 
-/** Values from `fixtures/clients.json`, for the document's examples. */
-export const fixture = {
-  clientA: clientA?.id ?? '',
-  owner: { email: clientA?.owner.email ?? '', password: clientA?.owner.password ?? '' },
-  secretKey: clientA?.secretKey ?? '',
-  publicKey: clientA?.publicKey ?? '',
-  /** Approved, with a payment account and a balance. */
-  a1: a1?.id ?? '',
-  a1Account: a1?.accountNumber ?? '',
-  /** Not approved yet. */
-  a2: a2?.id ?? '',
-  b1: b1?.id ?? '',
-  viewerRole: roles.find((r) => r.name === 'Viewer')?.id ?? '',
-};
+const names = new Map<z.ZodType, string>(
+  Object.entries(out).map(([name, schema]): [z.ZodType, string] => [
+    schema,
+    name.charAt(0).toUpperCase() + name.slice(1),
+  ]),
+);
+
+const named = (schema: z.ZodType) => Object.assign(() => schema, { schemaName: names.get(schema) ?? '' });
+
+function replyOf(r: Reply): RouteReply {
+  const description = r.description;
+  if (r.raw)
+    return r.data ? { kind: 'raw', description, schema: named(r.data) } : { kind: 'raw', description };
+  if (r.noData) return { kind: 'done', message: '', description };
+  const schema = named(r.data ?? z.unknown());
+  return { kind: r.list ? 'page' : 'data', message: '', description, schema };
+}
+
+/** An entry of the old tables as a route's description, until every route is defined once. */
+export function legacy(op: Operation): RouteInfo {
+  const auth: RouteAuth =
+    op.security === 'A'
+      ? {
+          scheme: 'A',
+          business:
+            op.businessIdHeader === 'required' ? 'required' : op.businessIdHeader ? 'optional' : 'ignored',
+          area: op.adminOnly ? 'settings' : 'business',
+        }
+      : op.security === 'B'
+        ? { scheme: 'B', missingBusiness: op.businessIdHeader === 'required-401' ? 401 : 400 }
+        : { scheme: op.security };
+  const responses: RouteInfo['responses'] = Object.fromEntries(
+    Object.entries(op.responses).map(([status, r]) => [
+      status,
+      typeof r === 'object' && 'description' in r ? replyOf(r as Reply) : r,
+    ]),
+  );
+  return { ...op, auth, responses };
+}

@@ -3,12 +3,14 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { apiRouteList } from '../../src/api/routes.js';
+import type { RouteInfo } from '../../src/http/route.js';
+import { answerSchema } from '../../src/http/wire.js';
 import { apiOperations } from '../../src/openapi/api-operations.js';
 import { DOCS_ASSETS, DOCS_ASSETS_FOLDER } from '../../src/openapi/assets.js';
 import { controlOperations } from '../../src/openapi/control-operations.js';
 import type { OpenApiDocument } from '../../src/openapi/document.js';
-import type { Operation, Reply } from '../../src/openapi/operation.js';
-import * as out from '../../src/openapi/responses.js';
+import { legacy } from '../../src/openapi/operation.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { A, call, memorySandbox, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
 
@@ -40,22 +42,22 @@ function operationsOf(doc: OpenApiDocument): string[] {
   );
 }
 
-/** The envelope an operation documents for a success status, as a strict zod schema. */
-function documented(op: Operation, status: number): z.ZodType {
-  const reply = op.responses[status] as Reply | undefined;
-  if (!reply || !('description' in reply)) throw new Error(`${op.operationId} documents no ${status}`);
-  if (reply.raw) return reply.data ?? z.unknown();
-  const data = reply.data ?? z.unknown();
-  return z.strictObject({
-    status: z.literal(true),
-    message: z.string(),
-    ...(reply.noData ? {} : { data: reply.list ? z.array(data) : data }),
-    ...(reply.list ? { pagination: out.pagination } : {}),
-  });
+/** The body an operation documents for a success status, as a strict zod schema. */
+function documented(op: RouteInfo, status: number): z.ZodType {
+  const reply = op.responses[status];
+  if (typeof reply !== 'object' || !('kind' in reply))
+    throw new Error(`${op.operationId} documents no ${status}`);
+  return answerSchema(reply) ?? z.unknown();
 }
 
-const byId = (id: string): Operation => {
-  const op = [...apiOperations, ...controlOperations].find((o) => o.operationId === id);
+const allRoutes: RouteInfo[] = [
+  ...apiRouteList,
+  ...apiOperations.map(legacy),
+  ...controlOperations.map(legacy),
+];
+
+const byId = (id: string): RouteInfo => {
+  const op = allRoutes.find((o) => o.operationId === id);
   if (!op) throw new Error(`no operation ${id}`);
   return op;
 };
@@ -160,11 +162,13 @@ describe('answers match the documented shapes', () => {
   });
 
   it('every scheme A and B read without path parameters', async () => {
-    const reads = apiOperations.filter((op) => op.method === 'get' && !op.path.includes('{'));
+    const reads = [...apiRouteList, ...apiOperations.map(legacy)].filter(
+      (op) => op.method === 'get' && !op.path.includes('{'),
+    );
     expect(reads.length).toBeGreaterThan(8);
     for (const op of reads) {
       const headers =
-        op.security === 'B'
+        op.auth.scheme === 'B'
           ? schemeB(A.publicKey, A.secretKey, A.a1.id)
           : schemeA(token, A.secretKey, A.a1.id);
       const res = await call(sandbox, 'GET', `/api/v1${op.path}`, { headers });

@@ -1,5 +1,7 @@
 import clients from '../../fixtures/clients.json' with { type: 'json' };
+import { systemClock } from '../../src/domain/clock.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
+import { answerCheck } from './contract.js';
 
 /** The fixture clients, as the tests address them. */
 const [clientA, clientB] = clients;
@@ -34,7 +36,9 @@ export const B = {
 
 /** A sandbox on a memory store, quiet. */
 export function memorySandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  return createSandbox({ inMemory: true, log: () => undefined, ...options });
+  return createSandbox({ inMemory: true, log: () => undefined, ...options }, systemClock, {
+    checkAnswers: answerCheck,
+  });
 }
 
 type Body = Record<string, unknown> | unknown[];

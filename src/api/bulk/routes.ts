@@ -1,11 +1,16 @@
-import { type Context, Hono } from 'hono';
-import type { Deps } from '../../deps.js';
-import type { BulkProcessor } from '../../engine/bulk-processor.js';
-import { type Auth, actorOf, requiredBusiness } from '../../http/auth.js';
-import type { AppEnv } from '../../http/env.js';
-import { ok, okPage } from '../../http/envelope.js';
-import { jsonBody, queryOf } from '../../http/validate.js';
-import { bulkListQuery, createBulkBody, processBody, reprocessBody } from './schemas.js';
+import type { Route } from '../../http/route.js';
+import { defineRoute, page, reply } from '../../http/route.js';
+import { PROVIDER_OUTAGE_CAUSE, transferExample } from '../examples.js';
+import {
+  type BulkClaimView,
+  bulkClaim,
+  bulkListQuery,
+  bulkTransfer,
+  bulkTransferWithItems,
+  createBulkBody,
+  processBody,
+  reprocessBody,
+} from './schemas.js';
 import {
   ALREADY_PROCESSING,
   type ClaimOutcome,
@@ -17,58 +22,142 @@ import {
   reprocessBulk,
 } from './service.js';
 
-/** A process or reprocess claim as the bank answers it: 202 queued, or 200 already processing. */
-export function claimAnswer(c: Context<AppEnv>, id: string, outcome: ClaimOutcome) {
+const BULK = '/clients/business/customers/funds/bulk-transfer';
+const TAG = 'Bulk transfers';
+/** The batch endpoints use the API key pair; the spec gives 400 for a missing `businessId`, but 401 on get. */
+const keyPair = { scheme: 'B', missingBusiness: 400 } as const;
+const exampleId = '5f0c6c1e-8a43-4d35-9b1e-2b7f0a9c4d11';
+
+/** The answers of a process or reprocess claim: 202 queued, or 200 already processing (nothing queued). */
+export const claimReplies = {
+  202: reply(QUEUED, bulkClaim, '`Bulk transfer queued for processing`, with `jobId`'),
+  200: reply(
+    ALREADY_PROCESSING,
+    bulkClaim,
+    '`Bulk transfer is already being processed`: nothing queued, no `jobId`',
+  ),
+} as const;
+
+/** A claim as the bank answers it. */
+export function claimAnswer(
+  id: string,
+  outcome: ClaimOutcome,
+): { status: 202; data: BulkClaimView } | { data: BulkClaimView } {
   return outcome.kind === 'queued'
-    ? ok(c, QUEUED, { bulkTransferId: id, jobId: outcome.jobId }, 202)
-    : ok(c, ALREADY_PROCESSING, { bulkTransferId: id });
+    ? { status: 202, data: { bulkTransferId: id, jobId: outcome.jobId } }
+    : { data: { bulkTransferId: id } };
 }
 
 /** `/clients/business/customers/funds/bulk-transfer`: batches, with the API key pair (scheme B). */
-export function bulkRoutes(deps: Deps, auth: Auth, engine: BulkProcessor) {
-  const keyPair = auth.schemeB({ missingBusinessStatus: 400 });
-  // The spec gives 401, not 400, for a missing businessId on get.
-  const keyPairOnGet = auth.schemeB({ missingBusinessStatus: 401 });
-  const app = new Hono<AppEnv>();
-  return app
-    .post('/', keyPair, async (c) => {
-      const input = await jsonBody(c, createBulkBody);
-      return ok(
-        c,
-        'Bulk transfer created successfully',
-        await createBulk(deps, actorOf(c), requiredBusiness(c), input),
-        201,
-      );
-    })
-    .get('/', keyPair, (c) =>
-      okPage(
-        c,
-        'Bulk transfers retrieved successfully',
-        listBulk(deps, requiredBusiness(c), queryOf(c, bulkListQuery)),
+export const bulkRoutes: Route[] = [
+  defineRoute({
+    operationId: 'createBulkTransfer',
+    method: 'post',
+    path: BULK,
+    summary: 'Create a bulk transfer',
+    description: 'A batch of 1 to 10 000 transfers, every item `pending`, in the order given (`itemIndex`).',
+    tag: TAG,
+    auth: keyPair,
+    body: createBulkBody,
+    // A batch of 10 000 transfers is a few MB of JSON.
+    bodyLimit: () => ({ bytes: 32 * 1_048_576 }),
+    example: { batchName: 'Payroll November', transfers: [transferExample] },
+    responses: {
+      201: reply('Bulk transfer created successfully', bulkTransferWithItems),
+      400: '`transfers.N.receiverBankCode: Invalid bank code`, a `retrievalReference` twice in the batch',
+      503: PROVIDER_OUTAGE_CAUSE,
+    },
+    handle: async ({ deps, actor, business, body }) => ({
+      status: 201,
+      data: await createBulk(deps, actor(), business, body),
+    }),
+  }),
+  defineRoute({
+    operationId: 'listBulkTransfers',
+    method: 'get',
+    path: BULK,
+    summary: 'List bulk transfers',
+    description: 'The business’s batches, newest first, without items.',
+    tag: TAG,
+    auth: keyPair,
+    query: bulkListQuery,
+    responses: {
+      200: page('Bulk transfers retrieved successfully', bulkTransfer, 'A page of batches'),
+      503: PROVIDER_OUTAGE_CAUSE,
+    },
+    handle: ({ deps, business, query }) => ({ page: listBulk(deps, business, query) }),
+  }),
+  defineRoute({
+    operationId: 'processBulkTransfer',
+    method: 'post',
+    path: `${BULK}/process`,
+    summary: 'Process a bulk transfer',
+    description:
+      'Claims the batch atomically (of concurrent calls exactly one gets 202), checks the payment account and that the balance covers every `pending` item, and queues them. Wait for the items with `POST /__sandbox/drain`.',
+    tag: TAG,
+    auth: keyPair,
+    body: processBody,
+    example: { bulkTransferId: exampleId },
+    responses: {
+      ...claimReplies,
+      400: [
+        '`bulkTransferId` missing or not a valid UUID',
+        '`Bulk transfer is already completed`',
+        '`No payment account for this business` (the batch becomes `failed` with `failureReason`)',
+        '`Insufficient Funds`: the balance is below the sum of the pending items (the batch becomes `failed`)',
+      ],
+      404: 'No batch with this id for this client and business (another business’s batch too)',
+      503: PROVIDER_OUTAGE_CAUSE,
+    },
+    handle: async ({ deps, engines, actor, business, body }) =>
+      claimAnswer(
+        body.bulkTransferId,
+        await processBulk(deps, engines.bulk, actor(), business, body.bulkTransferId),
       ),
-    )
-    .post('/process', keyPair, async (c) => {
-      const { bulkTransferId } = await jsonBody(c, processBody);
-      const outcome = await processBulk(deps, engine, actorOf(c), requiredBusiness(c), bulkTransferId);
-      return claimAnswer(c, bulkTransferId, outcome);
-    })
-    .post('/reprocess', keyPair, async (c) => {
-      const { bulkTransferId, itemId } = await jsonBody(c, reprocessBody);
-      const outcome = await reprocessBulk(
-        deps,
-        engine,
-        actorOf(c),
-        requiredBusiness(c),
-        bulkTransferId,
-        itemId,
-      );
-      return claimAnswer(c, bulkTransferId, outcome);
-    })
-    .get('/:bulkTransferId', keyPairOnGet, (c) =>
-      ok(
-        c,
-        'Bulk transfer retrieved successfully',
-        getBulk(deps, requiredBusiness(c), c.req.param('bulkTransferId')),
+  }),
+  defineRoute({
+    operationId: 'reprocessBulkTransfer',
+    method: 'post',
+    path: `${BULK}/reprocess`,
+    summary: 'Reprocess failed items',
+    description:
+      'Every `failed` item, or the one `itemId`, back to `pending` with `reprocessCount + 1` and a new `transactionReference` (the first kept in `originalTransactionReference`); then the same claim and answers as process.',
+    tag: TAG,
+    auth: keyPair,
+    body: reprocessBody,
+    example: { bulkTransferId: exampleId },
+    responses: {
+      ...claimReplies,
+      400: [
+        '`bulkTransferId` missing or not a valid UUID',
+        '`Bulk transfer is already completed`',
+        '`There are no failed items to reprocess`, or the `itemId` is not `failed`',
+        '`No payment account for this business`, `Insufficient Funds` (the batch becomes `failed`)',
+      ],
+      404: '`Bulk transfer not found`, `Bulk transfer item not found`',
+      503: PROVIDER_OUTAGE_CAUSE,
+    },
+    handle: async ({ deps, engines, actor, business, body }) =>
+      claimAnswer(
+        body.bulkTransferId,
+        await reprocessBulk(deps, engines.bulk, actor(), business, body.bulkTransferId, body.itemId),
       ),
-    );
-}
+  }),
+  defineRoute({
+    operationId: 'getBulkTransfer',
+    method: 'get',
+    path: `${BULK}/{bulkTransferId}`,
+    summary: 'Get a bulk transfer',
+    description:
+      'The batch with its items in submission order. Poll it, or wait with `POST /__sandbox/drain`.',
+    tag: TAG,
+    auth: { scheme: 'B', missingBusiness: 401 },
+    params: { bulkTransferId: { description: 'the `id` of the batch', example: exampleId } },
+    responses: {
+      200: reply('Bulk transfer retrieved successfully', bulkTransferWithItems),
+      404: 'No batch with this id for this client and business',
+      503: PROVIDER_OUTAGE_CAUSE,
+    },
+    handle: ({ deps, business, params }) => ({ data: getBulk(deps, business, params.bulkTransferId) }),
+  }),
+];
