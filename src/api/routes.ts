@@ -20,7 +20,6 @@ export function apiRoutes(deps: Deps, engines: { bulk: BulkProcessor }) {
   const auth = createAuth(deps);
   return new Hono<AppEnv>()
     .route('/auth', authRoutes(deps))
-    .route('/clients/settings', settingsRoutes(deps, auth))
     .route('/clients/business/customers/funds', transferRoutes(deps, auth))
     .route('/clients/business/payouts', payoutRoutes(deps, auth))
     .route('/clients/business/disputes', disputeRoutes(deps, auth))
@@ -31,4 +30,4 @@ export function apiRoutes(deps: Deps, engines: { bulk: BulkProcessor }) {
 }
 
 /** Every operation of the bank's API, defined once; mounted under `/api/v1`. */
-export const apiRouteList: readonly Route[] = [...bulkRoutes];
+export const apiRouteList: readonly Route[] = [...settingsRoutes, ...bulkRoutes];

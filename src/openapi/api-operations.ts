@@ -6,7 +6,6 @@ import { createBusinessBody } from '../api/business/schemas.js';
 import { disputeBody, disputeQuery } from '../api/disputes/schemas.js';
 import { completeMemberBody, inviteBody } from '../api/members/schemas.js';
 import { payoutBody } from '../api/payouts/schemas.js';
-import { configureBillersBody, updateWebhookBody } from '../api/settings/schemas.js';
 import { transferBody } from '../api/transfers/schemas.js';
 import { virtualAccountBody } from '../api/virtual-accounts/schemas.js';
 import { pageQuery } from '../domain/pagination.js';
@@ -53,61 +52,6 @@ export const apiOperations: Operation[] = [
     body: signInBody,
     example: fixture.owner,
     responses: { 200: reply('Signed in', out.signIn), 401: '`Invalid email or password`' },
-  },
-  {
-    operationId: 'getApiKeys',
-    method: 'get',
-    path: '/clients/settings/get-keys',
-    summary: 'Get API keys',
-    tag: 'Settings',
-    security: 'A',
-    businessIdHeader: 'optional',
-    adminOnly: true,
-    responses: { 200: reply('The client’s keys', out.apiKeys) },
-  },
-  {
-    operationId: 'updateWebhookUrl',
-    method: 'patch',
-    path: '/clients/settings/update-webhook-url',
-    summary: 'Update the webhook URL',
-    description:
-      'An absolute `https` URL; plain `http` is accepted for `localhost`, loopback addresses, `host.docker.internal` and single-label host names such as a compose service. A URL that points at the sandbox itself (its own port on a loopback or local address) is refused.',
-    tag: 'Settings',
-    security: 'A',
-    businessIdHeader: 'optional',
-    adminOnly: true,
-    body: updateWebhookBody,
-    example: { webhookUrl: 'http://localhost:3000/hooks/bank' },
-    responses: {
-      200: done('`Webhook URL updated successfully`'),
-      400: '`webhookUrl must not point at the sandbox itself (port … of this machine): …`',
-    },
-  },
-  {
-    operationId: 'listBillers',
-    method: 'get',
-    path: '/clients/settings/billers',
-    summary: 'List billers',
-    description: 'The bank codes that may be enabled with configure billers.',
-    tag: 'Settings',
-    security: 'A',
-    businessIdHeader: 'optional',
-    adminOnly: true,
-    responses: { 200: reply('The billers', out.billers) },
-  },
-  {
-    operationId: 'configureBillers',
-    method: 'post',
-    path: '/clients/settings/configure-billers',
-    summary: 'Configure billers',
-    description: 'Replaces the enabled set.',
-    tag: 'Settings',
-    security: 'A',
-    businessIdHeader: 'optional',
-    adminOnly: true,
-    body: configureBillersBody,
-    example: { billers: ['044', '058'] },
-    responses: { 200: done('`Billers has been updated`'), 400: '`Invalid biller code: …`' },
   },
   {
     operationId: 'getAccountDetails',

@@ -52,10 +52,6 @@ export const business = z.strictObject({
 
 export const signIn = z.strictObject({ accessToken: z.string(), businesses: z.array(business) });
 
-export const apiKeys = z.strictObject({ publicKey: z.string(), secretKey: z.string() });
-
-export const billers = z.strictObject({ billers: z.array(z.string()) });
-
 export const accountDetails = z.strictObject({
   accountNumber: z.string(),
   accountType: z.string(),

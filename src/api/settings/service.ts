@@ -5,8 +5,10 @@ import { ApiError } from '../../domain/errors.js';
 import { pointsAtSelf } from '../../domain/self-url.js';
 import type { ClientRecord } from '../../store/records.js';
 import { recordAudit } from '../audits/service.js';
+import type { ApiKeysView } from './schemas.js';
 
-export function apiKeys(client: ClientRecord) {
+/** The client's key pair. */
+export function keysOf(client: ClientRecord): ApiKeysView {
   return { publicKey: client.publicKey, secretKey: client.secretKey };
 }
 
