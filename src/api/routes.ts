@@ -25,9 +25,8 @@ export function apiRoutes(deps: Deps, engines: { bulk: BulkProcessor }) {
     .route('/clients/business/disputes', disputeRoutes(deps, auth))
     .route('/clients/business/audits', auditRoutes(deps, auth))
     .route('/clients/business/virtual-accounts', virtualAccountRoutes(deps, auth))
-    .route('/clients/business', businessRoutes(deps, auth))
     .route('/clients/members', memberRoutes(deps, auth));
 }
 
 /** Every operation of the bank's API, defined once; mounted under `/api/v1`. */
-export const apiRouteList: readonly Route[] = [...settingsRoutes, ...bulkRoutes];
+export const apiRouteList: readonly Route[] = [...settingsRoutes, ...businessRoutes, ...bulkRoutes];

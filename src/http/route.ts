@@ -106,12 +106,15 @@ export type Params<P extends string> = { [K in ParamNames<P>]: string };
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
+/** A multipart form as parsed, not yet validated: each field's text or file, or all of them where it repeats. */
+export type FormFields = Record<string, string | File | (string | File)[]>;
+
 /** What a handler is given: the parsed input, who called, and the runtime. */
-export type HandlerInput<P extends string, A extends RouteAuth, B, Q, T> = Runtime & {
+export type HandlerInput<P extends string, A extends RouteAuth, B, Q, T, F = undefined> = Runtime & {
   c: Context<AppEnv>;
   params: Params<P>;
-  /** The JSON body, validated (undefined for a route that takes none). */
-  body: Parsed<B>;
+  /** The JSON body, validated (undefined for a route that takes none); a form route's fields, parsed. */
+  body: F extends z.ZodType ? FormFields : Parsed<B>;
   /** The query, validated. */
   query: Parsed<Q>;
   /** The body as text, for a route that reads it itself (`text: true`): a state import. */
@@ -170,7 +173,7 @@ export interface RouteInfo {
   body?: z.ZodType;
   /** The route reads the body itself as JSON text (`body` documents it). */
   text?: true;
-  /** A `multipart/form-data` body: documented by this schema, checked and parsed by the handler. */
+  /** A `multipart/form-data` body: documented by this schema; `mount.ts` checks and parses it, the handler validates. */
   form?: z.ZodType;
   /** The query schema (a zod object: one parameter per key). */
   query?: z.ZodObject;
@@ -194,15 +197,17 @@ export function defineRoute<
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodObject | undefined = undefined,
   T extends true | undefined = undefined,
+  F extends z.ZodType | undefined = undefined,
 >(
-  route: Omit<RouteInfo, 'path' | 'auth' | 'body' | 'query' | 'text' | 'responses'> & {
+  route: Omit<RouteInfo, 'path' | 'auth' | 'body' | 'query' | 'text' | 'form' | 'responses'> & {
     path: P;
     auth: A;
     body?: B;
     query?: Q;
     text?: T;
+    form?: F;
     responses: R;
-    handle: (input: HandlerInput<P, A, B, Q, T>) => Answer<R> | Promise<Answer<R>>;
+    handle: (input: HandlerInput<P, A, B, Q, T, F>) => Answer<R> | Promise<Answer<R>>;
   },
 ): Route {
   return route as Route;

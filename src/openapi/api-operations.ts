@@ -1,8 +1,6 @@
 import * as z from 'zod';
 import { signInBody } from '../api/auth/schemas.js';
 import { bulkListQuery, createBulkBody, processBody, reprocessBody } from '../api/bulk/schemas.js';
-import { registrationFields } from '../api/business/registration.js';
-import { createBusinessBody } from '../api/business/schemas.js';
 import { disputeBody, disputeQuery } from '../api/disputes/schemas.js';
 import { completeMemberBody, inviteBody } from '../api/members/schemas.js';
 import { payoutBody } from '../api/payouts/schemas.js';
@@ -11,12 +9,6 @@ import { virtualAccountBody } from '../api/virtual-accounts/schemas.js';
 import { pageQuery } from '../domain/pagination.js';
 import { done, fixture, type Operation, page, reply } from './operation.js';
 import * as out from './responses.js';
-
-/** The registration form: the fields the route validates, and the files it reads beside them. */
-export const registrationForm = registrationFields.extend({
-  photoId: z.file().mime(['image/jpeg', 'image/png']).describe('JPEG or PNG, judged by its bytes'),
-  businessDocuments: z.array(z.file()).max(5).optional().describe('up to five files; repeat the field'),
-});
 
 const NO_PAYMENT_ACCOUNT = '`No payment account for this business` (not approved yet)';
 const PROVIDER_OUTAGE = '`Service temporarily unavailable` (scenario `provider-outage`)';
@@ -52,79 +44,6 @@ export const apiOperations: Operation[] = [
     body: signInBody,
     example: fixture.owner,
     responses: { 200: reply('Signed in', out.signIn), 401: '`Invalid email or password`' },
-  },
-  {
-    operationId: 'getAccountDetails',
-    method: 'get',
-    path: '/clients/business/account-details',
-    summary: 'Get account details',
-    tag: 'Business',
-    security: 'A',
-    businessIdHeader: 'required',
-    responses: { 200: reply('The business’s payment account', out.accountDetails), 400: NO_PAYMENT_ACCOUNT },
-  },
-  {
-    operationId: 'listCustomers',
-    method: 'get',
-    path: '/clients/business/customers',
-    summary: 'List customers',
-    tag: 'Business',
-    security: 'A',
-    businessIdHeader: 'required',
-    query: pageQuery,
-    responses: { 200: page('A page of customers', out.customer) },
-  },
-  {
-    operationId: 'listBusinesses',
-    method: 'get',
-    path: '/clients/business',
-    summary: 'List businesses',
-    tag: 'Business',
-    security: 'A',
-    businessIdHeader: 'optional',
-    query: pageQuery,
-    responses: { 200: page('A page of the client’s businesses', out.business) },
-  },
-  {
-    operationId: 'createBusiness',
-    method: 'post',
-    path: '/clients/business',
-    summary: 'Create a business',
-    description:
-      'Not approved, no payment account, balance 0. Its BVN one-time password lands in `GET /__sandbox/outbox`.',
-    tag: 'Business',
-    security: 'A',
-    businessIdHeader: 'optional',
-    body: createBusinessBody,
-    example: { businessName: 'Adebayo Farms', countryId: 'NG', isNewBusiness: true },
-    responses: {
-      201: reply('`Business created successfully`', out.createdBusiness),
-      409: '`A business with this name already exists`',
-    },
-  },
-  {
-    operationId: 'completeBusinessRegistration',
-    method: 'patch',
-    path: '/clients/business/complete-registration',
-    summary: 'Complete business registration',
-    description:
-      'KYC as `multipart/form-data`; the business is the `businessId` form field, not a header. The OTP `123456` always works. The business stays unapproved until `POST /__sandbox/businesses/{id}/approve`.',
-    tag: 'Business',
-    security: 'A',
-    form: registrationForm,
-    responses: {
-      200: done('`Business registration completed; awaiting approval`'),
-      400: [
-        'A field is missing or invalid (`errors` names it)',
-        '`Malformed multipart body`',
-        '`Invalid stateId`, `Invalid OTP`, `Invalid password`',
-        '`photoId must be a JPEG or PNG image`, more than five `businessDocuments`',
-        '`Business is already approved`',
-      ],
-      404: '`Business not found` (unknown, or another client’s)',
-      413: 'A file over `--upload-limit` bytes, or the whole form over its limit',
-      415: '`Content-Type must be multipart/form-data`',
-    },
   },
   {
     operationId: 'transfer',

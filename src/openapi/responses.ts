@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { business } from '../api/business/schemas.js';
 
 // What the routes answer, for the OpenAPI document. The request side is the routes' own zod schemas; these
 // describe the `data` of success responses, where no schema existed. They are strict, so the API tests that
@@ -37,41 +38,7 @@ export const errorEnvelope = z.strictObject({
     ),
 });
 
-export const business = z.strictObject({
-  id: z.string(),
-  businessName: z.string(),
-  bvn: z.string(),
-  photoIdUrl: z.string(),
-  businessDocumentsUrls: z.array(z.string()),
-  isApproved: z.boolean(),
-  residentialAddress: z.string(),
-  stateId: z.string(),
-  state: z.strictObject({ id: z.string(), name: z.string() }).nullable(),
-  clientId: z.string(),
-});
-
-export const signIn = z.strictObject({ accessToken: z.string(), businesses: z.array(business) });
-
-export const accountDetails = z.strictObject({
-  accountNumber: z.string(),
-  accountType: z.string(),
-  customerId: z.string(),
-  businessId: z.string(),
-  accountBalance: kobo,
-});
-
-export const createdBusiness = z.strictObject({
-  business: z.strictObject({ id: z.string(), businessName: z.string() }),
-});
-
-export const customer = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  phoneNo: z.string(),
-  email: z.string(),
-  dateCreated: isoDate,
-  nuban: z.string(),
-});
+export const signIn = z.strictObject({ accessToken: z.string(), businesses: z.array(business()) });
 
 export const memberRole = z.strictObject({ id: z.string(), name: z.string() });
 

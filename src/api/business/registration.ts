@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
-import * as z from 'zod';
+import type { Config } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { ApiError } from '../../domain/errors.js';
@@ -10,21 +10,17 @@ import { secureEqual } from '../../domain/secure-compare.js';
 import type { UserRecord } from '../../store/records.js';
 import { safeFileName } from '../../store/uploads.js';
 import { recordAudit } from '../audits/service.js';
+import { MAX_DOCUMENTS, registrationFields } from './schemas.js';
 
 /** The OTP that always works in the sandbox, beside the one sent to the outbox. */
 export const SANDBOX_OTP = '123456';
-export const MAX_DOCUMENTS = 5;
 
-export const registrationFields = z.object({
-  businessId: z.string().trim().min(1).max(64),
-  bvn: z.string().regex(/^\d{11}$/, 'must be 11 digits'),
-  residentialAddress: z.string().trim().min(5).max(300),
-  stateId: z.string().trim().min(1).max(10),
-  otp: z
-    .string()
-    .trim()
-    .regex(/^\d{4,8}$/, 'must be the numeric one-time password'),
-  password: z.string().min(1).max(200),
+/**
+ * The bound on a whole registration form: a photo and up to five documents. Each file is checked against the
+ * upload limit on its own, so this only bounds the whole form.
+ */
+export const registrationBodyLimit = (config: Pick<Config, 'uploadLimitBytes'>) => ({
+  bytes: (MAX_DOCUMENTS + 1) * config.uploadLimitBytes + 65_536,
 });
 
 /** A form value as Hono's `parseBody({ all: true })` gives it. */

@@ -1,55 +1,113 @@
-import { Hono } from 'hono';
-import type { Deps } from '../../deps.js';
 import { ApiError } from '../../domain/errors.js';
 import { pageQuery } from '../../domain/pagination.js';
-import { type Auth, actorOf, requiredBusiness } from '../../http/auth.js';
-import type { AppEnv } from '../../http/env.js';
-import { done, ok, okPage } from '../../http/envelope.js';
-import { header } from '../../http/headers.js';
-import { jsonBody, queryOf } from '../../http/validate.js';
-import { completeRegistration } from './registration.js';
-import { createBusinessBody } from './schemas.js';
-import { accountDetails, createBusiness, listBusinesses, listCustomers } from './service.js';
+import type { Route } from '../../http/route.js';
+import { DONE, defineRoute, done, page, reply } from '../../http/route.js';
+import { NO_PAYMENT_ACCOUNT_CAUSE } from '../examples.js';
+import { completeRegistration, registrationBodyLimit } from './registration.js';
+import {
+  accountDetails,
+  business,
+  createBusinessBody,
+  createdBusiness,
+  customer,
+  registrationForm,
+} from './schemas.js';
+import { accountDetailsOf, createBusiness, listBusinesses, listCustomers } from './service.js';
+
+const BUSINESS = '/clients/business';
+const TAG = 'Business';
+const withBusiness = { scheme: 'A', business: 'required', area: 'business' } as const;
+const clientWide = { scheme: 'A', business: 'optional', area: 'business' } as const;
 
 /** `/clients/business`: the client's businesses, their registration, account details and customers. */
-export function businessRoutes(deps: Deps, auth: Auth) {
-  const withBusiness = auth.schemeA({ business: 'required', area: 'business' });
-  const clientWide = auth.schemeA({ business: 'optional', area: 'business' });
-  // Registration names the business in the form, not in a header.
-  const formNamesBusiness = auth.schemeA({ business: 'ignored', area: 'business' });
-  return new Hono<AppEnv>()
-    .get('/account-details', withBusiness, (c) =>
-      ok(c, 'Account details retrieved successfully', accountDetails(requiredBusiness(c))),
-    )
-    .get('/customers', withBusiness, (c) =>
-      okPage(
-        c,
-        'Customers retrieved successfully',
-        listCustomers(deps, requiredBusiness(c), queryOf(c, pageQuery)),
-      ),
-    )
-    .get('/', clientWide, (c) =>
-      okPage(
-        c,
-        'Businesses retrieved successfully',
-        listBusinesses(deps, c.var.caller.client, queryOf(c, pageQuery)),
-      ),
-    )
-    .post('/', clientWide, async (c) => {
-      const input = await jsonBody(c, createBusinessBody);
-      const data = await createBusiness(deps, actorOf(c), c.var.caller.client, input);
-      return ok(c, 'Business created successfully', data, 201);
-    })
-    .patch('/complete-registration', formNamesBusiness, async (c) => {
-      if (!/^multipart\/form-data/i.test(header(c, 'content-type') ?? '')) {
-        throw new ApiError(415, 'Content-Type must be multipart/form-data');
-      }
-      const form = await c.req.parseBody({ all: true }).catch(() => {
-        throw new ApiError(400, 'Malformed multipart body');
-      });
-      const { user } = c.var.caller;
+export const businessRoutes: Route[] = [
+  defineRoute({
+    operationId: 'getAccountDetails',
+    method: 'get',
+    path: `${BUSINESS}/account-details`,
+    summary: 'Get account details',
+    tag: TAG,
+    auth: withBusiness,
+    responses: {
+      200: reply('Account details retrieved successfully', accountDetails, 'The business’s payment account'),
+      400: NO_PAYMENT_ACCOUNT_CAUSE,
+    },
+    handle: ({ business }) => ({ data: accountDetailsOf(business) }),
+  }),
+  defineRoute({
+    operationId: 'listCustomers',
+    method: 'get',
+    path: `${BUSINESS}/customers`,
+    summary: 'List customers',
+    tag: TAG,
+    auth: withBusiness,
+    query: pageQuery,
+    responses: { 200: page('Customers retrieved successfully', customer, 'A page of customers') },
+    handle: ({ deps, business, query }) => ({ page: listCustomers(deps, business, query) }),
+  }),
+  defineRoute({
+    operationId: 'listBusinesses',
+    method: 'get',
+    path: BUSINESS,
+    summary: 'List businesses',
+    tag: TAG,
+    auth: clientWide,
+    query: pageQuery,
+    responses: {
+      200: page('Businesses retrieved successfully', business, 'A page of the client’s businesses'),
+    },
+    handle: ({ deps, caller, query }) => ({ page: listBusinesses(deps, caller.client, query) }),
+  }),
+  defineRoute({
+    operationId: 'createBusiness',
+    method: 'post',
+    path: BUSINESS,
+    summary: 'Create a business',
+    description:
+      'Not approved, no payment account, balance 0. Its BVN one-time password lands in `GET /__sandbox/outbox`.',
+    tag: TAG,
+    auth: clientWide,
+    body: createBusinessBody,
+    example: { businessName: 'Adebayo Farms', countryId: 'NG', isNewBusiness: true },
+    responses: {
+      201: reply('Business created successfully', createdBusiness),
+      409: '`A business with this name already exists`',
+    },
+    handle: async ({ deps, caller, actor, body }) => ({
+      status: 201,
+      data: await createBusiness(deps, actor(), caller.client, body),
+    }),
+  }),
+  defineRoute({
+    operationId: 'completeBusinessRegistration',
+    method: 'patch',
+    path: `${BUSINESS}/complete-registration`,
+    summary: 'Complete business registration',
+    description:
+      'KYC as `multipart/form-data`; the business is the `businessId` form field, not a header. The OTP `123456` always works. The business stays unapproved until `POST /__sandbox/businesses/{id}/approve`.',
+    tag: TAG,
+    // The form names the business, not a header.
+    auth: { scheme: 'A', business: 'ignored', area: 'business' },
+    form: registrationForm,
+    bodyLimit: registrationBodyLimit,
+    responses: {
+      200: done('Business registration completed; awaiting approval'),
+      400: [
+        'A field is missing or invalid (`errors` names it)',
+        '`Malformed multipart body`',
+        '`Invalid stateId`, `Invalid OTP`, `Invalid password`',
+        '`photoId must be a JPEG or PNG image`, more than five `businessDocuments`',
+        '`Business is already approved`',
+      ],
+      404: '`Business not found` (unknown, or another client’s)',
+      413: 'A file over `--upload-limit` bytes, or the whole form over its limit',
+      415: '`Content-Type must be multipart/form-data`',
+    },
+    handle: async ({ deps, c, caller, actor, body }) => {
+      const { user } = caller;
       if (!user) throw new ApiError(401, 'Authorization token is required');
-      await completeRegistration(deps, actorOf(c), user, form, new URL(c.req.url).origin);
-      return done(c, 'Business registration completed; awaiting approval');
-    });
-}
+      await completeRegistration(deps, actor(), user, body, new URL(c.req.url).origin);
+      return DONE;
+    },
+  }),
+];

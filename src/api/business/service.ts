@@ -2,15 +2,16 @@ import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
-import { type PageQuery, paginate } from '../../domain/pagination.js';
-import type { BusinessRecord, ClientRecord } from '../../store/records.js';
+import { type PageQuery, type Pagination, paginate } from '../../domain/pagination.js';
+import type { BusinessRecord, ClientRecord, CustomerRecord } from '../../store/records.js';
 import { recordAudit } from '../audits/service.js';
 import { newAccountNumber } from '../virtual-accounts/service.js';
+import type { AccountDetailsView, BusinessView, CreatedBusinessView, CustomerView } from './schemas.js';
 
 export const NO_PAYMENT_ACCOUNT = 'No payment account for this business';
 
 /** A business as the spec shows it. */
-export function businessView(deps: Deps, b: BusinessRecord) {
+export function businessView(deps: Deps, b: BusinessRecord): BusinessView {
   const state = deps.fixtures.states.find((s) => s.id === b.stateId);
   return {
     id: b.id,
@@ -27,7 +28,7 @@ export function businessView(deps: Deps, b: BusinessRecord) {
 }
 
 /** The business's payment account details; 400 when it has none yet. */
-export function accountDetails(business: BusinessRecord) {
+export function accountDetailsOf(business: BusinessRecord): AccountDetailsView {
   if (!business.account) throw new ApiError(400, NO_PAYMENT_ACCOUNT);
   return {
     accountNumber: business.account.accountNumber,
@@ -38,7 +39,11 @@ export function accountDetails(business: BusinessRecord) {
   };
 }
 
-export function listBusinesses(deps: Deps, client: ClientRecord, query: PageQuery) {
+export function listBusinesses(
+  deps: Deps,
+  client: ClientRecord,
+  query: PageQuery,
+): { data: BusinessView[]; pagination: Pagination } {
   const page = paginate(deps.store.where('businesses', 'clientId', client.id), query);
   return { data: page.data.map((b) => businessView(deps, b)), pagination: page.pagination };
 }
@@ -53,7 +58,12 @@ export interface NewBusiness {
  * A new business of the client: not approved, no payment account, balance 0. The OTP of its BVN validation
  * step is "sent" to the owner (it lands in the outbox).
  */
-export async function createBusiness(deps: Deps, actor: Actor, client: ClientRecord, input: NewBusiness) {
+export async function createBusiness(
+  deps: Deps,
+  actor: Actor,
+  client: ClientRecord,
+  input: NewBusiness,
+): Promise<CreatedBusinessView> {
   const duplicate = deps.store
     .where('businesses', 'clientId', client.id)
     .some((b) => b.businessName.toLowerCase() === input.businessName.toLowerCase());
@@ -98,19 +108,24 @@ export async function createBusiness(deps: Deps, actor: Actor, client: ClientRec
   return { business: { id: business.id, businessName: business.businessName } };
 }
 
-export function listCustomers(deps: Deps, business: BusinessRecord, query: PageQuery) {
-  const page = paginate(deps.store.where('customers', 'businessId', business.id), query);
+function customerView(c: CustomerRecord): CustomerView {
   return {
-    data: page.data.map((c) => ({
-      id: c.id,
-      name: c.name,
-      phoneNo: c.phoneNo,
-      email: c.email,
-      dateCreated: c.dateCreated,
-      nuban: c.nuban,
-    })),
-    pagination: page.pagination,
+    id: c.id,
+    name: c.name,
+    phoneNo: c.phoneNo,
+    email: c.email,
+    dateCreated: c.dateCreated,
+    nuban: c.nuban,
   };
+}
+
+export function listCustomers(
+  deps: Deps,
+  business: BusinessRecord,
+  query: PageQuery,
+): { data: CustomerView[]; pagination: Pagination } {
+  const page = paginate(deps.store.where('customers', 'businessId', business.id), query);
+  return { data: page.data.map(customerView), pagination: page.pagination };
 }
 
 /** The operator approves a business (control API): its payment account opens with a fresh NUBAN, balance kept. */
