@@ -19,7 +19,6 @@ import { virtualAccountRoutes } from './virtual-accounts/routes.js';
 export function apiRoutes(deps: Deps, engines: { bulk: BulkProcessor }) {
   const auth = createAuth(deps);
   return new Hono<AppEnv>()
-    .route('/auth', authRoutes(deps))
     .route('/clients/business/customers/funds', transferRoutes(deps, auth))
     .route('/clients/business/payouts', payoutRoutes(deps, auth))
     .route('/clients/business/disputes', disputeRoutes(deps, auth))
@@ -29,4 +28,9 @@ export function apiRoutes(deps: Deps, engines: { bulk: BulkProcessor }) {
 }
 
 /** Every operation of the bank's API, defined once; mounted under `/api/v1`. */
-export const apiRouteList: readonly Route[] = [...settingsRoutes, ...businessRoutes, ...bulkRoutes];
+export const apiRouteList: readonly Route[] = [
+  ...authRoutes,
+  ...settingsRoutes,
+  ...businessRoutes,
+  ...bulkRoutes,
+];

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { signInBody } from '../api/auth/schemas.js';
 import { bulkListQuery, createBulkBody, processBody, reprocessBody } from '../api/bulk/schemas.js';
 import { disputeBody, disputeQuery } from '../api/disputes/schemas.js';
 import { completeMemberBody, inviteBody } from '../api/members/schemas.js';
@@ -32,19 +31,6 @@ const bulkTransferId = {
 
 /** The emulated bank: every route under `/api/v1`. */
 export const apiOperations: Operation[] = [
-  {
-    operationId: 'signIn',
-    method: 'post',
-    path: '/auth/signin',
-    summary: 'Sign in',
-    description:
-      'Returns a JWT `accessToken` (HS256, `--token-ttl` seconds) and the businesses of the account.',
-    tag: 'Auth',
-    security: 'none',
-    body: signInBody,
-    example: fixture.owner,
-    responses: { 200: reply('Signed in', out.signIn), 401: '`Invalid email or password`' },
-  },
   {
     operationId: 'transfer',
     method: 'post',

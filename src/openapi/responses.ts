@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { business } from '../api/business/schemas.js';
 
 // What the routes answer, for the OpenAPI document. The request side is the routes' own zod schemas; these
 // describe the `data` of success responses, where no schema existed. They are strict, so the API tests that
@@ -37,8 +36,6 @@ export const errorEnvelope = z.strictObject({
       'on a drain that gave up (408): `clock`, `backlog`, `batches` with their open `items`, `deliveries` with `nextAttemptAt` and `dueInMs`',
     ),
 });
-
-export const signIn = z.strictObject({ accessToken: z.string(), businesses: z.array(business()) });
 
 export const memberRole = z.strictObject({ id: z.string(), name: z.string() });
 

@@ -1,16 +1,29 @@
-import { Hono } from 'hono';
-import type { Deps } from '../../deps.js';
 import { clientIp } from '../../http/auth.js';
-import type { AppEnv } from '../../http/env.js';
-import { ok } from '../../http/envelope.js';
-import { jsonBody } from '../../http/validate.js';
-import { signInBody } from './schemas.js';
-import { signIn } from './service.js';
+import type { Route } from '../../http/route.js';
+import { defineRoute, reply } from '../../http/route.js';
+import { fixture } from '../examples.js';
+import { signIn, signInBody } from './schemas.js';
+import { signInUser } from './service.js';
 
 /** `/auth`: sign-in, the only unauthenticated operation. */
-export function authRoutes(deps: Deps) {
-  return new Hono<AppEnv>().post('/signin', async (c) => {
-    const { email, password } = await jsonBody(c, signInBody);
-    return ok(c, 'Sign in successful', await signIn(deps, email, password, clientIp(c)));
-  });
-}
+export const authRoutes: Route[] = [
+  defineRoute({
+    operationId: 'signIn',
+    method: 'post',
+    path: '/auth/signin',
+    summary: 'Sign in',
+    description:
+      'Returns a JWT `accessToken` (HS256, `--token-ttl` seconds) and the businesses of the account.',
+    tag: 'Auth',
+    auth: { scheme: 'none' },
+    body: signInBody,
+    example: fixture.owner,
+    responses: {
+      200: reply('Sign in successful', signIn, 'Signed in'),
+      401: '`Invalid email or password`',
+    },
+    handle: async ({ deps, c, body }) => ({
+      data: await signInUser(deps, body.email, body.password, clientIp(c)),
+    }),
+  }),
+];

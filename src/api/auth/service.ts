@@ -4,9 +4,15 @@ import { signToken } from '../../domain/jwt.js';
 import { secureEqual } from '../../domain/secure-compare.js';
 import { recordAudit } from '../audits/service.js';
 import { businessView } from '../business/service.js';
+import type { SignInView } from './schemas.js';
 
 /** Checks email and password (never saying which was wrong), records the sign-in and issues an access token. */
-export async function signIn(deps: Deps, email: string, password: string, ipAddress: string) {
+export async function signInUser(
+  deps: Deps,
+  email: string,
+  password: string,
+  ipAddress: string,
+): Promise<SignInView> {
   const { store, clock, config } = deps;
   const user = store.where('users', 'email', email.toLowerCase())[0];
   // Compare even when there is no such user, so the answer takes as long either way.
