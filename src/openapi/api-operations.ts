@@ -3,26 +3,12 @@ import { bulkListQuery, createBulkBody, processBody, reprocessBody } from '../ap
 import { disputeBody, disputeQuery } from '../api/disputes/schemas.js';
 import { completeMemberBody, inviteBody } from '../api/members/schemas.js';
 import { payoutBody } from '../api/payouts/schemas.js';
-import { transferBody } from '../api/transfers/schemas.js';
 import { virtualAccountBody } from '../api/virtual-accounts/schemas.js';
 import { pageQuery } from '../domain/pagination.js';
 import { done, fixture, type Operation, page, reply } from './operation.js';
 import * as out from './responses.js';
 
 const NO_PAYMENT_ACCOUNT = '`No payment account for this business` (not approved yet)';
-const PROVIDER_OUTAGE = '`Service temporarily unavailable` (scenario `provider-outage`)';
-const transferExample = {
-  amount: 150000,
-  receiverAccountNumber: '0123456789',
-  receiverBankCode: '058',
-  retrievalReference: 'inv-2026-0001',
-  narration: 'Invoice 2026-0001',
-};
-const transferFailures = [
-  '`Invalid bank code`',
-  NO_PAYMENT_ACCOUNT,
-  "A failed transfer: the provider's message with `errorCode` (`Insufficient Funds`, `51`; the magic receiver accounts `0000000051`, `0000000007`, `0000000091`, `0000000096`); nothing is debited",
-];
 const BULK = '/clients/business/customers/funds/bulk-transfer';
 const bulkTransferId = {
   description: 'the `id` of the batch',
@@ -31,43 +17,6 @@ const bulkTransferId = {
 
 /** The emulated bank: every route under `/api/v1`. */
 export const apiOperations: Operation[] = [
-  {
-    operationId: 'transfer',
-    method: 'post',
-    path: '/clients/business/customers/funds/transfer',
-    summary: 'Transfer funds',
-    description:
-      'Debits `amount + transactionCharge` (the NIP fee tier). `retrievalReference` is the idempotency key per business, shared with the anonymous transfer: the same body again answers the first response and debits nothing more.',
-    tag: 'Transfers',
-    security: 'A',
-    businessIdHeader: 'required',
-    body: transferBody,
-    example: transferExample,
-    responses: {
-      200: reply('`Transfer successful`', out.transferResult),
-      400: transferFailures,
-      409: '`Duplicate retrievalReference: it was used for a different transfer`',
-      503: PROVIDER_OUTAGE,
-    },
-  },
-  {
-    operationId: 'anonymousTransfer',
-    method: 'post',
-    path: '/clients/business/customers/funds/anonymous-transfer',
-    summary: 'Anonymous transfer',
-    description: 'The same body, rules and answers as the transfer.',
-    tag: 'Transfers',
-    security: 'A',
-    businessIdHeader: 'required',
-    body: transferBody,
-    example: { ...transferExample, retrievalReference: 'anon-2026-0001' },
-    responses: {
-      200: reply('`Transfer successful`', out.transferResult),
-      400: transferFailures,
-      409: '`Duplicate retrievalReference: it was used for a different transfer`',
-      503: PROVIDER_OUTAGE,
-    },
-  },
   {
     operationId: 'listPayoutAccounts',
     method: 'get',

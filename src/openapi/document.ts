@@ -2,14 +2,7 @@ import * as z from 'zod';
 import pkg from '../../package.json' with { type: 'json' };
 import { fixture } from '../api/examples.js';
 import { apiRouteList } from '../api/routes.js';
-import {
-  accountNumber,
-  bankCode,
-  MAX_TRANSFER,
-  MIN_TRANSFER,
-  transferBody,
-} from '../api/transfers/schemas.js';
-import { incomingPaymentBody } from '../control/schemas.js';
+import { accountNumber, bankCode, transferBody } from '../api/transfers/schemas.js';
 import { permits } from '../domain/roles.js';
 import { BUSINESS_ID_REQUIRED, PRODUCTION_KEY_MESSAGE } from '../http/auth.js';
 import type { Failure, LazySchema, Method, Reply, RouteInfo } from '../http/route.js';
@@ -36,11 +29,6 @@ export interface OpenApiDocument {
 
 /** What the wire schemas cannot say about a field themselves, by the schema of the field. */
 const notes = new Map<z.core.$ZodType, string>([
-  [
-    transferBody.shape.amount,
-    `kobo, ${MIN_TRANSFER} to ${MAX_TRANSFER}: a JSON integer or a string of digits`,
-  ],
-  [incomingPaymentBody.shape.amount, 'kobo: a JSON integer or a string of digits'],
   [
     transferBody.shape.retrievalReference,
     'the idempotency key, per business, shared by both transfer endpoints',

@@ -50,14 +50,6 @@ export const member = z.strictObject({
   clientMemberRole: memberRole,
 });
 
-export const transferResult = z.strictObject({
-  amount: kobo,
-  transactionCharge: kobo,
-  totalAmount: kobo.describe('kobo: amount plus charge, the amount debited'),
-  transactionReference: z.string(),
-  retrievalReference: z.string(),
-});
-
 const batchFields = {
   id: z.uuid(),
   bulkReference: z.string(),

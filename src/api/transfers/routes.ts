@@ -1,24 +1,57 @@
-import { type Context, Hono } from 'hono';
-import type { Deps } from '../../deps.js';
-import { type Auth, actorOf, requiredBusiness } from '../../http/auth.js';
-import type { AppEnv } from '../../http/env.js';
-import { ok } from '../../http/envelope.js';
+import type { Route } from '../../http/route.js';
+import { defineRoute, reply } from '../../http/route.js';
 import { chosenScenario } from '../../http/scenario.js';
-import { jsonBody } from '../../http/validate.js';
-import { transferBody } from './schemas.js';
-import { sendTransfer, type TransferKind } from './service.js';
+import { NO_PAYMENT_ACCOUNT_CAUSE, PROVIDER_OUTAGE_CAUSE, transferExample } from '../examples.js';
+import { transferBody, transferResult } from './schemas.js';
+import { sendTransfer } from './service.js';
+
+const FUNDS = '/clients/business/customers/funds';
+const TAG = 'Transfers';
+const withBusiness = { scheme: 'A', business: 'required', area: 'business' } as const;
+
+/** The customer and the anonymous transfer take the same body and answer alike; only the ledger kind differs. */
+const responses = {
+  200: reply('Transfer successful', transferResult),
+  400: [
+    '`Invalid bank code`',
+    NO_PAYMENT_ACCOUNT_CAUSE,
+    "A failed transfer: the provider's message with `errorCode` (`Insufficient Funds`, `51`; the magic receiver accounts `0000000051`, `0000000007`, `0000000091`, `0000000096`); nothing is debited",
+  ],
+  409: '`Duplicate retrievalReference: it was used for a different transfer`',
+  503: PROVIDER_OUTAGE_CAUSE,
+} as const;
 
 /** `/clients/business/customers/funds`: single transfers (bulk transfers live beside them). */
-export function transferRoutes(deps: Deps, auth: Auth) {
-  const withBusiness = auth.schemeA({ business: 'required', area: 'business' });
-  // The customer and the anonymous transfer take the same body and answer alike; only the ledger kind differs.
-  const send = (kind: TransferKind) => async (c: Context<AppEnv>) => {
-    const input = await jsonBody(c, transferBody);
-    const business = requiredBusiness(c);
-    const data = await sendTransfer(deps, actorOf(c), business, input, kind, chosenScenario(c, deps));
-    return ok(c, 'Transfer successful', data);
-  };
-  return new Hono<AppEnv>()
-    .post('/transfer', withBusiness, send('transfer'))
-    .post('/anonymous-transfer', withBusiness, send('anonymous_transfer'));
-}
+export const transferRoutes: Route[] = [
+  defineRoute({
+    operationId: 'transfer',
+    method: 'post',
+    path: `${FUNDS}/transfer`,
+    summary: 'Transfer funds',
+    description:
+      'Debits `amount + transactionCharge` (the NIP fee tier). `retrievalReference` is the idempotency key per business, shared with the anonymous transfer: the same body again answers the first response and debits nothing more.',
+    tag: TAG,
+    auth: withBusiness,
+    body: transferBody,
+    example: transferExample,
+    responses,
+    handle: async ({ deps, c, actor, business, body }) => ({
+      data: await sendTransfer(deps, actor(), business, body, 'transfer', chosenScenario(c, deps)),
+    }),
+  }),
+  defineRoute({
+    operationId: 'anonymousTransfer',
+    method: 'post',
+    path: `${FUNDS}/anonymous-transfer`,
+    summary: 'Anonymous transfer',
+    description: 'The same body, rules and answers as the transfer.',
+    tag: TAG,
+    auth: withBusiness,
+    body: transferBody,
+    example: { ...transferExample, retrievalReference: 'anon-2026-0001' },
+    responses,
+    handle: async ({ deps, c, actor, business, body }) => ({
+      data: await sendTransfer(deps, actor(), business, body, 'anonymous_transfer', chosenScenario(c, deps)),
+    }),
+  }),
+];

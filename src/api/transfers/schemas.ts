@@ -1,19 +1,40 @@
 import * as z from 'zod';
+import banks from '../../../fixtures/banks.json' with { type: 'json' };
+import { lazy } from '../../http/route.js';
+import { kobo } from '../../http/wire.js';
 
-/** Kobo, as a JSON integer or a numeric string (normalised to a number). */
-export const koboAmount = (min: number, max: number) =>
-  z
-    .union([z.number(), z.string().regex(/^\d+$/, 'must be a whole number of kobo').transform(Number)])
-    .pipe(
-      z
-        .number()
-        .int('must be a whole number of kobo')
-        .min(min, `must be at least ${min} kobo`)
-        .max(max, `must be at most ${max} kobo`),
-    );
+const WHOLE_KOBO = 'must be a whole number of kobo';
+
+/**
+ * Kobo, as a JSON integer or a numeric string (normalised to a number), `min` to `max`. The bounds sit on both
+ * branches so that the document shows them; a number that is not whole fails both, and says so.
+ */
+export const koboAmount = (min: number, max: number) => {
+  const bounded = () =>
+    z
+      .number()
+      .int(WHOLE_KOBO)
+      .min(min, `must be at least ${min} kobo`)
+      .max(max, `must be at most ${max} kobo`);
+  return z
+    .union([bounded(), z.string().regex(/^\d+$/, WHOLE_KOBO).transform(Number).pipe(bounded())], {
+      error: (issue) =>
+        issue.code === 'invalid_union' && typeof issue.input === 'number' ? WHOLE_KOBO : undefined,
+    })
+    .describe(`kobo, ${min} to ${max}: a JSON integer or a string of digits`);
+};
 
 export const accountNumber = z.string().regex(/^\d{10}$/, 'must be 10 digits');
 export const bankCode = z.string().regex(/^\d{3}$|^\d{6}$/, 'must be a 3- or 6-digit bank code');
+
+/**
+ * A bank code the service checks against the fixtures' bank list (400 `Invalid bank code` otherwise). The list
+ * is documented from the embedded `fixtures/banks.json`; the check reads the fixtures the sandbox loaded.
+ */
+export const listedBankCode = bankCode.meta({
+  enum: banks.banks.map((bank) => bank.code),
+  description: 'a CBN/NIP code of `fixtures/banks.json` (else 400 `Invalid bank code`)',
+});
 
 export const MIN_TRANSFER = 100;
 export const MAX_TRANSFER = 1_000_000_000;
@@ -21,8 +42,21 @@ export const MAX_TRANSFER = 1_000_000_000;
 export const transferBody = z.object({
   amount: koboAmount(MIN_TRANSFER, MAX_TRANSFER),
   receiverAccountNumber: accountNumber,
-  receiverBankCode: bankCode,
+  receiverBankCode: listedBankCode,
   retrievalReference: z.string().trim().min(1).max(64),
   narration: z.string().trim().min(1).max(200),
 });
 export type TransferInput = z.infer<typeof transferBody>;
+
+// What the routes answer.
+
+export const transferResult = lazy('TransferResult', () =>
+  z.strictObject({
+    amount: kobo(),
+    transactionCharge: kobo(),
+    totalAmount: kobo().describe('kobo: amount plus charge, the amount debited'),
+    transactionReference: z.string(),
+    retrievalReference: z.string(),
+  }),
+);
+export type TransferResultView = z.infer<ReturnType<typeof transferResult>>;

@@ -11,7 +11,7 @@ import type { BusinessRecord, TransactionRecord } from '../../store/records.js';
 import type { Tx } from '../../store/store.js';
 import { recordAudit } from '../audits/service.js';
 import { NO_PAYMENT_ACCOUNT } from '../business/service.js';
-import type { TransferInput } from './schemas.js';
+import type { TransferInput, TransferResultView } from './schemas.js';
 
 export type TransferKind = 'transfer' | 'anonymous_transfer';
 
@@ -31,14 +31,15 @@ function fingerprint(kind: TransferKind, input: TransferInput): string {
  * The answer to a transfer, built from its ledger entry (so a replay answers exactly the same): its data when it
  * went through, the failure as a 400 with the provider's `errorCode` when it did not.
  */
-function outcome(entry: TransactionRecord) {
+function outcome(entry: TransactionRecord): TransferResultView {
   if (entry.status === 'failed') throw new ApiError(400, entry.errorMessage, undefined, entry.errorCode);
   return {
     amount: String(entry.amount),
     transactionCharge: String(entry.charge),
     totalAmount: String(entry.amount + entry.charge),
     transactionReference: entry.id,
-    retrievalReference: entry.retrievalReference,
+    // A transfer's entry always holds the reference it was sent with; only incoming payments have none.
+    retrievalReference: entry.retrievalReference ?? '',
   };
 }
 
@@ -64,7 +65,7 @@ export async function sendTransfer(
   input: TransferInput,
   kind: TransferKind,
   chosenScenario?: string,
-) {
+): Promise<TransferResultView> {
   assertKnownBank(deps, input.receiverBankCode);
   const print = fingerprint(kind, input);
   let ruled: TransferFailure | undefined;
