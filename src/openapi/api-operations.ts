@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { bulkListQuery, createBulkBody, processBody, reprocessBody } from '../api/bulk/schemas.js';
 import { disputeBody, disputeQuery } from '../api/disputes/schemas.js';
 import { completeMemberBody, inviteBody } from '../api/members/schemas.js';
-import { payoutBody } from '../api/payouts/schemas.js';
 import { virtualAccountBody } from '../api/virtual-accounts/schemas.js';
 import { pageQuery } from '../domain/pagination.js';
 import { done, fixture, type Operation, page, reply } from './operation.js';
@@ -17,66 +16,6 @@ const bulkTransferId = {
 
 /** The emulated bank: every route under `/api/v1`. */
 export const apiOperations: Operation[] = [
-  {
-    operationId: 'listPayoutAccounts',
-    method: 'get',
-    path: '/clients/business/payouts',
-    summary: 'List payout accounts',
-    tag: 'Payout accounts',
-    security: 'A',
-    businessIdHeader: 'required',
-    query: pageQuery,
-    responses: { 200: page('A page of payout accounts', out.payoutAccount) },
-  },
-  {
-    operationId: 'createPayoutAccount',
-    method: 'post',
-    path: '/clients/business/payouts',
-    summary: 'Create a payout account',
-    tag: 'Payout accounts',
-    security: 'A',
-    businessIdHeader: 'required',
-    body: payoutBody,
-    example: {
-      accountName: 'Adebayo Foods Ltd',
-      accountNumber: '0123456789',
-      bankName: 'Guaranty Trust Bank',
-      bankCode: '058',
-    },
-    responses: {
-      201: reply('`Payout account created successfully`', out.payoutAccount),
-      400: ['`Invalid bank code`', '`A business can have at most 3 payout accounts`'],
-      409: '`This payout account already exists for the business`',
-    },
-  },
-  {
-    operationId: 'updatePayoutAccount',
-    method: 'put',
-    path: '/clients/business/payouts/{payoutAccountId}',
-    summary: 'Update a payout account',
-    tag: 'Payout accounts',
-    security: 'A',
-    businessIdHeader: 'required',
-    params: { payoutAccountId: { description: 'the `id` of the payout account' } },
-    body: payoutBody,
-    responses: {
-      200: reply('`Payout account updated successfully`', out.payoutAccount),
-      400: '`Invalid bank code`',
-      404: '`Payout account not found`',
-      409: '`This payout account already exists for the business`',
-    },
-  },
-  {
-    operationId: 'deletePayoutAccount',
-    method: 'delete',
-    path: '/clients/business/payouts/{payoutAccountId}',
-    summary: 'Delete a payout account',
-    tag: 'Payout accounts',
-    security: 'A',
-    businessIdHeader: 'required',
-    params: { payoutAccountId: { description: 'the `id` of the payout account' } },
-    responses: { 200: done('`Account has been deleted`'), 404: '`Payout account not found`' },
-  },
   {
     operationId: 'createDispute',
     method: 'post',

@@ -88,16 +88,6 @@ export const bulkClaim = z.strictObject({
   jobId: z.string().optional().describe('on 202 only'),
 });
 
-export const payoutAccount = z.strictObject({
-  id: z.string(),
-  accountName: z.string(),
-  accountNumber: z.string(),
-  bankCode: z.string(),
-  bankName: z.string(),
-  businessId: z.string(),
-  createdAt: isoDate,
-});
-
 export const dispute = z.strictObject({
   id: z.string(),
   transactionId: z.string(),

@@ -1,44 +1,86 @@
-import { Hono } from 'hono';
-import type { Deps } from '../../deps.js';
 import { pageQuery } from '../../domain/pagination.js';
-import { type Auth, actorOf, requiredBusiness } from '../../http/auth.js';
-import type { AppEnv } from '../../http/env.js';
-import { done, ok, okPage } from '../../http/envelope.js';
-import { jsonBody, queryOf } from '../../http/validate.js';
-import { payoutBody } from './schemas.js';
+import type { Route } from '../../http/route.js';
+import { DONE, defineRoute, done, page, reply } from '../../http/route.js';
+import { payoutAccount, payoutBody } from './schemas.js';
 import { createPayout, deletePayout, listPayouts, updatePayout } from './service.js';
 
+const PAYOUTS = '/clients/business/payouts';
+const TAG = 'Payout accounts';
+const withBusiness = { scheme: 'A', business: 'required', area: 'business' } as const;
+const payoutAccountId = { description: 'the `id` of the payout account' };
+const NOT_FOUND = '`Payout account not found`';
+const DUPLICATE = '`This payout account already exists for the business`';
+
 /** `/clients/business/payouts`: up to three payout accounts per business. */
-export function payoutRoutes(deps: Deps, auth: Auth) {
-  return new Hono<AppEnv>()
-    .use(auth.schemeA({ business: 'required', area: 'business' }))
-    .get('/', (c) =>
-      okPage(
-        c,
-        'Payout accounts retrieved successfully',
-        listPayouts(deps, requiredBusiness(c), queryOf(c, pageQuery)),
-      ),
-    )
-    .post('/', async (c) => {
-      const input = await jsonBody(c, payoutBody);
-      return ok(
-        c,
-        'Payout account created successfully',
-        await createPayout(deps, actorOf(c), requiredBusiness(c), input),
-        201,
-      );
-    })
-    .put('/:payoutAccountId', async (c) => {
-      const input = await jsonBody(c, payoutBody);
-      const id = c.req.param('payoutAccountId');
-      return ok(
-        c,
-        'Payout account updated successfully',
-        await updatePayout(deps, actorOf(c), requiredBusiness(c), id, input),
-      );
-    })
-    .delete('/:payoutAccountId', async (c) => {
-      await deletePayout(deps, actorOf(c), requiredBusiness(c), c.req.param('payoutAccountId'));
-      return done(c, 'Account has been deleted');
-    });
-}
+export const payoutRoutes: Route[] = [
+  defineRoute({
+    operationId: 'listPayoutAccounts',
+    method: 'get',
+    path: PAYOUTS,
+    summary: 'List payout accounts',
+    tag: TAG,
+    auth: withBusiness,
+    query: pageQuery,
+    responses: {
+      200: page('Payout accounts retrieved successfully', payoutAccount, 'A page of payout accounts'),
+    },
+    handle: ({ deps, business, query }) => ({ page: listPayouts(deps, business, query) }),
+  }),
+  defineRoute({
+    operationId: 'createPayoutAccount',
+    method: 'post',
+    path: PAYOUTS,
+    summary: 'Create a payout account',
+    tag: TAG,
+    auth: withBusiness,
+    body: payoutBody,
+    example: {
+      accountName: 'Adebayo Foods Ltd',
+      accountNumber: '0123456789',
+      bankName: 'Guaranty Trust Bank',
+      bankCode: '058',
+    },
+    responses: {
+      201: reply('Payout account created successfully', payoutAccount),
+      400: ['`Invalid bank code`', '`A business can have at most 3 payout accounts`'],
+      409: DUPLICATE,
+    },
+    handle: async ({ deps, actor, business, body }) => ({
+      status: 201,
+      data: await createPayout(deps, actor(), business, body),
+    }),
+  }),
+  defineRoute({
+    operationId: 'updatePayoutAccount',
+    method: 'put',
+    path: `${PAYOUTS}/{payoutAccountId}`,
+    summary: 'Update a payout account',
+    tag: TAG,
+    auth: withBusiness,
+    params: { payoutAccountId },
+    body: payoutBody,
+    responses: {
+      200: reply('Payout account updated successfully', payoutAccount),
+      400: '`Invalid bank code`',
+      404: NOT_FOUND,
+      409: DUPLICATE,
+    },
+    handle: async ({ deps, actor, business, params, body }) => ({
+      data: await updatePayout(deps, actor(), business, params.payoutAccountId, body),
+    }),
+  }),
+  defineRoute({
+    operationId: 'deletePayoutAccount',
+    method: 'delete',
+    path: `${PAYOUTS}/{payoutAccountId}`,
+    summary: 'Delete a payout account',
+    tag: TAG,
+    auth: withBusiness,
+    params: { payoutAccountId },
+    responses: { 200: done('Account has been deleted'), 404: NOT_FOUND },
+    handle: async ({ deps, actor, business, params }) => {
+      await deletePayout(deps, actor(), business, params.payoutAccountId);
+      return DONE;
+    },
+  }),
+];

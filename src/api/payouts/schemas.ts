@@ -1,10 +1,27 @@
 import * as z from 'zod';
-import { accountNumber, bankCode } from '../transfers/schemas.js';
+import { lazy } from '../../http/route.js';
+import { isoDate } from '../../http/wire.js';
+import { accountNumber, listedBankCode } from '../transfers/schemas.js';
 
 export const payoutBody = z.object({
   accountName: z.string().trim().min(2).max(100),
   accountNumber,
   bankName: z.string().trim().min(2).max(100),
-  bankCode,
+  bankCode: listedBankCode,
 });
 export type PayoutInput = z.infer<typeof payoutBody>;
+
+// What the routes answer.
+
+export const payoutAccount = lazy('PayoutAccount', () =>
+  z.strictObject({
+    id: z.string(),
+    accountName: z.string(),
+    accountNumber: z.string(),
+    bankCode: z.string(),
+    bankName: z.string(),
+    businessId: z.string(),
+    createdAt: isoDate(),
+  }),
+);
+export type PayoutAccountView = z.infer<ReturnType<typeof payoutAccount>>;

@@ -2,16 +2,16 @@ import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
-import { type PageQuery, paginate } from '../../domain/pagination.js';
+import { type PageQuery, type Pagination, paginate } from '../../domain/pagination.js';
 import type { BusinessRecord, PayoutRecord } from '../../store/records.js';
 import type { Tx } from '../../store/store.js';
 import { recordAudit } from '../audits/service.js';
 import { assertKnownBank } from '../transfers/service.js';
-import type { PayoutInput } from './schemas.js';
+import type { PayoutAccountView, PayoutInput } from './schemas.js';
 
 export const MAX_PAYOUT_ACCOUNTS = 3;
 
-function view(p: PayoutRecord) {
+function view(p: PayoutRecord): PayoutAccountView {
   return {
     id: p.id,
     accountName: p.accountName,
@@ -38,12 +38,21 @@ function payoutOf(tx: Pick<Tx, 'get'>, business: BusinessRecord, id: string): Pa
   return payout;
 }
 
-export function listPayouts(deps: Deps, business: BusinessRecord, query: PageQuery) {
+export function listPayouts(
+  deps: Deps,
+  business: BusinessRecord,
+  query: PageQuery,
+): { data: PayoutAccountView[]; pagination: Pagination } {
   const page = paginate(deps.store.where('payouts', 'businessId', business.id), query);
   return { data: page.data.map(view), pagination: page.pagination };
 }
 
-export async function createPayout(deps: Deps, actor: Actor, business: BusinessRecord, input: PayoutInput) {
+export async function createPayout(
+  deps: Deps,
+  actor: Actor,
+  business: BusinessRecord,
+  input: PayoutInput,
+): Promise<PayoutAccountView> {
   assertKnownBank(deps, input.bankCode);
   const created = await deps.store.mutate((tx) => {
     if (tx.where('payouts', 'businessId', business.id).length >= MAX_PAYOUT_ACCOUNTS) {
@@ -73,7 +82,7 @@ export async function updatePayout(
   business: BusinessRecord,
   id: string,
   input: PayoutInput,
-) {
+): Promise<PayoutAccountView> {
   assertKnownBank(deps, input.bankCode);
   const updated = await deps.store.mutate((tx) => {
     const payout = payoutOf(tx, business, id);
