@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import { bulkListQuery, createBulkBody, processBody, reprocessBody } from '../api/bulk/schemas.js';
-import { disputeBody, disputeQuery } from '../api/disputes/schemas.js';
 import { completeMemberBody, inviteBody } from '../api/members/schemas.js';
 import { virtualAccountBody } from '../api/virtual-accounts/schemas.js';
 import { pageQuery } from '../domain/pagination.js';
@@ -16,50 +15,6 @@ const bulkTransferId = {
 
 /** The emulated bank: every route under `/api/v1`. */
 export const apiOperations: Operation[] = [
-  {
-    operationId: 'createDispute',
-    method: 'post',
-    path: '/clients/business/disputes',
-    summary: 'Create a dispute',
-    description:
-      'On a transaction of the business (its `transactionReference`); one open dispute per transaction.',
-    tag: 'Disputes',
-    security: 'A',
-    businessIdHeader: 'required',
-    body: disputeBody,
-    example: {
-      transactionId: 'SBX261121115230361389007249',
-      description: 'The receiver says nothing arrived.',
-    },
-    responses: {
-      201: reply('`Dispute created successfully`', out.dispute),
-      404: '`Transaction not found`',
-      409: '`An open dispute already exists for this transaction`',
-    },
-  },
-  {
-    operationId: 'listDisputes',
-    method: 'get',
-    path: '/clients/business/disputes',
-    summary: 'List disputes',
-    description: 'Newest first; filter by `transactionId`, `status` and a `keyword` of the description.',
-    tag: 'Disputes',
-    security: 'A',
-    businessIdHeader: 'required',
-    query: disputeQuery,
-    responses: { 200: page('A page of disputes', out.dispute) },
-  },
-  {
-    operationId: 'getDispute',
-    method: 'get',
-    path: '/clients/business/disputes/{disputeId}',
-    summary: 'Get a dispute',
-    tag: 'Disputes',
-    security: 'A',
-    businessIdHeader: 'required',
-    params: { disputeId: { description: 'the `id` of the dispute' } },
-    responses: { 200: reply('`Dispute retrieved successfully`', out.dispute), 404: '`Dispute not found`' },
-  },
   {
     operationId: 'listAuditLogs',
     method: 'get',

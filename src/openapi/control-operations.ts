@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { dispute } from '../api/disputes/schemas.js';
 import {
   advanceBody,
   balanceBody,
@@ -262,7 +263,7 @@ export const controlOperations: Operation[] = [
     security: 'none',
     params: { id: disputeId },
     responses: {
-      200: reply('`Dispute resolved`', out.dispute),
+      200: reply('`Dispute resolved`', dispute()),
       404: '`Dispute not found`',
       409: '`Dispute is already …`',
     },
@@ -276,7 +277,7 @@ export const controlOperations: Operation[] = [
     security: 'none',
     params: { id: disputeId },
     responses: {
-      200: reply('`Dispute rejected`', out.dispute),
+      200: reply('`Dispute rejected`', dispute()),
       404: '`Dispute not found`',
       409: '`Dispute is already …`',
     },

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { dispute } from '../api/disputes/schemas.js';
 import type { RouteAuth, RouteInfo, Reply as RouteReply } from '../http/route.js';
 import * as out from './responses.js';
 
@@ -67,12 +68,14 @@ export const page = (description: string, item: z.ZodType): Reply => ({
 
 export { fixture } from '../api/examples.js';
 
-const names = new Map<z.ZodType, string>(
-  Object.entries(out).map(([name, schema]): [z.ZodType, string] => [
+const names = new Map<z.ZodType, string>([
+  ...Object.entries(out).map(([name, schema]): [z.ZodType, string] => [
     schema,
     name.charAt(0).toUpperCase() + name.slice(1),
   ]),
-);
+  // Moved to its resource; the control API's old entries still use it, and the document still names it.
+  [dispute(), dispute.schemaName],
+]);
 
 const named = (schema: z.ZodType) => Object.assign(() => schema, { schemaName: names.get(schema) ?? '' });
 

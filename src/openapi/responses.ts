@@ -88,15 +88,6 @@ export const bulkClaim = z.strictObject({
   jobId: z.string().optional().describe('on 202 only'),
 });
 
-export const dispute = z.strictObject({
-  id: z.string(),
-  transactionId: z.string(),
-  description: z.string(),
-  status: z.enum(['open', 'resolved', 'rejected']),
-  createdAt: isoDate,
-  resolvedAt: isoDate.nullable(),
-});
-
 export const auditEntry = z.strictObject({
   id: z.string(),
   email: z.string(),

@@ -1,37 +1,62 @@
-import { Hono } from 'hono';
-import type { Deps } from '../../deps.js';
-import { type Auth, actorOf, requiredBusiness } from '../../http/auth.js';
-import type { AppEnv } from '../../http/env.js';
-import { ok, okPage } from '../../http/envelope.js';
-import { jsonBody, queryOf } from '../../http/validate.js';
-import { disputeBody, disputeQuery } from './schemas.js';
+import type { Route } from '../../http/route.js';
+import { defineRoute, page, reply } from '../../http/route.js';
+import { dispute, disputeBody, disputeQuery } from './schemas.js';
 import { createDispute, getDispute, listDisputes } from './service.js';
 
+const DISPUTES = '/clients/business/disputes';
+const TAG = 'Disputes';
+const withBusiness = { scheme: 'A', business: 'required', area: 'business' } as const;
+
 /** `/clients/business/disputes`. */
-export function disputeRoutes(deps: Deps, auth: Auth) {
-  return new Hono<AppEnv>()
-    .use(auth.schemeA({ business: 'required', area: 'business' }))
-    .post('/', async (c) => {
-      const input = await jsonBody(c, disputeBody);
-      return ok(
-        c,
-        'Dispute created successfully',
-        await createDispute(deps, actorOf(c), requiredBusiness(c), input),
-        201,
-      );
-    })
-    .get('/', (c) =>
-      okPage(
-        c,
-        'Disputes retrieved successfully',
-        listDisputes(deps, requiredBusiness(c), queryOf(c, disputeQuery)),
-      ),
-    )
-    .get('/:disputeId', (c) =>
-      ok(
-        c,
-        'Dispute retrieved successfully',
-        getDispute(deps, requiredBusiness(c), c.req.param('disputeId')),
-      ),
-    );
-}
+export const disputeRoutes: Route[] = [
+  defineRoute({
+    operationId: 'createDispute',
+    method: 'post',
+    path: DISPUTES,
+    summary: 'Create a dispute',
+    description:
+      'On a transaction of the business (its `transactionReference`); one open dispute per transaction.',
+    tag: TAG,
+    auth: withBusiness,
+    body: disputeBody,
+    example: {
+      transactionId: 'SBX261121115230361389007249',
+      description: 'The receiver says nothing arrived.',
+    },
+    responses: {
+      201: reply('Dispute created successfully', dispute),
+      404: '`Transaction not found`',
+      409: '`An open dispute already exists for this transaction`',
+    },
+    handle: async ({ deps, actor, business, body }) => ({
+      status: 201,
+      data: await createDispute(deps, actor(), business, body),
+    }),
+  }),
+  defineRoute({
+    operationId: 'listDisputes',
+    method: 'get',
+    path: DISPUTES,
+    summary: 'List disputes',
+    description: 'Newest first; filter by `transactionId`, `status` and a `keyword` of the description.',
+    tag: TAG,
+    auth: withBusiness,
+    query: disputeQuery,
+    responses: { 200: page('Disputes retrieved successfully', dispute, 'A page of disputes') },
+    handle: ({ deps, business, query }) => ({ page: listDisputes(deps, business, query) }),
+  }),
+  defineRoute({
+    operationId: 'getDispute',
+    method: 'get',
+    path: `${DISPUTES}/{disputeId}`,
+    summary: 'Get a dispute',
+    tag: TAG,
+    auth: withBusiness,
+    params: { disputeId: { description: 'the `id` of the dispute' } },
+    responses: {
+      200: reply('Dispute retrieved successfully', dispute),
+      404: '`Dispute not found`',
+    },
+    handle: ({ deps, business, params }) => ({ data: getDispute(deps, business, params.disputeId) }),
+  }),
+];

@@ -2,12 +2,13 @@ import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
-import { paginate } from '../../domain/pagination.js';
+import { type Pagination, paginate } from '../../domain/pagination.js';
+import type { DisputeStatus } from '../../domain/statuses.js';
 import type { BusinessRecord, DisputeRecord } from '../../store/records.js';
 import { recordAudit } from '../audits/service.js';
-import type { DisputeQuery } from './schemas.js';
+import type { DisputeQuery, DisputeView } from './schemas.js';
 
-function view(d: DisputeRecord) {
+function view(d: DisputeRecord): DisputeView {
   return {
     id: d.id,
     transactionId: d.transactionId,
@@ -24,7 +25,7 @@ export async function createDispute(
   actor: Actor,
   business: BusinessRecord,
   input: { transactionId: string; description: string },
-) {
+): Promise<DisputeView> {
   const created = await deps.store.mutate((tx) => {
     const transaction = tx.get('transactions', input.transactionId);
     if (!transaction || transaction.businessId !== business.id)
@@ -53,7 +54,11 @@ export async function createDispute(
 }
 
 /** Newest first, filtered by transaction, status and a keyword in the description. */
-export function listDisputes(deps: Deps, business: BusinessRecord, query: DisputeQuery) {
+export function listDisputes(
+  deps: Deps,
+  business: BusinessRecord,
+  query: DisputeQuery,
+): { data: DisputeView[]; pagination: Pagination } {
   const keyword = query.keyword?.toLowerCase();
   const matching = deps.store
     .where('disputes', 'businessId', business.id)
@@ -68,14 +73,18 @@ export function listDisputes(deps: Deps, business: BusinessRecord, query: Disput
   return { data: page.data.map(view), pagination: page.pagination };
 }
 
-export function getDispute(deps: Deps, business: BusinessRecord, id: string) {
+export function getDispute(deps: Deps, business: BusinessRecord, id: string): DisputeView {
   const dispute = deps.store.get('disputes', id);
   if (!dispute || dispute.businessId !== business.id) throw new ApiError(404, 'Dispute not found');
   return view(dispute);
 }
 
 /** The operator's decision (control API): an open dispute becomes resolved or rejected. */
-export async function decideDispute(deps: Deps, id: string, status: 'resolved' | 'rejected') {
+export async function decideDispute(
+  deps: Deps,
+  id: string,
+  status: Exclude<DisputeStatus, 'open'>,
+): Promise<DisputeView> {
   const decided = await deps.store.mutate((tx) => {
     const dispute = tx.get('disputes', id);
     if (!dispute) throw new ApiError(404, 'Dispute not found');
