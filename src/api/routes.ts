@@ -19,7 +19,6 @@ import { virtualAccountRoutes } from './virtual-accounts/routes.js';
 export function apiRoutes(deps: Deps, engines: { bulk: BulkProcessor }) {
   const auth = createAuth(deps);
   return new Hono<AppEnv>()
-    .route('/clients/business/audits', auditRoutes(deps, auth))
     .route('/clients/business/virtual-accounts', virtualAccountRoutes(deps, auth))
     .route('/clients/members', memberRoutes(deps, auth));
 }
@@ -33,4 +32,5 @@ export const apiRouteList: readonly Route[] = [
   ...bulkRoutes,
   ...payoutRoutes,
   ...disputeRoutes,
+  ...auditRoutes,
 ];

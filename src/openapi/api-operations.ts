@@ -16,32 +16,6 @@ const bulkTransferId = {
 /** The emulated bank: every route under `/api/v1`. */
 export const apiOperations: Operation[] = [
   {
-    operationId: 'listAuditLogs',
-    method: 'get',
-    path: '/clients/business/audits',
-    summary: 'List audit logs',
-    description: 'Newest first: every sign-in and change of the business and of its client.',
-    tag: 'Audit logs',
-    security: 'A',
-    businessIdHeader: 'required',
-    query: pageQuery,
-    responses: { 200: page('A page of audit log entries', out.auditEntry) },
-  },
-  {
-    operationId: 'getAuditLog',
-    method: 'get',
-    path: '/clients/business/audits/{auditId}',
-    summary: 'Get an audit log entry',
-    tag: 'Audit logs',
-    security: 'A',
-    businessIdHeader: 'required',
-    params: { auditId: { description: 'the `id` of the entry' } },
-    responses: {
-      200: reply('`Audit log retrieved successfully`', out.auditEntry),
-      404: '`Audit log not found` (another business’s entry too)',
-    },
-  },
-  {
     operationId: 'createVirtualAccount',
     method: 'post',
     path: '/clients/business/virtual-accounts',

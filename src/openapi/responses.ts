@@ -88,17 +88,6 @@ export const bulkClaim = z.strictObject({
   jobId: z.string().optional().describe('on 202 only'),
 });
 
-export const auditEntry = z.strictObject({
-  id: z.string(),
-  email: z.string(),
-  user: z.string(),
-  action: z.string(),
-  type: z.string(),
-  date: isoDate,
-  role: z.string(),
-  ipAddress: z.string(),
-});
-
 export const virtualAccount = z.strictObject({
   accountNumber: z.string(),
   accountName: z.string(),

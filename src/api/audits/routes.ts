@@ -1,24 +1,41 @@
-import { Hono } from 'hono';
-import type { Deps } from '../../deps.js';
 import { pageQuery } from '../../domain/pagination.js';
-import { type Auth, requiredBusiness } from '../../http/auth.js';
-import type { AppEnv } from '../../http/env.js';
-import { ok, okPage } from '../../http/envelope.js';
-import { queryOf } from '../../http/validate.js';
+import type { Route } from '../../http/route.js';
+import { defineRoute, page, reply } from '../../http/route.js';
+import { auditEntry } from './schemas.js';
 import { getAudit, listAudits } from './service.js';
 
+const AUDITS = '/clients/business/audits';
+const TAG = 'Audit logs';
+const withBusiness = { scheme: 'A', business: 'required', area: 'business' } as const;
+
 /** `/clients/business/audits`: the audit log, newest first. */
-export function auditRoutes(deps: Deps, auth: Auth) {
-  return new Hono<AppEnv>()
-    .use(auth.schemeA({ business: 'required', area: 'business' }))
-    .get('/', (c) =>
-      okPage(
-        c,
-        'Audit logs retrieved successfully',
-        listAudits(deps, requiredBusiness(c), queryOf(c, pageQuery)),
-      ),
-    )
-    .get('/:auditId', (c) =>
-      ok(c, 'Audit log retrieved successfully', getAudit(deps, requiredBusiness(c), c.req.param('auditId'))),
-    );
-}
+export const auditRoutes: Route[] = [
+  defineRoute({
+    operationId: 'listAuditLogs',
+    method: 'get',
+    path: AUDITS,
+    summary: 'List audit logs',
+    description: 'Newest first: every sign-in and change of the business and of its client.',
+    tag: TAG,
+    auth: withBusiness,
+    query: pageQuery,
+    responses: {
+      200: page('Audit logs retrieved successfully', auditEntry, 'A page of audit log entries'),
+    },
+    handle: ({ deps, business, query }) => ({ page: listAudits(deps, business, query) }),
+  }),
+  defineRoute({
+    operationId: 'getAuditLog',
+    method: 'get',
+    path: `${AUDITS}/{auditId}`,
+    summary: 'Get an audit log entry',
+    tag: TAG,
+    auth: withBusiness,
+    params: { auditId: { description: 'the `id` of the entry' } },
+    responses: {
+      200: reply('Audit log retrieved successfully', auditEntry),
+      404: '`Audit log not found` (another business’s entry too)',
+    },
+    handle: ({ deps, business, params }) => ({ data: getAudit(deps, business, params.auditId) }),
+  }),
+];

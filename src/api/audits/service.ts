@@ -2,9 +2,10 @@ import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
-import { type PageQuery, paginate } from '../../domain/pagination.js';
+import { type PageQuery, type Pagination, paginate } from '../../domain/pagination.js';
 import type { AuditRecord, BusinessRecord } from '../../store/records.js';
 import type { Tx } from '../../store/store.js';
+import type { AuditEntryView } from './schemas.js';
 
 /** Audit categories. */
 export type AuditType =
@@ -38,7 +39,7 @@ export function recordAudit(
   });
 }
 
-function view(a: AuditRecord) {
+function view(a: AuditRecord): AuditEntryView {
   return {
     id: a.id,
     email: a.email,
@@ -56,7 +57,11 @@ function visible(a: AuditRecord, business: BusinessRecord): boolean {
   return a.clientId === business.clientId && (a.businessId === null || a.businessId === business.id);
 }
 
-export function listAudits(deps: Deps, business: BusinessRecord, query: PageQuery) {
+export function listAudits(
+  deps: Deps,
+  business: BusinessRecord,
+  query: PageQuery,
+): { data: AuditEntryView[]; pagination: Pagination } {
   const entries = deps.store
     .where('audits', 'clientId', business.clientId)
     .filter((a) => visible(a, business))
@@ -65,7 +70,7 @@ export function listAudits(deps: Deps, business: BusinessRecord, query: PageQuer
   return { data: page.data.map(view), pagination: page.pagination };
 }
 
-export function getAudit(deps: Deps, business: BusinessRecord, id: string) {
+export function getAudit(deps: Deps, business: BusinessRecord, id: string): AuditEntryView {
   const entry = deps.store.get('audits', id);
   if (!entry || !visible(entry, business)) throw new ApiError(404, 'Audit log not found');
   return view(entry);
