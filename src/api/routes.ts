@@ -18,9 +18,7 @@ import { virtualAccountRoutes } from './virtual-accounts/routes.js';
 /** Everything under `/api/v1`. */
 export function apiRoutes(deps: Deps, engines: { bulk: BulkProcessor }) {
   const auth = createAuth(deps);
-  return new Hono<AppEnv>()
-    .route('/clients/business/virtual-accounts', virtualAccountRoutes(deps, auth))
-    .route('/clients/members', memberRoutes(deps, auth));
+  return new Hono<AppEnv>().route('/clients/members', memberRoutes(deps, auth));
 }
 
 /** Every operation of the bank's API, defined once; mounted under `/api/v1`. */
@@ -33,4 +31,5 @@ export const apiRouteList: readonly Route[] = [
   ...payoutRoutes,
   ...disputeRoutes,
   ...auditRoutes,
+  ...virtualAccountRoutes,
 ];

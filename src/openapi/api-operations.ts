@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { bulkListQuery, createBulkBody, processBody, reprocessBody } from '../api/bulk/schemas.js';
 import { completeMemberBody, inviteBody } from '../api/members/schemas.js';
-import { virtualAccountBody } from '../api/virtual-accounts/schemas.js';
 import { pageQuery } from '../domain/pagination.js';
 import { done, fixture, type Operation, page, reply } from './operation.js';
 import * as out from './responses.js';
@@ -15,24 +14,6 @@ const bulkTransferId = {
 
 /** The emulated bank: every route under `/api/v1`. */
 export const apiOperations: Operation[] = [
-  {
-    operationId: 'createVirtualAccount',
-    method: 'post',
-    path: '/clients/business/virtual-accounts',
-    summary: 'Create a virtual account',
-    description:
-      'A NUBAN that receives payments for the business (`POST /__sandbox/incoming-payments`); a `temporal` one expires after `--virtual-account-ttl` seconds.',
-    tag: 'Virtual accounts',
-    security: 'A',
-    businessIdHeader: 'required',
-    body: virtualAccountBody,
-    example: { firstName: 'Chidi', lastName: 'Eze', type: 'permanent', reference: 'va-ref-1' },
-    responses: {
-      201: reply('`Virtual account created successfully`', out.virtualAccount),
-      400: NO_PAYMENT_ACCOUNT,
-      409: '`A virtual account with this reference already exists`',
-    },
-  },
   {
     operationId: 'listMemberRoles',
     method: 'get',

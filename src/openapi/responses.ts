@@ -88,15 +88,6 @@ export const bulkClaim = z.strictObject({
   jobId: z.string().optional().describe('on 202 only'),
 });
 
-export const virtualAccount = z.strictObject({
-  accountNumber: z.string(),
-  accountName: z.string(),
-  clientRef: z.string(),
-  systemRef: z.string(),
-  type: z.enum(['temporal', 'permanent']),
-  expiresAt: isoDate.nullable().describe('temporal accounts only'),
-});
-
 export const health = z.strictObject({
   status: z.literal('ok'),
   version: z.string(),

@@ -1,17 +1,30 @@
-import { Hono } from 'hono';
-import type { Deps } from '../../deps.js';
-import { type Auth, actorOf, requiredBusiness } from '../../http/auth.js';
-import type { AppEnv } from '../../http/env.js';
-import { ok } from '../../http/envelope.js';
-import { jsonBody } from '../../http/validate.js';
-import { virtualAccountBody } from './schemas.js';
+import type { Route } from '../../http/route.js';
+import { defineRoute, reply } from '../../http/route.js';
+import { NO_PAYMENT_ACCOUNT_CAUSE } from '../examples.js';
+import { virtualAccount, virtualAccountBody } from './schemas.js';
 import { createVirtualAccount } from './service.js';
 
 /** `/clients/business/virtual-accounts`. */
-export function virtualAccountRoutes(deps: Deps, auth: Auth) {
-  return new Hono<AppEnv>().post('/', auth.schemeA({ business: 'required', area: 'business' }), async (c) => {
-    const input = await jsonBody(c, virtualAccountBody);
-    const data = await createVirtualAccount(deps, actorOf(c), requiredBusiness(c), input);
-    return ok(c, 'Virtual account created successfully', data, 201);
-  });
-}
+export const virtualAccountRoutes: Route[] = [
+  defineRoute({
+    operationId: 'createVirtualAccount',
+    method: 'post',
+    path: '/clients/business/virtual-accounts',
+    summary: 'Create a virtual account',
+    description:
+      'A NUBAN that receives payments for the business (`POST /__sandbox/incoming-payments`); a `temporal` one expires after `--virtual-account-ttl` seconds.',
+    tag: 'Virtual accounts',
+    auth: { scheme: 'A', business: 'required', area: 'business' },
+    body: virtualAccountBody,
+    example: { firstName: 'Chidi', lastName: 'Eze', type: 'permanent', reference: 'va-ref-1' },
+    responses: {
+      201: reply('Virtual account created successfully', virtualAccount),
+      400: NO_PAYMENT_ACCOUNT_CAUSE,
+      409: '`A virtual account with this reference already exists`',
+    },
+    handle: async ({ deps, actor, business, body }) => ({
+      status: 201,
+      data: await createVirtualAccount(deps, actor(), business, body),
+    }),
+  }),
+];

@@ -1,8 +1,26 @@
 import * as z from 'zod';
+import { virtualAccountType } from '../../domain/statuses.js';
+import { lazy } from '../../http/route.js';
+import { isoDate } from '../../http/wire.js';
 
 export const virtualAccountBody = z.object({
   firstName: z.string().trim().min(1).max(50),
   lastName: z.string().trim().min(1).max(50),
-  type: z.enum(['temporal', 'permanent']),
+  type: virtualAccountType,
   reference: z.string().trim().min(1).max(64),
 });
+export type VirtualAccountInput = z.infer<typeof virtualAccountBody>;
+
+// What the route answers.
+
+export const virtualAccount = lazy('VirtualAccount', () =>
+  z.strictObject({
+    accountNumber: z.string(),
+    accountName: z.string(),
+    clientRef: z.string(),
+    systemRef: z.string(),
+    type: virtualAccountType,
+    expiresAt: isoDate().nullable().describe('temporal accounts only'),
+  }),
+);
+export type VirtualAccountView = z.infer<ReturnType<typeof virtualAccount>>;

@@ -7,6 +7,7 @@ import type { BusinessRecord, VirtualAccountRecord } from '../../store/records.j
 import type { Tx } from '../../store/store.js';
 import { recordAudit } from '../audits/service.js';
 import { NO_PAYMENT_ACCOUNT } from '../business/service.js';
+import type { VirtualAccountInput, VirtualAccountView } from './schemas.js';
 
 /** A fresh NUBAN of the home bank, unused by any account or virtual account. */
 export function newAccountNumber(tx: Tx, deps: Pick<Deps, 'fixtures' | 'store'>): string {
@@ -20,13 +21,24 @@ export function newAccountNumber(tx: Tx, deps: Pick<Deps, 'fixtures' | 'store'>)
   }
 }
 
+function view(v: VirtualAccountRecord): VirtualAccountView {
+  return {
+    accountNumber: v.accountNumber,
+    accountName: v.accountName,
+    clientRef: v.clientRef,
+    systemRef: v.systemRef,
+    type: v.type,
+    expiresAt: v.expiresAt === null ? null : new Date(v.expiresAt).toISOString(),
+  };
+}
+
 /** A virtual account of the business; temporal ones expire after the configured lifetime. */
 export async function createVirtualAccount(
   deps: Deps,
   actor: Actor,
   business: BusinessRecord,
-  input: { firstName: string; lastName: string; type: 'temporal' | 'permanent'; reference: string },
-) {
+  input: VirtualAccountInput,
+): Promise<VirtualAccountView> {
   const created = await deps.store.mutate((tx) => {
     const current = tx.get('businesses', business.id);
     if (!current?.account) throw new ApiError(400, NO_PAYMENT_ACCOUNT);
@@ -56,12 +68,5 @@ export async function createVirtualAccount(
     });
     return record;
   });
-  return {
-    accountNumber: created.accountNumber,
-    accountName: created.accountName,
-    clientRef: created.clientRef,
-    systemRef: created.systemRef,
-    type: created.type,
-    expiresAt: created.expiresAt === null ? null : new Date(created.expiresAt).toISOString(),
-  };
+  return view(created);
 }
