@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { type Context, Hono, type Next } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { registrationBodyLimit } from './api/business/registration.js';
-import { apiRouteList, apiRoutes } from './api/routes.js';
+import { apiRouteList } from './api/routes.js';
 import { type ControlHooks, controlRoutes } from './control/routes.js';
 import type { Deps } from './deps.js';
 import { ApiError, type ErrorStatus } from './domain/errors.js';
-import type { BulkProcessor } from './engine/bulk-processor.js';
-import type { WebhookDispatcher } from './engine/webhook-dispatcher.js';
 import { limit } from './http/body-limit.js';
 import type { AppEnv } from './http/env.js';
 import { errorBody } from './http/envelope.js';
@@ -137,7 +134,6 @@ export function createApp(
     return next();
   });
   mountRoutes(app, '/api/v1', apiRouteList, runtime, check);
-  app.route('/api/v1', apiRoutes(deps, engines));
   app.route('/__sandbox', controlRoutes(deps, { ...hooks, requests }, engines));
   // After the control routes, so that --control-token guards /__sandbox/openapi.json too.
   app.route('/', openapiRoutes());

@@ -1,8 +1,3 @@
-import { Hono } from 'hono';
-import type { Deps } from '../deps.js';
-import type { BulkProcessor } from '../engine/bulk-processor.js';
-import { createAuth } from '../http/auth.js';
-import type { AppEnv } from '../http/env.js';
 import type { Route } from '../http/route.js';
 import { auditRoutes } from './audits/routes.js';
 import { authRoutes } from './auth/routes.js';
@@ -15,13 +10,7 @@ import { settingsRoutes } from './settings/routes.js';
 import { transferRoutes } from './transfers/routes.js';
 import { virtualAccountRoutes } from './virtual-accounts/routes.js';
 
-/** Everything under `/api/v1`. */
-export function apiRoutes(deps: Deps, engines: { bulk: BulkProcessor }) {
-  const auth = createAuth(deps);
-  return new Hono<AppEnv>().route('/clients/members', memberRoutes(deps, auth));
-}
-
-/** Every operation of the bank's API, defined once; mounted under `/api/v1`. */
+/** Every operation of the bank's API, defined once; mounted under `/api/v1`, documented in this order. */
 export const apiRouteList: readonly Route[] = [
   ...authRoutes,
   ...settingsRoutes,
@@ -32,4 +21,5 @@ export const apiRouteList: readonly Route[] = [
   ...disputeRoutes,
   ...auditRoutes,
   ...virtualAccountRoutes,
+  ...memberRoutes,
 ];

@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { Deps } from '../deps.js';
 import type { Actor } from '../domain/actor.js';
 import { ApiError } from '../domain/errors.js';
@@ -132,33 +132,21 @@ export function createAuth(deps: Deps) {
   function authenticate(c: Context<AppEnv>, auth: RouteAuth): void {
     switch (auth.scheme) {
       case 'A':
-        return schemeA(c, auth);
+        schemeA(c, auth);
+        return;
       case 'B':
-        return schemeB(c, { missingBusinessStatus: auth.missingBusiness });
+        schemeB(c, { missingBusinessStatus: auth.missingBusiness });
+        return;
       case 'secretKey':
-        return secretKeyOnly(c);
+        secretKeyOnly(c);
+        return;
       case 'none':
         return;
     }
   }
 
-  /** As middleware, for a route not yet defined by a `Route` (to go once every route is). */
-  const middleware =
-    (auth: RouteAuth): MiddlewareHandler<AppEnv> =>
-    async (c, next) => {
-      authenticate(c, auth);
-      await next();
-    };
-
-  return {
-    authenticate,
-    schemeA: (options: SchemeAOptions) => middleware({ scheme: 'A', ...options }),
-    schemeB: (options: SchemeBOptions) =>
-      middleware({ scheme: 'B', missingBusiness: options.missingBusinessStatus }),
-  };
+  return { authenticate };
 }
-
-export type Auth = ReturnType<typeof createAuth>;
 
 /** The caller's address: the first `x-forwarded-for` hop if a proxy set one, else the socket's peer. */
 export function clientIp(c: Context<AppEnv>): string {
@@ -177,11 +165,4 @@ export function actorOf(c: Context<AppEnv>): Actor {
     role,
     ipAddress: clientIp(c),
   };
-}
-
-/** The business chosen by the `businessId` header, on a route that requires it. */
-export function requiredBusiness(c: Context<AppEnv>): BusinessRecord {
-  const business = c.get('business');
-  if (!business) throw new ApiError(400, BUSINESS_ID_REQUIRED);
-  return business;
 }

@@ -37,19 +37,6 @@ export const errorEnvelope = z.strictObject({
     ),
 });
 
-export const memberRole = z.strictObject({ id: z.string(), name: z.string() });
-
-export const member = z.strictObject({
-  id: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  phoneNo: z.string(),
-  isActive: z.boolean(),
-  clientMemberRoleId: z.string(),
-  clientMemberRole: memberRole,
-});
-
 const batchFields = {
   id: z.uuid(),
   bulkReference: z.string(),

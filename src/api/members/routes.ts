@@ -1,51 +1,92 @@
-import { Hono } from 'hono';
-import type { Deps } from '../../deps.js';
-import { ApiError } from '../../domain/errors.js';
 import { pageQuery } from '../../domain/pagination.js';
-import { isProductionKey } from '../../domain/secrets.js';
-import { type Auth, actorOf, clientIp, PRODUCTION_KEY_MESSAGE } from '../../http/auth.js';
-import type { AppEnv } from '../../http/env.js';
-import { done, ok, okPage } from '../../http/envelope.js';
+import { clientIp } from '../../http/auth.js';
 import { header } from '../../http/headers.js';
-import { jsonBody, queryOf } from '../../http/validate.js';
-import { completeMemberBody, inviteBody } from './schemas.js';
-import { completeMemberRegistration, inviteMember, listMembers } from './service.js';
+import type { Route } from '../../http/route.js';
+import { DONE, defineRoute, done, page, reply } from '../../http/route.js';
+import { fixture } from '../examples.js';
+import { completeMemberBody, inviteBody, member, memberRoles } from './schemas.js';
+import { completeMemberRegistration, inviteMember, listMembers, listRoles } from './service.js';
+
+const MEMBERS = '/clients/members';
+const TAG = 'Members';
+const reader = { scheme: 'A', business: 'optional', area: 'business' } as const;
 
 /** `/clients/members`: roles, the member list, invitations and the invited member's registration. */
-export function memberRoutes(deps: Deps, auth: Auth) {
-  const reader = auth.schemeA({ business: 'optional', area: 'business' });
-  const admin = auth.schemeA({ business: 'optional', area: 'member-admin' });
-  return new Hono<AppEnv>()
-    .get('/roles', reader, (c) =>
-      ok(
-        c,
+export const memberRoutes: Route[] = [
+  defineRoute({
+    operationId: 'listMemberRoles',
+    method: 'get',
+    path: `${MEMBERS}/roles`,
+    summary: 'List member roles',
+    tag: TAG,
+    auth: reader,
+    responses: {
+      200: reply(
         'Member roles retrieved successfully',
-        deps.store.all('roles').map((r) => ({ id: r.id, name: r.name })),
+        memberRoles,
+        'The roles; pass an `id` as `memberRoleId`',
       ),
-    )
-    .get('/', reader, (c) =>
-      okPage(
-        c,
-        'Members retrieved successfully',
-        listMembers(deps, c.var.caller.client, queryOf(c, pageQuery)),
-      ),
-    )
-    .post('/', admin, async (c) => {
-      const input = await jsonBody(c, inviteBody);
-      return ok(
-        c,
-        'Member invited successfully',
-        await inviteMember(deps, actorOf(c), c.var.caller.client, input),
-        201,
-      );
-    })
-    .patch('/complete-registration', async (c) => {
-      // Only SECRET_KEY: the invited member has no token yet. The secret must belong to the inviting client.
-      const secret = header(c, 'secret_key');
-      if (!secret) throw new ApiError(401, 'SECRET_KEY is required');
-      if (isProductionKey(secret)) throw new ApiError(401, PRODUCTION_KEY_MESSAGE);
-      const input = await jsonBody(c, completeMemberBody);
-      await completeMemberRegistration(deps, secret, clientIp(c), input);
-      return done(c, 'Registration completed successfully');
-    });
-}
+    },
+    handle: ({ deps }) => ({ data: listRoles(deps) }),
+  }),
+  defineRoute({
+    operationId: 'listMembers',
+    method: 'get',
+    path: MEMBERS,
+    summary: 'List members',
+    tag: TAG,
+    auth: reader,
+    query: pageQuery,
+    responses: { 200: page('Members retrieved successfully', member, 'A page of the client’s members') },
+    handle: ({ deps, caller, query }) => ({ page: listMembers(deps, caller.client, query) }),
+  }),
+  defineRoute({
+    operationId: 'inviteMember',
+    method: 'post',
+    path: MEMBERS,
+    summary: 'Invite a member',
+    description:
+      'The invitation’s `authorizationToken` lands in `GET /__sandbox/outbox`; it is single use and expires after `--invitation-ttl` seconds.',
+    tag: TAG,
+    auth: { scheme: 'A', business: 'optional', area: 'member-admin' },
+    body: inviteBody,
+    example: { email: 'newcomer@adebayo.test', memberRoleId: fixture.viewerRole },
+    responses: {
+      201: reply('Member invited successfully', member),
+      400: '`Invalid memberRoleId`',
+      409: '`A user with this email already exists`',
+    },
+    handle: async ({ deps, caller, actor, body }) => ({
+      status: 201,
+      data: await inviteMember(deps, actor(), caller.client, body),
+    }),
+  }),
+  defineRoute({
+    operationId: 'completeMemberRegistration',
+    method: 'patch',
+    path: `${MEMBERS}/complete-registration`,
+    summary: 'Complete member registration',
+    description: 'Called by the invited member with the client’s `SECRET_KEY` only.',
+    tag: TAG,
+    // The invited member has no token yet; the service finds the client the secret belongs to.
+    auth: { scheme: 'secretKey' },
+    body: completeMemberBody,
+    example: {
+      authorizationToken: '<from the outbox>',
+      firstName: 'Chidi',
+      lastName: 'Eze',
+      phoneNo: '+2348031234567',
+      password: 'long-password',
+    },
+    responses: {
+      200: done('Registration completed successfully'),
+      400: '`Invalid or expired authorization token`',
+    },
+    handle: async ({ deps, c, body }) => {
+      // authenticate() refused a request without it; '' matches no client.
+      const secret = header(c, 'secret_key') ?? '';
+      await completeMemberRegistration(deps, secret, clientIp(c), body);
+      return DONE;
+    },
+  }),
+];

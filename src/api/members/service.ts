@@ -2,14 +2,15 @@ import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
-import { type PageQuery, paginate } from '../../domain/pagination.js';
+import { type PageQuery, type Pagination, paginate } from '../../domain/pagination.js';
 import { isClientSecret } from '../../domain/secrets.js';
 import type { ClientRecord, UserRecord } from '../../store/records.js';
 import { recordAudit } from '../audits/service.js';
+import type { CompleteMemberInput, MemberRoleView, MemberView } from './schemas.js';
 
 const INVALID_TOKEN = 'Invalid or expired authorization token';
 
-function memberView(deps: Deps, u: UserRecord) {
+function memberView(deps: Deps, u: UserRecord): MemberView {
   const role = deps.store.get('roles', u.roleId);
   return {
     id: u.id,
@@ -23,7 +24,16 @@ function memberView(deps: Deps, u: UserRecord) {
   };
 }
 
-export function listMembers(deps: Deps, client: ClientRecord, query: PageQuery) {
+/** The three roles; a member is invited with one's `id`. */
+export function listRoles(deps: Deps): MemberRoleView[] {
+  return deps.store.all('roles').map((r) => ({ id: r.id, name: r.name }));
+}
+
+export function listMembers(
+  deps: Deps,
+  client: ClientRecord,
+  query: PageQuery,
+): { data: MemberView[]; pagination: Pagination } {
   const page = paginate(deps.store.where('users', 'clientId', client.id), query);
   return { data: page.data.map((u) => memberView(deps, u)), pagination: page.pagination };
 }
@@ -37,7 +47,7 @@ export async function inviteMember(
   actor: Actor,
   client: ClientRecord,
   input: { email: string; memberRoleId: string },
-) {
+): Promise<MemberView> {
   const email = input.email.toLowerCase();
   const role = deps.store.get('roles', input.memberRoleId);
   if (!role) throw new ApiError(400, 'Invalid memberRoleId');
@@ -98,13 +108,7 @@ export async function completeMemberRegistration(
   deps: Deps,
   secretKey: string,
   ipAddress: string,
-  input: {
-    authorizationToken: string;
-    firstName: string;
-    lastName: string;
-    phoneNo: string;
-    password: string;
-  },
+  input: CompleteMemberInput,
 ): Promise<void> {
   const now = deps.clock.now();
   const client = deps.store.all('clients').find((c) => isClientSecret(c, secretKey, now));
