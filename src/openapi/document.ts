@@ -7,7 +7,6 @@ import { permits } from '../domain/roles.js';
 import { BUSINESS_ID_REQUIRED, PRODUCTION_KEY_MESSAGE } from '../http/auth.js';
 import type { Failure, LazySchema, Method, Reply, RouteInfo } from '../http/route.js';
 import { errorEnvelope, pagination } from '../http/wire.js';
-import { apiOperations } from './api-operations.js';
 import { controlOperations } from './control-operations.js';
 import { legacy } from './operation.js';
 
@@ -309,13 +308,12 @@ function apiComponents(): Omit<OpenApiDocument['components'], 'schemas'> {
 /** The OpenAPI 3.1 document of the emulated bank's API (`/api/v1`). */
 export function apiDocument(): OpenApiDocument {
   const schemas = new Schemas();
-  const operations = [...apiRouteList, ...apiOperations.map(legacy)];
-  const builtPaths = paths(operations, true, schemas);
+  const builtPaths = paths(apiRouteList, true, schemas);
   return {
     openapi: '3.1.0',
     info: { title: 'Banking sandbox API', version: pkg.version, description: API_DESCRIPTION },
     servers: [{ url: '/api/v1', description: 'This sandbox' }],
-    tags: tags(operations),
+    tags: tags(apiRouteList),
     paths: builtPaths,
     components: { schemas: schemas.used, ...apiComponents() },
   };

@@ -6,7 +6,6 @@ import * as z from 'zod';
 import { apiRouteList } from '../../src/api/routes.js';
 import type { RouteInfo } from '../../src/http/route.js';
 import { answerSchema } from '../../src/http/wire.js';
-import { apiOperations } from '../../src/openapi/api-operations.js';
 import { DOCS_ASSETS, DOCS_ASSETS_FOLDER } from '../../src/openapi/assets.js';
 import { controlOperations } from '../../src/openapi/control-operations.js';
 import type { OpenApiDocument } from '../../src/openapi/document.js';
@@ -50,11 +49,7 @@ function documented(op: RouteInfo, status: number): z.ZodType {
   return answerSchema(reply) ?? z.unknown();
 }
 
-const allRoutes: RouteInfo[] = [
-  ...apiRouteList,
-  ...apiOperations.map(legacy),
-  ...controlOperations.map(legacy),
-];
+const allRoutes: RouteInfo[] = [...apiRouteList, ...controlOperations.map(legacy)];
 
 const byId = (id: string): RouteInfo => {
   const op = allRoutes.find((o) => o.operationId === id);
@@ -162,9 +157,7 @@ describe('answers match the documented shapes', () => {
   });
 
   it('every scheme A and B read without path parameters', async () => {
-    const reads = [...apiRouteList, ...apiOperations.map(legacy)].filter(
-      (op) => op.method === 'get' && !op.path.includes('{'),
-    );
+    const reads = apiRouteList.filter((op) => op.method === 'get' && !op.path.includes('{'));
     expect(reads.length).toBeGreaterThan(8);
     for (const op of reads) {
       const headers =

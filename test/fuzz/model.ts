@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import * as z from 'zod';
-import { apiOperations } from '../../src/openapi/api-operations.js';
+import { apiRouteList } from '../../src/api/routes.js';
+import type { RouteAuth, RouteInfo } from '../../src/http/route.js';
 import { controlOperations } from '../../src/openapi/control-operations.js';
-import type { Operation, Security } from '../../src/openapi/operation.js';
+import { legacy } from '../../src/openapi/operation.js';
 
 /** Where a value is taken from when the request is sent: the ids and secrets of the live state. */
 export type LiveSource =
@@ -48,14 +49,21 @@ export interface Route {
   /** With `/api/v1` or `/__sandbox` in front. */
   path: string;
   params: string[];
-  security: Security;
-  businessIdHeader: Operation['businessIdHeader'];
+  security: RouteAuth['scheme'];
+  /** Whether the route reads `businessId`; `required-401`: required, but a missing one is 401 (spec: get bulk). */
+  businessIdHeader: 'required' | 'optional' | 'required-401' | undefined;
   body?: z.ZodType;
   form?: z.ZodType;
   query?: z.ZodType;
 }
 
-function routeOf(prefix: string, op: Operation): Route {
+function businessIdHeader(auth: RouteAuth): Route['businessIdHeader'] {
+  if (auth.scheme === 'B') return auth.missingBusiness === 401 ? 'required-401' : 'required';
+  if (auth.scheme !== 'A' || auth.business === 'ignored') return undefined;
+  return auth.business;
+}
+
+function routeOf(prefix: string, op: RouteInfo): Route {
   const path = `${prefix}${op.path}`;
   const method = op.method.toUpperCase();
   return {
@@ -63,18 +71,18 @@ function routeOf(prefix: string, op: Operation): Route {
     method,
     path,
     params: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? ''),
-    security: op.security,
-    businessIdHeader: op.businessIdHeader,
+    security: op.auth.scheme,
+    businessIdHeader: businessIdHeader(op.auth),
     body: op.body,
     form: op.form,
     query: op.query,
   };
 }
 
-/** Every `/api/v1` and `/__sandbox` route, straight from the OpenAPI operation lists (so it cannot drift). */
+/** Every `/api/v1` and `/__sandbox` route, straight from the route definitions (so it cannot drift). */
 export const routes: Route[] = [
-  ...apiOperations.map((op) => routeOf('/api/v1', op)),
-  ...controlOperations.map((op) => routeOf('/__sandbox', op)),
+  ...apiRouteList.map((op) => routeOf('/api/v1', op)),
+  ...controlOperations.map((op) => routeOf('/__sandbox', legacy(op))),
 ];
 
 /** The subset of JSON Schema that `z.toJSONSchema` produces for the routes' schemas. */
