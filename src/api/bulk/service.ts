@@ -11,12 +11,17 @@ import type { BulkItemRecord, BulkTransferRecord, BusinessRecord } from '../../s
 import type { Tx } from '../../store/store.js';
 import { recordAudit } from '../audits/service.js';
 import { NO_PAYMENT_ACCOUNT } from '../business/service.js';
-import type { CreateBulkInput } from './schemas.js';
+import type {
+  BulkItemView,
+  BulkTransferView,
+  BulkTransferWithItemsView,
+  CreateBulkInput,
+} from './schemas.js';
 
 export const QUEUED = 'Bulk transfer queued for processing';
 export const ALREADY_PROCESSING = 'Bulk transfer is already being processed';
 
-function itemView(i: BulkItemRecord) {
+function itemView(i: BulkItemRecord): BulkItemView {
   return {
     id: i.id,
     itemIndex: i.itemIndex,
@@ -38,7 +43,7 @@ function itemView(i: BulkItemRecord) {
   };
 }
 
-export function batchView(b: BulkTransferRecord) {
+export function batchView(b: BulkTransferRecord): BulkTransferView {
   return {
     id: b.id,
     bulkReference: b.bulkReference,
@@ -54,7 +59,7 @@ export function batchView(b: BulkTransferRecord) {
 }
 
 /** A batch with all its items, in submission order. */
-export function fullView(deps: Deps, b: BulkTransferRecord) {
+export function fullView(deps: Deps, b: BulkTransferRecord): BulkTransferWithItemsView {
   const items = deps.store.where('bulkItems', 'bulkTransferId', b.id);
   items.sort((x, y) => x.itemIndex - y.itemIndex);
   return { ...batchView(b), items: items.map(itemView) };
