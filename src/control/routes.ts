@@ -22,11 +22,14 @@ import type { RequestJournal } from '../http/request-log.js';
 import { jsonBody, jsonText, queryOf } from '../http/validate.js';
 import { ScenarioError } from '../scenarios/library.js';
 import { type Scenario, scenario } from '../scenarios/schema.js';
-import { credentials } from './credentials.js';
+import { credentials } from './clients/credentials.js';
+import { rotateSecret } from './clients/secrets.js';
+import { createClient, newClientBody } from './clients/tenants.js';
 import type { ControlHooks } from './hooks.js';
-import { receivePayment, redeliver } from './incoming-payments.js';
-import { metrics } from './metrics.js';
-import { ledgerOf, setBalance } from './money.js';
+import { receivePayment, redeliver } from './incoming-payments/service.js';
+import { ledgerOf, setBalance } from './money/service.js';
+import { metrics } from './sandbox/metrics.js';
+import { DrainTimeoutError } from './sandbox/waiting.js';
 import {
   advanceBody,
   balanceBody,
@@ -42,11 +45,8 @@ import {
   requestsQuery,
   scenarioByName,
 } from './schemas.js';
-import { rotateSecret } from './secrets.js';
-import { importState } from './state.js';
-import { readStateDocument } from './state-reader.js';
-import { createClient, newClientBody } from './tenants.js';
-import { DrainTimeoutError } from './waiting.js';
+import { importState } from './state/service.js';
+import { readStateDocument } from './state/state-reader.js';
 
 export type { ControlHooks };
 

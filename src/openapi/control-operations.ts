@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { newClientBody } from '../control/clients/tenants.js';
 import {
   advanceBody,
   balanceBody,
@@ -14,7 +15,6 @@ import {
   requestsQuery,
   scenarioChoice,
 } from '../control/schemas.js';
-import { newClientBody } from '../control/tenants.js';
 import { pageQuery } from '../domain/pagination.js';
 import { done, fixture, type Operation, page, reply } from './operation.js';
 import * as out from './responses.js';

@@ -1,9 +1,9 @@
-import type { Deps } from '../deps.js';
-import { ApiError } from '../domain/errors.js';
-import type { BulkProcessor } from '../engine/bulk-processor.js';
-import type { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
-import type { RequestJournal } from '../http/request-log.js';
-import { type CollectionName, collectionNames } from '../store/records.js';
+import type { Deps } from '../../deps.js';
+import { ApiError } from '../../domain/errors.js';
+import type { BulkProcessor } from '../../engine/bulk-processor.js';
+import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
+import type { RequestJournal } from '../../http/request-log.js';
+import { type CollectionName, collectionNames } from '../../store/records.js';
 
 /** `global.gc` exists only when node runs with `--expose-gc`. */
 const collectGarbage = (globalThis as { gc?: () => void }).gc;

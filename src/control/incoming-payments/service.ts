@@ -1,11 +1,11 @@
-import type { Deps } from '../deps.js';
-import { isoAt } from '../domain/clock.js';
-import { ApiError } from '../domain/errors.js';
-import { incomingCharge } from '../domain/fees.js';
-import { pruneDeliveries } from '../engine/delivery-log.js';
-import type { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
-import { post } from '../ledger/ledger.js';
-import type { DeliveryRecord, WebhookPayload } from '../store/records.js';
+import type { Deps } from '../../deps.js';
+import { isoAt } from '../../domain/clock.js';
+import { ApiError } from '../../domain/errors.js';
+import { incomingCharge } from '../../domain/fees.js';
+import { pruneDeliveries } from '../../engine/delivery-log.js';
+import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
+import { post } from '../../ledger/ledger.js';
+import type { DeliveryRecord, WebhookPayload } from '../../store/records.js';
 
 export interface IncomingPayment {
   accountNumber: string;

@@ -1,6 +1,6 @@
-import type { Deps } from '../deps.js';
-import { ApiError } from '../domain/errors.js';
-import { ledgerBalance, post } from '../ledger/ledger.js';
+import type { Deps } from '../../deps.js';
+import { ApiError } from '../../domain/errors.js';
+import { ledgerBalance, post } from '../../ledger/ledger.js';
 
 /**
  * Sets a business's available balance. The difference goes through the ledger as a balance adjustment, so the

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { refuseSelfPointing } from '../api/settings/service.js';
-import { newAccountNumber } from '../api/virtual-accounts/service.js';
-import type { Deps } from '../deps.js';
-import { isoAt } from '../domain/clock.js';
-import { type RoleName, roleName } from '../domain/roles.js';
-import type { ClientRecord, UserRecord } from '../store/records.js';
+import { refuseSelfPointing } from '../../api/settings/service.js';
+import { newAccountNumber } from '../../api/virtual-accounts/service.js';
+import type { Deps } from '../../deps.js';
+import { isoAt } from '../../domain/clock.js';
+import { type RoleName, roleName } from '../../domain/roles.js';
+import type { ClientRecord, UserRecord } from '../../store/records.js';
 import { credentialsOf } from './credentials.js';
 
 export const newClientBody = z.object({

@@ -1,9 +1,9 @@
-import { selfPointing } from '../api/settings/service.js';
-import type { Deps } from '../deps.js';
-import { REAL_TIME } from '../domain/clock.js';
-import { ApiError } from '../domain/errors.js';
-import { ledgerEffect } from '../ledger/ledger.js';
-import type { StateDocument } from '../store/records.js';
+import { selfPointing } from '../../api/settings/service.js';
+import type { Deps } from '../../deps.js';
+import { REAL_TIME } from '../../domain/clock.js';
+import { ApiError } from '../../domain/errors.js';
+import { ledgerEffect } from '../../ledger/ledger.js';
+import type { StateDocument } from '../../store/records.js';
 
 /**
  * The invariants the sandbox keeps, checked across records: non-empty unique ids, every transaction and bulk
