@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { MAX_DOCUMENTS } from './api/business/registration.js';
 import { apiRouteList, apiRoutes } from './api/routes.js';
+import { controlGuard } from './control/guard.js';
 import { type ControlHooks, controlRoutes } from './control/routes.js';
 import type { Deps } from './deps.js';
 import { ApiError, type ErrorStatus } from './domain/errors.js';
@@ -139,8 +140,9 @@ export function createApp(
   });
   mountRoutes(app, '/api/v1', apiRouteList, runtime, check);
   app.route('/api/v1', apiRoutes(deps, engines));
+  // Before every /__sandbox route: the documents and the dashboard's assets too, and a path no route answers.
+  app.use('/__sandbox/*', controlGuard(deps.config));
   app.route('/__sandbox', controlRoutes(deps, { ...hooks, requests }, engines));
-  // After the control routes, so that --control-token guards /__sandbox/openapi.json too.
   app.route('/', openapiRoutes());
   // Uploaded registration files, at the URLs the business record holds.
   app.get('/uploads/:businessId/:file', async (c) => {

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
 import * as z from 'zod';
 import { claimAnswer } from '../api/bulk/routes.js';
 import { ALREADY_PROCESSING, batchView, fullView, QUEUED, reprocessBulk } from '../api/bulk/service.js';
@@ -11,13 +10,10 @@ import { operator } from '../domain/actor.js';
 import { ApiError } from '../domain/errors.js';
 import { pageQuery, paginate } from '../domain/pagination.js';
 import { parseInput } from '../domain/parse.js';
-import { secureEqual } from '../domain/secure-compare.js';
 import type { BulkProcessor } from '../engine/bulk-processor.js';
-import { isWebhookAgent } from '../engine/webhook-agent.js';
 import type { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
 import type { AppEnv } from '../http/env.js';
 import { done, ok, okPage } from '../http/envelope.js';
-import { header } from '../http/headers.js';
 import type { RequestJournal } from '../http/request-log.js';
 import { jsonBody, jsonText, queryOf } from '../http/validate.js';
 import { ScenarioError } from '../scenarios/library.js';
@@ -66,10 +62,6 @@ function chooseScenario(deps: Deps, body: unknown): Scenario {
   }
 }
 
-/** The cookie that carries `--control-token` for the dashboard, once it was opened with `?token=`. */
-export const TOKEN_COOKIE = 'sandbox_token';
-const DASHBOARD_PATH = '/__sandbox/ui';
-
 /** `/__sandbox`: the control API for tests and people. */
 export function controlRoutes(
   deps: Deps,
@@ -77,30 +69,6 @@ export function controlRoutes(
   engines: { bulk: BulkProcessor; webhooks: WebhookDispatcher },
 ) {
   const app = new Hono<AppEnv>();
-  // Behind the rule that refuses a webhook URL pointing at the sandbox: a delivery that still reaches it, by a
-  // name that rule cannot know (a compose service name, a port mapping), cannot drive it.
-  app.use(async (c, next) => {
-    if (isWebhookAgent(header(c, 'user-agent')))
-      throw new ApiError(403, 'Webhook deliveries cannot call the control API');
-    await next();
-  });
-  const token = deps.config.controlToken;
-  if (token) {
-    app.use(async (c, next) => {
-      // A browser cannot set a header on a page it opens, nor on an EventSource: the dashboard is opened once
-      // with `?token=`, which becomes a same-site cookie for the page and the calls it makes.
-      const given = header(c, 'x-sandbox-token') ?? getCookie(c, TOKEN_COOKIE);
-      const offered =
-        c.req.method === 'GET' && c.req.path === DASHBOARD_PATH ? c.req.query('token') : undefined;
-      if (offered !== undefined && secureEqual(offered, token)) {
-        setCookie(c, TOKEN_COOKIE, offered, { path: '/__sandbox', httpOnly: true, sameSite: 'Strict' });
-        return c.redirect(DASHBOARD_PATH, 303);
-      }
-      if (!given || !secureEqual(given, token))
-        throw new ApiError(401, 'x-sandbox-token is missing or wrong');
-      await next();
-    });
-  }
   return app
     .get('/health', (c) => {
       const uptimeSeconds = Math.floor((Date.now() - hooks.startedAt) / 1000);

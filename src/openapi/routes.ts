@@ -8,8 +8,7 @@ const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
 /**
  * `GET /openapi.json` (the bank's API), `GET /__sandbox/openapi.json` (the control API) and `GET /docs`, the
- * reference page of both, with its assets. Mount it after the control routes, so that `--control-token` guards
- * `/__sandbox/openapi.json` like the rest of `/__sandbox`.
+ * reference page of both, with its assets. The control guard (app.ts) stands before `/__sandbox/openapi.json`.
  */
 export function openapiRoutes() {
   // Loaded and built on the first request: the bundle keeps the documents (operations, response schemas) in a
