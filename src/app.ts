@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { type Context, Hono, type Next } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { MAX_DOCUMENTS } from './api/business/registration.js';
 import { apiRouteList, apiRoutes } from './api/routes.js';
 import { controlGuard } from './control/guard.js';
-import { type ControlHooks, controlRoutes } from './control/routes.js';
+import { type ControlHooks, controlRouteList } from './control/routes.js';
+import { importLimit } from './control/state/schemas.js';
+import { LiveFeed } from './dashboard/live.js';
+import { dashboardAssets } from './dashboard/routes.js';
 import type { Deps } from './deps.js';
 import { ApiError, type ErrorStatus } from './domain/errors.js';
-import type { BulkProcessor } from './engine/bulk-processor.js';
-import type { WebhookDispatcher } from './engine/webhook-dispatcher.js';
 import { limit } from './http/body-limit.js';
 import type { AppEnv } from './http/env.js';
 import { errorBody } from './http/envelope.js';
@@ -43,13 +43,16 @@ export function createApp(
 ) {
   const app = new Hono<AppEnv>();
   const requests = new RequestJournal(deps.config.journalSize);
-  const runtime: Runtime = { deps, engines, control: { ...hooks, requests } };
+  const runtime: Runtime = {
+    deps,
+    engines,
+    control: { ...hooks, requests },
+    feed: new LiveFeed(deps, requests),
+  };
 
   const normal = limit(deps.config.bodyLimitBytes);
-  const stateImport = limit(
-    deps.config.importLimitBytes,
-    `Request body too large: a state import holds at most ${deps.config.importLimitBytes} bytes (--import-limit)`,
-  );
+  const stateImportLimit = importLimit(deps.config);
+  const stateImport = limit(stateImportLimit.bytes, stateImportLimit.message);
   // A registration form carries a photo and up to five documents; the route checks each file against the
   // upload limit, so this only bounds the whole form.
   const registration = limit((MAX_DOCUMENTS + 1) * deps.config.uploadLimitBytes + 65_536);
@@ -142,7 +145,8 @@ export function createApp(
   app.route('/api/v1', apiRoutes(deps, engines));
   // Before every /__sandbox route: the documents and the dashboard's assets too, and a path no route answers.
   app.use('/__sandbox/*', controlGuard(deps.config));
-  app.route('/__sandbox', controlRoutes(deps, { ...hooks, requests }, engines));
+  mountRoutes(app, '/__sandbox', controlRouteList, runtime, check);
+  app.get('/__sandbox/ui/assets/:file', dashboardAssets());
   app.route('/', openapiRoutes());
   // Uploaded registration files, at the URLs the business record holds.
   app.get('/uploads/:businessId/:file', async (c) => {

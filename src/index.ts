@@ -9,7 +9,7 @@
  * ```
  */
 export { type Config, type ConfigInput, resolveConfig } from './config.js';
-export type { NewClient } from './control/clients/tenants.js';
+export type { NewClient } from './control/clients/schemas.js';
 export type { IncomingPayment } from './control/incoming-payments/service.js';
 export {
   DrainTimeoutError,

@@ -9,13 +9,13 @@ import {
   MIN_TRANSFER,
   transferBody,
 } from '../api/transfers/schemas.js';
-import { incomingPaymentBody } from '../control/schemas.js';
+import { incomingPaymentBody } from '../control/incoming-payments/schemas.js';
+import { controlRouteList } from '../control/routes.js';
 import { permits } from '../domain/roles.js';
 import { BUSINESS_ID_REQUIRED, PRODUCTION_KEY_MESSAGE } from '../http/auth.js';
 import type { Failure, LazySchema, Method, Reply, RouteInfo } from '../http/route.js';
 import { errorEnvelope, pagination } from '../http/wire.js';
 import { apiOperations } from './api-operations.js';
-import { controlOperations } from './control-operations.js';
 import { legacy } from './operation.js';
 
 export type JsonObject = { [key: string]: unknown };
@@ -336,8 +336,7 @@ export function apiDocument(): OpenApiDocument {
 /** The OpenAPI 3.1 document of the sandbox's control API (`/__sandbox`). */
 export function controlDocument(): OpenApiDocument {
   const schemas = new Schemas();
-  const operations = controlOperations.map(legacy);
-  const builtPaths = paths(operations, false, schemas);
+  const builtPaths = paths(controlRouteList, false, schemas);
   return {
     openapi: '3.1.0',
     info: {
@@ -348,7 +347,7 @@ export function controlDocument(): OpenApiDocument {
     },
     servers: [{ url: '/__sandbox', description: 'This sandbox' }],
     security: [{}, { sandboxToken: [] }],
-    tags: tags(operations),
+    tags: tags(controlRouteList),
     paths: builtPaths,
     components: {
       schemas: schemas.used,

@@ -4,11 +4,11 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { apiRouteList } from '../../src/api/routes.js';
+import { controlRouteList } from '../../src/control/routes.js';
 import type { RouteInfo } from '../../src/http/route.js';
 import { answerSchema } from '../../src/http/wire.js';
 import { apiOperations } from '../../src/openapi/api-operations.js';
 import { DOCS_ASSETS, DOCS_ASSETS_FOLDER } from '../../src/openapi/assets.js';
-import { controlOperations } from '../../src/openapi/control-operations.js';
 import type { OpenApiDocument } from '../../src/openapi/document.js';
 import { legacy } from '../../src/openapi/operation.js';
 import type { Sandbox } from '../../src/sandbox.js';
@@ -50,11 +50,7 @@ function documented(op: RouteInfo, status: number): z.ZodType {
   return answerSchema(reply) ?? z.unknown();
 }
 
-const allRoutes: RouteInfo[] = [
-  ...apiRouteList,
-  ...apiOperations.map(legacy),
-  ...controlOperations.map(legacy),
-];
+const allRoutes: RouteInfo[] = [...apiRouteList, ...apiOperations.map(legacy), ...controlRouteList];
 
 const byId = (id: string): RouteInfo => {
   const op = allRoutes.find((o) => o.operationId === id);

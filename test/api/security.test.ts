@@ -8,8 +8,8 @@ import banks from '../../fixtures/banks.json' with { type: 'json' };
 import billers from '../../fixtures/billers.json' with { type: 'json' };
 import roles from '../../fixtures/roles.json' with { type: 'json' };
 import states from '../../fixtures/states.json' with { type: 'json' };
+import { controlRouteList } from '../../src/control/routes.js';
 import { secureEqual } from '../../src/domain/secure-compare.js';
-import { controlOperations } from '../../src/openapi/control-operations.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
 import { embeddedScenariosDir } from '../../src/scenarios/library.js';
 import { deepDeliveryImport } from '../support/deep-import.js';
@@ -1040,7 +1040,7 @@ describe('--control-token protects every control route', () => {
     sandbox = await memorySandbox({ controlToken: TOKEN });
   });
 
-  const routes = controlOperations.map((op) => ({
+  const routes = controlRouteList.map((op) => ({
     label: `${op.method.toUpperCase()} /__sandbox${op.path}`,
     method: op.method.toUpperCase(),
     path: `/__sandbox${op.path.replace(/\{(\w+)\}/g, (_m, name: string) => op.params?.[name]?.example ?? 'unknown-id')}`,

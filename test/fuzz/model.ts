@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import * as z from 'zod';
+import { controlRouteList } from '../../src/control/routes.js';
 import { apiOperations } from '../../src/openapi/api-operations.js';
-import { controlOperations } from '../../src/openapi/control-operations.js';
 import type { Operation, Security } from '../../src/openapi/operation.js';
 
 /** Where a value is taken from when the request is sent: the ids and secrets of the live state. */
@@ -55,7 +55,10 @@ export interface Route {
   query?: z.ZodType;
 }
 
-function routeOf(prefix: string, op: Operation): Route {
+function routeOf(
+  prefix: string,
+  op: Pick<Operation, 'method' | 'path' | 'security' | 'businessIdHeader' | 'body' | 'form' | 'query'>,
+): Route {
   const path = `${prefix}${op.path}`;
   const method = op.method.toUpperCase();
   return {
@@ -74,7 +77,7 @@ function routeOf(prefix: string, op: Operation): Route {
 /** Every `/api/v1` and `/__sandbox` route, straight from the OpenAPI operation lists (so it cannot drift). */
 export const routes: Route[] = [
   ...apiOperations.map((op) => routeOf('/api/v1', op)),
-  ...controlOperations.map((op) => routeOf('/__sandbox', op)),
+  ...controlRouteList.map((op) => routeOf('/__sandbox', { ...op, security: op.auth.scheme })),
 ];
 
 /** The subset of JSON Schema that `z.toJSONSchema` produces for the routes' schemas. */
