@@ -147,7 +147,7 @@ export function createApp(
   app.use('/__sandbox/*', controlGuard(deps.config));
   mountRoutes(app, '/__sandbox', controlRouteList, runtime, check);
   app.get('/__sandbox/ui/assets/:file', dashboardAssets());
-  app.route('/', openapiRoutes());
+  app.route('/', openapiRoutes(deps.scenarios.library));
   // Uploaded registration files, at the URLs the business record holds.
   app.get('/uploads/:businessId/:file', async (c) => {
     const file = await deps.uploads.read(c.req.param('businessId'), c.req.param('file'));

@@ -260,7 +260,8 @@ secret key. The live values: \`GET /__sandbox/credentials\`.
 that NIBSS code; a scenario (\`PUT /__sandbox/scenario\`, or \`x-sandbox-scenario\` on one request) can make any
 route answer another status first.`;
 
-function apiComponents(): Omit<OpenApiDocument['components'], 'schemas'> {
+/** `readyScenarios`: the names `x-sandbox-scenario` takes. */
+function apiComponents(readyScenarios: readonly string[]): Omit<OpenApiDocument['components'], 'schemas'> {
   const businessId = {
     name: 'businessId',
     in: 'header',
@@ -309,7 +310,7 @@ function apiComponents(): Omit<OpenApiDocument['components'], 'schemas'> {
         name: 'x-sandbox-scenario',
         in: 'header',
         required: false,
-        schema: { type: 'string' },
+        schema: { type: 'string', ...(readyScenarios.length > 0 ? { enum: readyScenarios } : {}) },
         // No `example`: Swagger UI would fill it in, and every tried request would run that scenario.
         description:
           'Sandbox only: this one request uses this ready scenario (`GET /__sandbox/scenarios`, e.g. `provider-outage`) instead of the active one.',
@@ -318,8 +319,11 @@ function apiComponents(): Omit<OpenApiDocument['components'], 'schemas'> {
   };
 }
 
-/** The OpenAPI 3.1 document of the emulated bank's API (`/api/v1`). */
-export function apiDocument(): OpenApiDocument {
+/**
+ * The OpenAPI 3.1 document of the emulated bank's API (`/api/v1`). `readyScenarios`: the names of the ready
+ * scenarios, as the running sandbox loaded them from its `scenarios/` folder.
+ */
+export function apiDocument(readyScenarios: readonly string[]): OpenApiDocument {
   const schemas = new Schemas();
   const operations = [...apiRouteList, ...apiOperations.map(legacy)];
   const builtPaths = paths(operations, true, schemas);
@@ -329,7 +333,7 @@ export function apiDocument(): OpenApiDocument {
     servers: [{ url: '/api/v1', description: 'This sandbox' }],
     tags: tags(operations),
     paths: builtPaths,
-    components: { schemas: schemas.used, ...apiComponents() },
+    components: { schemas: schemas.used, ...apiComponents(readyScenarios) },
   };
 }
 

@@ -130,6 +130,14 @@ describe('OpenAPI documents', () => {
     }
   });
 
+  it('documents x-sandbox-scenario with the names of the ready scenarios this sandbox loaded', async () => {
+    const ready = (await call(sandbox, 'GET', '/__sandbox/scenarios')).body.data as { name: string }[];
+    expect(ready.length).toBeGreaterThan(1);
+    expect(api.components.parameters.SandboxScenario).toMatchObject({
+      schema: { type: 'string', enum: ready.map((s) => s.name) },
+    });
+  });
+
   it('takes request schemas from the zod schemas the routes validate with', () => {
     const transfer = api.components.schemas.TransferRequest as { required: string[]; properties: object };
     expect(transfer.required).toEqual([
