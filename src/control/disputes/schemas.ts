@@ -1,7 +1,9 @@
+import * as z from 'zod';
 import { lazy } from '../../http/route.js';
-import { dispute as apiDispute } from '../../openapi/responses.js';
+import { disputeRecord } from '../../store/records.js';
 
-// A dispute, as the bank's API shows it: the API's own schema (src/openapi/responses.ts until the bank's routes
-// are defined once too, issue 14).
+// A dispute, decided by the bank's side.
 
-export const dispute = lazy('Dispute', () => apiDispute);
+/** As the bank's API shows it: the record without its `businessId`. */
+export const dispute = lazy('Dispute', () => z.strictObject(disputeRecord.shape).omit({ businessId: true }));
+export type DisputeView = z.infer<ReturnType<typeof dispute>>;
