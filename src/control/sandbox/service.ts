@@ -5,7 +5,7 @@ import type { HealthDegradedView, HealthView } from './schemas.js';
 import { DrainTimeoutError } from './waiting.js';
 
 /** Ready, or degraded while the state cannot be written (then with the reason and since when). */
-export function health(deps: Pick<Deps, 'store'>, hooks: ControlHooks): HealthView | HealthDegradedView {
+export function healthNow(deps: Pick<Deps, 'store'>, hooks: ControlHooks): HealthView | HealthDegradedView {
   const uptimeSeconds = Math.floor((Date.now() - hooks.startedAt) / 1000);
   const writes = deps.store.writeHealth();
   if (writes.writable) return { status: 'ok', version: hooks.version, uptimeSeconds };

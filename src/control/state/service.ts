@@ -14,7 +14,7 @@ import { readStateDocument } from './state-reader.js';
 function brokenInvariant(doc: StateDocument): string | null {
   for (const [name, records] of Object.entries(doc.collections)) {
     const ids = new Set<string>();
-    for (const r of records as { id: string }[]) {
+    for (const r of records) {
       if (r.id === '') return `collections.${name} has a record with an empty id`;
       if (ids.has(r.id)) return `collections.${name} has the id ${r.id} twice`;
       ids.add(r.id);
