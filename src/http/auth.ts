@@ -132,11 +132,14 @@ export function createAuth(deps: Deps) {
   function authenticate(c: Context<AppEnv>, auth: RouteAuth): void {
     switch (auth.scheme) {
       case 'A':
-        return schemeA(c, auth);
+        schemeA(c, auth);
+        return;
       case 'B':
-        return schemeB(c, { missingBusinessStatus: auth.missingBusiness });
+        schemeB(c, { missingBusinessStatus: auth.missingBusiness });
+        return;
       case 'secretKey':
-        return secretKeyOnly(c);
+        secretKeyOnly(c);
+        return;
       case 'none':
         return;
     }
