@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { type Context, Hono, type Next } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { registrationBodyLimit } from './api/business/registration.js';
 import { apiRouteList } from './api/routes.js';
-import { type ControlHooks, controlRoutes } from './control/routes.js';
+import { controlGuard } from './control/guard.js';
+import { type ControlHooks, controlRouteList } from './control/routes.js';
+import { LiveFeed } from './dashboard/live.js';
+import { dashboardAssets } from './dashboard/routes.js';
 import type { Deps } from './deps.js';
 import { ApiError, type ErrorStatus } from './domain/errors.js';
-import { limit } from './http/body-limit.js';
 import type { AppEnv } from './http/env.js';
 import { errorBody } from './http/envelope.js';
 import { header } from './http/headers.js';
@@ -24,11 +25,6 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
  * lists the official codes only.
  */
 const CLIENT_CLOSED_REQUEST = 499 as number as ContentfulStatusCode;
-const STATE_PATH = '/__sandbox/state';
-const REGISTRATION_PATH = '/api/v1/clients/business/complete-registration';
-const BULK_CREATE_PATH = '/api/v1/clients/business/customers/funds/bulk-transfer';
-/** A batch of 10 000 transfers is a few MB of JSON. */
-const BULK_CREATE_LIMIT_BYTES = 32 * 1_048_576;
 
 /** The whole HTTP surface: `/api/v1` (the emulated bank) and `/__sandbox` (control). No port is opened here. */
 export function createApp(
@@ -39,16 +35,13 @@ export function createApp(
 ) {
   const app = new Hono<AppEnv>();
   const requests = new RequestJournal(deps.config.journalSize);
-  const runtime: Runtime = { deps, engines, control: { ...hooks, requests } };
+  const runtime: Runtime = {
+    deps,
+    engines,
+    control: { ...hooks, requests },
+    feed: new LiveFeed(deps, requests),
+  };
 
-  const normal = limit(deps.config.bodyLimitBytes);
-  const stateImport = limit(
-    deps.config.importLimitBytes,
-    `Request body too large: a state import holds at most ${deps.config.importLimitBytes} bytes (--import-limit)`,
-  );
-  // The registration route's own bound, until the routes' bounds replace these path checks.
-  const registration = limit(registrationBodyLimit(deps.config).bytes);
-  const bulkCreate = limit(BULK_CREATE_LIMIT_BYTES);
   /** The one answer to every error: the envelope, and a log line for an unexpected one. */
   const answerError = (error: Error, c: Context<AppEnv>): Response => {
     // The client closed the connection before its body was complete (whatever the error reading it became, a
@@ -75,18 +68,12 @@ export function createApp(
     deps.log(`error ${c.req.method} ${c.req.path} request=${c.get('requestId')}: ${error.stack ?? error}`);
     return c.json(errorBody('Internal server error'), 500);
   };
-  // One middleware in front of everything: the request id, then the body limit. (Each layer costs a little on
-  // every request, and the cheapest reads are what the benchmark watches.)
+  // One middleware in front of everything: the request id and the journal. (Each layer costs a little on every
+  // request, and the cheapest reads are what the benchmark watches.) Each route bounds its own body.
   const logLine = deps.config.quiet ? null : batchedWriter((chunk) => process.stdout.write(chunk));
   app.use(async (c, next) => {
     const started = performance.now();
-    try {
-      await frontDoor(c, next);
-    } catch (error) {
-      // Thrown by the body limit itself (a 413, a client gone while its body was read), which runs inside this
-      // middleware rather than after it: answered here, so the journal records it like any other answer.
-      c.res = answerError(error instanceof Error ? error : new Error(String(error)), c);
-    }
+    await frontDoor(c, next);
     const entry: RequestEntry = {
       time: new Date().toISOString(),
       method: c.req.method,
@@ -99,7 +86,7 @@ export function createApp(
     logLine?.(formatRequest(entry, deps.config.logFormat));
   });
 
-  /** The request id, then the body limit. */
+  /** The request id. */
   const frontDoor = (c: Context<AppEnv>, next: Next) => {
     const given = header(c, 'x-request-id');
     const id = given && REQUEST_ID.test(given) ? given : randomUUID();
@@ -110,13 +97,7 @@ export function createApp(
     const outgoing = c.env?.outgoing;
     if (outgoing) outgoing.setHeader('x-request-id', id);
     else c.header('x-request-id', id);
-    // A request without a body needs no limit, and looking at it would make @hono/node-server build a full
-    // fetch Request.
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    if (c.req.path === STATE_PATH) return stateImport(c, next);
-    if (c.req.path === REGISTRATION_PATH) return registration(c, next);
-    if (c.req.path === BULK_CREATE_PATH) return bulkCreate(c, next);
-    return normal(c, next);
+    return next();
   };
   // Scenario rules on any API route: a delay, or an answer of their own before the handler runs.
   app.use('/api/v1/*', async (c, next) => {
@@ -134,9 +115,11 @@ export function createApp(
     return next();
   });
   mountRoutes(app, '/api/v1', apiRouteList, runtime, check);
-  app.route('/__sandbox', controlRoutes(deps, { ...hooks, requests }, engines));
-  // After the control routes, so that --control-token guards /__sandbox/openapi.json too.
-  app.route('/', openapiRoutes());
+  // Before every /__sandbox route: the documents and the dashboard's assets too, and a path no route answers.
+  app.use('/__sandbox/*', controlGuard(deps.config));
+  mountRoutes(app, '/__sandbox', controlRouteList, runtime, check);
+  app.get('/__sandbox/ui/assets/:file', dashboardAssets());
+  app.route('/', openapiRoutes(deps.scenarios.library));
   // Uploaded registration files, at the URLs the business record holds.
   app.get('/uploads/:businessId/:file', async (c) => {
     const file = await deps.uploads.read(c.req.param('businessId'), c.req.param('file'));

@@ -1,4 +1,4 @@
-import { credentials } from './control/credentials.js';
+import { credentials } from './control/clients/credentials.js';
 import type { RunningSandbox } from './sandbox.js';
 
 /** What the CLI prints once it listens: where it is, where the state lives, and how to sign in. */

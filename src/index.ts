@@ -9,15 +9,15 @@
  * ```
  */
 export { type Config, type ConfigInput, resolveConfig } from './config.js';
-export type { IncomingPayment } from './control/incoming-payments.js';
-export type { NewClient } from './control/tenants.js';
+export type { NewClient } from './control/clients/schemas.js';
+export type { IncomingPayment } from './control/incoming-payments/service.js';
 export {
   DrainTimeoutError,
   type WaitingBatch,
   type WaitingDelivery,
   type WaitingItem,
   type WaitingWork,
-} from './control/waiting.js';
+} from './control/sandbox/waiting.js';
 export type { Clock, ClockState, VirtualClock } from './domain/clock.js';
 export {
   type ClientCredentials,

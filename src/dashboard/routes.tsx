@@ -1,10 +1,9 @@
-import { Hono } from 'hono';
-import type { Deps } from '../deps.js';
+import type { Handler } from 'hono';
 import { ApiError } from '../domain/errors.js';
 import type { AppEnv } from '../http/env.js';
-import type { RequestJournal } from '../http/request-log.js';
+import { defineRoute, type Route, rawOf } from '../http/route.js';
 import { type AssetTypes, assetReader, nearestFolder } from '../http/static-assets.js';
-import { isDashboard, LiveFeed } from './live.js';
+import { isDashboard } from './live.js';
 import { Page } from './views.js';
 
 /** The page's own browser files, with their content types. */
@@ -20,27 +19,56 @@ const locate = () =>
   nearestFolder(import.meta.url, DASHBOARD_ASSETS_FOLDER, 'app.js') ??
   nearestFolder(import.meta.url, 'assets', 'app.js');
 
+const TAG = 'Dashboard';
+
 /**
- * `/__sandbox/ui`: the live dashboard. The page is rendered on the server from the state; its buttons and forms
- * call the control API, and `/events` keeps it current. It sits under the control API, so `--control-token`
- * guards it too.
+ * `/ui`: the live dashboard. The page is rendered on the server from the state; its buttons and forms call the
+ * control API, and `/ui/events` keeps it current. It sits under the control API, so `--control-token` guards it
+ * too (opened once with `?token=`, see `token.ts`).
  */
-export function dashboardRoutes(deps: Deps, requests: RequestJournal) {
+export const dashboardRoutes: Route[] = [
+  defineRoute({
+    operationId: 'dashboard',
+    method: 'get',
+    path: '/ui',
+    summary: 'The live dashboard',
+    description:
+      'An HTML page: clients and balances, bulk transfers with live progress, webhook deliveries, an incoming-payment form, the scenario and the request journal. With `--control-token`, open it once as `/__sandbox/ui?token=T`: the token becomes a same-site cookie and the page redirects to itself.',
+    tag: TAG,
+    auth: { scheme: 'none' },
+    responses: {
+      200: rawOf('The page (text/html)', 'text/html; charset=utf-8'),
+      303: 'The token was taken from `?token=` into a cookie',
+    },
+    handle: ({ c, deps, control }) => {
+      const shown = control.requests.entries().filter((r) => !isDashboard(r.path));
+      return { response: c.html(`<!doctype html>${Page({ deps, requests: shown })}`) };
+    },
+  }),
+  defineRoute({
+    operationId: 'dashboardEvents',
+    method: 'get',
+    path: '/ui/events',
+    summary: 'The dashboard’s live feed',
+    description:
+      'Server-sent events, ten frames a second at most: `ready`, then `patch` (rows rendered as HTML to swap in by id), `remove` (ids), `requests` (journal rows) and `reload` (after a reset or an import).',
+    tag: TAG,
+    auth: { scheme: 'none' },
+    responses: { 200: rawOf('An event stream (text/event-stream)', 'text/event-stream') },
+    handle: ({ c, feed }) => ({ response: feed.respond(c) }),
+  }),
+];
+
+/** `GET /__sandbox/ui/assets/:file`: the page's script and style sheet, outside the documents. */
+export function dashboardAssets(): Handler<AppEnv> {
   const asset = assetReader(DASHBOARD_ASSETS, locate);
-  const feed = new LiveFeed(deps, requests);
-  return new Hono<AppEnv>()
-    .get('/', (c) => {
-      const shown = requests.entries().filter((r) => !isDashboard(r.path));
-      return c.html(`<!doctype html>${Page({ deps, requests: shown })}`);
-    })
-    .get('/events', (c) => feed.respond(c))
-    .get('/assets/:file', async (c) => {
-      const file = c.req.param('file');
-      const text = await asset(file);
-      if (text === undefined) throw new ApiError(404, `No dashboard asset ${file}`);
-      return c.body(text, 200, {
-        'content-type': DASHBOARD_ASSETS[file] ?? 'application/octet-stream',
-        'cache-control': 'no-cache',
-      });
+  return async (c) => {
+    const file = c.req.param('file') ?? '';
+    const text = await asset(file);
+    if (text === undefined) throw new ApiError(404, `No dashboard asset ${file}`);
+    return c.body(text, 200, {
+      'content-type': DASHBOARD_ASSETS[file] ?? 'application/octet-stream',
+      'cache-control': 'no-cache',
     });
+  };
 }

@@ -29,3 +29,12 @@ export function parseInput<S extends z.ZodType>(
     : 'Invalid request';
   throw new ApiError(400, message, errors);
 }
+
+/** Parses JSON text, or throws the 400 every JSON route gives for a body that is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'Malformed JSON body');
+  }
+}

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type * as z from 'zod';
 import type { ControlHooks } from '../control/hooks.js';
+import type { LiveFeed } from '../dashboard/live.js';
 import type { Deps } from '../deps.js';
 import type { Actor } from '../domain/actor.js';
 import type { Pagination } from '../domain/pagination.js';
@@ -90,11 +91,13 @@ export interface Engines {
   webhooks: WebhookDispatcher;
 }
 
-/** What a handler works with: the shared deps, the engines, and what only the control API uses. */
+/** What a handler works with: the shared deps, the engines, and what only the control API and its dashboard use. */
 export interface Runtime {
   deps: Deps;
   engines: Engines;
   control: ControlHooks;
+  /** The dashboards' live feed: one per app, shared by every page watching. */
+  feed: LiveFeed;
 }
 
 type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`

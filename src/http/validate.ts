@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ApiError } from '../domain/errors.js';
-import { parseInput } from '../domain/parse.js';
+import { parseInput, parseJson } from '../domain/parse.js';
 import { header } from './headers.js';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -24,14 +24,7 @@ export async function jsonText(c: Context): Promise<string> {
  * for one that does not parse, 400 naming the first bad field for one that does not validate.
  */
 export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
-  const text = await jsonText(c);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new ApiError(400, 'Malformed JSON body');
-  }
-  return parseInput(schema, value);
+  return parseInput(schema, parseJson(await jsonText(c)));
 }
 
 /** Validates the query string. */

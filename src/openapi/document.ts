@@ -3,12 +3,11 @@ import pkg from '../../package.json' with { type: 'json' };
 import { fixture } from '../api/examples.js';
 import { apiRouteList } from '../api/routes.js';
 import { accountNumber, bankCode, transferBody } from '../api/transfers/schemas.js';
+import { controlRouteList } from '../control/routes.js';
 import { permits } from '../domain/roles.js';
 import { BUSINESS_ID_REQUIRED, PRODUCTION_KEY_MESSAGE } from '../http/auth.js';
 import type { Failure, LazySchema, Method, Reply, RouteInfo } from '../http/route.js';
 import { errorEnvelope, pagination } from '../http/wire.js';
-import { controlOperations } from './control-operations.js';
-import { legacy } from './operation.js';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -32,7 +31,7 @@ const notes = new Map<z.core.$ZodType, string>([
     transferBody.shape.retrievalReference,
     'the idempotency key, per business, shared by both transfer endpoints',
   ],
-  [bankCode, 'a CBN/NIP code of `fixtures/banks.json` (else 400 `Invalid bank code`)'],
+  [bankCode, 'a CBN/NIP code of `fixtures/banks.json`'],
   [accountNumber, 'a 10-digit NUBAN'],
 ]);
 
@@ -247,7 +246,8 @@ secret key. The live values: \`GET /__sandbox/credentials\`.
 that NIBSS code; a scenario (\`PUT /__sandbox/scenario\`, or \`x-sandbox-scenario\` on one request) can make any
 route answer another status first.`;
 
-function apiComponents(): Omit<OpenApiDocument['components'], 'schemas'> {
+/** `readyScenarios`: the names `x-sandbox-scenario` takes. */
+function apiComponents(readyScenarios: readonly string[]): Omit<OpenApiDocument['components'], 'schemas'> {
   const businessId = {
     name: 'businessId',
     in: 'header',
@@ -296,7 +296,7 @@ function apiComponents(): Omit<OpenApiDocument['components'], 'schemas'> {
         name: 'x-sandbox-scenario',
         in: 'header',
         required: false,
-        schema: { type: 'string' },
+        schema: { type: 'string', ...(readyScenarios.length > 0 ? { enum: readyScenarios } : {}) },
         // No `example`: Swagger UI would fill it in, and every tried request would run that scenario.
         description:
           'Sandbox only: this one request uses this ready scenario (`GET /__sandbox/scenarios`, e.g. `provider-outage`) instead of the active one.',
@@ -305,8 +305,11 @@ function apiComponents(): Omit<OpenApiDocument['components'], 'schemas'> {
   };
 }
 
-/** The OpenAPI 3.1 document of the emulated bank's API (`/api/v1`). */
-export function apiDocument(): OpenApiDocument {
+/**
+ * The OpenAPI 3.1 document of the emulated bank's API (`/api/v1`). `readyScenarios`: the names of the ready
+ * scenarios, as the running sandbox loaded them from its `scenarios/` folder.
+ */
+export function apiDocument(readyScenarios: readonly string[]): OpenApiDocument {
   const schemas = new Schemas();
   const builtPaths = paths(apiRouteList, true, schemas);
   return {
@@ -315,15 +318,14 @@ export function apiDocument(): OpenApiDocument {
     servers: [{ url: '/api/v1', description: 'This sandbox' }],
     tags: tags(apiRouteList),
     paths: builtPaths,
-    components: { schemas: schemas.used, ...apiComponents() },
+    components: { schemas: schemas.used, ...apiComponents(readyScenarios) },
   };
 }
 
 /** The OpenAPI 3.1 document of the sandbox's control API (`/__sandbox`). */
 export function controlDocument(): OpenApiDocument {
   const schemas = new Schemas();
-  const operations = controlOperations.map(legacy);
-  const builtPaths = paths(operations, false, schemas);
+  const builtPaths = paths(controlRouteList, false, schemas);
   return {
     openapi: '3.1.0',
     info: {
@@ -334,7 +336,7 @@ export function controlDocument(): OpenApiDocument {
     },
     servers: [{ url: '/__sandbox', description: 'This sandbox' }],
     security: [{}, { sandboxToken: [] }],
-    tags: tags(operations),
+    tags: tags(controlRouteList),
     paths: builtPaths,
     components: {
       schemas: schemas.used,

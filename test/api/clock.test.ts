@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DrainTimeoutError, type WaitingWork } from '../../src/control/waiting.js';
+import { DrainTimeoutError, type WaitingWork } from '../../src/control/sandbox/waiting.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
 import type { DeliveryRecord, StateDocument } from '../../src/store/records.js';

@@ -4,12 +4,11 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { apiRouteList } from '../../src/api/routes.js';
+import { controlRouteList } from '../../src/control/routes.js';
 import type { RouteInfo } from '../../src/http/route.js';
 import { answerSchema } from '../../src/http/wire.js';
 import { DOCS_ASSETS, DOCS_ASSETS_FOLDER } from '../../src/openapi/assets.js';
-import { controlOperations } from '../../src/openapi/control-operations.js';
 import type { OpenApiDocument } from '../../src/openapi/document.js';
-import { legacy } from '../../src/openapi/operation.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { A, call, memorySandbox, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
 
@@ -49,7 +48,7 @@ function documented(op: RouteInfo, status: number): z.ZodType {
   return answerSchema(reply) ?? z.unknown();
 }
 
-const allRoutes: RouteInfo[] = [...apiRouteList, ...controlOperations.map(legacy)];
+const allRoutes: RouteInfo[] = [...apiRouteList, ...controlRouteList];
 
 const byId = (id: string): RouteInfo => {
   const op = allRoutes.find((o) => o.operationId === id);
@@ -127,6 +126,14 @@ describe('OpenAPI documents', () => {
         if (op.requestBody !== undefined) expect(codes, `${method} ${path}`).toContain('400');
       }
     }
+  });
+
+  it('documents x-sandbox-scenario with the names of the ready scenarios this sandbox loaded', async () => {
+    const ready = (await call(sandbox, 'GET', '/__sandbox/scenarios')).body.data as { name: string }[];
+    expect(ready.length).toBeGreaterThan(1);
+    expect(api.components.parameters.SandboxScenario).toMatchObject({
+      schema: { type: 'string', enum: ready.map((s) => s.name) },
+    });
   });
 
   it('takes request schemas from the zod schemas the routes validate with', () => {

@@ -8,8 +8,8 @@ import banks from '../../fixtures/banks.json' with { type: 'json' };
 import billers from '../../fixtures/billers.json' with { type: 'json' };
 import roles from '../../fixtures/roles.json' with { type: 'json' };
 import states from '../../fixtures/states.json' with { type: 'json' };
+import { controlRouteList } from '../../src/control/routes.js';
 import { secureEqual } from '../../src/domain/secure-compare.js';
-import { controlOperations } from '../../src/openapi/control-operations.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
 import { embeddedScenariosDir } from '../../src/scenarios/library.js';
 import { deepDeliveryImport } from '../support/deep-import.js';
@@ -982,7 +982,7 @@ describe('secrets are compared in constant time', () => {
   }
   const SECRETISH = /secret|token|given|\bkey\b|api[-_]?key|password/i;
 
-  it.each(['src/http/auth.ts', 'src/domain/secrets.ts', 'src/control/routes.ts'])(
+  it.each(['src/http/auth.ts', 'src/domain/secrets.ts', 'src/control/guard.ts', 'src/dashboard/token.ts'])(
     '%s compares no secret with ===, !==, == or !=',
     async (file) => {
       const source = await readFile(join(import.meta.dirname, '..', '..', file), 'utf8');
@@ -1040,7 +1040,7 @@ describe('--control-token protects every control route', () => {
     sandbox = await memorySandbox({ controlToken: TOKEN });
   });
 
-  const routes = controlOperations.map((op) => ({
+  const routes = controlRouteList.map((op) => ({
     label: `${op.method.toUpperCase()} /__sandbox${op.path}`,
     method: op.method.toUpperCase(),
     path: `/__sandbox${op.path.replace(/\{(\w+)\}/g, (_m, name: string) => op.params?.[name]?.example ?? 'unknown-id')}`,

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { controlOperations } from '../../src/openapi/control-operations.js';
+import { controlRouteList } from '../../src/control/routes.js';
 import { deepDeliveryImport } from '../support/deep-import.js';
 import { type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { A } from '../support/sandbox.js';
@@ -125,7 +125,7 @@ describe('the real process', () => {
   });
 
   it('--control-token: every control route answers 401 without x-sandbox-token or with a wrong one', async () => {
-    for (const op of controlOperations) {
+    for (const op of controlRouteList) {
       const path = `/__sandbox${op.path.replace(/\{(\w+)\}/g, (_m, name: string) => op.params?.[name]?.example ?? 'unknown-id')}`;
       const label = `${op.method.toUpperCase()} ${path}`;
       for (const headers of [{}, { 'x-sandbox-token': 'wrong' }, { 'x-sandbox-token': 't0ke' }] as Record<

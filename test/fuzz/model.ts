@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import * as z from 'zod';
 import { apiRouteList } from '../../src/api/routes.js';
+import { controlRouteList } from '../../src/control/routes.js';
 import type { RouteAuth, RouteInfo } from '../../src/http/route.js';
-import { controlOperations } from '../../src/openapi/control-operations.js';
-import { legacy } from '../../src/openapi/operation.js';
 
 /** Where a value is taken from when the request is sent: the ids and secrets of the live state. */
 export type LiveSource =
@@ -82,7 +81,7 @@ function routeOf(prefix: string, op: RouteInfo): Route {
 /** Every `/api/v1` and `/__sandbox` route, straight from the route definitions (so it cannot drift). */
 export const routes: Route[] = [
   ...apiRouteList.map((op) => routeOf('/api/v1', op)),
-  ...controlOperations.map((op) => routeOf('/__sandbox', legacy(op))),
+  ...controlRouteList.map((op) => routeOf('/__sandbox', op)),
 ];
 
 /** The subset of JSON Schema that `z.toJSONSchema` produces for the routes' schemas. */

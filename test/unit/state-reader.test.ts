@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readStateDocument } from '../../src/control/state-reader.js';
+import { readStateDocument } from '../../src/control/state/state-reader.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { type StateDocument, stateDocument } from '../../src/store/records.js';
 import { memorySandbox } from '../support/sandbox.js';

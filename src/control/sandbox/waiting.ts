@@ -1,6 +1,6 @@
-import type { Deps } from '../deps.js';
-import type { BulkProcessor } from '../engine/bulk-processor.js';
-import type { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
+import type { Deps } from '../../deps.js';
+import type { BulkProcessor } from '../../engine/bulk-processor.js';
+import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
 
 /** At most this many batches, items per batch and deliveries are named: a report stays readable. */
 const LIST_LIMIT = 100;

@@ -1,14 +1,14 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type * as z from 'zod';
-import { ApiError } from '../domain/errors.js';
-import { parseInput } from '../domain/parse.js';
+import { ApiError } from '../../domain/errors.js';
+import { parseInput } from '../../domain/parse.js';
 import {
   type CollectionName,
   collectionNames,
   collectionSchemas,
   type StateDocument,
   stateDocument,
-} from '../store/records.js';
+} from '../../store/records.js';
 
 /** Characters of records parsed in one go: about a millisecond of `JSON.parse`. */
 const BATCH_CHARS = 256 * 1024;

@@ -1,5 +1,5 @@
-import type { Deps } from '../deps.js';
-import { ApiError } from '../domain/errors.js';
+import type { Deps } from '../../deps.js';
+import { ApiError } from '../../domain/errors.js';
 
 /**
  * Issues a new secret key for a client (what "generate a new key" in the dashboard does). The old key keeps

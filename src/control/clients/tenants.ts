@@ -1,21 +1,11 @@
-import * as z from 'zod';
-import { refuseSelfPointing } from '../api/settings/service.js';
-import { newAccountNumber } from '../api/virtual-accounts/service.js';
-import type { Deps } from '../deps.js';
-import { isoAt } from '../domain/clock.js';
-import { type RoleName, roleName } from '../domain/roles.js';
-import type { ClientRecord, UserRecord } from '../store/records.js';
+import { refuseSelfPointing } from '../../api/settings/service.js';
+import { newAccountNumber } from '../../api/virtual-accounts/service.js';
+import type { Deps } from '../../deps.js';
+import { isoAt } from '../../domain/clock.js';
+import type { RoleName } from '../../domain/roles.js';
+import type { ClientRecord, UserRecord } from '../../store/records.js';
 import { credentialsOf } from './credentials.js';
-
-export const newClientBody = z.object({
-  name: z.string().trim().min(2).max(100).optional(),
-  /** Balance of its approved business, kobo (default 500 000 000). */
-  balance: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
-  /** Members to add beside the owner (who is Admin). */
-  members: z.array(roleName).max(20).optional(),
-  webhookUrl: z.url().max(2048).optional(),
-});
-export type NewClient = z.infer<typeof newClientBody>;
+import type { NewClient } from './schemas.js';
 
 /**
  * A fresh client of its own, for one test worker: its own keys, an owner, an approved business with a payment

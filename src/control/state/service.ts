@@ -1,9 +1,10 @@
-import { selfPointing } from '../api/settings/service.js';
-import type { Deps } from '../deps.js';
-import { REAL_TIME } from '../domain/clock.js';
-import { ApiError } from '../domain/errors.js';
-import { ledgerEffect } from '../ledger/ledger.js';
-import type { StateDocument } from '../store/records.js';
+import { selfPointing } from '../../api/settings/service.js';
+import type { Deps } from '../../deps.js';
+import { REAL_TIME } from '../../domain/clock.js';
+import { ApiError } from '../../domain/errors.js';
+import { ledgerEffect } from '../../ledger/ledger.js';
+import type { StateDocument } from '../../store/records.js';
+import { readStateDocument } from './state-reader.js';
 
 /**
  * The invariants the sandbox keeps, checked across records: non-empty unique ids, every transaction and bulk
@@ -13,7 +14,7 @@ import type { StateDocument } from '../store/records.js';
 function brokenInvariant(doc: StateDocument): string | null {
   for (const [name, records] of Object.entries(doc.collections)) {
     const ids = new Set<string>();
-    for (const r of records as { id: string }[]) {
+    for (const r of records) {
       if (r.id === '') return `collections.${name} has a record with an empty id`;
       if (ids.has(r.id)) return `collections.${name} has the id ${r.id} twice`;
       ids.add(r.id);
@@ -69,11 +70,12 @@ function selfPointingWebhook(deps: Deps, doc: StateDocument): string | null {
 }
 
 /**
- * Replaces the state with an exported document, validated record by record (`readStateDocument`), and the clock
- * with the document's clock. It must hold one meta record and keep the sandbox's invariants (see
- * `brokenInvariant`); otherwise nothing changes.
+ * Replaces the state with an exported document (its JSON text), validated record by record
+ * (`readStateDocument`), and the clock with the document's clock. It must hold one meta record and keep the
+ * sandbox's invariants (see `brokenInvariant`); otherwise nothing changes.
  */
-export async function importState(deps: Deps, doc: StateDocument): Promise<void> {
+export async function importState(deps: Deps, text: string): Promise<void> {
+  const doc = await readStateDocument(text);
   if (doc.collections.meta.length !== 1)
     throw new ApiError(400, 'collections.meta must hold exactly one record');
   const broken = brokenInvariant(doc) ?? selfPointingWebhook(deps, doc);

@@ -1,12 +1,14 @@
-import type { Deps } from '../deps.js';
-import { ApiError } from '../domain/errors.js';
-import { ledgerBalance, post } from '../ledger/ledger.js';
+import { approveBusiness } from '../../api/business/service.js';
+import type { Deps } from '../../deps.js';
+import { ApiError } from '../../domain/errors.js';
+import { ledgerBalance, post } from '../../ledger/ledger.js';
+import type { ApprovedBusinessView, BalanceSetView, LedgerView } from './schemas.js';
 
 /**
  * Sets a business's available balance. The difference goes through the ledger as a balance adjustment, so the
  * balance still equals the opening balance plus the ledger.
  */
-export async function setBalance(deps: Deps, businessId: string, balance: number) {
+export async function setBalance(deps: Deps, businessId: string, balance: number): Promise<BalanceSetView> {
   return deps.store.mutate((tx) => {
     const business = tx.get('businesses', businessId);
     if (!business) throw new ApiError(404, 'Business not found');
@@ -32,8 +34,17 @@ export async function setBalance(deps: Deps, businessId: string, balance: number
   });
 }
 
+/** Approves a business as the bank's back office would, opening its payment account. */
+export async function approve(deps: Deps, businessId: string): Promise<ApprovedBusinessView> {
+  const { isApproved, accountNumber, accountType, customerId } = await approveBusiness(deps, businessId);
+  // The API's service spreads an account that may be null; an approval always opens one.
+  if (!isApproved || accountNumber === undefined || accountType === undefined || customerId === undefined)
+    throw new Error(`business ${businessId} has no payment account after its approval`);
+  return { businessId, isApproved, accountNumber, accountType, customerId };
+}
+
 /** A business's ledger, newest first, with the balance it explains next to the stored one. */
-export function ledgerOf(deps: Deps, businessId: string) {
+export function ledgerOf(deps: Deps, businessId: string): LedgerView {
   const business = deps.store.get('businesses', businessId);
   if (!business) throw new ApiError(404, 'Business not found');
   return {

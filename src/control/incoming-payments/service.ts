@@ -1,11 +1,12 @@
-import type { Deps } from '../deps.js';
-import { isoAt } from '../domain/clock.js';
-import { ApiError } from '../domain/errors.js';
-import { incomingCharge } from '../domain/fees.js';
-import { pruneDeliveries } from '../engine/delivery-log.js';
-import type { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
-import { post } from '../ledger/ledger.js';
-import type { DeliveryRecord, WebhookPayload } from '../store/records.js';
+import type { Deps } from '../../deps.js';
+import { isoAt } from '../../domain/clock.js';
+import { ApiError } from '../../domain/errors.js';
+import { incomingCharge } from '../../domain/fees.js';
+import { pruneDeliveries } from '../../engine/delivery-log.js';
+import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
+import { post } from '../../ledger/ledger.js';
+import type { DeliveryRecord, WebhookPayload } from '../../store/records.js';
+import type { PaymentReceivedView } from './schemas.js';
 
 export interface IncomingPayment {
   accountNumber: string;
@@ -21,7 +22,11 @@ export interface IncomingPayment {
  * ledger records the credit, and one webhook delivery of the spec's payload is created in the same mutation
  * (`skipped` when the client has no webhook URL), then handed to the dispatcher.
  */
-export async function receivePayment(deps: Deps, webhooks: WebhookDispatcher, input: IncomingPayment) {
+export async function receivePayment(
+  deps: Deps,
+  webhooks: WebhookDispatcher,
+  input: IncomingPayment,
+): Promise<PaymentReceivedView> {
   const { store, clock, fixtures, config } = deps;
   const delivery = await store.mutate((tx) => {
     const account = tx.where('virtualAccounts', 'accountNumber', input.accountNumber)[0];
@@ -97,27 +102,4 @@ export async function receivePayment(deps: Deps, webhooks: WebhookDispatcher, in
     deliveryId: delivery.id,
     deliveryStatus: delivery.status,
   };
-}
-
-/** Sends a delivery again, to the client's current webhook URL, with a fresh round of attempts. */
-export async function redeliver(deps: Deps, webhooks: WebhookDispatcher, id: string) {
-  const { store, clock, config } = deps;
-  const delivery = await store.mutate((tx) => {
-    const current = tx.get('deliveries', id);
-    if (!current) throw new ApiError(404, 'Delivery not found');
-    const url = tx.get('clients', current.clientId)?.webhookUrl ?? null;
-    if (!url) throw new ApiError(400, 'The client has no webhook URL set');
-    const next: DeliveryRecord = {
-      ...current,
-      url,
-      status: 'pending',
-      attemptsLeft: config.webhookAttempts,
-      nextAttemptAt: clock.now(),
-    };
-    tx.put('deliveries', next);
-    return next;
-  });
-  webhooks.cancel(id);
-  webhooks.deliver(id);
-  return delivery;
 }

@@ -1,0 +1,31 @@
+import * as z from 'zod';
+import { bulkTransfer, bulkTransferWithItems } from '../../api/bulk/schemas.js';
+import { pageQuery } from '../../domain/pagination.js';
+import { bulkStatus } from '../../domain/statuses.js';
+import { lazy } from '../../http/route.js';
+
+// Every client's bulk transfers, as the bank's API shows them, with the client they belong to.
+
+export const batchesQuery = pageQuery.extend({
+  status: bulkStatus.optional(),
+  clientId: z.string().trim().min(1).optional(),
+});
+export type BatchesQuery = z.infer<typeof batchesQuery>;
+
+export const reprocessItemBody = z.object({
+  itemId: z.string().trim().min(1).optional().describe('one failed item; all failed items when left out'),
+});
+
+// What the routes answer.
+
+const clientId = () => z.string().describe('the client the batch belongs to');
+
+export const clientBulkTransfer = lazy('ClientBulkTransfer', () =>
+  bulkTransfer().extend({ clientId: clientId() }),
+);
+export type ClientBulkTransferView = z.infer<ReturnType<typeof clientBulkTransfer>>;
+
+export const clientBulkTransferWithItems = lazy('ClientBulkTransferWithItems', () =>
+  bulkTransferWithItems().extend({ clientId: clientId() }),
+);
+export type ClientBulkTransferWithItemsView = z.infer<ReturnType<typeof clientBulkTransferWithItems>>;

@@ -1,0 +1,56 @@
+import { fixture } from '../../api/examples.js';
+import { defineRoute, type Route, reply } from '../../http/route.js';
+import { credentials as credentialsOfAll } from './credentials.js';
+import { clientCredentials, credentials, newClientBody, rotatedSecret } from './schemas.js';
+import { rotateSecret } from './secrets.js';
+import { createClient } from './tenants.js';
+
+const TAG = 'Sandbox';
+
+/** The clients: their logins and keys, a fresh isolated one, a new secret key. */
+export const clientRoutes: Route[] = [
+  defineRoute({
+    operationId: 'credentials',
+    method: 'get',
+    path: '/credentials',
+    summary: 'Credentials',
+    description: 'Every client’s logins, keys, businesses and members, from the live state.',
+    tag: TAG,
+    auth: { scheme: 'none' },
+    responses: { 200: reply('Sandbox credentials', credentials) },
+    handle: ({ deps }) => ({ data: { clients: credentialsOfAll(deps.store) } }),
+  }),
+  defineRoute({
+    operationId: 'createClient',
+    method: 'post',
+    path: '/clients',
+    summary: 'Create an isolated client',
+    description:
+      'A client of its own (keys, owner, an approved funded business, members) for one parallel test worker.',
+    tag: TAG,
+    auth: { scheme: 'none' },
+    body: newClientBody,
+    example: { name: 'Worker 1', balance: 500000000, members: ['Manager', 'Viewer'] },
+    responses: {
+      201: reply(
+        'Client created',
+        clientCredentials,
+        '`Client created`: shaped like one `credentials` entry',
+      ),
+      400: '`webhookUrl must not point at the sandbox itself (port … of this machine): …`',
+    },
+    handle: async ({ deps, body }) => ({ status: 201, data: await createClient(deps, body) }),
+  }),
+  defineRoute({
+    operationId: 'rotateSecret',
+    method: 'post',
+    path: '/clients/{id}/rotate-secret',
+    summary: 'Rotate a client’s secret key',
+    description: 'The old key keeps working for `--secret-grace` seconds, then answers 401.',
+    tag: TAG,
+    auth: { scheme: 'none' },
+    params: { id: { description: 'the `id` of the client', example: fixture.clientA } },
+    responses: { 200: reply('Secret key rotated', rotatedSecret), 404: '`Client not found`' },
+    handle: async ({ deps, params }) => ({ data: await rotateSecret(deps, params.id) }),
+  }),
+];

@@ -1,0 +1,55 @@
+import * as z from 'zod';
+import { roleName } from '../../domain/roles.js';
+import { lazy } from '../../http/route.js';
+import { isoDate, kobo } from '../../http/wire.js';
+
+// The clients, their logins and keys.
+
+export const newClientBody = z.object({
+  name: z.string().trim().min(2).max(100).optional(),
+  /** Balance of its approved business, kobo (default 500 000 000). */
+  balance: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** Members to add beside the owner (who is Admin). */
+  members: z.array(roleName).max(20).optional(),
+  webhookUrl: z.url().max(2048).optional(),
+});
+export type NewClient = z.infer<typeof newClientBody>;
+
+// What the routes answer.
+
+export const clientCredentials = lazy('ClientCredentials', () =>
+  z.strictObject({
+    clientId: z.string(),
+    name: z.string(),
+    email: z.string(),
+    password: z.string(),
+    publicKey: z.string(),
+    secretKey: z.string(),
+    webhookAuthKey: z.string(),
+    businesses: z.array(
+      z.strictObject({
+        id: z.string(),
+        businessName: z.string(),
+        isApproved: z.boolean(),
+        accountNumber: z.string().nullable(),
+        accountBalance: kobo(),
+      }),
+    ),
+    members: z.array(z.strictObject({ email: z.string(), password: z.string(), role: z.string() })),
+  }),
+);
+export type ClientCredentialsView = z.infer<ReturnType<typeof clientCredentials>>;
+
+export const credentials = lazy('Credentials', () =>
+  z.strictObject({ clients: z.array(clientCredentials()) }),
+);
+export type CredentialsView = z.infer<ReturnType<typeof credentials>>;
+
+export const rotatedSecret = lazy('RotatedSecret', () =>
+  z.strictObject({
+    clientId: z.string(),
+    secretKey: z.string(),
+    previousSecretValidUntil: isoDate().describe('until then the old key still works (`--secret-grace`)'),
+  }),
+);
+export type RotatedSecretView = z.infer<ReturnType<typeof rotatedSecret>>;

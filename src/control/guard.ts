@@ -1,0 +1,30 @@
+import type { MiddlewareHandler } from 'hono';
+import type { Config } from '../config.js';
+import { dashboardCookie, takeDashboardToken } from '../dashboard/token.js';
+import { ApiError } from '../domain/errors.js';
+import { secureEqual } from '../domain/secure-compare.js';
+import { isWebhookAgent } from '../engine/webhook-agent.js';
+import type { AppEnv } from '../http/env.js';
+import { header } from '../http/headers.js';
+
+/**
+ * What stands before every `/__sandbox` path, routes or not (the documents, the dashboard and its assets too):
+ * a webhook delivery is refused (403), then with `--control-token` a request without it (401).
+ */
+export function controlGuard(config: Pick<Config, 'controlToken'>): MiddlewareHandler<AppEnv> {
+  const token = config.controlToken;
+  return async (c, next) => {
+    // Behind the rule that refuses a webhook URL pointing at the sandbox: a delivery that still reaches it, by a
+    // name that rule cannot know (a compose service name, a port mapping), cannot drive it.
+    if (isWebhookAgent(header(c, 'user-agent')))
+      throw new ApiError(403, 'Webhook deliveries cannot call the control API');
+    if (token) {
+      const redirect = takeDashboardToken(c, token);
+      if (redirect) return redirect;
+      const given = header(c, 'x-sandbox-token') ?? dashboardCookie(c);
+      if (!given || !secureEqual(given, token))
+        throw new ApiError(401, 'x-sandbox-token is missing or wrong');
+    }
+    await next();
+  };
+}

@@ -1,0 +1,44 @@
+import type { Deps } from '../../deps.js';
+import { ApiError } from '../../domain/errors.js';
+import { parseInput, parseJson } from '../../domain/parse.js';
+import { ScenarioError } from '../../scenarios/library.js';
+import { type Scenario, type ScenarioRule, scenario } from '../../scenarios/schema.js';
+import type { ActiveScenarioView } from './schemas.js';
+import { scenarioByName } from './schemas.js';
+
+/**
+ * `{name}` of a ready scenario, or a whole scenario object. Told apart before either is validated, so that a bad
+ * scenario object hears which of its own fields is wrong.
+ */
+function chooseScenario(deps: Pick<Deps, 'scenarios'>, body: unknown): Scenario {
+  const byName = scenarioByName.safeParse(body);
+  if (byName.success) {
+    const ready = deps.scenarios.library.get(byName.data.name);
+    if (!ready) throw new ApiError(404, `No ready scenario named "${byName.data.name}"`);
+    return ready;
+  }
+  try {
+    return deps.scenarios.library.resolve(parseInput(scenario, body));
+  } catch (error) {
+    if (error instanceof ScenarioError) throw new ApiError(400, error.message);
+    throw error;
+  }
+}
+
+/** Makes the scenario of a `PUT /scenario` body (its JSON text) the active one. */
+export function setScenario(deps: Pick<Deps, 'scenarios'>, text: string): ActiveScenarioView {
+  deps.scenarios.set(chooseScenario(deps, parseJson(text)));
+  return deps.scenarios.describe();
+}
+
+/** Puts `rules` in front of the active ones. */
+export function addRules(deps: Pick<Deps, 'scenarios'>, rules: ScenarioRule[]): ActiveScenarioView {
+  deps.scenarios.use(rules);
+  return deps.scenarios.describe();
+}
+
+/** Back to the start-up scenario. */
+export function resetScenario(deps: Pick<Deps, 'scenarios'>): ActiveScenarioView {
+  deps.scenarios.reset();
+  return deps.scenarios.describe();
+}

@@ -1,0 +1,49 @@
+import { DONE, defineRoute, done, type Route, raw } from '../../http/route.js';
+import { stateDocument } from '../../store/records.js';
+import { importLimit, stateExport } from './schemas.js';
+import { importState } from './service.js';
+
+const TAG = 'State';
+
+/** `/state`: the whole state out, and back in. */
+export const stateRoutes: Route[] = [
+  defineRoute({
+    operationId: 'exportState',
+    method: 'get',
+    path: '/state',
+    summary: 'Export the state',
+    tag: TAG,
+    auth: { scheme: 'none' },
+    responses: { 200: raw('The whole state', stateExport) },
+    handle: ({ deps }) => ({ json: deps.store.exportState() }),
+  }),
+  defineRoute({
+    operationId: 'importState',
+    method: 'put',
+    path: '/state',
+    summary: 'Import a state',
+    description:
+      'Replaces the whole state with a document of `GET /state`, validated record by record. The body may hold up to `--import-limit` bytes (64 MiB by default).',
+    tag: TAG,
+    auth: { scheme: 'none' },
+    // Read as text and parsed a batch of records at a time, so that other requests get their turn.
+    text: true,
+    body: stateDocument,
+    bodyLimit: importLimit,
+    responses: {
+      200: done('State imported'),
+      400: [
+        'A record is invalid, or a collection missing (named in the message)',
+        '`collections.meta must hold exactly one record`',
+        'An invariant is broken (named): an empty or repeated id, a transaction or bulk item of no record, a balance that is not its opening balance plus its ledger, a batch whose counters are not its items’',
+        'The document’s clock is outside the range of a Date',
+        'A client’s webhook URL, or a pending delivery’s, points at the sandbox itself',
+      ],
+      413: 'A body over `--import-limit` bytes (answered with `Connection: close`)',
+    },
+    handle: async ({ deps, text }) => {
+      await importState(deps, text);
+      return DONE;
+    },
+  }),
+];

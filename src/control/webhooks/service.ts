@@ -1,0 +1,56 @@
+import type { Deps } from '../../deps.js';
+import { ApiError } from '../../domain/errors.js';
+import { type Pagination, paginate } from '../../domain/pagination.js';
+import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
+import type { DeliveryRecord } from '../../store/records.js';
+import type { DeliveriesQuery } from './schemas.js';
+
+/** Every client's deliveries, newest first, of one status or client if asked. */
+export function listDeliveries(
+  deps: Pick<Deps, 'store'>,
+  query: DeliveriesQuery,
+): { data: DeliveryRecord[]; pagination: Pagination } {
+  const matching = deps.store
+    .all('deliveries')
+    .filter(
+      (d) =>
+        (query.status === undefined || d.status === query.status) &&
+        (query.clientId === undefined || d.clientId === query.clientId),
+    )
+    .reverse();
+  return paginate(matching, query);
+}
+
+/** One delivery with its attempts. */
+export function getDelivery(deps: Pick<Deps, 'store'>, id: string): DeliveryRecord {
+  const delivery = deps.store.get('deliveries', id);
+  if (!delivery) throw new ApiError(404, 'Delivery not found');
+  return delivery;
+}
+
+/** Sends a delivery again, to the client's current webhook URL, with a fresh round of attempts. */
+export async function redeliver(
+  deps: Deps,
+  webhooks: WebhookDispatcher,
+  id: string,
+): Promise<DeliveryRecord> {
+  const { store, clock, config } = deps;
+  const delivery = await store.mutate((tx) => {
+    const current = tx.get('deliveries', id);
+    if (!current) throw new ApiError(404, 'Delivery not found');
+    const url = tx.get('clients', current.clientId)?.webhookUrl ?? null;
+    if (!url) throw new ApiError(400, 'The client has no webhook URL set');
+    const next: DeliveryRecord = {
+      ...current,
+      url,
+      status: 'pending',
+      attemptsLeft: config.webhookAttempts,
+      nextAttemptAt: clock.now(),
+    };
+    tx.put('deliveries', next);
+    return next;
+  });
+  webhooks.cancel(id);
+  webhooks.deliver(id);
+  return delivery;
+}
