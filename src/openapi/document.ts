@@ -155,7 +155,8 @@ function responses(op: RouteInfo, api: boolean, schemas: Schemas): JsonObject {
   }
   for (const [status, lines] of failures(op, api)) {
     const description = lines.length === 1 ? lines.join('') : lines.map((line) => `- ${line}`).join('\n');
-    result[status] = { description, content: ERROR_CONTENT };
+    // A redirect (the dashboard's 303 after taking its token) has no body.
+    result[status] = status < 400 ? { description } : { description, content: ERROR_CONTENT };
   }
   schemas.named(errorEnvelope);
   return result;

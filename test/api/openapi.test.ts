@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import banks from '../../fixtures/banks.json' with { type: 'json' };
+import billers from '../../fixtures/billers.json' with { type: 'json' };
 import { apiRouteList } from '../../src/api/routes.js';
 import { controlRouteList } from '../../src/control/routes.js';
 import type { RouteInfo } from '../../src/http/route.js';
@@ -134,6 +136,26 @@ describe('OpenAPI documents', () => {
     expect(api.components.parameters.SandboxScenario).toMatchObject({
       schema: { type: 'string', enum: ready.map((s) => s.name) },
     });
+  });
+
+  it('says in the schemas what the server enforces: amounts, codes, the webhook URL, content types', () => {
+    const transfer = JSON.stringify(api.components.schemas.TransferRequest);
+    // Both forms of the amount (a JSON integer, a string of digits) carry the bounds and the whole-number rule.
+    expect(transfer).toContain('"type":"integer","minimum":100,"maximum":1000000000');
+    expect(api.components.schemas.TransferRequest).toMatchObject({
+      properties: { receiverBankCode: { enum: banks.banks.map((b) => b.code) } },
+    });
+    expect(api.components.schemas.ConfigureBillersRequest).toMatchObject({
+      properties: { billers: { items: { enum: billers } } },
+    });
+    expect(api.components.schemas.UpdateWebhookUrlRequest).toMatchObject({
+      properties: { webhookUrl: { format: 'uri', description: expect.stringContaining('https') } },
+    });
+    const ui = control.paths['/ui']?.get?.responses as Record<string, { content?: object }>;
+    expect(Object.keys(ui['200']?.content ?? {})).toEqual(['text/html; charset=utf-8']);
+    expect(ui['303']?.content).toBeUndefined();
+    const events = control.paths['/ui/events']?.get?.responses as Record<string, { content?: object }>;
+    expect(Object.keys(events['200']?.content ?? {})).toEqual(['text/event-stream']);
   });
 
   it('takes request schemas from the zod schemas the routes validate with', () => {
