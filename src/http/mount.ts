@@ -10,8 +10,9 @@ import type { Reply, Route, Runtime } from './route.js';
 import { jsonBody, jsonText } from './validate.js';
 
 /**
- * Looks at every success answer before it is sent (the tests give one that validates it against the route's
- * documented response schema).
+ * Looks at every answer of a route before it is sent: `body` is the JSON body or, for a route that builds its
+ * own `Response` (a page, an event stream), that response, unread. The tests give one that holds it against the
+ * route's documented responses.
  */
 export type AnswerCheck = (route: Route, status: number, body: unknown) => void;
 
@@ -94,7 +95,10 @@ export function mountRoutes(
         business: c.get('business'),
         actor: () => actorOf(c),
       })) as GivenAnswer;
-      if (answer.response) return answer.response;
+      if (answer.response) {
+        check?.(route, answer.response.status, answer.response);
+        return answer.response;
+      }
       const status = answer.status ?? 200;
       const json = envelope(route, status, answer);
       check?.(route, status, json);

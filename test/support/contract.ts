@@ -10,6 +10,9 @@ export const checkedAnswers = new Set<string>();
 const isReply = (value: unknown): value is Reply =>
   typeof value === 'object' && value !== null && 'kind' in value;
 
+/** `text/html` of `text/html; charset=UTF-8`. */
+const mediaType = (contentType: string | null) => contentType?.split(';')[0]?.trim().toLowerCase();
+
 function refuse(reason: string): never {
   // The sandbox of the tests logs nothing, and an error thrown here becomes a bare 500: say why on stderr.
   process.stderr.write(`answer check: ${reason}\n`);
@@ -18,8 +21,9 @@ function refuse(reason: string): never {
 
 /**
  * Every answer of a defined route, held against what its document says: a success status must be one the route
- * documents and its body must parse with the documented (strict) schema; an error status must be one the
- * document lists for it, with the error envelope. The in-process sandbox of the tests runs with it.
+ * documents and its body must parse with the documented (strict) schema, or for a body the route builds itself,
+ * have the documented content type; an error status must be one the document lists for it, with the error
+ * envelope. The in-process sandbox of the tests runs with it.
  */
 export const answerCheck: AnswerCheck = (route, status, body) => {
   const where = `${route.operationId} ${status}`;
@@ -30,6 +34,15 @@ export const answerCheck: AnswerCheck = (route, status, body) => {
       refuse(`${where}: the document lists no ${status} for this route (${JSON.stringify(body)})`);
     const parsed = errorEnvelope().safeParse(body);
     if (!parsed.success) refuse(`${where}: not the error envelope: ${parsed.error.message}`);
+  } else if (body instanceof Response) {
+    // A body of its own (a page, an event stream) is not read here: it must be one the route documents, by its
+    // content type.
+    const documented = isReply(reply) && reply.kind === 'raw' ? reply.contentType : undefined;
+    const given = body.headers.get('content-type');
+    if (documented === undefined)
+      refuse(`${where}: a body of its own (${given}), which it does not document`);
+    if (mediaType(given) !== mediaType(documented))
+      refuse(`${where}: content type ${given}, documented ${documented}`);
   } else {
     if (!isReply(reply)) refuse(`${where}: not a documented success status`);
     const parsed = answerSchema(reply)?.safeParse(body);
