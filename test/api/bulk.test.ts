@@ -1,12 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
-import type { Pagination } from '../../src/domain/pagination.js';
+import { type AuditEntryView, auditEntry } from '../../src/api/audits/schemas.js';
+import {
+  type BulkTransferView,
+  type BulkTransferWithItemsView,
+  bulkClaim,
+  bulkTransfer,
+  bulkTransferWithItems,
+} from '../../src/api/bulk/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
+import { dataOf, type PageView, pageOf } from '../support/answers.js';
 import {
   ALREADY_COMPLETED,
   ALREADY_PROCESSING,
-  type Batch,
-  type BatchSummary,
   BULK,
   bulkDebits,
   bulkHelpers,
@@ -60,12 +66,6 @@ const ITEM_KEYS = [
   'transactionReference',
 ];
 
-interface Audit {
-  id: string;
-  action: string;
-  type: string;
-}
-
 const keysB1 = schemeB(B.publicKey, B.secretKey, B.b1.id);
 
 const { transfer, transfers, create, getBatch } = bulkHelpers({
@@ -79,17 +79,17 @@ async function list(
   sandbox: Sandbox,
   headers: Record<string, string> = keysA1,
   query = '',
-): Promise<{ data: BatchSummary[]; pagination: Pagination }> {
+): Promise<PageView<BulkTransferView>> {
   const res = await call(sandbox, 'GET', `${BULK}${query}`, { headers });
   expect(res.status).toBe(200);
   expect(res.body.status).toBe(true);
-  return { data: res.body.data as BatchSummary[], pagination: res.body.pagination as Pagination };
+  return pageOf(res, bulkTransfer);
 }
 
 describe('scheme B on every bulk route', () => {
   let sandbox: Sandbox;
-  let batchA: Batch;
-  let batchB: Batch;
+  let batchA: BulkTransferWithItemsView;
+  let batchB: BulkTransferWithItemsView;
   beforeAll(async () => {
     sandbox = await memorySandbox();
     batchA = await create(sandbox, transfers(2));
@@ -220,7 +220,7 @@ describe('create a bulk transfer', () => {
     expect(res.status).toBe(201);
     expect(res.body.status).toBe(true);
     expect(typeof res.body.message).toBe('string');
-    const batch = res.body.data as Batch;
+    const batch = dataOf(res, bulkTransferWithItems);
     expect(Object.keys(batch).sort()).toEqual([...BATCH_KEYS, 'items'].sort());
     expect(batch).toMatchObject({
       businessId: A.a1.id,
@@ -347,9 +347,9 @@ describe('create a bulk transfer', () => {
 
 describe('list bulk transfers', () => {
   let sandbox: Sandbox;
-  const created: Batch[] = [];
-  let batchA2: Batch;
-  let batchB: Batch;
+  const created: BulkTransferWithItemsView[] = [];
+  let batchA2: BulkTransferWithItemsView;
+  let batchB: BulkTransferWithItemsView;
   beforeAll(async () => {
     sandbox = await memorySandbox();
     for (const name of ['First', 'Second', 'Third'])
@@ -430,7 +430,7 @@ describe('get a bulk transfer', () => {
     expect(res.status).toBe(200);
     expect(res.body.status).toBe(true);
     expect(typeof res.body.message).toBe('string');
-    const batch = res.body.data as Batch;
+    const batch = dataOf(res, bulkTransferWithItems);
     expect(batch.items.map((i) => i.itemIndex)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(batch.items.map((i) => i.amount)).toEqual(items.map((t) => String(t.amount)));
     expect(batch.items.map((i) => i.retrievalReference)).toEqual(items.map((t) => t.retrievalReference));
@@ -474,7 +474,7 @@ describe('process a bulk transfer', () => {
     const res = await processBatch(sandbox, batch.id);
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ status: true, message: QUEUED });
-    const data = res.body.data as { bulkTransferId: string; jobId: string };
+    const data = dataOf(res, bulkClaim);
     expect(data).toEqual({ bulkTransferId: batch.id, jobId: expect.any(String) });
     expect(data.jobId).toMatch(/\S/);
 
@@ -713,10 +713,11 @@ describe('audit log of bulk transfers', () => {
   });
   afterAll(() => sandbox.close());
 
-  async function audits(): Promise<{ data: Audit[]; total: number }> {
+  async function audits(): Promise<{ data: AuditEntryView[]; total: number }> {
     const res = await call(sandbox, 'GET', `${AUDITS}?limit=100`, { headers: owner });
     expect(res.status).toBe(200);
-    return { data: res.body.data as Audit[], total: (res.body.pagination as Pagination).totalCount };
+    const { data, pagination } = pageOf(res, auditEntry);
+    return { data, total: pagination.totalCount };
   }
 
   it('writes a TRANSFER entry on create and another on process', async () => {
@@ -739,6 +740,6 @@ describe('audit log of bulk transfers', () => {
     const ofB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
     const res = await call(sandbox, 'GET', `${AUDITS}?limit=100`, { headers: ofB });
     expect(res.status).toBe(200);
-    expect((res.body.data as Audit[]).filter((a) => a.type === 'TRANSFER')).toHaveLength(0);
+    expect(pageOf(res, auditEntry).data.filter((a) => a.type === 'TRANSFER')).toHaveLength(0);
   });
 });
