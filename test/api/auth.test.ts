@@ -1,7 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import states from '../../fixtures/states.json' with { type: 'json' };
+import { signIn } from '../../src/api/auth/schemas.js';
+import { errorEnvelope } from '../../src/http/wire.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
+import { bodyOf, dataOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
 
 const SIGNIN = '/api/v1/auth/signin';
@@ -18,19 +21,6 @@ const BUSINESS_FIELDS = [
   'state',
   'stateId',
 ].sort();
-
-interface Business {
-  id: string;
-  businessName: string;
-  bvn: string;
-  photoIdUrl: string;
-  businessDocumentsUrls: string[];
-  isApproved: boolean;
-  residentialAddress: string;
-  stateId: string;
-  state: { id: string; name: string } | null;
-  clientId: string;
-}
 
 function b64url(value: string): string {
   return Buffer.from(value).toString('base64url');
@@ -65,7 +55,7 @@ describe('sign-in', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe(true);
-    const data = res.body.data as { accessToken: string; businesses: Business[] };
+    const data = dataOf(res, signIn);
     const parts = data.accessToken.split('.');
     expect(parts).toHaveLength(3);
     for (const part of parts) expect(part).toMatch(/^[A-Za-z0-9_-]+$/);
@@ -81,7 +71,7 @@ describe('sign-in', () => {
     const res = await call(sandbox, 'POST', SIGNIN, {
       body: { email: A.owner.email, password: A.owner.password },
     });
-    const { businesses } = res.body.data as { businesses: Business[] };
+    const { businesses } = dataOf(res, signIn);
     expect(businesses.map((b) => b.id).sort()).toEqual([A.a1.id, A.a2.id].sort());
     for (const b of businesses) {
       expect(Object.keys(b).sort()).toEqual(BUSINESS_FIELDS);
@@ -114,7 +104,7 @@ describe('sign-in', () => {
       body: { email: B.owner.email, password: B.owner.password },
     });
     expect(res.status).toBe(200);
-    const { businesses } = res.body.data as { businesses: Business[] };
+    const { businesses } = dataOf(res, signIn);
     expect(businesses.map((b) => b.id)).toEqual([B.b1.id]);
     expect(businesses[0]?.clientId).toBe(B.id);
   });
@@ -124,7 +114,7 @@ describe('sign-in', () => {
       body: { email: A.owner.email.toUpperCase(), password: A.owner.password },
     });
     expect(res.status).toBe(200);
-    const token = (res.body.data as { accessToken: string }).accessToken;
+    const token = dataOf(res, signIn).accessToken;
     const details = await call(sandbox, 'GET', DETAILS, { headers: schemeA(token, A.secretKey, A.a1.id) });
     expect(details.status).toBe(200);
   });
@@ -135,7 +125,7 @@ describe('sign-in', () => {
         body: { email: member.email, password: member.password },
       });
       expect(res.status).toBe(200);
-      const token = (res.body.data as { accessToken: string }).accessToken;
+      const token = dataOf(res, signIn).accessToken;
       expect(decodePart(token.split('.')[1])).toMatchObject({
         sub: member.id,
         clientId: A.id,
@@ -176,7 +166,7 @@ describe('sign-in', () => {
       const res = await call(sandbox, 'POST', SIGNIN, { body });
       expect(res.status).toBe(400);
       expect(res.body.status).toBe(false);
-      const errors = res.body.errors as { field: string }[];
+      const { errors = [] } = bodyOf(res, errorEnvelope);
       expect(errors.map((e) => e.field).sort()).toEqual(fields);
     }
   });
