@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
-import type { Pagination } from '../../src/domain/pagination.js';
+import { type AuditEntryView, auditEntry } from '../../src/api/audits/schemas.js';
+import { payoutAccount } from '../../src/api/payouts/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
+import { dataOf, type PageView, pageOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';
 
 const AUDITS = '/api/v1/clients/business/audits';
@@ -12,16 +14,6 @@ const SIGNIN = '/api/v1/auth/signin';
 const BANK = banks.banks[0];
 if (!BANK) throw new Error('fixtures/banks.json is empty');
 
-interface Audit {
-  id: string;
-  email: string;
-  user: string;
-  action: string;
-  type: string;
-  date: string;
-  role: string;
-  ipAddress: string;
-}
 let refs = 0;
 function transferBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   refs += 1;
@@ -42,11 +34,11 @@ async function auditsOf(
   sandbox: Sandbox,
   headers: Record<string, string>,
   query = '?limit=100',
-): Promise<{ data: Audit[]; pagination: Pagination }> {
+): Promise<PageView<AuditEntryView>> {
   const res = await call(sandbox, 'GET', `${AUDITS}${query}`, { headers });
   expect(res.status).toBe(200);
   expect(res.body.status).toBe(true);
-  return { data: res.body.data as Audit[], pagination: res.body.pagination as Pagination };
+  return pageOf(res, auditEntry);
 }
 
 describe('audit log of the owner', () => {
@@ -211,7 +203,7 @@ describe('refused requests', () => {
     for (const n of ['1000000001', '1000000002', '1000000003']) {
       const res = await call(sandbox, 'POST', PAYOUTS, { headers: owner, body: payoutBody(n) });
       expect(res.status).toBe(201);
-      payoutIds.push((res.body.data as { id: string }).id);
+      payoutIds.push(dataOf(res, payoutAccount).id);
     }
     const before = await counts();
     const newestBefore = (await auditsOf(sandbox, owner)).data[0];
