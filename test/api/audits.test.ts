@@ -131,13 +131,6 @@ describe('audit log of the owner', () => {
     });
   });
 
-  it('requires businessId', async () => {
-    const { businessId: _omitted, ...rest } = headers;
-    const res = await call(sandbox, 'GET', AUDITS, { headers: rest });
-    expect(res.status).toBe(400);
-    expect(res.body.message).toBe('businessId is required in headers');
-  });
-
   it('records the x-forwarded-for address', async () => {
     const forwarded = { ...headers, 'x-forwarded-for': '203.0.113.9' };
     const res = await call(sandbox, 'POST', TRANSFER, { headers: forwarded, body: transferBody() });
@@ -181,13 +174,9 @@ describe("a Manager's actions", () => {
 describe('refused requests', () => {
   let sandbox: Sandbox;
   let owner: Record<string, string>;
-  let viewer: Record<string, string>;
-  let manager: Record<string, string>;
   beforeAll(async () => {
     sandbox = await memorySandbox();
     owner = await ownerHeaders(sandbox);
-    viewer = schemeA(await tokenFor(sandbox, A.viewer), A.secretKey, A.a1.id);
-    manager = schemeA(await tokenFor(sandbox, A.manager), A.secretKey, A.a1.id);
   });
 
   async function counts(): Promise<[number, number]> {
@@ -196,7 +185,9 @@ describe('refused requests', () => {
     return [a1, a2];
   }
 
-  it('write nothing: 400, 403, 404 and 409 answers leave the log as it was', async () => {
+  // A 403 to a role leaves the whole state as it was, the log with it, on every route:
+  // route-auth.test.ts, '%s: each role as the role rules say'.
+  it('write nothing: 400, 404 and 409 answers leave the log as it was', async () => {
     const reused = transferBody();
     expect((await call(sandbox, 'POST', TRANSFER, { headers: owner, body: reused })).status).toBe(200);
     const payoutIds: string[] = [];
@@ -212,16 +203,11 @@ describe('refused requests', () => {
       ['POST', TRANSFER, owner, transferBody({ amount: 99 }), 400],
       ['POST', TRANSFER, owner, transferBody({ receiverBankCode: '999' }), 400],
       ['POST', TRANSFER, { ...owner, businessId: A.a2.id }, transferBody(), 400],
-      ['POST', TRANSFER, viewer, transferBody(), 403],
       ['POST', TRANSFER, owner, { ...reused, amount: 123456 }, 409],
       ['POST', PAYOUTS, owner, payoutBody('1000000004'), 400],
       ['PUT', `${PAYOUTS}/${payoutIds[1]}`, owner, payoutBody('1000000001'), 409],
       ['PUT', `${PAYOUTS}/no-such-payout`, owner, payoutBody('1000000009'), 404],
-      ['DELETE', `${PAYOUTS}/${payoutIds[0]}`, viewer, {}, 403],
-      ['POST', PAYOUTS, viewer, payoutBody('1000000005'), 403],
       ['PATCH', WEBHOOK, owner, { webhookUrl: 'not a url' }, 400],
-      ['PATCH', WEBHOOK, manager, { webhookUrl: 'https://hooks.example.com/x' }, 403],
-      ['PATCH', WEBHOOK, viewer, { webhookUrl: 'https://hooks.example.com/x' }, 403],
     ];
     for (const [method, path, headers, body, status] of refused) {
       const res = await call(sandbox, method, path, { headers, body });
