@@ -274,13 +274,6 @@ describe('list customers', () => {
     const aIds = pageOf(await list('?limit=100'), customer).data.map((c) => c.id);
     expect(bIds.filter((id) => aIds.includes(id))).toEqual([]);
   });
-
-  it('requires businessId', async () => {
-    const { businessId: _omitted, ...rest } = headers;
-    const res = await call(sandbox, 'GET', CUSTOMERS, { headers: rest });
-    expect(res.status).toBe(400);
-    expect(res.body.message).toBe('businessId is required in headers');
-  });
 });
 
 describe('create business', () => {
