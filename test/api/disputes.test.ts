@@ -253,12 +253,9 @@ describe('disputes', () => {
     expect((await list('', headersB)).data).toEqual([]);
   });
 
-  it('lets a Viewer read but not open a dispute', async () => {
+  // That a Viewer may not open one (403, nothing stored) is route-auth.test.ts's: each role as the role rules say.
+  it('lets a Viewer read the disputes', async () => {
     const viewer = schemeA(await tokenFor(sandbox, A.viewer), A.secretKey, A.a1.id);
     expect((await list('', viewer)).data).toHaveLength(4);
-    const tx3 = await transfer(sandbox, headers);
-    const res = await open({ transactionId: tx3, description: 'Viewer tries' }, viewer);
-    expect(res.status).toBe(403);
-    expect((await list(`?transactionId=${tx3}`)).data).toEqual([]);
   });
 });
