@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import roles from '../../fixtures/roles.json' with { type: 'json' };
+import { memberRoles } from '../../src/api/members/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
+import { dataOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
 
 const ROLES = '/api/v1/clients/members/roles';
@@ -17,7 +19,7 @@ describe('member roles', () => {
     expect(res.status).toBe(200);
     expect(res.body.status).toBe(true);
     expect(typeof res.body.message).toBe('string');
-    const data = res.body.data as { id: string; name: string }[];
+    const data = dataOf(res, memberRoles);
     for (const role of data) expect(Object.keys(role).sort()).toEqual(['id', 'name']);
     expect([...data].sort((a, b) => a.name.localeCompare(b.name))).toEqual(
       [...roles].sort((a, b) => a.name.localeCompare(b.name)),
@@ -36,7 +38,7 @@ describe('member roles', () => {
       const token = await tokenFor(sandbox, user);
       const res = await call(sandbox, 'GET', ROLES, { headers: schemeA(token, secret) });
       expect(res.status, user.email).toBe(200);
-      const data = res.body.data as { id: string; name: string }[];
+      const data = dataOf(res, memberRoles);
       expect([...data].sort((a, b) => a.id.localeCompare(b.id))).toEqual(expected);
     }
   });
