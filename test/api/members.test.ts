@@ -7,6 +7,7 @@ import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox
 
 const ROLES = '/api/v1/clients/members/roles';
 
+// Which credentials the role list refuses, with what status and message: route-auth.test.ts, for every route.
 describe('member roles', () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
@@ -40,29 +41,6 @@ describe('member roles', () => {
       expect(res.status, user.email).toBe(200);
       const data = dataOf(res, memberRoles);
       expect([...data].sort((a, b) => a.id.localeCompare(b.id))).toEqual(expected);
-    }
-  });
-
-  it('answers 401 without credentials', async () => {
-    const res = await call(sandbox, 'GET', ROLES);
-    expect(res.status).toBe(401);
-    expect(res.body).toMatchObject({ status: false, data: null });
-  });
-
-  it('answers 401 without SECRET_KEY, with a wrong one, or with a bad token', async () => {
-    const token = await tokenFor(sandbox, A.owner);
-    const cases: Record<string, string>[] = [
-      { authorization: `Bearer ${token}` },
-      schemeA(token, B.secretKey),
-      schemeA(token, `sk_sandbox_${'f'.repeat(32)}`),
-      schemeA('not.a.token', A.secretKey),
-      { SECRET_KEY: A.secretKey },
-    ];
-    for (const headers of cases) {
-      const res = await call(sandbox, 'GET', ROLES, { headers });
-      expect(res.status).toBe(401);
-      expect(res.body.status).toBe(false);
-      expect(res.body.data).toBeNull();
     }
   });
 });
