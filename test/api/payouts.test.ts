@@ -117,21 +117,11 @@ describe('payout accounts', () => {
     expect([...page1.data, ...page2.data].map((p) => p.id)).toEqual(all);
   });
 
-  it('lets a Viewer list them (200), but not create, update or delete (403)', async () => {
+  // That a Viewer may not create, update or delete one (403, nothing changed): route-auth.test.ts, '%s: each role
+  // as the role rules say'.
+  it('lets a Viewer list them', async () => {
     const listed = await list(viewer);
     expect(listed.data).toHaveLength(3);
-    const post = await create(payout('2222222222'), viewer);
-    expect(post.status).toBe(403);
-    const put = await call(sandbox, 'PUT', `${PAYOUTS}/${first.id}`, {
-      headers: viewer,
-      body: payout('2222222222'),
-    });
-    expect(put.status).toBe(403);
-    const del = await call(sandbox, 'DELETE', `${PAYOUTS}/${first.id}`, { headers: viewer });
-    expect(del.status).toBe(403);
-    const after = await list();
-    expect(after.data.find((p) => p.id === first.id)).toEqual(first);
-    expect(after.pagination.totalCount).toBe(3);
   });
 
   it('updates one with PUT: 200 and the change is listed', async () => {
