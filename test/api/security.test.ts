@@ -1198,12 +1198,11 @@ describe('sandbox and production keys never mix', () => {
     }
   });
 
-  it("a sandbox key of client A with client B's token: 401 (and B's key with A's token)", async () => {
+  // B's key with A's token: route-auth.test.ts, on every scheme A route. It signs in as A only, hence these.
+  it("a sandbox key of client A with client B's token: 401", async () => {
     const ab = await call(sandbox, 'GET', DETAILS, { headers: schemeA(tokenB, A.secretKey, B.b1.id) });
     expect(ab.status).toBe(401);
     expect(ab.body).toMatchObject({ status: false, data: null });
-    const ba = await call(sandbox, 'GET', DETAILS, { headers: schemeA(tokenA, B.secretKey, A.a1.id) });
-    expect(ba.status).toBe(401);
     const noBusiness = await call(sandbox, 'GET', '/api/v1/clients/business', {
       headers: schemeA(tokenB, A.secretKey),
     });
