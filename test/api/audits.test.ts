@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
-import type { Pagination } from '../../src/domain/pagination.js';
+import { type AuditEntryView, auditEntry } from '../../src/api/audits/schemas.js';
+import { payoutAccount } from '../../src/api/payouts/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
+import { dataOf, type PageView, pageOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';
 
 const AUDITS = '/api/v1/clients/business/audits';
@@ -12,16 +14,6 @@ const SIGNIN = '/api/v1/auth/signin';
 const BANK = banks.banks[0];
 if (!BANK) throw new Error('fixtures/banks.json is empty');
 
-interface Audit {
-  id: string;
-  email: string;
-  user: string;
-  action: string;
-  type: string;
-  date: string;
-  role: string;
-  ipAddress: string;
-}
 let refs = 0;
 function transferBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   refs += 1;
@@ -42,11 +34,11 @@ async function auditsOf(
   sandbox: Sandbox,
   headers: Record<string, string>,
   query = '?limit=100',
-): Promise<{ data: Audit[]; pagination: Pagination }> {
+): Promise<PageView<AuditEntryView>> {
   const res = await call(sandbox, 'GET', `${AUDITS}${query}`, { headers });
   expect(res.status).toBe(200);
   expect(res.body.status).toBe(true);
-  return { data: res.body.data as Audit[], pagination: res.body.pagination as Pagination };
+  return pageOf(res, auditEntry);
 }
 
 describe('audit log of the owner', () => {
@@ -139,13 +131,6 @@ describe('audit log of the owner', () => {
     });
   });
 
-  it('requires businessId', async () => {
-    const { businessId: _omitted, ...rest } = headers;
-    const res = await call(sandbox, 'GET', AUDITS, { headers: rest });
-    expect(res.status).toBe(400);
-    expect(res.body.message).toBe('businessId is required in headers');
-  });
-
   it('records the x-forwarded-for address', async () => {
     const forwarded = { ...headers, 'x-forwarded-for': '203.0.113.9' };
     const res = await call(sandbox, 'POST', TRANSFER, { headers: forwarded, body: transferBody() });
@@ -189,13 +174,9 @@ describe("a Manager's actions", () => {
 describe('refused requests', () => {
   let sandbox: Sandbox;
   let owner: Record<string, string>;
-  let viewer: Record<string, string>;
-  let manager: Record<string, string>;
   beforeAll(async () => {
     sandbox = await memorySandbox();
     owner = await ownerHeaders(sandbox);
-    viewer = schemeA(await tokenFor(sandbox, A.viewer), A.secretKey, A.a1.id);
-    manager = schemeA(await tokenFor(sandbox, A.manager), A.secretKey, A.a1.id);
   });
 
   async function counts(): Promise<[number, number]> {
@@ -204,14 +185,16 @@ describe('refused requests', () => {
     return [a1, a2];
   }
 
-  it('write nothing: 400, 403, 404 and 409 answers leave the log as it was', async () => {
+  // A 403 to a role leaves the whole state as it was, the log with it, on every route:
+  // route-auth.test.ts, '%s: each role as the role rules say'.
+  it('write nothing: 400, 404 and 409 answers leave the log as it was', async () => {
     const reused = transferBody();
     expect((await call(sandbox, 'POST', TRANSFER, { headers: owner, body: reused })).status).toBe(200);
     const payoutIds: string[] = [];
     for (const n of ['1000000001', '1000000002', '1000000003']) {
       const res = await call(sandbox, 'POST', PAYOUTS, { headers: owner, body: payoutBody(n) });
       expect(res.status).toBe(201);
-      payoutIds.push((res.body.data as { id: string }).id);
+      payoutIds.push(dataOf(res, payoutAccount).id);
     }
     const before = await counts();
     const newestBefore = (await auditsOf(sandbox, owner)).data[0];
@@ -220,16 +203,11 @@ describe('refused requests', () => {
       ['POST', TRANSFER, owner, transferBody({ amount: 99 }), 400],
       ['POST', TRANSFER, owner, transferBody({ receiverBankCode: '999' }), 400],
       ['POST', TRANSFER, { ...owner, businessId: A.a2.id }, transferBody(), 400],
-      ['POST', TRANSFER, viewer, transferBody(), 403],
       ['POST', TRANSFER, owner, { ...reused, amount: 123456 }, 409],
       ['POST', PAYOUTS, owner, payoutBody('1000000004'), 400],
       ['PUT', `${PAYOUTS}/${payoutIds[1]}`, owner, payoutBody('1000000001'), 409],
       ['PUT', `${PAYOUTS}/no-such-payout`, owner, payoutBody('1000000009'), 404],
-      ['DELETE', `${PAYOUTS}/${payoutIds[0]}`, viewer, {}, 403],
-      ['POST', PAYOUTS, viewer, payoutBody('1000000005'), 403],
       ['PATCH', WEBHOOK, owner, { webhookUrl: 'not a url' }, 400],
-      ['PATCH', WEBHOOK, manager, { webhookUrl: 'https://hooks.example.com/x' }, 403],
-      ['PATCH', WEBHOOK, viewer, { webhookUrl: 'https://hooks.example.com/x' }, 403],
     ];
     for (const [method, path, headers, body, status] of refused) {
       const res = await call(sandbox, method, path, { headers, body });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stateExport } from '../../src/control/state/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
+import { bodyOf } from '../support/answers.js';
 import {
   ALREADY_COMPLETED,
   ALREADY_PROCESSING,
@@ -556,8 +558,7 @@ describe('drain and reset', () => {
     await drain(sandbox);
     const state = await call(sandbox, 'GET', '/__sandbox/state');
     expect(state.status).toBe(200);
-    const collections = (state.body as { collections: { bulkTransfers: unknown[]; bulkItems: unknown[] } })
-      .collections;
+    const { collections } = bodyOf(state, stateExport);
     expect(collections.bulkTransfers).toEqual([]);
     expect(collections.bulkItems).toEqual([]);
     const gone = await call(sandbox, 'GET', `${BULK}/${batch.id}`, { headers: keysA1 });

@@ -1,11 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Pagination } from '../../src/domain/pagination.js';
+import { type AuditEntryView, auditEntry } from '../../src/api/audits/schemas.js';
+import type { BulkTransferWithItemsView } from '../../src/api/bulk/schemas.js';
+import { type VirtualAccountView, virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
+import {
+  type ClientBulkTransferView,
+  type ClientBulkTransferWithItemsView,
+  clientBulkTransfer,
+  clientBulkTransferWithItems,
+} from '../../src/control/bulk-transfers/schemas.js';
+import {
+  type VirtualAccountView as VirtualAccountRowView,
+  virtualAccount as virtualAccountRow,
+} from '../../src/control/virtual-accounts/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
+import { dataOf, type PageView, pageOf } from '../support/answers.js';
 import {
   ALREADY_COMPLETED,
   ALREADY_PROCESSING,
-  type Batch,
-  type BatchSummary,
   bulkHelpers,
   expectCountersMatch,
   keysA1,
@@ -14,7 +25,7 @@ import {
   QUEUED,
 } from '../support/bulk.js';
 import { A, B, call, memorySandbox, ownerHeaders, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
-import { openVirtualAccount, type VirtualAccount } from '../support/webhooks.js';
+import { openVirtualAccount } from '../support/webhooks.js';
 
 const BATCHES = '/__sandbox/bulk-transfers';
 const VIRTUAL_ACCOUNTS = '/__sandbox/virtual-accounts';
@@ -26,48 +37,24 @@ const UNKNOWN_ID = '7d3f1c2a-9b8e-4f6d-a5c4-3b2a1f0e9d8c';
 
 const keysB1 = schemeB(B.publicKey, B.secretKey, B.b1.id);
 
-/** A batch as the control API shows it: the API's view plus the owning client. */
-type ControlSummary = BatchSummary & { clientId: string };
-type ControlBatch = Batch & { clientId: string };
-
-interface Audit {
-  id: string;
-  user: string;
-  email: string;
-  role: string;
-  action: string;
-  type: string;
-}
-
-interface VirtualAccountRow {
-  id: string;
-  clientId: string;
-  businessId: string;
-  accountNumber: string;
-  clientRef: string;
-}
-
 const { transfer, transfers, create, getBatch } = bulkHelpers({
   label: 'ctlbulk',
   narration: 'Control',
   batchName: 'Control batch',
 });
 
-async function listBatches(
-  sandbox: Sandbox,
-  query = '',
-): Promise<{ data: ControlSummary[]; pagination: Pagination }> {
+async function listBatches(sandbox: Sandbox, query = ''): Promise<PageView<ClientBulkTransferView>> {
   const res = await call(sandbox, 'GET', `${BATCHES}${query}`);
   expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
   expect(res.body).toMatchObject({ status: true, message: 'Bulk transfers' });
-  return { data: res.body.data as ControlSummary[], pagination: res.body.pagination as Pagination };
+  return pageOf(res, clientBulkTransfer);
 }
 
-async function controlBatch(sandbox: Sandbox, id: string): Promise<ControlBatch> {
+async function controlBatch(sandbox: Sandbox, id: string): Promise<ClientBulkTransferWithItemsView> {
   const res = await call(sandbox, 'GET', `${BATCHES}/${id}`);
   expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
   expect(res.body).toMatchObject({ status: true, message: 'Bulk transfer' });
-  return res.body.data as ControlBatch;
+  return dataOf(res, clientBulkTransferWithItems);
 }
 
 function reprocess(sandbox: Sandbox, id: string, body: Record<string, unknown> | string = {}) {
@@ -80,7 +67,7 @@ async function settledBatch(
   items: ReturnType<typeof transfers>,
   headers: Record<string, string> = keysA1,
   name?: string,
-): Promise<Batch> {
+): Promise<BulkTransferWithItemsView> {
   const batch = await create(sandbox, items, headers, name);
   const res = await processBatch(sandbox, batch.id, headers);
   expect(res.status, JSON.stringify(res.body)).toBe(202);
@@ -88,19 +75,19 @@ async function settledBatch(
   return getBatch(sandbox, batch.id, headers);
 }
 
-async function auditsOf(sandbox: Sandbox, headers: Record<string, string>): Promise<Audit[]> {
+async function auditsOf(sandbox: Sandbox, headers: Record<string, string>): Promise<AuditEntryView[]> {
   const res = await call(sandbox, 'GET', `${AUDITS}?limit=100`, { headers });
   expect(res.status).toBe(200);
-  return res.body.data as Audit[];
+  return pageOf(res, auditEntry).data;
 }
 
 describe('GET /__sandbox/bulk-transfers', () => {
   let sandbox: Sandbox;
-  let first: Batch;
-  let ofB: Batch;
-  let ofA2: Batch;
-  let last: Batch;
-  let partial: Batch;
+  let first: BulkTransferWithItemsView;
+  let ofB: BulkTransferWithItemsView;
+  let ofA2: BulkTransferWithItemsView;
+  let last: BulkTransferWithItemsView;
+  let partial: BulkTransferWithItemsView;
   beforeAll(async () => {
     sandbox = await memorySandbox();
     first = await create(sandbox, transfers(2), keysA1, 'First');
@@ -412,7 +399,7 @@ describe('POST /__sandbox/bulk-transfers/:id/reprocess', () => {
   });
 
   describe('bodies it refuses', () => {
-    let settled: Batch;
+    let settled: BulkTransferWithItemsView;
     beforeAll(async () => {
       settled = await settledBatch(sandbox, [transfer({ receiverAccountNumber: FAILS_51 })]);
     });
@@ -493,7 +480,8 @@ describe('reprocess while the batch is processing', () => {
 
 describe('GET /__sandbox/virtual-accounts', () => {
   let sandbox: Sandbox;
-  const opened: { account: VirtualAccount; reference: string; clientId: string; businessId: string }[] = [];
+  const opened: { account: VirtualAccountView; reference: string; clientId: string; businessId: string }[] =
+    [];
   beforeAll(async () => {
     sandbox = await memorySandbox();
     const ownerA1 = await ownerHeaders(sandbox);
@@ -507,16 +495,16 @@ describe('GET /__sandbox/virtual-accounts', () => {
       const reference = `ctl-va-${i}`;
       const res = await openVirtualAccount(sandbox, headers, type, reference);
       expect(res.status, JSON.stringify(res.body)).toBe(201);
-      opened.push({ account: res.body.data as VirtualAccount, reference, clientId, businessId });
+      opened.push({ account: dataOf(res, virtualAccount), reference, clientId, businessId });
     }
   });
   afterAll(() => sandbox.close());
 
-  async function listAccounts(query = ''): Promise<{ data: VirtualAccountRow[]; pagination: Pagination }> {
+  async function listAccounts(query = ''): Promise<PageView<VirtualAccountRowView>> {
     const res = await call(sandbox, 'GET', `${VIRTUAL_ACCOUNTS}${query}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: true, message: 'Virtual accounts' });
-    return { data: res.body.data as VirtualAccountRow[], pagination: res.body.pagination as Pagination };
+    return pageOf(res, virtualAccountRow);
   }
 
   it('lists the accounts of every client, newest first, with the accountNumber the API answered', async () => {
@@ -540,7 +528,7 @@ describe('GET /__sandbox/virtual-accounts', () => {
   it('shows an account opened later at the top', async () => {
     const res = await openVirtualAccount(sandbox, await ownerHeaders(sandbox), 'permanent', 'ctl-va-late');
     expect(res.status).toBe(201);
-    const account = res.body.data as VirtualAccount;
+    const account = dataOf(res, virtualAccount);
     const { data, pagination } = await listAccounts();
     expect(data[0]).toMatchObject({
       accountNumber: account.accountNumber,

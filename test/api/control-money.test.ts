@@ -1,5 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
+import { accountDetails } from '../../src/api/business/schemas.js';
+import { virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
+import { type RotatedSecretView, rotatedSecret } from '../../src/control/clients/schemas.js';
+import { type OutboxMessageView, outbox as outboxSchema } from '../../src/control/outbox/schemas.js';
+import { stateExport } from '../../src/control/state/schemas.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
+import { bodyOf, dataOf } from '../support/answers.js';
 import { accountBalance, ledgerOf } from '../support/money.js';
 import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';
 
@@ -8,17 +15,6 @@ const ROLES = '/api/v1/clients/members/roles';
 const BUSINESSES = '/api/v1/clients/business';
 const MEMBERS = '/api/v1/clients/members';
 const NOW = Date.parse('2025-06-01T10:00:00.000Z');
-
-interface Rotation {
-  clientId: string;
-  secretKey: string;
-  previousSecretValidUntil: string;
-}
-interface OutboxMessage {
-  type: string;
-  to: string;
-  data: Record<string, unknown>;
-}
 
 const balancePath = (id: string) => `/__sandbox/businesses/${id}/balance`;
 
@@ -99,7 +95,7 @@ describe('set balance', () => {
   it("touches only the named business: B's balance is unchanged", async () => {
     const tokenB = await tokenFor(sandbox, B.owner);
     const res = await call(sandbox, 'GET', DETAILS, { headers: schemeA(tokenB, B.secretKey, B.b1.id) });
-    expect((res.body.data as { accountBalance: string }).accountBalance).toBe('250000000');
+    expect(dataOf(res, accountDetails).accountBalance).toBe('250000000');
   });
 });
 
@@ -111,12 +107,12 @@ describe('rotate secret, no grace period', () => {
     token = await tokenFor(sandbox, A.owner);
   });
 
-  let rotation: Rotation;
+  let rotation: RotatedSecretView;
   it('answers 200 with clientId, a new sk_sandbox_ key and previousSecretValidUntil', async () => {
     const res = await call(sandbox, 'POST', `/__sandbox/clients/${A.id}/rotate-secret`);
     expect(res.status).toBe(200);
     expect(res.body.status).toBe(true);
-    rotation = res.body.data as Rotation;
+    rotation = dataOf(res, rotatedSecret);
     expect(Object.keys(rotation).sort()).toEqual(['clientId', 'previousSecretValidUntil', 'secretKey']);
     expect(rotation.clientId).toBe(A.id);
     expect(rotation.secretKey).toMatch(/^sk_sandbox_[0-9a-f]{32}$/);
@@ -148,7 +144,7 @@ describe('rotate secret, no grace period', () => {
 
   it('rotating again retires the second key too', async () => {
     const res = await call(sandbox, 'POST', `/__sandbox/clients/${A.id}/rotate-secret`);
-    const next = res.body.data as Rotation;
+    const next = dataOf(res, rotatedSecret);
     expect(next.secretKey).not.toBe(rotation.secretKey);
     expect((await call(sandbox, 'GET', ROLES, { headers: schemeA(token, rotation.secretKey) })).status).toBe(
       401,
@@ -173,7 +169,7 @@ describe('rotate secret with a 60 s grace period', () => {
     const token = await tokenFor(sandbox, A.owner);
     const res = await call(sandbox, 'POST', `/__sandbox/clients/${A.id}/rotate-secret`);
     expect(res.status).toBe(200);
-    const rotation = res.body.data as Rotation;
+    const rotation = dataOf(res, rotatedSecret);
     expect(rotation.previousSecretValidUntil).toBe(new Date(NOW + 60_000).toISOString());
 
     const withOld = () => call(sandbox, 'GET', ROLES, { headers: schemeA(token, A.secretKey) });
@@ -209,10 +205,10 @@ describe('outbox filters', () => {
     expect(invite.status).toBe(201);
   });
 
-  const outbox = async (query: string): Promise<OutboxMessage[]> => {
+  const outbox = async (query: string): Promise<OutboxMessageView[]> => {
     const res = await call(sandbox, 'GET', `/__sandbox/outbox${query}`);
     expect(res.status).toBe(200);
-    return res.body.data as OutboxMessage[];
+    return dataOf(res, outboxSchema);
   };
 
   it('lists everything without filters', async () => {
@@ -249,10 +245,7 @@ describe('outbox filters', () => {
 
 describe('state import keeps the invariants across records', () => {
   async function exported(sandbox: Awaited<ReturnType<typeof memorySandbox>>) {
-    return (await call(sandbox, 'GET', '/__sandbox/state')).body as unknown as {
-      version: 1;
-      collections: Record<string, Record<string, unknown>[]>;
-    };
+    return bodyOf(await call(sandbox, 'GET', '/__sandbox/state'), stateExport);
   }
 
   it('refuses a transaction of no business, and a batch whose counters disagree with its items', async () => {
@@ -269,7 +262,7 @@ describe('state import keeps the invariants across records', () => {
     const created = await call(sandbox, 'POST', base, { headers, body: { batchName: 'Inv', transfers } });
     await call(sandbox, 'POST', `${base}/process`, {
       headers,
-      body: { bulkTransferId: (created.body.data as { id: string }).id },
+      body: { bulkTransferId: dataOf(created, bulkTransferWithItems).id },
     });
     await sandbox.drain();
     const before = await exported(sandbox);
@@ -301,7 +294,7 @@ describe('balances stay exact', () => {
       headers,
       body: { firstName: 'Big', lastName: 'Money', type: 'permanent', reference: 'max-safe' },
     });
-    const { accountNumber } = va.body.data as { accountNumber: string };
+    const { accountNumber } = dataOf(va, virtualAccount);
     await call(sandbox, 'PUT', `/__sandbox/businesses/${A.a1.id}/balance`, {
       body: { balance: Number.MAX_SAFE_INTEGER - 1_000_000 },
     });

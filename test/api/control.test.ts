@@ -1,36 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
+import { signIn } from '../../src/api/auth/schemas.js';
+import { business } from '../../src/api/business/schemas.js';
+import { credentials } from '../../src/control/clients/schemas.js';
+import { metrics } from '../../src/control/sandbox/schemas.js';
+import { stateExport } from '../../src/control/state/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
+import type { StateDocument } from '../../src/store/records.js';
+import { bodyOf, dataOf, pageOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
 import { setWebhookUrl } from '../support/webhooks.js';
 
-type StateRecord = Record<string, unknown> & { id: string };
+/**
+ * The exported state loosened, so that a test can break it: a record of any collection, by name, with any field
+ * set to anything or deleted (the imports below are meant to be refused).
+ */
+type StateRecord = Record<string, unknown>;
 interface StateDoc {
   version: number;
   collections: Record<string, StateRecord[]>;
 }
-interface CredentialClient {
-  clientId: string;
-  name: string;
-  email: string;
-  password: string;
-  publicKey: string;
-  secretKey: string;
-  webhookAuthKey: string;
-  businesses: {
-    id: string;
-    businessName: string;
-    isApproved: boolean;
-    accountNumber: string | null;
-    accountBalance: string;
-  }[];
-  members: { email: string; password: string; role: string }[];
-}
 
-async function getState(sandbox: Sandbox): Promise<StateDoc> {
+async function getState(sandbox: Sandbox): Promise<StateDocument> {
   const res = await call(sandbox, 'GET', '/__sandbox/state');
   expect(res.status).toBe(200);
-  return res.body as unknown as StateDoc;
+  return bodyOf(res, stateExport);
 }
 
 function recordsOf(doc: StateDoc, name: string): StateRecord[] {
@@ -65,27 +59,17 @@ describe('health', () => {
 });
 
 describe('metrics', () => {
-  interface Metrics {
-    memory: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number };
-    records: Record<string, number>;
-    requestJournal: { entries: number; capacity: number };
-    queues: { bulkItems: number; webhookDeliveries: number };
-    store: { seq: number };
-  }
   const read = async (sandbox: Sandbox) => {
     const res = await call(sandbox, 'GET', '/__sandbox/metrics');
     expect(res.status).toBe(200);
-    return res.body.data as Metrics;
+    return dataOf(res, metrics);
   };
 
   it('counts the records and the journal as they change, and reports memory', async () => {
     const sandbox = await memorySandbox({ journalSize: 3 });
     const before = await read(sandbox);
     expect(before.records.clients).toBe(2);
-    expect(before.records.businesses).toBe(
-      ((await call(sandbox, 'GET', '/__sandbox/state')).body.collections as { businesses: unknown[] })
-        .businesses.length,
-    );
+    expect(before.records.businesses).toBe((await getState(sandbox)).collections.businesses.length);
     expect(before.memory.heapUsedBytes).toBeGreaterThan(0);
     expect(before.memory.rssBytes).toBeGreaterThanOrEqual(before.memory.heapUsedBytes);
     expect(before.queues).toEqual({ bulkItems: 0, webhookDeliveries: 0 });
@@ -117,7 +101,7 @@ describe('credentials', () => {
     const res = await call(sandbox, 'GET', '/__sandbox/credentials');
     expect(res.status).toBe(200);
     expect(res.body.status).toBe(true);
-    const { clients } = res.body.data as { clients: CredentialClient[] };
+    const { clients } = dataOf(res, credentials);
     expect(clients.map((c) => c.clientId).sort()).toEqual([A.id, B.id].sort());
 
     const a = clients.find((c) => c.clientId === A.id);
@@ -166,18 +150,18 @@ describe('credentials', () => {
   it('gives passwords that actually sign in, with the listed role', async () => {
     const sandbox = await memorySandbox();
     const res = await call(sandbox, 'GET', '/__sandbox/credentials');
-    const { clients } = res.body.data as { clients: CredentialClient[] };
+    const { clients } = dataOf(res, credentials);
     const logins = clients.flatMap((c) => [
       { email: c.email, password: c.password, role: 'Admin', clientId: c.clientId },
       ...c.members.map((m) => ({ ...m, clientId: c.clientId })),
     ]);
     expect(logins).toHaveLength(4);
     for (const login of logins) {
-      const signIn = await call(sandbox, 'POST', '/api/v1/auth/signin', {
+      const signedIn = await call(sandbox, 'POST', '/api/v1/auth/signin', {
         body: { email: login.email, password: login.password },
       });
-      expect(signIn.status, login.email).toBe(200);
-      const token = (signIn.body.data as { accessToken: string }).accessToken;
+      expect(signedIn.status, login.email).toBe(200);
+      const token = dataOf(signedIn, signIn).accessToken;
       const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
         role: string;
         clientId: string;
@@ -194,7 +178,7 @@ describe('credentials', () => {
       body: { businessName: 'Fresh Co' },
     });
     const res = await call(sandbox, 'GET', '/__sandbox/credentials');
-    const { clients } = res.body.data as { clients: CredentialClient[] };
+    const { clients } = dataOf(res, credentials);
     const fresh = clients
       .find((c) => c.clientId === A.id)
       ?.businesses.find((b) => b.businessName === 'Fresh Co');
@@ -229,9 +213,7 @@ describe('reset', () => {
     const list = await call(sandbox, 'GET', '/api/v1/clients/business', {
       headers: schemeA(await tokenFor(sandbox, A.owner), A.secretKey),
     });
-    expect((list.body.data as { businessName: string }[]).map((b) => b.businessName)).not.toContain(
-      'To Be Forgotten',
-    );
+    expect(pageOf(list, business).data.map((b) => b.businessName)).not.toContain('To Be Forgotten');
   });
 
   it('is idempotent on a fresh sandbox', async () => {
@@ -485,7 +467,7 @@ describe('control token', () => {
     const sandbox = await createLocked();
     const headers = { 'x-sandbox-token': 'secret' };
     const before = await call(sandbox, 'GET', '/__sandbox/state', { headers });
-    const doc = structuredClone(before.body as unknown as StateDoc);
+    const doc: StateDoc = structuredClone(bodyOf(before, stateExport));
     recordOf(doc, 'clients', A.id).webhookUrl = 'https://attacker.example.com/x';
     const res = await call(sandbox, 'PUT', '/__sandbox/state', { body: { ...doc } });
     expect(res.status).toBe(401);
@@ -536,7 +518,7 @@ describe('requests from the webhook client', () => {
       const after = await call(sandbox, 'GET', '/__sandbox/state', {
         headers: { 'x-sandbox-token': 'secret' },
       });
-      expect(recordOf(after.body as unknown as StateDoc, 'clients', A.id).webhookUrl).toBe(
+      expect(recordOf(bodyOf(after, stateExport), 'clients', A.id).webhookUrl).toBe(
         'https://kept.example.com/hook',
       );
     }

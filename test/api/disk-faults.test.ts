@@ -2,7 +2,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clock } from '../../src/control/clock/schemas.js';
+import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
+import { stateExport } from '../../src/control/state/schemas.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
+import { type Answered, bodyOf, dataOf } from '../support/answers.js';
 import {
   BANK,
   bulkDebits,
@@ -140,7 +144,7 @@ describe('writes on a full disk', () => {
       disk.inject({ op: 'write', code: 'ENOSPC', path: '.wal', after: 1, times: 1_000_000 });
       const paid = await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: 500000 });
       expect(paid.status).toBe(201);
-      const id = (paid.body.data as { deliveryId: string }).deliveryId;
+      const id = dataOf(paid, paymentReceived).deliveryId;
       await refusedWrite;
       expect((await delivery(sandbox, id)).status).toBe('pending');
 
@@ -156,8 +160,8 @@ describe('writes on a full disk', () => {
 });
 
 /** Where the clock stands and whether it is frozen (its offset from real time grows while it is frozen). */
-const clockOf = (res: { body: { data?: unknown } }) => {
-  const { now, frozen } = res.body.data as { now: string; frozen: boolean };
+const clockOf = (res: Answered) => {
+  const { now, frozen } = dataOf(res, clock);
   return { now, frozen };
 };
 
@@ -178,14 +182,14 @@ describe('what a refused reset, import or advance leaves', () => {
     const items = transfers(12);
     const batch = await create(sandbox, items);
     expect((await processBatch(sandbox, batch.id)).status).toBe(202);
-    const clockBefore = (await call(sandbox, 'GET', '/__sandbox/clock')).body.data;
+    const clockBefore = dataOf(await call(sandbox, 'GET', '/__sandbox/clock'), clock);
 
     disk.spaceLeft = 0;
     const reset = await call(sandbox, 'POST', '/__sandbox/reset');
     expect(reset.status).toBe(503);
     expect((await call(sandbox, 'GET', '/__sandbox/clock')).body.data).toMatchObject({
       frozen: true,
-      now: (clockBefore as { now: string }).now,
+      now: clockBefore.now,
     });
     expect((await call(sandbox, 'GET', '/__sandbox/scenario')).body.data).toMatchObject({
       name: 'happy-path',
@@ -219,9 +223,7 @@ describe('what a refused reset, import or advance leaves', () => {
     expect((await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: { frozen: true } })).status).toBe(
       200,
     );
-    const exported = (await call(sandbox, 'GET', '/__sandbox/state')).body as {
-      collections: { meta: { clock: unknown }[] };
-    };
+    const exported = bodyOf(await call(sandbox, 'GET', '/__sandbox/state'), stateExport);
     const before = await call(sandbox, 'GET', '/__sandbox/clock');
     const meta = exported.collections.meta[0];
     if (meta) meta.clock = { offsetMs: 86_400_000, frozenAt: null };

@@ -1,4 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
+import { errorEnvelope } from '../../src/http/wire.js';
+import { bodyOf } from '../support/answers.js';
 import { A, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -215,7 +217,7 @@ describe('validation errors', () => {
     const res = await call(sandbox, 'POST', SIGNIN, { body: { email: 42, password: '' } });
     expect(res.status).toBe(400);
     expectErrorEnvelope(res.body);
-    const errors = res.body.errors as { field: string; message: string }[];
+    const { errors = [] } = bodyOf(res, errorEnvelope);
     expect(errors.map((e) => e.field).sort()).toEqual(['email', 'password']);
     for (const e of errors) {
       expect(Object.keys(e).sort()).toEqual(['field', 'message']);

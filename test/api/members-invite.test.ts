@@ -1,7 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import roles from '../../fixtures/roles.json' with { type: 'json' };
-import type { Pagination } from '../../src/domain/pagination.js';
+import { signIn } from '../../src/api/auth/schemas.js';
+import { member } from '../../src/api/members/schemas.js';
+import { apiRouteList } from '../../src/api/routes.js';
+import { outbox } from '../../src/control/outbox/schemas.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
+import { dataOf, pageOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
 
 const MEMBERS = '/api/v1/clients/members';
@@ -18,28 +22,11 @@ const ADMIN = roleId('Admin');
 const MANAGER = roleId('Manager');
 const VIEWER = roleId('Viewer');
 
-interface Member {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phoneNo: string;
-  isActive: boolean;
-  clientMemberRoleId: string;
-  clientMemberRole: { id: string; name: string };
-}
-interface OutboxMessage {
-  type: string;
-  to: string;
-  data: { authorizationToken?: string };
-}
 /** The authorization token of the invitation sent to `email`. */
 async function invitationToken(sandbox: Sandbox, email: string): Promise<string> {
   const res = await call(sandbox, 'GET', '/__sandbox/outbox');
   expect(res.status).toBe(200);
-  const message = (res.body.data as OutboxMessage[]).find(
-    (m) => m.type === 'member_invitation' && m.to === email,
-  );
+  const message = dataOf(res, outbox).find((m) => m.type === 'member_invitation' && m.to === email);
   const token = message?.data.authorizationToken;
   if (typeof token !== 'string' || token === '') throw new Error(`no invitation for ${email} in the outbox`);
   return token;
@@ -71,8 +58,8 @@ describe('inviting a member', () => {
     const res = await invite({ email: 'new.viewer@adebayo.test', memberRoleId: VIEWER });
     expect(res.status).toBe(201);
     expect(res.body.status).toBe(true);
-    const member = res.body.data as Member;
-    expect(member).toEqual({
+    const invited = dataOf(res, member);
+    expect(invited).toEqual({
       id: expect.any(String),
       firstName: '',
       lastName: '',
@@ -82,7 +69,7 @@ describe('inviting a member', () => {
       clientMemberRoleId: VIEWER,
       clientMemberRole: { id: VIEWER, name: 'Viewer' },
     });
-    expect(member.id).toMatch(/\S/);
+    expect(invited.id).toMatch(/\S/);
   });
 
   it('puts a member_invitation with the authorizationToken in the outbox, addressed to the email', async () => {
@@ -92,7 +79,7 @@ describe('inviting a member', () => {
       '/__sandbox/outbox?type=member_invitation&to=new.viewer@adebayo.test',
     );
     expect(res.status).toBe(200);
-    const messages = res.body.data as OutboxMessage[];
+    const messages = dataOf(res, outbox);
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ type: 'member_invitation', to: 'new.viewer@adebayo.test' });
     expect(messages[0]?.data.authorizationToken).toMatch(/\S{16,}/);
@@ -101,35 +88,25 @@ describe('inviting a member', () => {
   it('accepts each role, invited by the Admin', async () => {
     const res = await invite({ email: 'new.manager@adebayo.test', memberRoleId: MANAGER });
     expect(res.status).toBe(201);
-    expect((res.body.data as Member).clientMemberRole).toEqual({ id: MANAGER, name: 'Manager' });
+    expect(dataOf(res, member).clientMemberRole).toEqual({ id: MANAGER, name: 'Manager' });
     const admin = await invite({ email: 'new.admin@adebayo.test', memberRoleId: ADMIN });
     expect(admin.status).toBe(201);
-    expect((admin.body.data as Member).clientMemberRole).toEqual({ id: ADMIN, name: 'Admin' });
+    expect(dataOf(admin, member).clientMemberRole).toEqual({ id: ADMIN, name: 'Admin' });
   });
 
-  it('answers 403 to a Manager and to a Viewer, and sends nothing', async () => {
-    for (const user of [A.manager, A.viewer]) {
-      const headers = schemeA(await tokenFor(sandbox, user), A.secretKey);
-      const res = await invite(
-        { email: `by.${user.role.toLowerCase()}@adebayo.test`, memberRoleId: VIEWER },
-        headers,
-      );
-      expect(res.status, user.email).toBe(403);
-      const outbox = await call(
-        sandbox,
-        'GET',
-        `/__sandbox/outbox?to=by.${user.role.toLowerCase()}@adebayo.test`,
-      );
-      expect(outbox.body.data).toEqual([]);
-    }
+  // route-auth.test.ts refuses the Manager and the Viewer here (403, its message, the state and so the outbox
+  // unchanged) by the route's area; what it cannot see is that area being the right one.
+  it('is defined as member administration, which only the Admin may do', () => {
+    const route = apiRouteList.find((r) => r.method === 'post' && r.path === '/clients/members');
+    expect(route?.auth).toMatchObject({ scheme: 'A', area: 'member-admin' });
   });
 
   it('answers 400 to an unknown memberRoleId', async () => {
     const res = await invite({ email: 'role.less@adebayo.test', memberRoleId: 'no-such-role' });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ status: false, data: null });
-    const outbox = await call(sandbox, 'GET', '/__sandbox/outbox?to=role.less@adebayo.test');
-    expect(outbox.body.data).toEqual([]);
+    const sent = await call(sandbox, 'GET', '/__sandbox/outbox?to=role.less@adebayo.test');
+    expect(sent.body.data).toEqual([]);
   });
 
   it.each(['not-an-email', 'a@', '@b.test', ''])('answers 400 to the email %j', async (email) => {
@@ -158,7 +135,7 @@ describe('inviting a member', () => {
   it("lists the client's users, owner, members and invited, paginated", async () => {
     const res = await call(sandbox, 'GET', `${MEMBERS}?limit=100`, { headers: owner });
     expect(res.status).toBe(200);
-    const members = res.body.data as Member[];
+    const { data: members, pagination } = pageOf(res, member);
     const emails = members.map((m) => m.email).sort();
     expect(emails).toEqual(
       [
@@ -170,7 +147,7 @@ describe('inviting a member', () => {
         'new.admin@adebayo.test',
       ].sort(),
     );
-    expect((res.body.pagination as Pagination).totalCount).toBe(6);
+    expect(pagination.totalCount).toBe(6);
     const ownerRow = members.find((m) => m.email === A.owner.email);
     expect(ownerRow).toMatchObject({
       firstName: 'Adaeze',
@@ -199,8 +176,9 @@ describe('inviting a member', () => {
     const headers = schemeA(await tokenFor(sandbox, B.owner), B.secretKey);
     const res = await call(sandbox, 'GET', `${MEMBERS}?limit=100`, { headers });
     expect(res.status).toBe(200);
-    expect((res.body.data as Member[]).map((m) => m.email)).toEqual([B.owner.email]);
-    expect((res.body.pagination as Pagination).totalCount).toBe(1);
+    const { data, pagination } = pageOf(res, member);
+    expect(data.map((m) => m.email)).toEqual([B.owner.email]);
+    expect(pagination.totalCount).toBe(1);
   });
 });
 
@@ -228,11 +206,11 @@ describe('completing member registration', () => {
     expect(res.status).toBe(200);
     expect(res.body.status).toBe(true);
 
-    const signIn = await call(sandbox, 'POST', '/api/v1/auth/signin', {
+    const signedIn = await call(sandbox, 'POST', '/api/v1/auth/signin', {
       body: { email: 'chidi@adebayo.test', password: 'Member-pass-1' },
     });
-    expect(signIn.status).toBe(200);
-    const access = (signIn.body.data as { accessToken: string }).accessToken;
+    expect(signedIn.status).toBe(200);
+    const access = dataOf(signedIn, signIn).accessToken;
     const headers = schemeA(access, A.secretKey, A.a1.id);
     const read = await call(sandbox, 'GET', PAYOUTS, { headers });
     expect(read.status).toBe(200);
@@ -248,7 +226,7 @@ describe('completing member registration', () => {
     expect(write.status).toBe(403);
 
     const list = await call(sandbox, 'GET', `${MEMBERS}?limit=100`, { headers: owner });
-    expect((list.body.data as Member[]).find((m) => m.email === 'chidi@adebayo.test')).toMatchObject({
+    expect(pageOf(list, member).data.find((m) => m.email === 'chidi@adebayo.test')).toMatchObject({
       firstName: 'Chidi',
       lastName: 'Okeke',
       phoneNo: '+2348031112222',
@@ -264,10 +242,10 @@ describe('completing member registration', () => {
     expect(again.status).toBe(400);
     expect(again.body).toMatchObject({ status: false, data: null });
     // The first password still holds.
-    const signIn = await call(sandbox, 'POST', '/api/v1/auth/signin', {
+    const refused = await call(sandbox, 'POST', '/api/v1/auth/signin', {
       body: { email: 'once@adebayo.test', password: 'Another-pass-2' },
     });
-    expect(signIn.status).toBe(401);
+    expect(refused.status).toBe(401);
   });
 
   it('a Manager invitee signs in as a Manager: business mutations yes, get-keys 403', async () => {
@@ -301,10 +279,9 @@ describe('completing member registration', () => {
     expect((await complete(registration(token))).status).toBe(200);
   });
 
-  it('answers 401 without SECRET_KEY or with an unknown one, and the token still works', async () => {
+  // Without SECRET_KEY, or with a live one: route-auth.test.ts ('SECRET_KEY-only routes'), the state unchanged.
+  it('answers 401 to a SECRET_KEY of no client, and the token still works', async () => {
     const token = await invite('nokey@adebayo.test', VIEWER);
-    const missing = await complete(registration(token), {});
-    expect(missing.status).toBe(401);
     const unknown = await complete(registration(token), { SECRET_KEY: `sk_sandbox_${'0'.repeat(32)}` });
     expect(unknown.status).toBe(401);
     expect(unknown.body).toMatchObject({ status: false, data: null });
@@ -374,9 +351,9 @@ describe('invitation expiry', () => {
     });
     expect(expired.status).toBe(400);
     expect(expired.body).toMatchObject({ status: false, data: null });
-    const signIn = await call(sandbox, 'POST', '/api/v1/auth/signin', {
+    const refused = await call(sandbox, 'POST', '/api/v1/auth/signin', {
       body: { email: 'late@adebayo.test', password: 'Member-pass-1' },
     });
-    expect(signIn.status).toBe(401);
+    expect(refused.status).toBe(401);
   });
 });

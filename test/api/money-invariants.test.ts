@@ -2,7 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { accountDetails } from '../../src/api/business/schemas.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
+import { dataOf } from '../support/answers.js';
+import { ledgerOf } from '../support/money.js';
 import { A, call, memorySandbox, ownerHeaders } from '../support/sandbox.js';
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -22,11 +25,6 @@ async function fileSandbox(): Promise<Sandbox> {
 }
 
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
-
-async function ledger(sandbox: Sandbox, businessId: string) {
-  const res = await call(sandbox, 'GET', `/__sandbox/businesses/${businessId}/ledger`);
-  return res.body.data as { balance: number; ledgerBalance: number; transactions: { status: string }[] };
-}
 
 describe('balance and ledger', () => {
   it.each([
@@ -64,11 +62,11 @@ describe('balance and ledger', () => {
       for (const r of refused)
         expect(r.body).toMatchObject({ message: 'Insufficient Funds', errorCode: '51' });
 
-      const view = await ledger(sandbox, A.a1.id);
+      const view = await ledgerOf(sandbox, A.a1.id);
       expect(view.balance).toBe(500);
       expect(view.ledgerBalance).toBe(view.balance);
       const details = await call(sandbox, 'GET', '/api/v1/clients/business/account-details', { headers });
-      expect((details.body.data as { accountBalance: string }).accountBalance).toBe('500');
+      expect(dataOf(details, accountDetails).accountBalance).toBe('500');
     },
   );
 
@@ -100,7 +98,7 @@ describe('balance and ledger', () => {
     expect((await send('m5', 2_000_000)).status).toBe(200);
     expected -= 2_000_000 + 2_688;
 
-    const view = await ledger(sandbox, A.a1.id);
+    const view = await ledgerOf(sandbox, A.a1.id);
     expect(view.balance).toBe(expected);
     expect(view.ledgerBalance).toBe(expected);
     expect(view.transactions.filter((t) => t.status === 'failed')).toHaveLength(2);

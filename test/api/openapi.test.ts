@@ -5,13 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
 import billers from '../../fixtures/billers.json' with { type: 'json' };
+import { bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
 import { apiRouteList } from '../../src/api/routes.js';
 import { controlRouteList } from '../../src/control/routes.js';
+import { readyScenarios } from '../../src/control/scenarios/schemas.js';
 import type { RouteInfo } from '../../src/http/route.js';
 import { answerSchema } from '../../src/http/wire.js';
 import { DOCS_ASSETS, DOCS_ASSETS_FOLDER } from '../../src/openapi/assets.js';
 import type { OpenApiDocument } from '../../src/openapi/document.js';
 import type { Sandbox } from '../../src/sandbox.js';
+import { dataOf } from '../support/answers.js';
 import { A, call, memorySandbox, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
 
 /** Routes served beside the two documents: the documents, the reference page, and uploaded files. */
@@ -131,7 +134,7 @@ describe('OpenAPI documents', () => {
   });
 
   it('documents x-sandbox-scenario with the names of the ready scenarios this sandbox loaded', async () => {
-    const ready = (await call(sandbox, 'GET', '/__sandbox/scenarios')).body.data as { name: string }[];
+    const ready = dataOf(await call(sandbox, 'GET', '/__sandbox/scenarios'), readyScenarios);
     expect(ready.length).toBeGreaterThan(1);
     expect(api.components.parameters.SandboxScenario).toMatchObject({
       schema: { type: 'string', enum: ready.map((s) => s.name) },
@@ -234,7 +237,7 @@ describe('answers match the documented shapes', () => {
     });
     expect(created.status).toBe(201);
     documented(byId('createBulkTransfer'), 201).parse(created.body);
-    const id = (created.body.data as { id: string }).id;
+    const { id } = dataOf(created, bulkTransferWithItems);
     const processed = await call(sandbox, 'POST', `${bulk}/process`, {
       headers: keys,
       body: { bulkTransferId: id },
@@ -244,7 +247,7 @@ describe('answers match the documented shapes', () => {
     await sandbox.drain();
     const read = await call(sandbox, 'GET', `${bulk}/${id}`, { headers: keys });
     documented(byId('getBulkTransfer'), 200).parse(read.body);
-    expect((read.body.data as { status: string }).status).toBe('partially_completed');
+    expect(dataOf(read, bulkTransferWithItems).status).toBe('partially_completed');
   });
 
   it('the control API: health, credentials, the clock', async () => {

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
-import type { Pagination } from '../../src/domain/pagination.js';
+import { type PayoutAccountView, payoutAccount } from '../../src/api/payouts/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
+import { dataOf, pageOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';
 
 const PAYOUTS = '/api/v1/clients/business/payouts';
@@ -9,15 +10,6 @@ const PAYOUTS = '/api/v1/clients/business/payouts';
 const [bank1, bank2, bank3] = banks.banks;
 if (!bank1 || !bank2 || !bank3) throw new Error('fixtures/banks.json needs three banks');
 
-interface Payout {
-  id: string;
-  accountName: string;
-  accountNumber: string;
-  bankCode: string;
-  bankName: string;
-  businessId: string;
-  createdAt: string;
-}
 function payout(accountNumber: string, bank = bank1 ?? { code: '', name: '' }): Record<string, string> {
   return { accountName: 'Adaeze Adebayo', accountNumber, bankName: bank.name, bankCode: bank.code };
 }
@@ -35,7 +27,7 @@ describe('payout accounts', () => {
   const list = async (h: Record<string, string> = headers, query = '') => {
     const res = await call(sandbox, 'GET', `${PAYOUTS}${query}`, { headers: h });
     expect(res.status).toBe(200);
-    return { data: res.body.data as Payout[], pagination: res.body.pagination as Pagination };
+    return pageOf(res, payoutAccount);
   };
   const create = (b: Record<string, unknown>, h: Record<string, string> = headers) =>
     call(sandbox, 'POST', PAYOUTS, { headers: h, body: b });
@@ -55,13 +47,13 @@ describe('payout accounts', () => {
     });
   });
 
-  let first: Payout;
+  let first: PayoutAccountView;
   it('creates one: 201 with exactly the record fields', async () => {
     const res = await create(payout('0123456789'));
     expect(res.status).toBe(201);
     expect(res.body.status).toBe(true);
     expect(typeof res.body.message).toBe('string');
-    first = res.body.data as Payout;
+    first = dataOf(res, payoutAccount);
     expect(Object.keys(first).sort()).toEqual([
       'accountName',
       'accountNumber',
@@ -125,21 +117,11 @@ describe('payout accounts', () => {
     expect([...page1.data, ...page2.data].map((p) => p.id)).toEqual(all);
   });
 
-  it('lets a Viewer list them (200), but not create, update or delete (403)', async () => {
+  // That a Viewer may not create, update or delete one (403, nothing changed): route-auth.test.ts, '%s: each role
+  // as the role rules say'.
+  it('lets a Viewer list them', async () => {
     const listed = await list(viewer);
     expect(listed.data).toHaveLength(3);
-    const post = await create(payout('2222222222'), viewer);
-    expect(post.status).toBe(403);
-    const put = await call(sandbox, 'PUT', `${PAYOUTS}/${first.id}`, {
-      headers: viewer,
-      body: payout('2222222222'),
-    });
-    expect(put.status).toBe(403);
-    const del = await call(sandbox, 'DELETE', `${PAYOUTS}/${first.id}`, { headers: viewer });
-    expect(del.status).toBe(403);
-    const after = await list();
-    expect(after.data.find((p) => p.id === first.id)).toEqual(first);
-    expect(after.pagination.totalCount).toBe(3);
   });
 
   it('updates one with PUT: 200 and the change is listed', async () => {
@@ -251,7 +233,7 @@ describe('deleting payout accounts', () => {
     for (const n of ['1000000001', '1000000002', '1000000003']) {
       const res = await call(sandbox, 'POST', PAYOUTS, { headers, body: payout(n) });
       expect(res.status).toBe(201);
-      ids.push((res.body.data as Payout).id);
+      ids.push(dataOf(res, payoutAccount).id);
     }
     expect((await call(sandbox, 'POST', PAYOUTS, { headers, body: payout('1000000004') })).status).toBe(400);
 
@@ -259,7 +241,11 @@ describe('deleting payout accounts', () => {
     expect(del.status).toBe(200);
     expect(del.body).toMatchObject({ status: true, message: 'Account has been deleted' });
     const listed = await call(sandbox, 'GET', PAYOUTS, { headers });
-    expect((listed.body.data as Payout[]).map((p) => p.id).sort()).toEqual([ids[1], ids[2]].sort());
+    expect(
+      pageOf(listed, payoutAccount)
+        .data.map((p) => p.id)
+        .sort(),
+    ).toEqual([ids[1], ids[2]].sort());
 
     expect((await call(sandbox, 'POST', PAYOUTS, { headers, body: payout('1000000004') })).status).toBe(201);
 
@@ -270,7 +256,7 @@ describe('deleting payout accounts', () => {
 
   it('can add back the very account that was deleted', async () => {
     const res = await call(sandbox, 'GET', PAYOUTS, { headers });
-    const target = (res.body.data as Payout[])[0];
+    const target = pageOf(res, payoutAccount).data[0];
     if (!target) throw new Error('expected a payout account');
     expect((await call(sandbox, 'DELETE', `${PAYOUTS}/${target.id}`, { headers })).status).toBe(200);
     const back = await call(sandbox, 'POST', PAYOUTS, {
@@ -290,14 +276,14 @@ describe('payout accounts across businesses', () => {
   let sandbox: Sandbox;
   let headersA: Record<string, string>;
   let headersB: Record<string, string>;
-  let bPayout: Payout;
+  let bPayout: PayoutAccountView;
   beforeAll(async () => {
     sandbox = await memorySandbox();
     headersA = await ownerHeaders(sandbox);
     headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
     const res = await call(sandbox, 'POST', PAYOUTS, { headers: headersB, body: payout('0123456789') });
     expect(res.status).toBe(201);
-    bPayout = res.body.data as Payout;
+    bPayout = dataOf(res, payoutAccount);
   });
 
   it("does not list B's accounts to A", async () => {
@@ -320,7 +306,7 @@ describe('payout accounts across businesses', () => {
   it("answers 404 to a PUT of A1's account addressed with businessId A2", async () => {
     const created = await call(sandbox, 'POST', PAYOUTS, { headers: headersA, body: payout('0123456789') });
     expect(created.status).toBe(201);
-    const id = (created.body.data as Payout).id;
+    const id = dataOf(created, payoutAccount).id;
     const res = await call(sandbox, 'PUT', `${PAYOUTS}/${id}`, {
       headers: { ...headersA, businessId: A.a2.id },
       body: payout('6666666666'),
@@ -330,7 +316,7 @@ describe('payout accounts across businesses', () => {
 
   it('lets B hold the same account number as A: the duplicate rule is per business', async () => {
     const res = await call(sandbox, 'GET', PAYOUTS, { headers: headersA });
-    expect((res.body.data as Payout[]).map((p) => p.accountNumber)).toEqual([bPayout.accountNumber]);
+    expect(pageOf(res, payoutAccount).data.map((p) => p.accountNumber)).toEqual([bPayout.accountNumber]);
   });
 
   it('lets a Manager create one', async () => {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { requestJournal } from '../../src/control/requests/schemas.js';
 import { formatRequest, RequestJournal } from '../../src/http/request-log.js';
+import type { Sandbox } from '../../src/sandbox.js';
+import { dataOf } from '../support/answers.js';
 import { call, memorySandbox } from '../support/sandbox.js';
+
+/** The request journal's entries matching `query` (`?status=401`), newest first. */
+async function journal(sandbox: Sandbox, query = '') {
+  return dataOf(await call(sandbox, 'GET', `/__sandbox/requests${query}`), requestJournal);
+}
 
 describe('request journal', () => {
   it('keeps the last requests, newest first, with method, path, status, duration and request id', async () => {
@@ -10,14 +18,7 @@ describe('request journal', () => {
       headers: { 'x-request-id': 'trace-42' },
     });
     expect(missing.status).toBe(404);
-    const res = await call(sandbox, 'GET', '/__sandbox/requests');
-    const [latest, previous] = res.body.data as {
-      method: string;
-      path: string;
-      status: number;
-      requestId: string;
-      durationMs: number;
-    }[];
+    const [latest, previous] = await journal(sandbox);
     expect(latest).toMatchObject({
       method: 'GET',
       path: '/api/v1/nowhere',
@@ -32,14 +33,11 @@ describe('request journal', () => {
     const sandbox = await memorySandbox();
     for (let i = 0; i < 3; i++) await call(sandbox, 'GET', '/__sandbox/health');
     await call(sandbox, 'POST', '/api/v1/auth/signin', { body: { email: 'x@y.z', password: 'nope' } });
-    const only401 = (await call(sandbox, 'GET', '/__sandbox/requests?status=401')).body.data as {
-      path: string;
-    }[];
+    const only401 = await journal(sandbox, '?status=401');
     expect(only401.map((r) => r.path)).toEqual(['/api/v1/auth/signin']);
-    const posts = (await call(sandbox, 'GET', '/__sandbox/requests?method=post')).body.data as unknown[];
+    const posts = await journal(sandbox, '?method=post');
     expect(posts).toHaveLength(1);
-    const health = (await call(sandbox, 'GET', '/__sandbox/requests?path=health&limit=2')).body
-      .data as unknown[];
+    const health = await journal(sandbox, '?path=health&limit=2');
     expect(health).toHaveLength(2);
     expect((await call(sandbox, 'GET', '/__sandbox/requests?status=abc')).status).toBe(400);
   });
@@ -52,7 +50,7 @@ describe('request journal', () => {
     });
     expect(res.status).toBe(413);
     expect(res.headers.get('connection')).toBe('close');
-    const [latest] = (await call(sandbox, 'GET', '/__sandbox/requests?status=413')).body.data as unknown[];
+    const [latest] = await journal(sandbox, '?status=413');
     expect(latest).toMatchObject({
       method: 'POST',
       path: '/api/v1/auth/signin',
@@ -64,7 +62,7 @@ describe('request journal', () => {
   it('is bounded: the oldest entries make room', async () => {
     const sandbox = await memorySandbox({ journalSize: 5 });
     for (let i = 0; i < 12; i++) await call(sandbox, 'GET', `/__sandbox/health?i=${i}`);
-    const entries = (await call(sandbox, 'GET', '/__sandbox/requests')).body.data as unknown[];
+    const entries = await journal(sandbox);
     expect(entries).toHaveLength(5);
   });
 

@@ -1,7 +1,13 @@
 import { hostname, networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import billers from '../../fixtures/billers.json' with { type: 'json' };
+import { apiKeys } from '../../src/api/settings/schemas.js';
+import { virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
+import { stateExport } from '../../src/control/state/schemas.js';
+import { errorEnvelope } from '../../src/http/wire.js';
 import { type RunningSandbox, type Sandbox, startSandbox } from '../../src/sandbox.js';
+import type { ClientRecord } from '../../src/store/records.js';
+import { type Answered, bodyOf, dataOf } from '../support/answers.js';
 import { refusedUrl } from '../support/receiver.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
 
@@ -10,22 +16,16 @@ const WEBHOOK = '/api/v1/clients/settings/update-webhook-url';
 const BILLERS = '/api/v1/clients/settings/billers';
 const CONFIGURE = '/api/v1/clients/settings/configure-billers';
 
-interface ClientState {
-  id: string;
-  webhookUrl: string | null;
-  billers: string[];
-}
-
 /** The client record of `clientId` in `GET /__sandbox/state`. */
-async function clientState(sandbox: Sandbox, clientId: string): Promise<ClientState> {
+async function clientState(sandbox: Sandbox, clientId: string): Promise<ClientRecord> {
   const res = await call(sandbox, 'GET', '/__sandbox/state');
   expect(res.status).toBe(200);
-  const collections = res.body.collections as { clients: ClientState[] };
-  const client = collections.clients.find((c) => c.id === clientId);
+  const client = bodyOf(res, stateExport).collections.clients.find((c) => c.id === clientId);
   if (!client) throw new Error(`no client ${clientId} in the state`);
   return client;
 }
 
+// Which credentials and roles get-keys and the other settings routes refuse: route-auth.test.ts.
 describe('get-keys', () => {
   it("returns the caller's client's current publicKey and secretKey", async () => {
     const sandbox = await memorySandbox();
@@ -45,25 +45,17 @@ describe('get-keys', () => {
     const sandbox = await memorySandbox();
     const token = await tokenFor(sandbox, A.owner);
     const res = await call(sandbox, 'GET', KEYS, { headers: schemeA(token, A.secretKey, A.a1.id) });
-    const data = res.body.data as { publicKey: string; secretKey: string };
+    const data = dataOf(res, apiKeys);
     expect(data.publicKey).toMatch(/^pk_sandbox_[0-9a-f]{32}$/);
     expect(data.secretKey).toMatch(/^sk_sandbox_[0-9a-f]{32}$/);
   });
-
-  it('requires credentials', async () => {
-    const sandbox = await memorySandbox();
-    const res = await call(sandbox, 'GET', KEYS, { headers: { SECRET_KEY: A.secretKey } });
-    expect(res.status).toBe(401);
-    expect(JSON.stringify(res.body)).not.toContain(A.publicKey);
-  });
 });
 
-/** errors[] names webhookUrl, and only it. */
-function expectWebhookErrors(errors: unknown): void {
-  expect(Array.isArray(errors)).toBe(true);
-  const list = errors as { field: string; message: string }[];
-  expect(list.length).toBeGreaterThan(0);
-  for (const e of list) expect(e).toEqual({ field: 'webhookUrl', message: expect.any(String) });
+/** errors[] of the 400 names webhookUrl, and only it. */
+function expectWebhookErrors(res: Answered): void {
+  const { errors = [] } = bodyOf(res, errorEnvelope);
+  expect(errors.length).toBeGreaterThan(0);
+  for (const e of errors) expect(e).toEqual({ field: 'webhookUrl', message: expect.any(String) });
 }
 
 describe('update-webhook-url', () => {
@@ -108,7 +100,7 @@ describe('update-webhook-url', () => {
       expect(res.status).toBe(400);
       expect(res.body.status).toBe(false);
       expect(res.body.data).toBeNull();
-      expectWebhookErrors(res.body.errors);
+      expectWebhookErrors(res);
       expect((await clientState(sandbox, A.id)).webhookUrl).toBe(before);
     },
   );
@@ -117,7 +109,7 @@ describe('update-webhook-url', () => {
     for (const body of [{}, { webhookUrl: 42 }, { webhookUrl: null }, { url: 'https://example.com' }]) {
       const res = await update(body);
       expect(res.status).toBe(400);
-      expectWebhookErrors(res.body.errors);
+      expectWebhookErrors(res);
     }
   });
 
@@ -223,13 +215,7 @@ describe('update-webhook-url: a URL pointing at the sandbox itself', () => {
   });
 
   it('a state import refuses it in a client, and in a pending delivery', async () => {
-    type Exported = {
-      collections: {
-        clients: ClientState[];
-        deliveries: { id: string; status: string; url: string | null }[];
-      };
-    };
-    const exported = (await call(sandbox, 'GET', '/__sandbox/state')).body as Exported;
+    const exported = bodyOf(await call(sandbox, 'GET', '/__sandbox/state'), stateExport);
     const client = exported.collections.clients.find((c) => c.id === A.id);
     if (!client) throw new Error('no client A');
     client.webhookUrl = `http://[::1]:${port}/__sandbox/reset`;
@@ -246,9 +232,9 @@ describe('update-webhook-url: a URL pointing at the sandbox itself', () => {
       body: { firstName: 'Self', lastName: 'Check', type: 'permanent', reference: 'self-url' },
     });
     expect(va.status).toBe(201);
-    const { accountNumber } = va.body.data as { accountNumber: string };
+    const { accountNumber } = dataOf(va, virtualAccount);
     const { deliveryId } = await sandbox.incomingPayment({ accountNumber, amount: 100_000 });
-    const withDelivery = (await call(sandbox, 'GET', '/__sandbox/state')).body as Exported;
+    const withDelivery = bodyOf(await call(sandbox, 'GET', '/__sandbox/state'), stateExport);
     const delivery = withDelivery.collections.deliveries.find((d) => d.id === deliveryId);
     expect(delivery?.status).toBe('pending');
     if (!delivery) throw new Error('no delivery');

@@ -1,20 +1,27 @@
 import { describe, expect, it } from 'vitest';
+import { signIn } from '../../src/api/auth/schemas.js';
+import { bulkTransfer, bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
+import { accountDetails } from '../../src/api/business/schemas.js';
+import {
+  type ClientCredentialsView,
+  clientCredentials,
+  credentials,
+} from '../../src/control/clients/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
+import { dataOf, pageOf } from '../support/answers.js';
 import { call, memorySandbox } from '../support/sandbox.js';
-
-type Credentials = Awaited<ReturnType<Sandbox['newClient']>>;
 
 const BULK = '/api/v1/clients/business/customers/funds/bulk-transfer';
 
 /** What one parallel test worker does with its own client: transfers and a batch, then reads its state. */
-async function worker(sandbox: Sandbox, me: Credentials, tag: string) {
+async function worker(sandbox: Sandbox, me: ClientCredentialsView, tag: string) {
   const business = me.businesses[0];
   if (!business) throw new Error('a new client has a business');
-  const signIn = await call(sandbox, 'POST', '/api/v1/auth/signin', {
+  const signedIn = await call(sandbox, 'POST', '/api/v1/auth/signin', {
     body: { email: me.email, password: me.password },
   });
-  expect(signIn.status).toBe(200);
-  const token = (signIn.body.data as { accessToken: string }).accessToken;
+  expect(signedIn.status).toBe(200);
+  const token = dataOf(signedIn, signIn).accessToken;
   const a = { authorization: `Bearer ${token}`, SECRET_KEY: me.secretKey, businessId: business.id };
   const b = { 'x-api-key': me.publicKey, 'x-api-secret': me.secretKey, businessId: business.id };
   const sends = Array.from({ length: 10 }, (_, i) =>
@@ -39,7 +46,7 @@ async function worker(sandbox: Sandbox, me: Credentials, tag: string) {
     narration: tag,
   }));
   const batch = await call(sandbox, 'POST', BULK, { headers: b, body: { batchName: tag, transfers } });
-  const { id } = batch.body.data as { id: string };
+  const { id } = dataOf(batch, bulkTransferWithItems);
   expect(
     (await call(sandbox, 'POST', `${BULK}/process`, { headers: b, body: { bulkTransferId: id } })).status,
   ).toBe(202);
@@ -53,7 +60,7 @@ describe('isolated clients', () => {
       body: { balance: 12_345_600, members: ['Viewer'] },
     });
     expect(res.status).toBe(201);
-    const me = res.body.data as Credentials;
+    const me = dataOf(res, clientCredentials);
     expect(me.publicKey).toMatch(/^pk_sandbox_[0-9a-f]{32}$/);
     expect(me.secretKey).toMatch(/^sk_sandbox_[0-9a-f]{32}$/);
     expect(me.businesses).toEqual([
@@ -64,9 +71,7 @@ describe('isolated clients', () => {
       }),
     ]);
     expect(me.members).toEqual([expect.objectContaining({ role: 'Viewer' })]);
-    const listed = (await call(sandbox, 'GET', '/__sandbox/credentials')).body.data as {
-      clients: Credentials[];
-    };
+    const listed = dataOf(await call(sandbox, 'GET', '/__sandbox/credentials'), credentials);
     expect(listed.clients.find((c) => c.clientId === me.clientId)).toEqual(me);
     // The member signs in and has the Viewer's rules.
     const viewer = me.members[0];
@@ -95,10 +100,9 @@ describe('isolated clients', () => {
 
     const balance = async (headers: Record<string, string>) =>
       Number(
-        (
-          (await call(sandbox, 'GET', '/api/v1/clients/business/account-details', { headers })).body.data as {
-            accountBalance: string;
-          }
+        dataOf(
+          await call(sandbox, 'GET', '/api/v1/clients/business/account-details', { headers }),
+          accountDetails,
         ).accountBalance,
       );
     // Ten transfers of 10 000 + 1 075 fee, five items of 20 000 + 1 075.
@@ -107,7 +111,7 @@ describe('isolated clients', () => {
     expect(await balance(w2.a)).toBe(20_000_000 - spent);
 
     const batches = async (headers: Record<string, string>) =>
-      (await call(sandbox, 'GET', BULK, { headers })).body.data as { id: string; status: string }[];
+      pageOf(await call(sandbox, 'GET', BULK, { headers }), bulkTransfer).data;
     expect((await batches(w1.b)).map((x) => x.id)).toEqual([w1.batchId]);
     expect((await batches(w2.b)).map((x) => x.id)).toEqual([w2.batchId]);
     // Each client's credentials open nothing of the other's.

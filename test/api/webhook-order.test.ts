@@ -2,7 +2,9 @@
 // sender gives up after --webhook-timeout of real time, and an advance of a frozen clock waits for the request
 // in flight), so these run on the clock as it runs, and wait for requests to arrive, never for time to pass.
 import { afterEach, describe, expect, it } from 'vitest';
+import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
+import { dataOf } from '../support/answers.js';
 import { type Replies, type Reply, startReceiver } from '../support/receiver.js';
 import { memorySandbox } from '../support/sandbox.js';
 import { attemptsRecorded, delivery, incomingPayment, webhookSetup } from '../support/webhooks.js';
@@ -28,7 +30,7 @@ async function accountFor(sandbox: Sandbox, url: string): Promise<string> {
 async function pay(sandbox: Sandbox, accountNumber: string, narration: string): Promise<string> {
   const res = await incomingPayment(sandbox, { accountNumber, amount: 1000, narration });
   expect(res.status).toBe(201);
-  return (res.body.data as { deliveryId: string }).deliveryId;
+  return dataOf(res, paymentReceived).deliveryId;
 }
 
 const narrationOf = (got: { body: Record<string, unknown> }) => String(got.body.narration);

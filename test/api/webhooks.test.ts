@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { accountDetails } from '../../src/api/business/schemas.js';
+import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
+import { delivery as deliverySchema } from '../../src/control/webhooks/schemas.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { createSandbox, type Sandbox, version } from '../../src/sandbox.js';
-import type { DeliveryRecord } from '../../src/store/records.js';
+import { dataOf, pageOf } from '../support/answers.js';
+import { ledgerOf } from '../support/money.js';
 import { type Reply, refusedUrl, startReceiver } from '../support/receiver.js';
 import { A, B, call, memorySandbox } from '../support/sandbox.js';
 import { delivery, FAST, incomingPayment, setWebhookUrl, webhookSetup } from '../support/webhooks.js';
@@ -24,9 +28,7 @@ function setup(sandbox: Sandbox, webhookUrl: string | null, type: 'permanent' | 
 
 /** A payment of 1000 kobo to `accountNumber`; answers its delivery id. */
 async function payIn(sandbox: Sandbox, accountNumber: string): Promise<string> {
-  return (
-    (await incomingPayment(sandbox, { accountNumber, amount: 1000 })).body.data as { deliveryId: string }
-  ).deliveryId;
+  return dataOf(await incomingPayment(sandbox, { accountNumber, amount: 1000 }), paymentReceived).deliveryId;
 }
 
 /** Client A set up with `webhookUrl` and paid 1000 kobo, once the webhook work has finished: the delivery. */
@@ -39,7 +41,7 @@ async function settledDelivery(sandbox: Sandbox, webhookUrl: string) {
 
 async function balance(sandbox: Sandbox, headers: Record<string, string>): Promise<number> {
   const res = await call(sandbox, 'GET', '/api/v1/clients/business/account-details', { headers });
-  return Number((res.body.data as { accountBalance: string }).accountBalance);
+  return Number(dataOf(res, accountDetails).accountBalance);
 }
 
 describe('incoming payments', () => {
@@ -58,10 +60,7 @@ describe('incoming payments', () => {
       narration: 'Invoice 42',
     });
     expect(res.status).toBe(201);
-    const { transactionReference, deliveryId } = res.body.data as {
-      transactionReference: string;
-      deliveryId: string;
-    };
+    const { transactionReference, deliveryId } = dataOf(res, paymentReceived);
     await sandbox.drain();
 
     // 0.5% of 500 000 kobo = 2 500.
@@ -100,11 +99,7 @@ describe('incoming payments', () => {
       attempts: [{ statusCode: 200, error: null }],
     });
 
-    const ledger = (await call(sandbox, 'GET', `/__sandbox/businesses/${A.a1.id}/ledger`)).body.data as {
-      balance: number;
-      ledgerBalance: number;
-      transactions: { id: string; kind: string; direction: string; amount: number; charge: number }[];
-    };
+    const ledger = await ledgerOf(sandbox);
     expect(ledger.balance).toBe(ledger.ledgerBalance);
     expect(ledger.transactions[0]).toMatchObject({
       id: transactionReference,
@@ -193,7 +188,7 @@ describe('webhook deliveries', () => {
     expect(d.attempts).toHaveLength(4);
     expect(hook.received).toHaveLength(4);
     const failed = await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries?status=failed');
-    expect((failed.body.data as DeliveryRecord[]).map((x) => x.id)).toEqual([deliveryId]);
+    expect(pageOf(failed, deliverySchema).data.map((x) => x.id)).toEqual([deliveryId]);
   });
 
   it('times out a receiver that hangs, and retries it', async () => {
@@ -230,7 +225,7 @@ describe('webhook deliveries', () => {
     const res = await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: 1000 });
     expect(res.body.data).toMatchObject({ deliveryStatus: 'skipped' });
     await sandbox.drain();
-    const d = await delivery(sandbox, (res.body.data as { deliveryId: string }).deliveryId);
+    const d = await delivery(sandbox, dataOf(res, paymentReceived).deliveryId);
     expect(d).toMatchObject({ status: 'skipped', url: null, attempts: [] });
   });
 
@@ -251,8 +246,8 @@ describe('webhook deliveries', () => {
     });
     await sandbox.drain();
     expect(hook.received.map((r) => r.body.transactionReference)).toEqual([
-      (first.body.data as { transactionReference: string }).transactionReference,
-      (second.body.data as { transactionReference: string }).transactionReference,
+      dataOf(first, paymentReceived).transactionReference,
+      dataOf(second, paymentReceived).transactionReference,
     ]);
     expect(hook.received.map((r) => r.body.narration)).toEqual(['first', 'second']);
   });
@@ -296,9 +291,7 @@ describe('webhook deliveries', () => {
     await sandbox.drain();
     const all = await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries?limit=2');
     expect(all.body.pagination).toMatchObject({ totalCount: 3, hasNextPage: true, limit: 2 });
-    expect((all.body.data as DeliveryRecord[]).map((d) => (d.payload as { amount: number }).amount)).toEqual([
-      1002, 1001,
-    ]);
+    expect(pageOf(all, deliverySchema).data.map((d) => d.payload.amount)).toEqual([1002, 1001]);
     expect((await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries?status=pending')).body.data).toEqual(
       [],
     );
@@ -320,9 +313,9 @@ describe('webhook deliveries', () => {
     const hook = await startReceiver(['hang'], 200);
     const { headers, account } = await setup(sandbox, null);
     const amounts = async () =>
-      (
-        (await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries?limit=100')).body.data as DeliveryRecord[]
-      ).map((d) => [(d.payload as { amount: number }).amount, d.status]);
+      pageOf(await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries?limit=100'), deliverySchema).data.map(
+        (d) => [d.payload.amount, d.status],
+      );
     for (let i = 1; i <= 5; i++)
       await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: i });
     expect(await amounts()).toEqual([
@@ -346,9 +339,7 @@ describe('webhook deliveries', () => {
     const metrics = await call(sandbox, 'GET', '/__sandbox/metrics');
     expect(metrics.body.data).toMatchObject({ queues: { webhookDeliveries: 4 }, records: { deliveries: 7 } });
     // The payments themselves are all still in the ledger: only the delivery log is trimmed.
-    const ledger = await call(sandbox, 'GET', `/__sandbox/businesses/${A.a1.id}/ledger`);
-    expect(ledger.status).toBe(200);
-    const { transactions } = ledger.body.data as { transactions: { kind: string }[] };
+    const { transactions } = await ledgerOf(sandbox);
     expect(transactions.filter((e) => e.kind === 'incoming_payment')).toHaveLength(9);
     // The receiver goes away: the held attempt and the ones after it fail, and each delivery that finishes trims
     // the log back to the limit.

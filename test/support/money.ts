@@ -1,20 +1,10 @@
 import { expect } from 'vitest';
 import fees from '../../fixtures/fees.json' with { type: 'json' };
+import { accountDetails } from '../../src/api/business/schemas.js';
+import { type LedgerView, ledger } from '../../src/control/money/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
-import type { TransactionRecord } from '../../src/store/records.js';
+import { dataOf } from './answers.js';
 import { A, call } from './sandbox.js';
-
-/** One entry of a business's ledger, as `GET /__sandbox/businesses/:id/ledger` shows it. */
-export type LedgerEntry = TransactionRecord;
-
-/** A business's ledger, as `GET /__sandbox/businesses/:id/ledger` shows it, newest entry first. */
-export interface Ledger {
-  businessId: string;
-  openingBalance: number;
-  balance: number;
-  ledgerBalance: number;
-  transactions: LedgerEntry[];
-}
 
 /** The magic receiver accounts, each with the errorCode and errorMessage a transfer to it fails with. */
 export const MAGIC = [
@@ -40,10 +30,10 @@ export function feeFor(amount: number): number {
 }
 
 /** The ledger of a business (A1 unless told); the read must answer 200. */
-export async function ledgerOf(sandbox: Sandbox, businessId: string = A.a1.id): Promise<Ledger> {
+export async function ledgerOf(sandbox: Sandbox, businessId: string = A.a1.id): Promise<LedgerView> {
   const res = await call(sandbox, 'GET', `/__sandbox/businesses/${businessId}/ledger`);
   expect(res.status).toBe(200);
-  return res.body.data as Ledger;
+  return dataOf(res, ledger);
 }
 
 /** Sets the balance of a business through the control API; it must answer 200. */
@@ -58,5 +48,5 @@ export async function setBalance(sandbox: Sandbox, businessId: string, balance: 
 export async function accountBalance(sandbox: Sandbox, headers: Record<string, string>): Promise<string> {
   const res = await call(sandbox, 'GET', '/api/v1/clients/business/account-details', { headers });
   expect(res.status).toBe(200);
-  return (res.body.data as { accountBalance: string }).accountBalance;
+  return dataOf(res, accountDetails).accountBalance;
 }

@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { signIn } from '../../src/api/auth/schemas.js';
+import { dataOf } from './answers.js';
 import { A } from './sandbox.js';
 
 const MAIN = join(import.meta.dirname, '..', '..', 'dist', 'main.js');
@@ -85,7 +87,7 @@ export async function ownerHeadersOf(p: SandboxProcess): Promise<Record<string, 
     body: { email: A.owner.email, password: A.owner.password },
   });
   if (res.status !== 200) throw new Error(`sign-in answered ${res.status}: ${JSON.stringify(res.body)}`);
-  const token = (res.body.data as { accessToken: string }).accessToken;
+  const token = dataOf(res, signIn).accessToken;
   return { authorization: `Bearer ${token}`, SECRET_KEY: A.secretKey, businessId: A.a1.id };
 }
 

@@ -1,6 +1,8 @@
 import clients from '../../fixtures/clients.json' with { type: 'json' };
+import { signIn } from '../../src/api/auth/schemas.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
+import { dataOf } from './answers.js';
 import { answerCheck } from './contract.js';
 
 /** The fixture clients, as the tests address them. */
@@ -74,7 +76,7 @@ export async function tokenFor(sandbox: Sandbox, user: { email: string; password
     body: { email: user.email, password: user.password },
   });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return (res.body.data as { accessToken: string }).accessToken;
+  return dataOf(res, signIn).accessToken;
 }
 
 /** Scheme A headers. */

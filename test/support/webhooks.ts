@@ -1,6 +1,8 @@
 import { expect } from 'vitest';
+import { type VirtualAccountView, virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
+import { type DeliveryView, delivery as deliverySchema } from '../../src/control/webhooks/schemas.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox.js';
-import type { DeliveryRecord } from '../../src/store/records.js';
+import { dataOf } from './answers.js';
 import { call, ownerHeaders } from './sandbox.js';
 
 /** Fast webhook retries, so a test waits milliseconds, never the real backoff. */
@@ -27,11 +29,8 @@ export function openVirtualAccount(
   });
 }
 
-/** A virtual account as its creation answers it. */
-export interface VirtualAccount {
-  accountNumber: string;
-  accountName: string;
-}
+/** A virtual account as its creation answers it (the name dashboard.test.ts imports). */
+export type VirtualAccount = VirtualAccountView;
 
 /**
  * Client A's owner with a webhook URL (none for null) and a virtual account of business A1; setting the URL must
@@ -41,7 +40,7 @@ export async function webhookSetup(
   sandbox: Sandbox,
   webhookUrl: string | null,
   account: { type: 'permanent' | 'temporal'; reference: string },
-): Promise<{ headers: Record<string, string>; account: VirtualAccount }> {
+): Promise<{ headers: Record<string, string>; account: VirtualAccountView }> {
   const headers = await ownerHeaders(sandbox);
   if (webhookUrl) {
     const set = await setWebhookUrl(sandbox, headers, webhookUrl);
@@ -49,7 +48,7 @@ export async function webhookSetup(
   }
   const va = await openVirtualAccount(sandbox, headers, account.type, account.reference);
   expect(va.status, JSON.stringify(va.body)).toBe(201);
-  return { headers, account: va.body.data as VirtualAccount };
+  return { headers, account: dataOf(va, virtualAccount) };
 }
 
 /** An incoming payment through the control API; answers the response as it is. */
@@ -58,10 +57,10 @@ export function incomingPayment(sandbox: Sandbox, body: Record<string, unknown>)
 }
 
 /** A webhook delivery record; the read must answer 200. */
-export async function delivery(sandbox: Sandbox, id: string): Promise<DeliveryRecord> {
+export async function delivery(sandbox: Sandbox, id: string): Promise<DeliveryView> {
   const res = await call(sandbox, 'GET', `/__sandbox/webhooks/deliveries/${id}`);
   expect(res.status).toBe(200);
-  return res.body.data as DeliveryRecord;
+  return dataOf(res, deliverySchema);
 }
 
 /** Resolves once the delivery has at least `n` attempts recorded: a store event, no polling. */
