@@ -16,7 +16,7 @@ export const disputeQuery = pageQuery.extend({
 });
 export type DisputeQuery = z.infer<typeof disputeQuery>;
 
-// What the routes answer (the control API's resolve and reject too).
+// What the routes answer (the control API's resolve and reject too: a decided dispute looks the same).
 
 export const dispute = lazy('Dispute', () =>
   z.strictObject({

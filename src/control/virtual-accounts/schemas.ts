@@ -10,5 +10,5 @@ export const virtualAccountsQuery = pageQuery;
 // What the route answers.
 
 /** A virtual account as it is kept (`expiresAt` in ms since the epoch, null for a permanent one). */
-export const virtualAccount = lazy('VirtualAccount', () => z.strictObject(virtualAccountRecord.shape));
+export const virtualAccount = lazy('VirtualAccountRecord', () => z.strictObject(virtualAccountRecord.shape));
 export type VirtualAccountView = z.infer<ReturnType<typeof virtualAccount>>;
