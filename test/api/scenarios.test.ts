@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import defaultScenario from '../../scenarios/default.json' with { type: 'json' };
 import type { Sandbox } from '../../src/sandbox.js';
 import { ScenarioError } from '../../src/scenarios/library.js';
@@ -416,14 +416,23 @@ describe('ready scenario: insufficient-funds-midway', () => {
   });
 });
 
+// The delays are on the sandbox's clock: the tests freeze it and move it, instead of waiting 500 and 300 ms.
 describe('ready scenario: slow-processing', () => {
   it('keeps bulk items processing with no configured item delay, until they complete', async () => {
     const sandbox = await open({ scenario: 'slow-processing', bulkItemDelayMs: 0 });
+    await sandbox.clock.freeze(true);
     const batch = await create(sandbox, [transfer(), transfer()]);
     expect((await processBatch(sandbox, batch.id)).status).toBe(202);
     const running = await getBatch(sandbox, batch.id);
     expect(running.status).toBe('processing');
     expect(running.items.map((i) => i.status)).toEqual(['processing', 'processing']);
+    // An advance first lets the items reach their delay, so 499 ms leaves both processing; 1 ms more ends them.
+    await sandbox.clock.advance(499);
+    expect((await getBatch(sandbox, batch.id)).items.map((i) => i.status)).toEqual([
+      'processing',
+      'processing',
+    ]);
+    await sandbox.clock.advance(1);
     expect((await drain(sandbox)).status).toBe(200);
     const done = await getBatch(sandbox, batch.id);
     expect(done).toMatchObject({ status: 'completed', completedItems: 2, failedItems: 0 });
@@ -432,13 +441,25 @@ describe('ready scenario: slow-processing', () => {
   it('takes at least 300 ms to answer a single transfer', async () => {
     const sandbox = await open({ scenario: 'slow-processing' });
     const headers = await ownerHeaders(sandbox);
-    const started = performance.now();
-    const res = await send(sandbox, headers, RECEIVER);
-    const elapsed = performance.now() - started;
-    expectTransferOk(res);
-    // Node's timers count whole milliseconds of a loop time taken a little earlier, so a 300 ms timer can
-    // be measured at 299.x ms by performance.now().
-    expect(elapsed).toBeGreaterThanOrEqual(299);
+    await sandbox.clock.freeze(true);
+    // A request is no clock task that an advance waits for: wait until it sleeps on the clock, then move it.
+    const clock = sandbox.clock;
+    const sleep = clock.sleep.bind(clock);
+    const asleep = new Promise<number>((resolve) => {
+      vi.spyOn(clock, 'sleep').mockImplementation((ms) => {
+        resolve(ms);
+        return sleep(ms);
+      });
+    });
+    let answered = false;
+    const pending = send(sandbox, headers, RECEIVER).finally(() => {
+      answered = true;
+    });
+    expect(await asleep).toBe(300);
+    await clock.advance(299);
+    expect(answered).toBe(false);
+    await clock.advance(1);
+    expectTransferOk(await pending);
   });
 });
 

@@ -3,26 +3,30 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { http, runCli, type SandboxProcess, startProcess, stop, waitForOutput } from '../support/process.js';
 import { A } from '../support/sandbox.js';
 
-let dir: string;
-const running: SandboxProcess[] = [];
-const start = async (args: string[], cwd?: string) => {
-  const p = await startProcess(args, { cwd });
-  running.push(p);
-  return p;
-};
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sandbox-e2e-'));
-});
-afterEach(async () => {
-  for (const p of running.splice(0))
-    if (p.child.exitCode === null && p.child.signalCode === null) await stop(p, 'SIGKILL');
-  await rm(dir, { recursive: true, force: true });
-});
+/**
+ * A directory of the test's own and a `start` whose processes are killed once the test finishes. Each test
+ * opens one, so that the tests can run at the same time: most of their time is spent waiting for a process to
+ * start, to write or to exit.
+ */
+async function opened({ onTestFinished }: TestContext) {
+  const dir = await mkdtemp(join(tmpdir(), 'sandbox-e2e-'));
+  const running: SandboxProcess[] = [];
+  onTestFinished(async () => {
+    for (const p of running)
+      if (p.child.exitCode === null && p.child.signalCode === null) await stop(p, 'SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  });
+  const start = async (args: string[], cwd?: string) => {
+    const p = await startProcess(args, { cwd });
+    running.push(p);
+    return p;
+  };
+  return { dir, start };
+}
 
 async function signIn(p: SandboxProcess) {
   const res = await http(p, 'POST', '/api/v1/auth/signin', {
@@ -33,8 +37,9 @@ async function signIn(p: SandboxProcess) {
   return { authorization: `Bearer ${token}`, SECRET_KEY: A.secretKey };
 }
 
-describe('the CLI', () => {
-  it('prints the URL, the data file and the fixture credentials, and creates .sandbox/db.json by default', async () => {
+describe.concurrent('the CLI', () => {
+  it('prints the URL, the data file and the fixture credentials, and creates .sandbox/db.json by default', async (context) => {
+    const { dir, start } = await opened(context);
     const p = await start([], dir);
     expect(p.stdout()).toContain('/api/v1');
     expect(p.stdout()).toContain('.sandbox/db.json');
@@ -44,7 +49,8 @@ describe('the CLI', () => {
     expect((await http(p, 'GET', '/__sandbox/health')).body).toMatchObject({ status: 'ok' });
   });
 
-  it('keeps acknowledged changes across a real restart', async () => {
+  it('keeps acknowledged changes across a real restart', async (context) => {
+    const { dir, start } = await opened(context);
     const data = join(dir, 'db.json');
     const first = await start(['--data', data]);
     const headers = await signIn(first);
@@ -76,7 +82,8 @@ describe('the CLI', () => {
     expect(list.status).toBe(200);
   });
 
-  it('holds every acknowledged mutation after kill -9 in the middle of a burst', async () => {
+  it('holds every acknowledged mutation after kill -9 in the middle of a burst', async (context) => {
+    const { dir, start } = await opened(context);
     const data = join(dir, 'db.json');
     const first = await start(['--data', data]);
     const headers = await signIn(first);
@@ -106,21 +113,25 @@ describe('the CLI', () => {
     for (const name of seen) expect(names.has(name)).toBe(true);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('exits 0 on %s', async (signal) => {
+  it.for(['SIGTERM', 'SIGINT'] as const)('exits 0 on %s', async (signal, context) => {
+    const { dir, start } = await opened(context);
     const p = await start(['--data', join(dir, 'db.json')]);
     expect(await stop(p, signal)).toEqual({ code: 0, signal: null });
   });
 
-  it('--seed reproduces identical fixtures; another seed gives other ones', async () => {
-    const a = await start(['--in-memory', '--seed', '7']);
-    const b = await start(['--in-memory', '--seed', '7']);
-    const c = await start(['--in-memory', '--seed', '8']);
+  it('--seed reproduces identical fixtures; another seed gives other ones', async (context) => {
+    const { start } = await opened(context);
+    const [a, b, c] = await Promise.all([
+      start(['--in-memory', '--seed', '7']),
+      start(['--in-memory', '--seed', '7']),
+      start(['--in-memory', '--seed', '8']),
+    ]);
     const [sa, sb, sc] = await Promise.all([a, b, c].map((p) => http(p, 'GET', '/__sandbox/state')));
     expect(JSON.stringify(sa?.body)).toBe(JSON.stringify(sb?.body));
     expect(JSON.stringify(sc?.body)).not.toBe(JSON.stringify(sa?.body));
   });
 
-  it.each([
+  it.for<[string[], RegExp]>([
     [['--port', 'abc'], /invalid setting --port \(PORT\)/],
     [['--bogus'], /Unknown option '--bogus'/],
     [['--fixtures', '/nonexistent/fixtures'], /fixture .*banks\.json/],
@@ -133,14 +144,16 @@ describe('the CLI', () => {
       /invalid setting --virtual-account-ttl \(SANDBOX_VIRTUAL_ACCOUNT_TTL\)/,
     ],
     [['--webhook-attempts', '100'], /invalid setting --webhook-attempts .*more than a timer holds/],
-  ])('%j exits 2 with one clear line', async (args, message) => {
+  ])('%j exits 2 with one clear line', async ([args, message], context) => {
+    const { dir } = await opened(context);
     const res = await runCli(args, { cwd: dir });
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(message);
     expect(res.stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it('a scenario file with a bad field exits 2 naming the field', async () => {
+  it('a scenario file with a bad field exits 2 naming the field', async (context) => {
+    const { dir } = await opened(context);
     const file = join(dir, 'bad.json');
     await writeFile(
       file,
@@ -151,29 +164,34 @@ describe('the CLI', () => {
     expect(res.stderr).toMatch(/rules\.0\.effect\.fail\.errorCode/);
   });
 
-  it('starts with a ready scenario chosen by name', async () => {
+  it('starts with a ready scenario chosen by name', async (context) => {
+    const { start } = await opened(context);
     const p = await start(['--in-memory', '--scenario', 'happy-path']);
     const scenario = await http(p, 'GET', '/__sandbox/scenario');
     expect(scenario.body.data).toMatchObject({ startup: 'happy-path', name: 'happy-path', rules: [] });
   });
 
-  it('a bad environment variable exits 2 too', async () => {
+  it('a bad environment variable exits 2 too', async (context) => {
+    const { dir } = await opened(context);
     const res = await runCli([], { cwd: dir, env: { PORT: '99999' } });
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/--port \(PORT\)/);
   });
 
-  it('logs one line per request, pretty or JSON, and nothing with --quiet', async () => {
-    const pretty = await start(['--in-memory']);
+  it('logs one line per request, pretty or JSON, and nothing with --quiet', async (context) => {
+    const { start } = await opened(context);
+    const [pretty, json, quiet] = await Promise.all([
+      start(['--in-memory']),
+      start(['--in-memory', '--log-format', 'json']),
+      start(['--in-memory', '--quiet']),
+    ]);
     await http(pretty, 'GET', '/__sandbox/health', { headers: { 'x-request-id': 'log-check-1' } });
     expect(await waitForOutput(pretty, /GET +\/__sandbox\/health 200 [\d.]+ms log-check-1/)).toBeTruthy();
 
-    const json = await start(['--in-memory', '--log-format', 'json']);
     await http(json, 'GET', '/api/v1/nowhere', { headers: { 'x-request-id': 'log-check-2' } });
     const line = await waitForOutput(json, /\{[^\n]*"requestId":"log-check-2"[^\n]*\}/);
     expect(JSON.parse(line)).toMatchObject({ method: 'GET', path: '/api/v1/nowhere', status: 404 });
 
-    const quiet = await start(['--in-memory', '--quiet']);
     await http(quiet, 'GET', '/__sandbox/health', { headers: { 'x-request-id': 'log-check-3' } });
     // The journal has it, so the request was answered; a line would have been written in the same turn.
     const journal = await http(quiet, 'GET', '/__sandbox/requests?path=health');
@@ -182,7 +200,7 @@ describe('the CLI', () => {
     expect(quiet.stdout().trim().split('\n')).toHaveLength(1);
   });
 
-  it.each([
+  it.for([
     [
       'a multipart registration',
       'PATCH',
@@ -193,9 +211,10 @@ describe('the CLI', () => {
     ],
     ['a big JSON body', 'PUT', '/__sandbox/state', 'application/json', '{"version":1,"collections":{', false],
     ['a chunked JSON body', 'POST', '/api/v1/clients/business', 'application/json', '{"businessName":', true],
-  ])(
+  ] as const)(
     '%s the client aborts is recorded as 499 and logged in one line, without a stack trace',
-    async (_name, method, path, type, part, chunked) => {
+    async ([_name, method, path, type, part, chunked], context) => {
+      const { start } = await opened(context);
       const p = await start(['--in-memory']);
       const headers = await signIn(p);
       const requestId = `aborted-${method.toLowerCase()}-${chunked ? 'chunked' : 'sized'}`;

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox.js';
 import { bulkHelpers, processBatch } from '../support/bulk.js';
@@ -37,13 +36,16 @@ function watchProgress(page: Page, batchId: string): Promise<void> {
   })()`);
 }
 
-/** Headless Chromium on a profile of its own, every request outside the sandbox refused and noted. */
-async function launch(base: string) {
-  const profile = await mkdtemp(join(tmpdir(), 'sandbox-ui-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
+/**
+ * One headless Chromium for the file: starting it is most of what a test of a page costs, and each test gets a
+ * context of its own (cookies, storage and cache of its own, as a fresh profile has).
+ */
+let chromiumBrowser: Browser | undefined;
+beforeAll(async () => {
+  if (!hasChromium) return;
+  chromiumBrowser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    viewport: { width: 1400, height: 1800 },
     args: [
       '--headless',
       '--no-sandbox',
@@ -52,6 +54,15 @@ async function launch(base: string) {
       '--disable-background-networking',
     ],
   });
+});
+afterAll(async () => {
+  await chromiumBrowser?.close();
+});
+
+/** A fresh browser context on the shared Chromium, every request outside the sandbox refused and noted. */
+async function openContext(base: string) {
+  if (!chromiumBrowser) throw new Error('Chromium did not start');
+  const context = await chromiumBrowser.newContext({ viewport: { width: 1400, height: 1800 } });
   const outside: string[] = [];
   const errors: string[] = [];
   await context.route('**/*', (route) => {
@@ -60,21 +71,19 @@ async function launch(base: string) {
     outside.push(url);
     return route.abort();
   });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(error.message));
-  const close = async () => {
-    await context.close();
-    await rm(profile, { recursive: true, force: true });
-  };
+  const close = () => context.close();
   return { page, outside, errors, close };
 }
 
 describe('the dashboard in a browser', () => {
   let sandbox: RunningSandbox;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let browser: Awaited<ReturnType<typeof launch>> | undefined;
+  let browser: Awaited<ReturnType<typeof openContext>> | undefined;
   beforeAll(async () => {
-    // Items slow enough that the bar is seen moving: 24 items, two at a time, 60 ms each.
+    // Items slow enough that the bar can be seen moving: 24 items, two at a time, 60 ms each of the virtual clock,
+    // which the test moves itself.
     sandbox = await startSandbox({
       inMemory: true,
       port: 0,
@@ -98,7 +107,7 @@ describe('the dashboard in a browser', () => {
         type: 'permanent',
         reference: 'ui-va',
       });
-      browser = await launch(sandbox.url);
+      browser = await openContext(sandbox.url);
       const { page, outside, errors } = browser;
 
       expect((await page.goto(`${sandbox.url}/__sandbox/ui`))?.status()).toBe(200);
@@ -111,7 +120,13 @@ describe('the dashboard in a browser', () => {
       const row = page.locator(`#batch-${batch.id}`);
       await row.waitFor();
       await watchProgress(page, batch.id);
+      // Half the batch, then the page shows it half done; then the rest. The clock is moved instead of waited for.
+      await sandbox.clock.freeze(true);
       expect((await processBatch(sandbox, batch.id)).status).toBe(202);
+      await sandbox.clock.advance(6 * 60);
+      await row.locator('[role=progressbar][aria-valuenow="50"]').waitFor();
+      await sandbox.clock.advance(6 * 60);
+      await sandbox.clock.freeze(false);
       await row.locator('[role=progressbar][aria-valuenow="100"]').waitFor({ timeout: 20_000 });
       await row.locator('.badge', { hasText: 'completed' }).waitFor();
       const seen = (await page.evaluate('window.progressSeen')) as string[];
@@ -171,7 +186,7 @@ describe('the dashboard in a browser', () => {
 
 describe('the dashboard with a busy sandbox', () => {
   let sandbox: RunningSandbox;
-  let browser: Awaited<ReturnType<typeof launch>> | undefined;
+  let browser: Awaited<ReturnType<typeof openContext>> | undefined;
   beforeAll(async () => {
     sandbox = await startSandbox({ inMemory: true, port: 0, log: () => undefined, journalSize: 5000 });
   });
@@ -185,7 +200,7 @@ describe('the dashboard with a busy sandbox', () => {
     async () => {
       for (let i = 0; i < 300; i++) await create(sandbox, transfers(1), undefined, `Batch ${i}`);
       for (let i = 0; i < 3000; i++) await call(sandbox, 'GET', '/__sandbox/health');
-      browser = await launch(sandbox.url);
+      browser = await openContext(sandbox.url);
       const { page, outside, errors } = browser;
       const started = performance.now();
       expect((await page.goto(`${sandbox.url}/__sandbox/ui`))?.status()).toBe(200);

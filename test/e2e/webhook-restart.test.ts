@@ -23,10 +23,12 @@ describe('webhook retries across a restart', () => {
     const hook = await startReceiver([500]);
     try {
       const data = join(dir, 'db.json');
-      // The first retry is due 400 ms after the failed attempt: long enough to stop the process before it.
-      const args = ['--data', data, '--webhook-retry-base', '400', '--webhook-attempts', '3'];
+      // The first retry is due a minute after the failed attempt, on a clock frozen until the test moves it: the
+      // process stops before the retry whatever the machine's load, and nothing waits for the minute to pass.
+      const args = ['--data', data, '--webhook-retry-base', '60000', '--webhook-attempts', '3'];
       const first = await startProcess(args);
       running.push(first);
+      expect((await http(first, 'POST', '/__sandbox/clock/freeze', { body: {} })).status).toBe(200);
       const signIn = await http(first, 'POST', '/api/v1/auth/signin', {
         body: { email: A.owner.email, password: A.owner.password },
       });
@@ -55,8 +57,13 @@ describe('webhook retries across a restart', () => {
       expect(await stop(first)).toEqual({ code: 0, signal: null });
       expect(hook.received).toHaveLength(1);
 
+      // The clock is part of the state: still frozen after the restart, and the retry still a minute away.
       const second = await startProcess(args);
       running.push(second);
+      expect(hook.received).toHaveLength(1);
+      expect((await http(second, 'POST', '/__sandbox/clock/advance', { body: { ms: 60_000 } })).status).toBe(
+        200,
+      );
       expect((await http(second, 'POST', '/__sandbox/drain?timeoutMs=20000')).status).toBe(200);
       const d = (await http(second, 'GET', `/__sandbox/webhooks/deliveries/${deliveryId}`)).body
         .data as DeliveryRecord;

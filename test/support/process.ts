@@ -31,7 +31,8 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
     child.stderr.on('data', (d: Buffer) => {
       stderr += d;
     });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    // 'close', not 'exit': the process can be gone before its last output has been read.
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
