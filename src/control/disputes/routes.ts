@@ -1,6 +1,6 @@
+import { dispute } from '../../api/disputes/schemas.js';
 import { decideDispute } from '../../api/disputes/service.js';
 import { defineRoute, type Route, reply } from '../../http/route.js';
-import { dispute } from '../../api/disputes/schemas.js';
 
 /** One of the bank's two decisions on an open dispute, as its own route. */
 const decision = (outcome: 'resolved' | 'rejected', verb: 'resolve' | 'reject') =>
