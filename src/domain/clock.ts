@@ -192,11 +192,13 @@ export class VirtualClock implements Clock {
 
   /** What `GET /__sandbox/clock` shows: `offsetMs` is how far the clock is from real time, frozen or not. */
   describe() {
-    const now = this.now();
+    // One reading of real time: two could fall either side of a millisecond and show a running clock at -1.
+    const real = this.source.now();
+    const now = this.frozenAt ?? real + this.offsetMs;
     return {
       now: new Date(now).toISOString(),
       frozen: this.frozenAt !== null,
-      offsetMs: now - this.source.now(),
+      offsetMs: now - real,
     };
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
 import clients from '../../fixtures/clients.json' with { type: 'json' };
+import { VirtualClock } from '../../src/domain/clock.js';
 import { signToken, verifyToken } from '../../src/domain/jwt.js';
 import { isValidNuban, makeNuban, nubanCheckDigit } from '../../src/domain/nuban.js';
 import { Random, seedState } from '../../src/domain/random.js';
@@ -162,5 +163,28 @@ describe('pointsAtSelf', () => {
     expect(pointsAtSelf('http://localhost/x', { port: 80, local: [] })).toBe(true);
     expect(pointsAtSelf('https://127.0.0.1/x', { port: 443, local: [] })).toBe(true);
     expect(pointsAtSelf('https://127.0.0.1/x', { port: 80, local: [] })).toBe(false);
+  });
+});
+
+describe('virtual clock: describe()', () => {
+  /** Real time that moves on by a millisecond at every reading, as it can between two reads. */
+  const ticking = () => {
+    let now = 1_800_000_000_000;
+    return { now: () => now++ };
+  };
+
+  it('shows a running clock at offset 0 however real time moves between readings', () => {
+    const clock = new VirtualClock(ticking());
+    for (let i = 0; i < 5; i++) expect(clock.describe()).toMatchObject({ frozen: false, offsetMs: 0 });
+  });
+
+  it('shows a frozen clock as far from real time as it is', () => {
+    const source = ticking();
+    const clock = new VirtualClock(source);
+    clock.restore({ offsetMs: 0, frozenAt: 1_800_000_000_000 + 3_600_000 });
+    const { offsetMs, frozen } = clock.describe();
+    expect(frozen).toBe(true);
+    // The reading describe() took: the frozen time minus that one reading of real time.
+    expect(offsetMs).toBe(3_600_000 - (source.now() - 1 - 1_800_000_000_000));
   });
 });
