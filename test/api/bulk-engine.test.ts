@@ -444,24 +444,116 @@ describe('bulk engine: reprocess', () => {
     expect(again.body).toMatchObject({ message: ALREADY_COMPLETED });
     await setBalance(sandbox, A.a1.id, 500_000_000);
   });
+});
 
-  it('answers 400 Insufficient Funds to a reprocess the balance cannot cover, and sets failureReason', async () => {
+/** The whole exported state, as text: what "changes nothing" is checked against. */
+async function exported(sandbox: Sandbox): Promise<string> {
+  const res = await sandbox.app.request('/__sandbox/state');
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+/**
+ * A refused call: the state before and after is the same text, and the same call again answers the same. The
+ * clock is frozen so that nothing but the call could move the export.
+ */
+async function expectRefusedTwice(
+  sandbox: Sandbox,
+  send: () => ReturnType<typeof reprocess>,
+  status: number,
+  message: string,
+): Promise<void> {
+  await drain(sandbox);
+  const before = await exported(sandbox);
+  const first = await send();
+  expect(first.status, JSON.stringify(first.body)).toBe(status);
+  expect(first.body).toEqual({ status: false, message, data: null });
+  await drain(sandbox);
+  expect(await exported(sandbox)).toBe(before);
+  const second = await send();
+  expect({ status: second.status, body: second.body }).toEqual({ status: first.status, body: first.body });
+  expect(await exported(sandbox)).toBe(before);
+}
+
+describe('bulk engine: a refused reprocess changes nothing', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+    await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: {} });
+  });
+  afterAll(() => sandbox.close());
+
+  it('on Insufficient Funds: no item, reference, counter, batch field or audit entry moves', async () => {
     const items = transfers(2, { amount: 2000 });
     await setBalance(sandbox, A.a1.id, 4000);
     const first = await settle(sandbox, items);
-    expect(first.failedItems).toBe(1);
-    const res = await reprocess(sandbox, { bulkTransferId: first.id });
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ status: false, message: 'Insufficient Funds', data: null });
-    await drain(sandbox);
-    const after = await getBatch(sandbox, first.id);
-    expectCountersMatch(after);
-    expect(after).toMatchObject({ status: 'failed', failureReason: 'Insufficient Funds' });
-    expect(itemAt(after, 0)).toEqual(itemAt(first, 0));
-    const ledger = await ledgerOf(sandbox);
-    expect(ledger.balance).toBe(925);
-    expect(ledger.balance).toBe(ledger.ledgerBalance);
+    expect(first).toMatchObject({ status: 'partially_completed', failedItems: 1, failureReason: null });
+    await expectRefusedTwice(
+      sandbox,
+      () => reprocess(sandbox, { bulkTransferId: first.id }),
+      400,
+      'Insufficient Funds',
+    );
+    await expectRefusedTwice(
+      sandbox,
+      () => reprocess(sandbox, { bulkTransferId: first.id, itemId: itemAt(first, 1).id }),
+      400,
+      'Insufficient Funds',
+    );
+    // The same refusal through the control API.
+    await expectRefusedTwice(
+      sandbox,
+      () => call(sandbox, 'POST', `/__sandbox/bulk-transfers/${first.id}/reprocess`, { body: {} }),
+      400,
+      'Insufficient Funds',
+    );
+    expect(await getBatch(sandbox, first.id)).toEqual(first);
     await setBalance(sandbox, A.a1.id, 500_000_000);
+  });
+
+  it('without a payment account: the failed items stay failed, the batch as it was', async () => {
+    const first = await settle(sandbox, [transfer(), magic('0000000096')]);
+    expect(first).toMatchObject({ status: 'partially_completed', failedItems: 1 });
+    const business = sandbox.store.get('businesses', A.a1.id);
+    if (!business) throw new Error('fixtures: no A1');
+    await sandbox.store.mutate((tx) => tx.put('businesses', { ...business, account: null }));
+    try {
+      await expectRefusedTwice(
+        sandbox,
+        () => reprocess(sandbox, { bulkTransferId: first.id }),
+        400,
+        'No payment account for this business',
+      );
+    } finally {
+      await sandbox.store.mutate((tx) => tx.put('businesses', business));
+    }
+    expect(await getBatch(sandbox, first.id)).toEqual(first);
+  });
+
+  it('for an itemId that is not failed, an unknown itemId, or a batch with nothing failed', async () => {
+    const first = await settle(sandbox, [transfer(), magic('0000000096')]);
+    const done = itemAt(first, 0);
+    await expectRefusedTwice(
+      sandbox,
+      () => reprocess(sandbox, { bulkTransferId: first.id, itemId: done.id }),
+      400,
+      'Only failed items can be reprocessed; this one is completed',
+    );
+    await expectRefusedTwice(
+      sandbox,
+      () => reprocess(sandbox, { bulkTransferId: first.id, itemId: UNKNOWN_ID }),
+      404,
+      'Bulk transfer item not found',
+    );
+    const refused = await create(sandbox, transfers(1), keysA2);
+    expect((await processBatch(sandbox, refused.id, keysA2)).status).toBe(400);
+    await expectRefusedTwice(
+      sandbox,
+      () => reprocess(sandbox, { bulkTransferId: refused.id }, keysA2),
+      400,
+      'There are no failed items to reprocess',
+    );
+    expect(await getBatch(sandbox, first.id)).toEqual(first);
   });
 });
 
@@ -471,6 +563,26 @@ describe('bulk engine: reprocess while items are open', () => {
     sandbox = await memorySandbox({ bulkItemDelayMs: 50 });
   });
   afterAll(() => sandbox.close());
+
+  it.each([
+    ['partially_completed', [transfer(), magic('0000000096')], 1, 1],
+    ['failed', [magic('0000000096'), magic('0000000051')], 0, 2],
+  ] as const)(
+    'answers 202 to process on a %s batch with nothing pending, and the batch is at its final status at once',
+    async (status, items, completedItems, failedItems) => {
+      const done = await settle(sandbox, [...items]);
+      expect(done).toMatchObject({ status, completedItems, failedItems, failureReason: null });
+      const res = await processBatch(sandbox, done.id);
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({ status: true, message: QUEUED });
+      expect(res.body.data).toEqual({ bulkTransferId: done.id, jobId: expect.any(String) });
+      // No drain: the answer itself left the batch settled, and nothing was queued.
+      expect(await getBatch(sandbox, done.id)).toEqual(done);
+      const drained = await call(sandbox, 'POST', '/__sandbox/drain?timeoutMs=1');
+      expect(drained.status).toBe(200);
+      expect(await getBatch(sandbox, done.id)).toEqual(done);
+    },
+  );
 
   it('shows the reset item at once, and answers 200 already being processed to further calls', async () => {
     const items = [transfer(), magic('0000000096')];

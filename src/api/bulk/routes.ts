@@ -93,7 +93,7 @@ export const bulkRoutes: Route[] = [
     path: `${BULK}/process`,
     summary: 'Process a bulk transfer',
     description:
-      'Claims the batch atomically (of concurrent calls exactly one gets 202), checks the payment account and that the balance covers every `pending` item, and queues them. Wait for the items with `POST /__sandbox/drain`.',
+      'Claims the batch atomically (of concurrent calls exactly one gets 202), checks the payment account and that the balance covers every `pending` item, and queues them. Wait for the items with `POST /__sandbox/drain`. A batch with nothing `pending` answers 202 too, queues nothing and settles at once to the status its items give (`completed`, `failed` or `partially_completed`).',
     tag: TAG,
     auth: keyPair,
     body: processBody,
@@ -121,7 +121,7 @@ export const bulkRoutes: Route[] = [
     path: `${BULK}/reprocess`,
     summary: 'Reprocess failed items',
     description:
-      'Every `failed` item, or the one `itemId`, back to `pending` with `reprocessCount + 1` and a new `transactionReference` (the first kept in `originalTransactionReference`); then the same claim and answers as process.',
+      'Every `failed` item, or the one `itemId`, back to `pending` with `reprocessCount + 1` and a new `transactionReference` (the first kept in `originalTransactionReference`); then the same claim and answers as process, the balance checked against every item that would be pending. A refused reprocess (any 4xx) changes nothing: batch, items, references, counters and audit log stay as they were.',
     tag: TAG,
     auth: keyPair,
     body: reprocessBody,
@@ -132,7 +132,7 @@ export const bulkRoutes: Route[] = [
         '`bulkTransferId` missing or not a valid UUID',
         '`Bulk transfer is already completed`',
         '`There are no failed items to reprocess`, or the `itemId` is not `failed`',
-        '`No payment account for this business`, `Insufficient Funds` (the batch becomes `failed`)',
+        '`No payment account for this business`, `Insufficient Funds` (nothing changes, unlike a refused process)',
       ],
       404: '`Bulk transfer not found`, `Bulk transfer item not found`',
       503: PROVIDER_OUTAGE_CAUSE,

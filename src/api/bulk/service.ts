@@ -177,27 +177,34 @@ export type ClaimOutcome =
   | { kind: 'already-processing' }
   | { kind: 'failed'; message: string };
 
-/**
- * The atomic claim of the spec's state table, inside the caller's mutation: a `processing` batch is left alone;
- * a `completed` one is refused; any other is claimed, checked (payment account, balance covers every pending
- * item) and either set `processing` with its pending items to queue, or set `failed` with `failureReason`.
- */
-function claim(tx: Tx, batch: BulkTransferRecord): ClaimOutcome {
-  const decision = claimDecision(batch.status);
-  if (decision === 'already-processing') return { kind: 'already-processing' };
-  if (decision === 'already-completed') throw new ApiError(400, 'Bulk transfer is already completed');
-  const business = tx.get('businesses', batch.businessId);
+/** The batch's `pending` items, in submission order. */
+function pendingOf(tx: Pick<Tx, 'where'>, batch: BulkTransferRecord): BulkItemRecord[] {
   const pending = tx.where('bulkItems', 'bulkTransferId', batch.id).filter((i) => i.status === 'pending');
-  pending.sort((x, y) => x.itemIndex - y.itemIndex);
-  const fail = (message: string): ClaimOutcome => {
-    tx.put('bulkTransfers', { ...batch, status: 'failed', failureReason: message });
-    return { kind: 'failed', message };
-  };
-  if (!business?.account) return fail(NO_PAYMENT_ACCOUNT);
-  const sum = pending.reduce((total, i) => total + i.amount, 0);
-  if (business.balance < sum) return fail('Insufficient Funds');
+  return pending.sort((x, y) => x.itemIndex - y.itemIndex);
+}
+
+/**
+ * Why the claim cannot go ahead once the state table let it through: the business has no payment account, or its
+ * balance is below the sum of the items that would be queued. Null when it can. Reads only.
+ */
+function refusal(
+  tx: Pick<Tx, 'get'>,
+  batch: BulkTransferRecord,
+  queued: readonly BulkItemRecord[],
+): string | null {
+  const business = tx.get('businesses', batch.businessId);
+  if (!business?.account) return NO_PAYMENT_ACCOUNT;
+  const sum = queued.reduce((total, i) => total + i.amount, 0);
+  return business.balance < sum ? 'Insufficient Funds' : null;
+}
+
+/**
+ * The claim itself, once `refusal` found nothing against it, inside the caller's mutation: the batch set
+ * `processing` with its pending items to queue. A claim with nothing to queue settles at once to the status its
+ * counters give (every item is finished), so that no batch is left `processing` with nothing to run.
+ */
+function claim(tx: Tx, batch: BulkTransferRecord, pending: readonly { id: string }[]): ClaimOutcome {
   const jobId = tx.random().uuid();
-  // A claim with nothing to queue settles at once (a settled batch whose items are all finished).
   const settled: BulkStatus | null =
     pending.length === 0 ? settledStatus(batch.totalItems, batch.completedItems, batch.failedItems) : null;
   tx.put('bulkTransfers', { ...batch, status: settled ?? 'processing', failureReason: null, jobId });
@@ -218,15 +225,24 @@ export async function processBulk(
   business: BusinessRecord,
   id: string,
 ) {
-  const outcome = await deps.store.mutate((tx) => {
-    const result = claim(tx, batchOf(tx, business, id));
-    if (result.kind === 'queued') {
-      recordAudit(tx, deps, actor, {
-        businessId: business.id,
-        type: 'TRANSFER',
-        action: `Started bulk transfer ${id}`,
-      });
+  const outcome = await deps.store.mutate((tx): ClaimOutcome => {
+    const batch = batchOf(tx, business, id);
+    const decision = claimDecision(batch.status);
+    if (decision === 'already-processing') return { kind: 'already-processing' };
+    if (decision === 'already-completed') throw new ApiError(400, 'Bulk transfer is already completed');
+    const pending = pendingOf(tx, batch);
+    const refused = refusal(tx, batch, pending);
+    if (refused !== null) {
+      // The spec's state table: a process refused after the claim leaves the batch `failed` with the reason.
+      tx.put('bulkTransfers', { ...batch, status: 'failed', failureReason: refused });
+      return { kind: 'failed', message: refused };
     }
+    const result = claim(tx, batch, pending);
+    recordAudit(tx, deps, actor, {
+      businessId: business.id,
+      type: 'TRANSFER',
+      action: `Started bulk transfer ${id}`,
+    });
     return result;
   });
   return settle(engine, outcome);
@@ -234,7 +250,11 @@ export async function processBulk(
 
 /**
  * Puts failed items back to `pending` (all of them, or the one `itemId`), each with a new transaction reference,
- * the first one kept, `reprocessCount + 1` and cleared errors; then claims the batch like a process call.
+ * the first one kept, `reprocessCount + 1` and cleared errors, and claims the batch like a process call: one
+ * decision in one mutation. Every check (state table, items, payment account, balance over the items that would
+ * be pending) comes before the first write, and a refusal throws, so a refused reprocess changes nothing: not the
+ * batch (unlike a refused process, which the spec's table sets `failed`), no item, reference, counter or audit
+ * entry; the same call again gets the same answer.
  */
 export async function reprocessBulk(
   deps: Deps,
@@ -244,10 +264,10 @@ export async function reprocessBulk(
   id: string,
   itemId: string | undefined,
 ) {
-  const outcome = await deps.store.mutate((tx) => {
+  const outcome = await deps.store.mutate((tx): ClaimOutcome => {
     const batch = batchOf(tx, business, id);
     const decision = claimDecision(batch.status);
-    if (decision === 'already-processing') return { kind: 'already-processing' } as const;
+    if (decision === 'already-processing') return { kind: 'already-processing' };
     if (decision === 'already-completed') throw new ApiError(400, 'Bulk transfer is already completed');
     const items = tx.where('bulkItems', 'bulkTransferId', batch.id);
     let chosen: BulkItemRecord[];
@@ -261,6 +281,10 @@ export async function reprocessBulk(
         throw new ApiError(400, `Only failed items can be reprocessed; this one is ${item.status}`);
       chosen = [item];
     }
+    const pending = [...pendingOf(tx, batch), ...chosen].sort((x, y) => x.itemIndex - y.itemIndex);
+    const refused = refusal(tx, batch, pending);
+    if (refused !== null) throw new ApiError(400, refused);
+
     const now = deps.clock.now();
     const taken = new Set<string>();
     for (const item of chosen) {
@@ -277,7 +301,7 @@ export async function reprocessBulk(
       });
     }
     const reopened = { ...batch, failedItems: batch.failedItems - chosen.length };
-    const result = claim(tx, reopened);
+    const result = claim(tx, reopened, pending);
     recordAudit(tx, deps, actor, {
       businessId: business.id,
       type: 'TRANSFER',

@@ -45,7 +45,7 @@ export const bulkTransferRoutes: Route[] = [
     path: '/bulk-transfers/{id}/reprocess',
     summary: 'Reprocess failed items',
     description:
-      'As the API’s reprocess, without the client’s keys: every failed item, or the one `itemId`. The audit log names the sandbox operator.',
+      'As the API’s reprocess, without the client’s keys: every failed item, or the one `itemId`. The audit log names the sandbox operator. A refused call (any 4xx) changes nothing.',
     tag: TAG,
     auth: { scheme: 'none' },
     params: { id: batchId },
@@ -57,7 +57,7 @@ export const bulkTransferRoutes: Route[] = [
         '`Bulk transfer is already completed`',
         '`There are no failed items to reprocess`',
         '`Only failed items can be reprocessed; this one is …`: the `itemId` is not `failed`',
-        '`No payment account for this business`, `Insufficient Funds` (the batch becomes `failed`)',
+        '`No payment account for this business`, `Insufficient Funds` (nothing changes)',
       ],
       404: '`Bulk transfer not found`, or `Bulk transfer item not found`',
     },
