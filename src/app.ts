@@ -53,7 +53,7 @@ export function createApp(
         CLIENT_CLOSED_REQUEST,
       );
     if (error instanceof ApiError) {
-      const body = errorBody(error.message, error.errors, error.errorCode, error.waiting);
+      const body = errorBody(error.message, error.errors, error.errorCode, error.waiting, error.data);
       const route = c.get('route');
       if (route) check?.(route, error.status, body);
       return c.json(body, error.status);

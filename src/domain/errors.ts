@@ -44,6 +44,12 @@ export type ErrorStatus =
   | 510
   | 511;
 
+/** What a failed transfer's 400 carries in `data`: the references of its ledger entry. */
+export interface FailedTransferData {
+  transactionReference: string;
+  retrievalReference: string;
+}
+
 export interface FieldError {
   field: string;
   message: string;
@@ -59,6 +65,8 @@ export class ApiError extends Error {
     public readonly errorCode?: string,
     /** What a drain that gave up was still waiting for, sent as `waiting`. */
     public readonly waiting?: object,
+    /** The references of a failed transfer, sent as `data` (null otherwise), so that it can be disputed. */
+    public readonly data?: FailedTransferData,
   ) {
     super(message);
   }

@@ -26,7 +26,17 @@ export const errorEnvelope = lazy('ErrorEnvelope', () =>
   z.strictObject({
     status: z.literal(false),
     message: z.string(),
-    data: z.null(),
+    data: z
+      .strictObject({
+        transactionReference: z
+          .string()
+          .describe('the failed transfer’s ledger entry: the `transactionId` of a dispute'),
+        retrievalReference: z.string().describe('the reference the transfer was sent with'),
+      })
+      .nullable()
+      .describe(
+        'null, except on a failed transfer (400 with `errorCode`): its references, so that it can be disputed',
+      ),
     errors: z
       .array(z.strictObject({ field: z.string(), message: z.string() }))
       .optional()

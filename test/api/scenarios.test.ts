@@ -77,7 +77,11 @@ function send(sandbox: Sandbox, headers: Headers, account = RECEIVER, extra: Hea
 
 function expectTransferFailed(res: Response, errorCode: string, message?: string): void {
   expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body).toMatchObject({ status: false, data: null, errorCode });
+  expect(res.body).toMatchObject({
+    status: false,
+    errorCode,
+    data: { transactionReference: expect.any(String), retrievalReference: expect.any(String) },
+  });
   if (message !== undefined) expect(res.body.message).toBe(message);
 }
 

@@ -216,11 +216,13 @@ describe.each(ENDPOINTS)('%s', (_name, path) => {
         });
         const res = await send(b);
         expect(res.status).toBe(400);
-        expect(res.body).toMatchObject({ status: false, message, errorCode, data: null });
+        const data = { transactionReference: expect.any(String), retrievalReference: b.retrievalReference };
+        expect(res.body).toEqual({ status: false, message, errorCode, data });
         expect(await balanceOf(sandbox, headers)).toBe(before);
         const again = await send(b);
         expect(again.status).toBe(400);
-        expect(again.body).toMatchObject({ status: false, message, errorCode, data: null });
+        // The replay names the same ledger entry.
+        expect(again.body).toEqual(res.body);
         expect(await balanceOf(sandbox, headers)).toBe(before);
       }
     },
@@ -234,7 +236,7 @@ describe.each(ENDPOINTS)('%s', (_name, path) => {
       status: false,
       message: 'Insufficient Funds',
       errorCode: '51',
-      data: null,
+      data: { transactionReference: expect.any(String), retrievalReference: expect.any(String) },
     });
     expect(await balanceOf(sandbox, headers)).toBe(200000);
     // amount + fee exactly equal to the balance goes through and leaves 0.
@@ -246,6 +248,32 @@ describe.each(ENDPOINTS)('%s', (_name, path) => {
     expect(empty.body).toMatchObject({ message: 'Insufficient Funds', errorCode: '51' });
     expect(await balanceOf(sandbox, headers)).toBe(0);
     await setBalance(sandbox, A.a1.id, 500_000_000);
+  });
+
+  it('puts a failed transfer’s references in the 400’s data, and a dispute can be opened on it', async () => {
+    const retrievalReference = ref('to-dispute');
+    const res = await send(body({ receiverAccountNumber: '0000000091', retrievalReference }));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      status: false,
+      errorCode: '91',
+      message: 'Beneficiary Bank not available',
+    });
+    const data = res.body.data as { transactionReference: string; retrievalReference: string };
+    expect(data).toEqual({ transactionReference: expect.stringMatching(/\S/), retrievalReference });
+    const ledger = await ledgerOf(sandbox);
+    expect(ledger.transactions.find((t) => t.id === data.transactionReference)).toMatchObject({
+      status: 'failed',
+      retrievalReference,
+      errorCode: '91',
+    });
+    const disputes = '/api/v1/clients/business/disputes';
+    const opened = await call(sandbox, 'POST', disputes, {
+      headers,
+      body: { transactionId: data.transactionReference, description: 'The transfer failed; was I charged?' },
+    });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+    expect(opened.body.data).toMatchObject({ transactionId: data.transactionReference, status: 'open' });
   });
 
   it('answers 400 No payment account for this business to A2', async () => {

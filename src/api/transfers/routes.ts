@@ -15,7 +15,7 @@ const responses = {
   400: [
     '`Invalid bank code`',
     NO_PAYMENT_ACCOUNT_CAUSE,
-    "A failed transfer: the provider's message with `errorCode` (`Insufficient Funds`, `51`; the magic receiver accounts `0000000051`, `0000000007`, `0000000091`, `0000000096`); nothing is debited",
+    "A failed transfer: the provider's message with `errorCode` (`Insufficient Funds`, `51`; the magic receiver accounts `0000000051`, `0000000007`, `0000000091`, `0000000096`) and `data {transactionReference, retrievalReference}` (the reference to dispute it by); nothing is debited",
   ],
   409: '`Duplicate retrievalReference: it was used for a different transfer`',
   503: PROVIDER_OUTAGE_CAUSE,

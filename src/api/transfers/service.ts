@@ -32,14 +32,21 @@ function fingerprint(kind: TransferKind, input: TransferInput): string {
  * went through, the failure as a 400 with the provider's `errorCode` when it did not.
  */
 function outcome(entry: TransactionRecord): TransferResultView {
-  if (entry.status === 'failed') throw new ApiError(400, entry.errorMessage, undefined, entry.errorCode);
+  // A transfer's entry always holds the reference it was sent with; only incoming payments have none.
+  const retrievalReference = entry.retrievalReference ?? '';
+  if (entry.status === 'failed') {
+    // The references go with the failure: the ledger keeps the failed entry, and a dispute names it.
+    throw new ApiError(400, entry.errorMessage, undefined, entry.errorCode, undefined, {
+      transactionReference: entry.id,
+      retrievalReference,
+    });
+  }
   return {
     amount: String(entry.amount),
     transactionCharge: String(entry.charge),
     totalAmount: String(entry.amount + entry.charge),
     transactionReference: entry.id,
-    // A transfer's entry always holds the reference it was sent with; only incoming payments have none.
-    retrievalReference: entry.retrievalReference ?? '',
+    retrievalReference,
   };
 }
 
