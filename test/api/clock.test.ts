@@ -285,7 +285,8 @@ describe('one advance runs everything that comes due', () => {
     const counts = async () => {
       const batch = await bulk.getBatch(sandbox, batchId);
       const d = await delivery(sandbox, deliveryId);
-      return { completed: batch.completedItems, attempts: d.attempts.length, next: d.nextAttemptAt };
+      const next = d.nextAttemptAt === null ? null : Date.parse(d.nextAttemptAt);
+      return { completed: batch.completedItems, attempts: d.attempts.length, next };
     };
     // The first attempt was made at `start`; retries are due at +10, +30, +70; items finish 8 at a time each 100 ms.
     await sandbox.clock.advance(30);
@@ -333,7 +334,12 @@ describe('drain gives up and says what is still waiting', () => {
     await sandbox.clock.advance(1);
     const d = await delivery(sandbox, deliveryId);
     expect(d.attempts.map((a) => a.statusCode)).toEqual([500]);
-    return { batchId: batch.id, deliveryId, now: sandbox.clock.now(), nextAttemptAt: d.nextAttemptAt ?? 0 };
+    return {
+      batchId: batch.id,
+      deliveryId,
+      now: sandbox.clock.now(),
+      nextAttemptAt: Date.parse(d.nextAttemptAt ?? ''),
+    };
   }
 
   function expectReport(waiting: WaitingWork, s: Awaited<ReturnType<typeof stuck>>) {

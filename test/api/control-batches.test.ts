@@ -525,6 +525,17 @@ describe('GET /__sandbox/virtual-accounts', () => {
     });
   });
 
+  it('shows expiresAt as ISO 8601 text, as the API answered it at creation; null for a permanent account', async () => {
+    const { data } = await listAccounts();
+    for (const o of opened) {
+      const row = data.find((v) => v.accountNumber === o.account.accountNumber);
+      expect(row?.expiresAt).toBe(o.account.expiresAt);
+    }
+    const temporal = data.find((v) => v.type === 'temporal');
+    expect(temporal?.expiresAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(data.find((v) => v.type === 'permanent')?.expiresAt).toBeNull();
+  });
+
   it('shows an account opened later at the top', async () => {
     const res = await openVirtualAccount(sandbox, await ownerHeaders(sandbox), 'permanent', 'ctl-va-late');
     expect(res.status).toBe(201);

@@ -8,7 +8,14 @@ import { dataOf, pageOf } from '../support/answers.js';
 import { ledgerOf } from '../support/money.js';
 import { type Reply, refusedUrl, startReceiver } from '../support/receiver.js';
 import { A, B, call, memorySandbox } from '../support/sandbox.js';
-import { delivery, FAST, incomingPayment, setWebhookUrl, webhookSetup } from '../support/webhooks.js';
+import {
+  attemptsRecorded,
+  delivery,
+  FAST,
+  incomingPayment,
+  setWebhookUrl,
+  webhookSetup,
+} from '../support/webhooks.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -178,6 +185,29 @@ describe('webhook deliveries', () => {
     const { d } = await settledDelivery(sandbox, hook.url);
     expect(d.attempts.map((a) => a.statusCode)).toEqual([201, 204, 200]);
     expect(d.attempts[0]?.error).toMatch(/only 200/);
+  });
+
+  it('shows its times as ISO 8601 text: nextAttemptAt, every attempt, in the list, the read and a redelivery', async () => {
+    const hook = await receiver([500]);
+    // A minute's backoff: the delivery stays pending with its retry due.
+    const sandbox = await memorySandbox({ ...FAST, webhookRetryBaseMs: 60_000 });
+    cleanups.push(() => sandbox.close());
+    const { account } = await setup(sandbox, hook.url);
+    const deliveryId = await payIn(sandbox, account.accountNumber);
+    await attemptsRecorded(sandbox, deliveryId, 1);
+    const stored = sandbox.store.get('deliveries', deliveryId);
+    expect(stored?.nextAttemptAt).toEqual(expect.any(Number));
+    const due = new Date(stored?.nextAttemptAt ?? 0).toISOString();
+    const d = await delivery(sandbox, deliveryId);
+    expect(d).toMatchObject({ status: 'pending', nextAttemptAt: due });
+    for (const a of d.attempts) expect(new Date(a.at).toISOString()).toBe(a.at);
+    const listed = pageOf(await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries'), deliverySchema);
+    expect(listed.data.find((x) => x.id === deliveryId)?.nextAttemptAt).toBe(due);
+    const again = await call(sandbox, 'POST', `/__sandbox/webhooks/deliveries/${deliveryId}/redeliver`);
+    expect(again.status).toBe(200);
+    const redelivered = dataOf(again, deliverySchema);
+    expect(redelivered.nextAttemptAt).toEqual(expect.any(String));
+    expect(new Date(redelivered.nextAttemptAt ?? '').toISOString()).toBe(redelivered.nextAttemptAt);
   });
 
   it('gives up after the configured attempts and marks the delivery failed', async () => {

@@ -9,7 +9,8 @@ export const virtualAccountRoutes: Route[] = [
     method: 'get',
     path: '/virtual-accounts',
     summary: 'Virtual accounts of every client',
-    description: 'Newest first: where `POST /incoming-payments` can send money.',
+    description:
+      'Newest first: where `POST /incoming-payments` can send money. `expiresAt` is ISO 8601 text, null for a permanent account.',
     tag: 'Webhooks',
     auth: { scheme: 'none' },
     query: virtualAccountsQuery,

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { pageQuery } from '../../domain/pagination.js';
 import { lazy } from '../../http/route.js';
+import { isoDate } from '../../http/wire.js';
 import { virtualAccountRecord } from '../../store/records.js';
 
 // Every client's virtual accounts: where an incoming payment can go.
@@ -9,6 +10,12 @@ export const virtualAccountsQuery = pageQuery;
 
 // What the route answers.
 
-/** A virtual account as it is kept (`expiresAt` in ms since the epoch, null for a permanent one). */
-export const virtualAccount = lazy('VirtualAccountRecord', () => z.strictObject(virtualAccountRecord.shape));
+/** A virtual account with its client and business; `expiresAt` ISO 8601 (the record keeps ms), null if permanent. */
+export const virtualAccount = lazy('VirtualAccountRecord', () =>
+  z.strictObject({
+    ...virtualAccountRecord.shape,
+    createdAt: isoDate(),
+    expiresAt: isoDate().nullable().describe('temporal accounts only'),
+  }),
+);
 export type VirtualAccountView = z.infer<ReturnType<typeof virtualAccount>>;

@@ -12,7 +12,8 @@ export const webhookRoutes: Route[] = [
     method: 'get',
     path: '/webhooks/deliveries',
     summary: 'Webhook deliveries',
-    description: 'Newest first, each with every attempt (time, status code, error, duration).',
+    description:
+      'Newest first, each with every attempt (time, status code, error, duration). Times are ISO 8601 text, `nextAttemptAt` included.',
     tag: TAG,
     auth: { scheme: 'none' },
     query: deliveriesQuery,

@@ -3,13 +3,18 @@ import { ApiError } from '../../domain/errors.js';
 import { type Pagination, paginate } from '../../domain/pagination.js';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
 import type { DeliveryRecord } from '../../store/records.js';
-import type { DeliveriesQuery } from './schemas.js';
+import type { DeliveriesQuery, DeliveryView } from './schemas.js';
+
+/** A delivery as the control API answers it: `nextAttemptAt` as ISO 8601 text (the record keeps ms). */
+function view(d: DeliveryRecord): DeliveryView {
+  return { ...d, nextAttemptAt: d.nextAttemptAt === null ? null : new Date(d.nextAttemptAt).toISOString() };
+}
 
 /** Every client's deliveries, newest first, of one status or client if asked. */
 export function listDeliveries(
   deps: Pick<Deps, 'store'>,
   query: DeliveriesQuery,
-): { data: DeliveryRecord[]; pagination: Pagination } {
+): { data: DeliveryView[]; pagination: Pagination } {
   const matching = deps.store
     .all('deliveries')
     .filter(
@@ -18,22 +23,19 @@ export function listDeliveries(
         (query.clientId === undefined || d.clientId === query.clientId),
     )
     .reverse();
-  return paginate(matching, query);
+  const { data, pagination } = paginate(matching, query);
+  return { data: data.map(view), pagination };
 }
 
 /** One delivery with its attempts. */
-export function getDelivery(deps: Pick<Deps, 'store'>, id: string): DeliveryRecord {
+export function getDelivery(deps: Pick<Deps, 'store'>, id: string): DeliveryView {
   const delivery = deps.store.get('deliveries', id);
   if (!delivery) throw new ApiError(404, 'Delivery not found');
-  return delivery;
+  return view(delivery);
 }
 
 /** Sends a delivery again, to the client's current webhook URL, with a fresh round of attempts. */
-export async function redeliver(
-  deps: Deps,
-  webhooks: WebhookDispatcher,
-  id: string,
-): Promise<DeliveryRecord> {
+export async function redeliver(deps: Deps, webhooks: WebhookDispatcher, id: string): Promise<DeliveryView> {
   const { store, clock, config } = deps;
   const delivery = await store.mutate((tx) => {
     const current = tx.get('deliveries', id);
@@ -52,5 +54,5 @@ export async function redeliver(
   });
   webhooks.cancel(id);
   webhooks.deliver(id);
-  return delivery;
+  return view(delivery);
 }
