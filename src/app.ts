@@ -16,6 +16,7 @@ import { type AnswerCheck, mountRoutes } from './http/mount.js';
 import { batchedWriter, formatRequest, type RequestEntry, RequestJournal } from './http/request-log.js';
 import type { Engines, Runtime } from './http/route.js';
 import { chosenScenario, routeOf } from './http/scenario.js';
+import { settleUnreadBody } from './http/unread-body.js';
 import { openapiRoutes } from './openapi/routes.js';
 import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write-error.js';
 
@@ -74,6 +75,10 @@ export function createApp(
   app.use(async (c, next) => {
     const started = performance.now();
     await frontDoor(c, next);
+    // Answered before the request body was all received: read the rest, or say the connection closes.
+    const incoming = c.env?.incoming;
+    const outgoing = c.env?.outgoing;
+    if (incoming && outgoing && !incoming.complete) await settleUnreadBody(incoming, outgoing, c.res);
     const entry: RequestEntry = {
       time: new Date().toISOString(),
       method: c.req.method,
