@@ -114,7 +114,7 @@ describe('one raw socket', () => {
       [`${head}0123456789`, '0123456789', 'GET /__sandbox/health HTTP/1.1\r\nhost: x\r\n\r\n'],
       2,
     );
-    expect(got).toMatch(/^HTTP\/1\.1 401 [^]*keep-alive[^]*HTTP\/1\.1 200 /);
+    expect(got).toMatch(/^HTTP\/1\.1 401 .*keep-alive.*HTTP\/1\.1 200 /s);
   });
 
   it('the rest of a body that pauses longer than the drain of @hono/node-server (500 ms) still keeps the socket', async () => {
@@ -125,7 +125,7 @@ describe('one raw socket', () => {
       2,
       700,
     );
-    expect(got).toMatch(/^HTTP\/1\.1 401 [^]*keep-alive[^]*HTTP\/1\.1 200 /);
+    expect(got).toMatch(/^HTTP\/1\.1 401 .*keep-alive.*HTTP\/1\.1 200 /s);
   });
 
   it('a body larger than is worth reading gets `Connection: close` at once', async () => {
