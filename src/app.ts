@@ -13,10 +13,17 @@ import type { AppEnv } from './http/env.js';
 import { errorBody } from './http/envelope.js';
 import { header } from './http/headers.js';
 import { type AnswerCheck, mountRoutes } from './http/mount.js';
-import { batchedWriter, formatRequest, type RequestEntry, RequestJournal } from './http/request-log.js';
+import {
+  batchedWriter,
+  formatRequest,
+  NO_WARNINGS,
+  type RequestEntry,
+  RequestJournal,
+} from './http/request-log.js';
 import type { Engines, Runtime } from './http/route.js';
 import { chosenScenario, routeOf } from './http/scenario.js';
 import { settleUnreadBody } from './http/unread-body.js';
+import { copyWarnings } from './http/warnings.js';
 import { openapiRoutes } from './openapi/routes.js';
 import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write-error.js';
 
@@ -86,7 +93,9 @@ export function createApp(
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       requestId: c.get('requestId'),
+      warnings: c.get('warnings') ?? NO_WARNINGS,
     };
+    if (entry.warnings.length > 0) copyWarnings(c, entry.warnings);
     requests.add(entry);
     logLine?.(formatRequest(entry, deps.config.logFormat));
   });
