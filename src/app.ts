@@ -13,9 +13,17 @@ import type { AppEnv } from './http/env.js';
 import { errorBody } from './http/envelope.js';
 import { header } from './http/headers.js';
 import { type AnswerCheck, mountRoutes } from './http/mount.js';
-import { batchedWriter, formatRequest, type RequestEntry, RequestJournal } from './http/request-log.js';
+import {
+  batchedWriter,
+  formatRequest,
+  NO_WARNINGS,
+  type RequestEntry,
+  RequestJournal,
+} from './http/request-log.js';
 import type { Engines, Runtime } from './http/route.js';
 import { chosenScenario, routeOf } from './http/scenario.js';
+import { settleUnreadBody } from './http/unread-body.js';
+import { copyWarnings } from './http/warnings.js';
 import { openapiRoutes } from './openapi/routes.js';
 import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write-error.js';
 
@@ -74,6 +82,10 @@ export function createApp(
   app.use(async (c, next) => {
     const started = performance.now();
     await frontDoor(c, next);
+    // Answered before the request body was all received: read the rest, or say the connection closes.
+    const incoming = c.env?.incoming;
+    const outgoing = c.env?.outgoing;
+    if (incoming && outgoing && !incoming.complete) await settleUnreadBody(incoming, outgoing, c.res);
     const entry: RequestEntry = {
       time: new Date().toISOString(),
       method: c.req.method,
@@ -81,7 +93,9 @@ export function createApp(
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       requestId: c.get('requestId'),
+      warnings: c.get('warnings') ?? NO_WARNINGS,
     };
+    if (entry.warnings.length > 0) copyWarnings(c, entry.warnings);
     requests.add(entry);
     logLine?.(formatRequest(entry, deps.config.logFormat));
   });

@@ -22,5 +22,7 @@ export type AppEnv = {
     business: BusinessRecord | undefined;
     /** The route that answers, once it is known. */
     route: Route;
+    /** Where production would refuse what the sandbox accepted (`warn()`): the `x-sandbox-warning` headers. */
+    warnings: string[] | undefined;
   };
 };

@@ -6,7 +6,12 @@ export interface RequestEntry {
   status: number;
   durationMs: number;
   requestId: string;
+  /** What production would refuse in the request, as its `x-sandbox-warning` headers said; empty for most. */
+  warnings: readonly string[];
 }
+
+/** The warnings of a request that has none, shared. */
+export const NO_WARNINGS: readonly string[] = Object.freeze([]);
 
 /** The last `capacity` requests, newest first, in a fixed-size ring: memory stays flat however long it runs. */
 export class RequestJournal {
@@ -59,8 +64,9 @@ export type LogFormat = 'pretty' | 'json';
 /** A request as one log line. */
 export function formatRequest(entry: RequestEntry, format: LogFormat): string {
   if (format === 'json') return JSON.stringify(entry);
-  const { time, method, path, status, durationMs, requestId } = entry;
-  return `${time.slice(11, 23)} ${method.padEnd(6)} ${path} ${status} ${durationMs.toFixed(1)}ms ${requestId}`;
+  const { time, method, path, status, durationMs, requestId, warnings } = entry;
+  const line = `${time.slice(11, 23)} ${method.padEnd(6)} ${path} ${status} ${durationMs.toFixed(1)}ms ${requestId}`;
+  return warnings.length === 0 ? line : `${line} warning: ${warnings.join(' | ')}`;
 }
 
 /**

@@ -183,6 +183,8 @@ export interface RouteInfo {
   /** The bound on the body, from the configuration; the default is `--body-limit`. */
   bodyLimit?: (config: Deps['config']) => { bytes: number; message?: string };
   example?: unknown;
+  /** When the route answers with an `x-sandbox-warning` (production would refuse what it accepted), one per line. */
+  warns?: readonly string[];
   responses: Responses;
 }
 

@@ -159,6 +159,14 @@ function responses(op: RouteInfo, api: boolean, schemas: Schemas): JsonObject {
     result[status] = status < 400 ? { description } : { description, content: ERROR_CONTENT };
   }
   schemas.named(errorEnvelope);
+  if (op.warns) {
+    const header = {
+      description: `Where production would refuse what the sandbox accepted, one header per warning: ${op.warns.join('; ')}.`,
+      schema: { type: 'string' },
+    };
+    for (const response of Object.values(result))
+      (response as JsonObject).headers = { 'x-sandbox-warning': header };
+  }
   return result;
 }
 

@@ -76,6 +76,7 @@ describe('request journal', () => {
         status: 200,
         durationMs: 0,
         requestId: String(i),
+        warnings: [],
       });
     }
     expect(journal.entries().map((e) => e.path)).toEqual(['/6', '/5', '/4']);
@@ -91,8 +92,13 @@ describe('request journal', () => {
       status: 201,
       durationMs: 3.4,
       requestId: 'r1',
+      warnings: [],
     };
     expect(formatRequest(entry, 'pretty')).toBe('10:00:00.123 POST   /api/v1/x 201 3.4ms r1');
     expect(JSON.parse(formatRequest(entry, 'json'))).toEqual(entry);
+    const warned = { ...entry, warnings: ['one', 'two'] };
+    expect(formatRequest(warned, 'pretty')).toBe(
+      '10:00:00.123 POST   /api/v1/x 201 3.4ms r1 warning: one | two',
+    );
   });
 });

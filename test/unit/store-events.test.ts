@@ -145,6 +145,7 @@ function entry(n: number): RequestEntry {
     status: 200,
     durationMs: n,
     requestId: `req-${n}`,
+    warnings: [],
   };
 }
 

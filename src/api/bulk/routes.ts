@@ -1,5 +1,7 @@
+import { bulkNubanWarning } from '../../domain/stricter-in-production.js';
 import type { Route } from '../../http/route.js';
 import { defineRoute, page, reply } from '../../http/route.js';
+import { warn } from '../../http/warnings.js';
 import { PROVIDER_OUTAGE_CAUSE, transferExample } from '../examples.js';
 import {
   type BulkClaimView,
@@ -62,15 +64,18 @@ export const bulkRoutes: Route[] = [
     // A batch of 10 000 transfers is a few MB of JSON.
     bodyLimit: () => ({ bytes: 32 * 1_048_576 }),
     example: { batchName: 'Payroll November', transfers: [transferExample] },
+    warns: [
+      'items whose `receiverAccountNumber` has a NUBAN check digit wrong for its `receiverBankCode` (one warning for the batch, naming the first): production would fail those items',
+    ],
     responses: {
       201: reply('Bulk transfer created successfully', bulkTransferWithItems),
       400: '`transfers.N.receiverBankCode: Invalid bank code`, a `retrievalReference` twice in the batch',
       503: PROVIDER_OUTAGE_CAUSE,
     },
-    handle: async ({ deps, actor, business, body }) => ({
-      status: 201,
-      data: await createBulk(deps, actor(), business, body),
-    }),
+    handle: async ({ deps, c, actor, business, body }) => {
+      warn(c, bulkNubanWarning(body.transfers));
+      return { status: 201, data: await createBulk(deps, actor(), business, body) };
+    },
   }),
   defineRoute({
     operationId: 'listBulkTransfers',

@@ -1,7 +1,9 @@
 import { pageQuery } from '../../domain/pagination.js';
+import { nubanWarning } from '../../domain/stricter-in-production.js';
 import type { Route } from '../../http/route.js';
 import { DONE, defineRoute, done, page, reply } from '../../http/route.js';
-import { payoutAccount, payoutBody } from './schemas.js';
+import { warn } from '../../http/warnings.js';
+import { type PayoutInput, payoutAccount, payoutBody } from './schemas.js';
 import { createPayout, deletePayout, listPayouts, updatePayout } from './service.js';
 
 const PAYOUTS = '/clients/business/payouts';
@@ -10,6 +12,21 @@ const withBusiness = { scheme: 'A', business: 'required', area: 'business' } as 
 const payoutAccountId = { description: 'the `id` of the payout account' };
 const NOT_FOUND = '`Payout account not found`';
 const DUPLICATE = '`This payout account already exists for the business`';
+
+const ACCOUNT_WARNING =
+  'an `accountNumber` whose NUBAN check digit is wrong for `bankCode`: production would refuse the payout account';
+
+/** Warns of a payout account that cannot exist. */
+const warnOfAccount = (c: Parameters<typeof warn>[0], body: PayoutInput) =>
+  warn(
+    c,
+    nubanWarning(
+      'accountNumber',
+      body.accountNumber,
+      body.bankCode,
+      'production would refuse this payout account (no such account)',
+    ),
+  );
 
 /** `/clients/business/payouts`: up to three payout accounts per business. */
 export const payoutRoutes: Route[] = [
@@ -34,6 +51,7 @@ export const payoutRoutes: Route[] = [
     tag: TAG,
     auth: withBusiness,
     body: payoutBody,
+    warns: [ACCOUNT_WARNING],
     example: {
       accountName: 'Adebayo Foods Ltd',
       accountNumber: '0123456789',
@@ -45,10 +63,10 @@ export const payoutRoutes: Route[] = [
       400: ['`Invalid bank code`', '`A business can have at most 3 payout accounts`'],
       409: DUPLICATE,
     },
-    handle: async ({ deps, actor, business, body }) => ({
-      status: 201,
-      data: await createPayout(deps, actor(), business, body),
-    }),
+    handle: async ({ deps, c, actor, business, body }) => {
+      warnOfAccount(c, body);
+      return { status: 201, data: await createPayout(deps, actor(), business, body) };
+    },
   }),
   defineRoute({
     operationId: 'updatePayoutAccount',
@@ -59,15 +77,17 @@ export const payoutRoutes: Route[] = [
     auth: withBusiness,
     params: { payoutAccountId },
     body: payoutBody,
+    warns: [ACCOUNT_WARNING],
     responses: {
       200: reply('Payout account updated successfully', payoutAccount),
       400: '`Invalid bank code`',
       404: NOT_FOUND,
       409: DUPLICATE,
     },
-    handle: async ({ deps, actor, business, params, body }) => ({
-      data: await updatePayout(deps, actor(), business, params.payoutAccountId, body),
-    }),
+    handle: async ({ deps, c, actor, business, params, body }) => {
+      warnOfAccount(c, body);
+      return { data: await updatePayout(deps, actor(), business, params.payoutAccountId, body) };
+    },
   }),
   defineRoute({
     operationId: 'deletePayoutAccount',

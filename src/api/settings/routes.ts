@@ -1,5 +1,7 @@
+import { webhookUrlWarnings } from '../../domain/stricter-in-production.js';
 import type { Route } from '../../http/route.js';
 import { DONE, defineRoute, done, reply } from '../../http/route.js';
+import { warn } from '../../http/warnings.js';
 import { apiKeys, billers, configureBillersBody, updateWebhookBody } from './schemas.js';
 import { availableBillers, configureBillers, keysOf, updateWebhookUrl } from './service.js';
 
@@ -7,6 +9,12 @@ const SETTINGS = '/clients/settings';
 const TAG = 'Settings';
 /** Admin only; `businessId` may be sent, and is then checked. */
 const admin = { scheme: 'A', business: 'optional', area: 'settings' } as const;
+
+/** What production refuses in a webhook URL the sandbox accepts. */
+export const WEBHOOK_URL_WARNINGS = [
+  'a plain `http` URL: production accepts only `https`',
+  'a host production cannot reach (loopback, RFC 1918, link-local, `.local`, a single-label name): production accepts only a public host',
+] as const;
 
 /** `/clients/settings`: API keys, webhook URL, billers. Admin only. */
 export const settingsRoutes: Route[] = [
@@ -31,11 +39,13 @@ export const settingsRoutes: Route[] = [
     auth: admin,
     body: updateWebhookBody,
     example: { webhookUrl: 'http://localhost:3000/hooks/bank' },
+    warns: WEBHOOK_URL_WARNINGS,
     responses: {
       200: done('Webhook URL updated successfully'),
       400: '`webhookUrl must not point at the sandbox itself (port … of this machine): …`',
     },
-    handle: async ({ deps, caller, actor, body }) => {
+    handle: async ({ deps, c, caller, actor, body }) => {
+      warn(c, ...webhookUrlWarnings(body.webhookUrl));
       await updateWebhookUrl(deps, actor(), caller.client, body.webhookUrl);
       return DONE;
     },

@@ -1,8 +1,10 @@
+import { nubanWarning } from '../../domain/stricter-in-production.js';
 import type { Route } from '../../http/route.js';
 import { defineRoute, reply } from '../../http/route.js';
 import { chosenScenario } from '../../http/scenario.js';
+import { warn } from '../../http/warnings.js';
 import { NO_PAYMENT_ACCOUNT_CAUSE, PROVIDER_OUTAGE_CAUSE, transferExample } from '../examples.js';
-import { transferBody, transferResult } from './schemas.js';
+import { type TransferInput, transferBody, transferResult } from './schemas.js';
 import { sendTransfer } from './service.js';
 
 const FUNDS = '/clients/business/customers/funds';
@@ -21,6 +23,22 @@ const responses = {
   503: PROVIDER_OUTAGE_CAUSE,
 } as const;
 
+/** What production refuses in a transfer the sandbox accepts. */
+export const RECEIVER_ACCOUNT_WARNING =
+  'a `receiverAccountNumber` whose NUBAN check digit is wrong for `receiverBankCode`: production would not find the account and the transfer would fail';
+
+/** Warns of a receiver account that cannot exist. */
+const warnOfReceiver = (c: Parameters<typeof warn>[0], body: TransferInput) =>
+  warn(
+    c,
+    nubanWarning(
+      'receiverAccountNumber',
+      body.receiverAccountNumber,
+      body.receiverBankCode,
+      'production would not find this account and the transfer would fail',
+    ),
+  );
+
 /** `/clients/business/customers/funds`: single transfers (bulk transfers live beside them). */
 export const transferRoutes: Route[] = [
   defineRoute({
@@ -34,10 +52,12 @@ export const transferRoutes: Route[] = [
     auth: withBusiness,
     body: transferBody,
     example: transferExample,
+    warns: [RECEIVER_ACCOUNT_WARNING],
     responses,
-    handle: async ({ deps, c, actor, business, body }) => ({
-      data: await sendTransfer(deps, actor(), business, body, 'transfer', chosenScenario(c, deps)),
-    }),
+    handle: async ({ deps, c, actor, business, body }) => {
+      warnOfReceiver(c, body);
+      return { data: await sendTransfer(deps, actor(), business, body, 'transfer', chosenScenario(c, deps)) };
+    },
   }),
   defineRoute({
     operationId: 'anonymousTransfer',
@@ -49,9 +69,20 @@ export const transferRoutes: Route[] = [
     auth: withBusiness,
     body: transferBody,
     example: { ...transferExample, retrievalReference: 'anon-2026-0001' },
+    warns: [RECEIVER_ACCOUNT_WARNING],
     responses,
-    handle: async ({ deps, c, actor, business, body }) => ({
-      data: await sendTransfer(deps, actor(), business, body, 'anonymous_transfer', chosenScenario(c, deps)),
-    }),
+    handle: async ({ deps, c, actor, business, body }) => {
+      warnOfReceiver(c, body);
+      return {
+        data: await sendTransfer(
+          deps,
+          actor(),
+          business,
+          body,
+          'anonymous_transfer',
+          chosenScenario(c, deps),
+        ),
+      };
+    },
   }),
 ];

@@ -1,5 +1,8 @@
 import { fixture } from '../../api/examples.js';
+import { WEBHOOK_URL_WARNINGS } from '../../api/settings/routes.js';
+import { webhookUrlWarnings } from '../../domain/stricter-in-production.js';
 import { defineRoute, type Route, reply } from '../../http/route.js';
+import { warn } from '../../http/warnings.js';
 import { credentials as credentialsOfAll } from './credentials.js';
 import { clientCredentials, credentials, newClientBody, rotatedSecret } from './schemas.js';
 import { rotateSecret } from './secrets.js';
@@ -31,6 +34,7 @@ export const clientRoutes: Route[] = [
     auth: { scheme: 'none' },
     body: newClientBody,
     example: { name: 'Worker 1', balance: 500000000, members: ['Manager', 'Viewer'] },
+    warns: WEBHOOK_URL_WARNINGS,
     responses: {
       201: reply(
         'Client created',
@@ -39,7 +43,10 @@ export const clientRoutes: Route[] = [
       ),
       400: '`webhookUrl must not point at the sandbox itself (port … of this machine): …`',
     },
-    handle: async ({ deps, body }) => ({ status: 201, data: await createClient(deps, body) }),
+    handle: async ({ deps, c, body }) => {
+      if (body.webhookUrl !== undefined) warn(c, ...webhookUrlWarnings(body.webhookUrl));
+      return { status: 201, data: await createClient(deps, body) };
+    },
   }),
   defineRoute({
     operationId: 'rotateSecret',

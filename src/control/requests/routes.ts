@@ -10,7 +10,7 @@ export const requestRoutes: Route[] = [
     path: '/requests',
     summary: 'Request journal',
     description:
-      'The last requests answered (method, path, status, duration, request id), newest first; `path` matches a part of the path.',
+      'The last requests answered (method, path, status, duration, request id, the `x-sandbox-warning` texts sent), newest first; `path` matches a part of the path.',
     tag: 'Sandbox',
     auth: { scheme: 'none' },
     query: requestsQuery,

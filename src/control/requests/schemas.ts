@@ -22,6 +22,12 @@ export const requestEntry = lazy('RequestEntry', () =>
     status: z.number().int(),
     durationMs: z.number().describe('to a tenth of a millisecond'),
     requestId: z.string(),
+    warnings: z
+      .array(z.string())
+      .readonly()
+      .describe(
+        'where production would refuse what the sandbox accepted: the `x-sandbox-warning` headers sent',
+      ),
   }),
 );
 export type RequestEntryView = z.infer<ReturnType<typeof requestEntry>>;

@@ -1,0 +1,86 @@
+import { isValidNuban } from './nuban.js';
+
+// Where the sandbox accepts what production will not: it answers as asked and warns (the `x-sandbox-warning`
+// header, the request journal), so the sandbox checks the integration as well as serving it. Each text is one
+// header value: no commas, so a client that reads repeated headers joined with ", " can split them again.
+
+/** The `x-sandbox-warning` header. */
+export const WARNING_HEADER = 'x-sandbox-warning';
+
+/** Host names production cannot reach: this machine, a private network, a name only local DNS knows. */
+export function isPrivateHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local')) return true;
+  if (host.endsWith('.internal') || host.endsWith('.home.arpa') || host.endsWith('.lan')) return true;
+  const v4 = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(host.replace(/^::ffff:/, ''));
+  if (v4) {
+    const a = Number(v4[1]);
+    const b = Number(v4[2]);
+    return (
+      a === 0 || // this network
+      a === 10 || // RFC 1918
+      a === 127 || // loopback
+      (a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT (RFC 6598)
+      (a === 169 && b === 254) || // link-local
+      (a === 172 && b >= 16 && b <= 31) || // RFC 1918
+      (a === 192 && b === 168) // RFC 1918
+    );
+  }
+  if (host.includes(':')) {
+    // IPv6: unspecified, loopback, unique local (fc00::/7), link-local (fe80::/10).
+    return host === '::' || host === '::1' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host);
+  }
+  // A single-label name (a compose service, a machine on the LAN): no public DNS answers it.
+  return !host.includes('.');
+}
+
+/** What production would say of a webhook URL the sandbox accepts: one warning per reason, none for a good one. */
+export function webhookUrlWarnings(url: string, field = 'webhookUrl'): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  const warnings: string[] = [];
+  if (parsed.protocol !== 'https:')
+    warnings.push(
+      `${field} is plain ${parsed.protocol.replace(':', '')}: production accepts only https URLs`,
+    );
+  if (isPrivateHost(parsed.hostname))
+    warnings.push(
+      `${field} host ${parsed.hostname} is not publicly reachable: production accepts only a public host`,
+    );
+  return warnings;
+}
+
+/** The warning for one receiver account whose NUBAN check digit is wrong for its bank, or null. */
+export function nubanWarning(
+  field: string,
+  accountNumber: string,
+  bankCode: string,
+  consequence: string,
+): string | null {
+  if (!/^\d{10}$/.test(accountNumber) || !/^\d{3}$|^\d{6}$/.test(bankCode)) return null;
+  if (isValidNuban(bankCode, accountNumber)) return null;
+  return `${field} ${accountNumber} fails the NUBAN check digit for bank ${bankCode}: ${consequence}`;
+}
+
+/**
+ * One warning for the items of a batch whose receiver account fails the check digit (however many there are: a
+ * batch holds up to 10 000), naming the first; or null.
+ */
+export function bulkNubanWarning(
+  transfers: readonly { receiverAccountNumber: string; receiverBankCode: string }[],
+): string | null {
+  let first: string | null = null;
+  let count = 0;
+  transfers.forEach((t, i) => {
+    const { receiverAccountNumber: account, receiverBankCode: bank } = t;
+    if (nubanWarning('', account, bank, '') === null) return;
+    count++;
+    first ??= `transfers.${i} (${account} at bank ${bank})`;
+  });
+  if (first === null) return null;
+  return `${count} of ${transfers.length} transfers have a receiverAccountNumber that fails the NUBAN check digit for its bank (first ${first}): production would fail those items`;
+}
