@@ -25,7 +25,8 @@ export const fixture = {
 
 export const transferExample = {
   amount: 150000,
-  receiverAccountNumber: '0123456789',
+  // A valid NUBAN at bank 058: the example gets no x-sandbox-warning.
+  receiverAccountNumber: '0123456785',
   receiverBankCode: '058',
   retrievalReference: 'inv-2026-0001',
   narration: 'Invoice 2026-0001',

@@ -54,7 +54,7 @@ export const payoutRoutes: Route[] = [
     warns: [ACCOUNT_WARNING],
     example: {
       accountName: 'Adebayo Foods Ltd',
-      accountNumber: '0123456789',
+      accountNumber: '0123456785',
       bankName: 'Guaranty Trust Bank',
       bankCode: '058',
     },
