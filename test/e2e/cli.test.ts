@@ -34,7 +34,7 @@ async function signIn(p: SandboxProcess) {
   });
   expect(res.status).toBe(200);
   const token = (res.body.data as { accessToken: string }).accessToken;
-  return { authorization: `Bearer ${token}`, SECRET_KEY: A.secretKey };
+  return { authorization: `Bearer ${token}`, SECRET_KEY: A.secretKey, businessId: A.a1.id };
 }
 
 describe.concurrent('the CLI', () => {

@@ -5,8 +5,8 @@ import { availableBillers, configureBillers, keysOf, updateWebhookUrl } from './
 
 const SETTINGS = '/clients/settings';
 const TAG = 'Settings';
-/** Admin only; `businessId` may be sent, and is then checked. */
-const admin = { scheme: 'A', business: 'optional', area: 'settings' } as const;
+/** Admin only; standard headers, `businessId` included (the spec's), though the settings are the client's. */
+const admin = { scheme: 'A', business: 'header', area: 'settings' } as const;
 
 /** `/clients/settings`: API keys, webhook URL, billers. Admin only. */
 export const settingsRoutes: Route[] = [
