@@ -27,6 +27,26 @@ export interface SchemeBOptions {
 
 const TOKEN_CACHE_LIMIT = 10_000;
 
+export const TOKEN_REQUIRED = 'Authorization token is required';
+export const BEARER_REQUIRED =
+  'Authorization must be `Bearer <accessToken>`: the scheme word Bearer, a space, the token';
+
+/**
+ * The token of an `Authorization: Bearer <token>` header. The scheme word is compared case-insensitively (RFC
+ * 7235, 2.1), so `bearer` and `BEARER` are accepted; no header, or the word alone, is a missing token; another
+ * scheme, or a token with no scheme, says what the header must look like.
+ */
+export function bearerToken(value: string | undefined): string {
+  const given = value?.trim() ?? '';
+  if (!given) throw new ApiError(401, TOKEN_REQUIRED);
+  const space = given.search(/\s/);
+  const scheme = space === -1 ? given : given.slice(0, space);
+  if (scheme.toLowerCase() !== 'bearer') throw new ApiError(401, BEARER_REQUIRED);
+  const token = space === -1 ? '' : given.slice(space).trim();
+  if (!token) throw new ApiError(401, TOKEN_REQUIRED);
+  return token;
+}
+
 const NOT_YET_VALID = "Access token is not valid yet: it was issued after the sandbox clock's current time";
 const TOKEN_REFUSED = {
   invalid: 'Invalid access token',
@@ -74,11 +94,7 @@ export function createAuth(deps: Deps) {
 
   /** Scheme A: `Authorization: Bearer <token>`, `SECRET_KEY`, and (per route) `businessId`; then the role rules. */
   function schemeA(c: Context<AppEnv>, options: SchemeAOptions): void {
-    const authorization = header(c, 'authorization');
-    if (!authorization?.startsWith('Bearer ') || authorization.length <= 7) {
-      throw new ApiError(401, 'Authorization token is required');
-    }
-    const claims = claimsOf(authorization.slice(7).trim());
+    const claims = claimsOf(bearerToken(header(c, 'authorization')));
     const user = store.get('users', claims.sub);
     const client = user && store.get('clients', user.clientId);
     if (!user || !client || !user.isActive) throw new ApiError(401, 'Invalid access token');

@@ -1,6 +1,7 @@
 import type { Context, Handler, Hono, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError } from '../domain/errors.js';
+import { canonicalId } from '../domain/ids.js';
 import { parseInput } from '../domain/parse.js';
 import { actorOf, createAuth } from './auth.js';
 import { limit } from './body-limit.js';
@@ -53,6 +54,13 @@ function envelope(route: Route, status: number, answer: GivenAnswer): unknown {
   }
 }
 
+/** The path parameters, each an id as the store keys it: an upper-cased UUID names the same record. */
+function paramsOf(c: Context<AppEnv>): Record<string, string> {
+  const params: Record<string, string> = c.req.param();
+  for (const [name, value] of Object.entries(params)) params[name] = canonicalId(value);
+  return params;
+}
+
 /** A multipart form: 415 for another content type, 400 for one that does not parse. */
 async function formBody(c: Context<AppEnv>) {
   if (!/^multipart\/form-data/i.test(header(c, 'content-type') ?? ''))
@@ -86,7 +94,7 @@ export function mountRoutes(
       control,
       feed,
       c,
-      params: hasParams ? c.req.param() : {},
+      params: hasParams ? paramsOf(c) : {},
       body,
       query,
       text,
