@@ -9,6 +9,7 @@ import { LiveFeed } from './dashboard/live.js';
 import { dashboardAssets } from './dashboard/routes.js';
 import type { Deps } from './deps.js';
 import { ApiError, type ErrorStatus } from './domain/errors.js';
+import { unmatchedRoute } from './http/allow.js';
 import type { AppEnv } from './http/env.js';
 import { errorBody } from './http/envelope.js';
 import { header } from './http/headers.js';
@@ -141,7 +142,12 @@ export function createApp(
     return c.body(file.bytes.slice().buffer, 200, { 'content-type': file.contentType });
   });
 
-  app.notFound((c) => c.json(errorBody(`Route not found: ${c.req.method} ${c.req.path}`), 404));
+  app.notFound(
+    unmatchedRoute([
+      ['/api/v1', apiRouteList],
+      ['/__sandbox', controlRouteList],
+    ]),
+  );
   app.onError(answerError);
   return app;
 }

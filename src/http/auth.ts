@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { Deps } from '../deps.js';
 import type { Actor } from '../domain/actor.js';
 import { ApiError } from '../domain/errors.js';
+import { canonicalId } from '../domain/ids.js';
 import { issuedLater, type TokenClaims, verifyToken } from '../domain/jwt.js';
 import { type Area, permits, type RoleName } from '../domain/roles.js';
 import { isClientSecret, isProductionKey } from '../domain/secrets.js';
@@ -13,11 +14,9 @@ import type { RouteAuth } from './route.js';
 export const PRODUCTION_KEY_MESSAGE = 'Production credentials cannot be used in the sandbox environment';
 export const BUSINESS_ID_REQUIRED = 'businessId is required in headers';
 
-/** Whether a route reads the `businessId` header: it must be there, it may be, or it is not looked at. */
-export type BusinessHeader = 'required' | 'optional' | 'ignored';
-
 export interface SchemeAOptions {
-  business: BusinessHeader;
+  /** `header`: the `businessId` header names the business (401 when missing); `form`: the route reads it itself. */
+  business: 'header' | 'form';
   area: Area;
 }
 
@@ -27,6 +26,26 @@ export interface SchemeBOptions {
 }
 
 const TOKEN_CACHE_LIMIT = 10_000;
+
+export const TOKEN_REQUIRED = 'Authorization token is required';
+export const BEARER_REQUIRED =
+  'Authorization must be `Bearer <accessToken>`: the scheme word Bearer, a space, the token';
+
+/**
+ * The token of an `Authorization: Bearer <token>` header. The scheme word is compared case-insensitively (RFC
+ * 7235, 2.1), so `bearer` and `BEARER` are accepted; no header, or the word alone, is a missing token; another
+ * scheme, or a token with no scheme, says what the header must look like.
+ */
+export function bearerToken(value: string | undefined): string {
+  const given = value?.trim() ?? '';
+  if (!given) throw new ApiError(401, TOKEN_REQUIRED);
+  const space = given.search(/\s/);
+  const scheme = space === -1 ? given : given.slice(0, space);
+  if (scheme.toLowerCase() !== 'bearer') throw new ApiError(401, BEARER_REQUIRED);
+  const token = space === -1 ? '' : given.slice(space).trim();
+  if (!token) throw new ApiError(401, TOKEN_REQUIRED);
+  return token;
+}
 
 const NOT_YET_VALID = "Access token is not valid yet: it was issued after the sandbox clock's current time";
 const TOKEN_REFUSED = {
@@ -63,19 +82,11 @@ export function createAuth(deps: Deps) {
     return (store.get('roles', roleId)?.name ?? 'Viewer') as RoleName;
   }
 
-  function businessOf(
-    c: Context<AppEnv>,
-    client: ClientRecord,
-    mode: BusinessHeader,
-    missingStatus: 400 | 401,
-  ) {
-    if (mode === 'ignored') return undefined;
+  /** The business of the `businessId` header: `missingStatus` without one, 404 for one not the client's. */
+  function businessOf(c: Context<AppEnv>, client: ClientRecord, missingStatus: 400 | 401) {
     const id = header(c, 'businessid');
-    if (id === undefined || id === '') {
-      if (mode === 'optional') return undefined;
-      throw new ApiError(missingStatus, BUSINESS_ID_REQUIRED);
-    }
-    const business: BusinessRecord | undefined = store.get('businesses', id);
+    if (id === undefined || id === '') throw new ApiError(missingStatus, BUSINESS_ID_REQUIRED);
+    const business: BusinessRecord | undefined = store.get('businesses', canonicalId(id));
     // Another client's business answers exactly like one that does not exist.
     if (!business || business.clientId !== client.id) throw new ApiError(404, 'Business not found');
     return business;
@@ -83,11 +94,7 @@ export function createAuth(deps: Deps) {
 
   /** Scheme A: `Authorization: Bearer <token>`, `SECRET_KEY`, and (per route) `businessId`; then the role rules. */
   function schemeA(c: Context<AppEnv>, options: SchemeAOptions): void {
-    const authorization = header(c, 'authorization');
-    if (!authorization?.startsWith('Bearer ') || authorization.length <= 7) {
-      throw new ApiError(401, 'Authorization token is required');
-    }
-    const claims = claimsOf(authorization.slice(7).trim());
+    const claims = claimsOf(bearerToken(header(c, 'authorization')));
     const user = store.get('users', claims.sub);
     const client = user && store.get('clients', user.clientId);
     if (!user || !client || !user.isActive) throw new ApiError(401, 'Invalid access token');
@@ -95,7 +102,8 @@ export function createAuth(deps: Deps) {
     if (!secret) throw new ApiError(401, 'SECRET_KEY is required');
     if (isProductionKey(secret)) throw new ApiError(401, PRODUCTION_KEY_MESSAGE);
     if (!isClientSecret(client, secret, clock.now())) throw new ApiError(401, 'Invalid SECRET_KEY');
-    const business = businessOf(c, client, options.business, 400);
+    // The spec: a missing credential is 401, and `businessId` is one of the three standard headers.
+    const business = options.business === 'header' ? businessOf(c, client, 401) : undefined;
     const role = roleName(user.roleId);
     if (!permits(role, options.area, c.req.method)) {
       throw new ApiError(403, `The ${role} role does not have permission for this action`);
@@ -113,7 +121,7 @@ export function createAuth(deps: Deps) {
     const client = store.where('clients', 'publicKey', key)[0];
     if (!client || !isClientSecret(client, secret, clock.now()))
       throw new ApiError(401, 'Invalid API credentials');
-    const business = businessOf(c, client, 'required', options.missingBusinessStatus);
+    const business = businessOf(c, client, options.missingBusinessStatus);
     c.set('caller', { client, user: null, role: 'Admin' });
     c.set('business', business);
   }

@@ -1,12 +1,13 @@
 import type { Context, Handler, Hono, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError } from '../domain/errors.js';
+import { canonicalId } from '../domain/ids.js';
 import { parseInput } from '../domain/parse.js';
 import { actorOf, createAuth } from './auth.js';
 import { limit } from './body-limit.js';
 import type { AppEnv } from './env.js';
 import { header } from './headers.js';
-import type { Reply, Route, Runtime } from './route.js';
+import type { FormFields, Reply, Route, Runtime } from './route.js';
 import { jsonBody, jsonText } from './validate.js';
 
 /**
@@ -53,13 +54,40 @@ function envelope(route: Route, status: number, answer: GivenAnswer): unknown {
   }
 }
 
+/** The path parameters, each an id as the store keys it: an upper-cased UUID names the same record. */
+function paramsOf(c: Context<AppEnv>): Record<string, string> {
+  const params: Record<string, string> = c.req.param();
+  for (const [name, value] of Object.entries(params)) params[name] = canonicalId(value);
+  return params;
+}
+
+/**
+ * A form's fields with `name[]` (how many form libraries name a repeated field, `businessDocuments[]`) read as
+ * `name`, the values of both spellings together.
+ */
+export function withoutBrackets(form: FormFields): FormFields {
+  const fields: FormFields = {};
+  for (const [key, value] of Object.entries(form)) {
+    const name = key.endsWith('[]') ? key.slice(0, -2) : key;
+    const before = fields[name];
+    if (before === undefined) fields[name] = value;
+    else
+      fields[name] = [
+        ...(Array.isArray(before) ? before : [before]),
+        ...(Array.isArray(value) ? value : [value]),
+      ];
+  }
+  return fields;
+}
+
 /** A multipart form: 415 for another content type, 400 for one that does not parse. */
-async function formBody(c: Context<AppEnv>) {
+async function formBody(c: Context<AppEnv>): Promise<FormFields> {
   if (!/^multipart\/form-data/i.test(header(c, 'content-type') ?? ''))
     throw new ApiError(415, 'Content-Type must be multipart/form-data');
-  return c.req.parseBody({ all: true }).catch(() => {
+  const form = await c.req.parseBody({ all: true }).catch(() => {
     throw new ApiError(400, 'Malformed multipart body');
   });
+  return withoutBrackets(form);
 }
 
 /**
@@ -86,7 +114,7 @@ export function mountRoutes(
       control,
       feed,
       c,
-      params: hasParams ? c.req.param() : {},
+      params: hasParams ? paramsOf(c) : {},
       body,
       query,
       text,

@@ -19,14 +19,16 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
  * How a route authenticates.
- * - `A`: `Authorization: Bearer <token>` and `SECRET_KEY`; `business` says whether the `businessId` header must be
- *   there, may be, or is not read; `area` is what the role rules judge (`settings` and `member-admin`: Admin only).
+ * - `A`: `Authorization: Bearer <token>` and `SECRET_KEY`; `business` says where the business is named: the
+ *   `businessId` header, as on every route the spec gives "standard headers" (missing: 401, like any missing
+ *   credential), or the form (business registration, which sends no such header); `area` is what the role rules
+ *   judge (`settings` and `member-admin`: Admin only).
  * - `B`: `x-api-key` and `x-api-secret` of one client and `businessId`, whose absence is 400 or 401 by the spec.
  * - `secretKey`: `SECRET_KEY` alone (the invited member's registration; the service matches it to a client).
  * - `none`: nothing (sign-in; the control API, whose optional `x-sandbox-token` guards all of it at once).
  */
 export type RouteAuth =
-  | { scheme: 'A'; business: 'required' | 'optional' | 'ignored'; area: Area }
+  | { scheme: 'A'; business: 'header' | 'form'; area: Area }
   | { scheme: 'B'; missingBusiness: 400 | 401 }
   | { scheme: 'secretKey' }
   | { scheme: 'none' };
@@ -125,11 +127,7 @@ export type HandlerInput<P extends string, A extends RouteAuth, B, Q, T, F = und
   /** The caller, once scheme A or B accepted it. */
   caller: A extends { scheme: 'A' | 'B' } ? Caller : undefined;
   /** The business of the `businessId` header. */
-  business: A extends { scheme: 'B' } | { business: 'required' }
-    ? BusinessRecord
-    : A extends { scheme: 'A' }
-      ? BusinessRecord | undefined
-      : undefined;
+  business: A extends { scheme: 'B' } | { business: 'header' } ? BusinessRecord : undefined;
   /** The acting user, for the audit log. */
   actor: () => Actor;
 };

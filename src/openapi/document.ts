@@ -102,11 +102,11 @@ const replyDescription = (reply: Reply) =>
 const adminOnly = (op: RouteInfo) =>
   op.auth.scheme === 'A' && !permits('Manager', op.auth.area, op.method.toUpperCase());
 
-/** Whether the route reads `businessId`: required (400 or 401 when missing), optional, or not at all. */
-function businessIdMode(op: RouteInfo): 'required' | 'required-401' | 'optional' | undefined {
-  if (op.auth.scheme === 'B') return op.auth.missingBusiness === 401 ? 'required-401' : 'required';
-  if (op.auth.scheme !== 'A' || op.auth.business === 'ignored') return undefined;
-  return op.auth.business;
+/** The status a missing `businessId` header gets, for a route that reads one. */
+function missingBusinessStatus(op: RouteInfo): 400 | 401 | undefined {
+  if (op.auth.scheme === 'B') return op.auth.missingBusiness;
+  if (op.auth.scheme === 'A' && op.auth.business === 'header') return 401;
+  return undefined;
 }
 
 /** Why each error status happens: what the operation's security, body and query imply, then its own causes. */
@@ -122,13 +122,13 @@ export function failures(op: RouteInfo, api: boolean): Map<number, string[]> {
     add(415, '`Content-Type must be application/json`');
   }
   const scheme = op.auth.scheme;
-  const business = businessIdMode(op);
+  const business = missingBusinessStatus(op);
   if (scheme === 'A') add(401, 'Missing, invalid or expired access token; missing or wrong `SECRET_KEY`');
   if (scheme === 'secretKey') add(401, 'Missing or wrong `SECRET_KEY`');
   if (scheme === 'B') add(401, '`x-api-key` and `x-api-secret` missing, wrong, or not of one client');
   if (scheme !== 'none') add(401, `A live key: \`${PRODUCTION_KEY_MESSAGE}\``);
-  if (business === 'required') add(400, `\`${BUSINESS_ID_REQUIRED}\``);
-  if (business === 'required-401') add(401, `\`${BUSINESS_ID_REQUIRED}\` (401 here, not 400)`);
+  if (business === 400) add(400, `\`${BUSINESS_ID_REQUIRED}\` (400 here, as the spec says)`);
+  if (business === 401) add(401, `\`${BUSINESS_ID_REQUIRED}\``);
   if (business) add(404, '`Business not found`: the `businessId` is unknown or another client’s');
   if (adminOnly(op)) add(403, 'Only the Admin role may do this (Manager, Viewer)');
   else if (scheme === 'A' && op.method !== 'get') add(403, 'The Viewer role only reads');
@@ -177,12 +177,7 @@ function parameters(op: RouteInfo, api: boolean): JsonObject[] {
     if (name === undefined || param === undefined) throw new Error(`${op.operationId}: describe {${name}}`);
     list.push({ name, in: 'path', required: true, schema: { type: 'string' }, ...param });
   }
-  const business = businessIdMode(op);
-  if (business) {
-    list.push({
-      $ref: `#/components/parameters/${business === 'optional' ? 'BusinessIdOptional' : 'BusinessId'}`,
-    });
-  }
+  if (missingBusinessStatus(op)) list.push({ $ref: '#/components/parameters/BusinessId' });
   if (op.query) {
     const query = jsonSchema(op.query);
     const properties = (query.properties ?? {}) as Record<string, JsonObject>;
@@ -295,11 +290,10 @@ function apiComponents(readyScenarios: readonly string[]): Omit<OpenApiDocument[
       },
     },
     parameters: {
-      BusinessId: { ...businessId, required: true, description: 'The business the call is about.' },
-      BusinessIdOptional: {
+      BusinessId: {
         ...businessId,
-        required: false,
-        description: 'Optional here; when sent it must be one of the caller’s businesses.',
+        required: true,
+        description: 'The business the call is about; an upper-cased UUID names the same one.',
       },
       SandboxScenario: {
         name: 'x-sandbox-scenario',

@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as z from 'zod';
+import { inOurWords } from '../domain/parse.js';
 import { type Scenario, scenario, scenarioName } from './schema.js';
 
 /** The ready scenarios shipped with the package: the nearest `scenarios/` folder above this module. */
@@ -17,7 +18,7 @@ export const embeddedScenariosDir = (() => {
 
 export class ScenarioError extends Error {}
 
-/** The first problem of a zod failure, naming the field: `rules.2.effect.fail.errorCode: Required`. */
+/** The first problem of a zod failure, naming the field: `rules.2.effect.fail.errorCode: is required`. */
 function firstProblem(error: z.ZodError): string {
   const issue = error.issues[0];
   return `${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`;
@@ -25,7 +26,7 @@ function firstProblem(error: z.ZodError): string {
 
 /** Validates a scenario given as data (a file's content, a control API body). */
 export function parseScenario(value: unknown, source: string): Scenario {
-  const parsed = scenario.safeParse(value);
+  const parsed = scenario.safeParse(value, { error: inOurWords });
   if (!parsed.success) throw new ScenarioError(`scenario ${source}: ${firstProblem(parsed.error)}`);
   return parsed.data;
 }

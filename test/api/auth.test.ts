@@ -340,7 +340,7 @@ describe('roles', () => {
 
   it('lets the Admin use settings', async () => {
     const res = await call(sandbox, 'GET', '/api/v1/clients/settings/get-keys', {
-      headers: schemeA(owner, A.secretKey),
+      headers: schemeA(owner, A.secretKey, A.a1.id),
     });
     expect(res.status).toBe(200);
   });

@@ -58,7 +58,7 @@ describe('list businesses', () => {
 
   it("lists A's two businesses, never B's, with the exact pagination object", async () => {
     const token = await tokenFor(sandbox, A.owner);
-    const res = await call(sandbox, 'GET', BUSINESSES, { headers: schemeA(token, A.secretKey) });
+    const res = await call(sandbox, 'GET', BUSINESSES, { headers: schemeA(token, A.secretKey, A.a1.id) });
     expect(res.status).toBe(200);
     const { data, pagination } = pageOf(res, business);
     expect(data.map((b) => b.id).sort()).toEqual([A.a1.id, A.a2.id].sort());
@@ -88,7 +88,7 @@ describe('list businesses', () => {
 
   it("lists only B's business to B", async () => {
     const token = await tokenFor(sandbox, B.owner);
-    const res = await call(sandbox, 'GET', BUSINESSES, { headers: schemeA(token, B.secretKey) });
+    const res = await call(sandbox, 'GET', BUSINESSES, { headers: schemeA(token, B.secretKey, B.b1.id) });
     expect(res.status).toBe(200);
     const { data, pagination } = pageOf(res, business);
     expect(data.map((b) => b.id)).toEqual([B.b1.id]);
@@ -98,10 +98,10 @@ describe('list businesses', () => {
   it('pages with limit=1', async () => {
     const token = await tokenFor(sandbox, A.owner);
     const first = await call(sandbox, 'GET', `${BUSINESSES}?page=1&limit=1`, {
-      headers: schemeA(token, A.secretKey),
+      headers: schemeA(token, A.secretKey, A.a1.id),
     });
     const second = await call(sandbox, 'GET', `${BUSINESSES}?page=2&limit=1`, {
-      headers: schemeA(token, A.secretKey),
+      headers: schemeA(token, A.secretKey, A.a1.id),
     });
     const p1 = pageOf(first, business);
     const p2 = pageOf(second, business);
@@ -281,7 +281,7 @@ describe('create business', () => {
   let headers: Record<string, string>;
   beforeAll(async () => {
     sandbox = await memorySandbox();
-    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey);
+    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
   });
 
   const create = (body: Record<string, unknown>) => call(sandbox, 'POST', BUSINESSES, { headers, body });
@@ -327,7 +327,7 @@ describe('create business', () => {
     const res = await create({ businessName: 'Adebayo Secret Branch' });
     const { id } = dataOf(res, createdBusiness).business;
     const tokenB = await tokenFor(sandbox, B.owner);
-    const list = await call(sandbox, 'GET', BUSINESSES, { headers: schemeA(tokenB, B.secretKey) });
+    const list = await call(sandbox, 'GET', BUSINESSES, { headers: schemeA(tokenB, B.secretKey, B.b1.id) });
     expect(pageOf(list, business).data.map((b) => b.id)).toEqual([B.b1.id]);
     const details = await call(sandbox, 'GET', CUSTOMERS, { headers: schemeA(tokenB, B.secretKey, id) });
     expect(details.status).toBe(404);
@@ -346,14 +346,8 @@ describe('create business', () => {
     expect(after).toBe(before);
   });
 
-  it('answers 400 to a missing or one-character name', async () => {
-    for (const body of [
-      {},
-      { businessName: 'X' },
-      { businessName: '' },
-      { businessName: '  Y  ' },
-      { businessName: 7 },
-    ]) {
+  it('answers 400 to a missing or empty name', async () => {
+    for (const body of [{}, { businessName: '' }, { businessName: '   ' }, { businessName: 7 }]) {
       const res = await create(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.status).toBe(false);
@@ -365,8 +359,9 @@ describe('create business', () => {
     }
   });
 
-  it('accepts a two-character name', async () => {
-    const res = await create({ businessName: 'AB' });
+  // The bank states no minimum (the sandbox asked for 2 characters).
+  it('accepts a one-character name', async () => {
+    const res = await create({ businessName: 'X' });
     expect(res.status).toBe(201);
   });
 });

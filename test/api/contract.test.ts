@@ -72,7 +72,7 @@ interface Tour {
   sandbox: Sandbox;
   /** Client A's owner (Admin), Manager and Viewer, on business A1; the owner without `businessId`. */
   owner: Record<string, string>;
-  ownerAnywhere: Record<string, string>;
+  ownerNoBusiness: Record<string, string>;
   manager: Record<string, string>;
   viewer: Record<string, string>;
   /** Client A's key pair on A1 (scheme B). */
@@ -145,21 +145,23 @@ const tour: Record<string, Step> = {
     });
   },
   getApiKeys: async (t) => {
-    await api(t, 200, 'GET', '/clients/settings/get-keys', { headers: t.ownerAnywhere });
+    await api(t, 200, 'GET', '/clients/settings/get-keys', { headers: t.owner });
     await api(t, 403, 'GET', '/clients/settings/get-keys', { headers: t.manager });
   },
   listBillers: async (t) => {
-    await api(t, 200, 'GET', '/clients/settings/billers', { headers: t.ownerAnywhere });
+    await api(t, 200, 'GET', '/clients/settings/billers', { headers: t.owner });
     await api(t, 401, 'GET', '/clients/settings/billers');
   },
   configureBillers: async (t) => {
     const path = '/clients/settings/configure-billers';
-    await api(t, 200, 'POST', path, { headers: t.ownerAnywhere, body: { billers: ['044', '058'] } });
-    await api(t, 400, 'POST', path, { headers: t.ownerAnywhere, body: { billers: ['999'] } });
+    await api(t, 200, 'POST', path, { headers: t.owner, body: { billers: ['044', '058'] } });
+    await api(t, 400, 'POST', path, { headers: t.owner, body: { billers: ['999'] } });
   },
   listMemberRoles: async (t) => {
-    await api(t, 200, 'GET', '/clients/members/roles', { headers: t.ownerAnywhere });
-    await api(t, 401, 'GET', '/clients/members/roles', { headers: schemeA('not-a-token', A.secretKey) });
+    await api(t, 200, 'GET', '/clients/members/roles', { headers: t.owner });
+    await api(t, 401, 'GET', '/clients/members/roles', {
+      headers: schemeA('not-a-token', A.secretKey, A.a1.id),
+    });
   },
   listMembers: async (t) => {
     await api(t, 200, 'GET', '/clients/members', { headers: t.viewer });
@@ -167,7 +169,7 @@ const tour: Record<string, Step> = {
   },
   inviteMember: async (t) => {
     const body = { email: INVITED, memberRoleId: VIEWER_ROLE };
-    await api(t, 201, 'POST', '/clients/members', { headers: t.ownerAnywhere, body });
+    await api(t, 201, 'POST', '/clients/members', { headers: t.owner, body });
     await api(t, 403, 'POST', '/clients/members', {
       headers: t.manager,
       body: { ...body, email: 'x@adebayo.test' },
@@ -190,13 +192,13 @@ const tour: Record<string, Step> = {
 
   // ------------------------------------------------------------------ businesses
   listBusinesses: async (t) => {
-    await api(t, 200, 'GET', '/clients/business', { headers: t.ownerAnywhere });
-    await api(t, 400, 'GET', '/clients/business?page=0', { headers: t.ownerAnywhere });
+    await api(t, 200, 'GET', '/clients/business', { headers: t.owner });
+    await api(t, 400, 'GET', '/clients/business?page=0', { headers: t.owner });
   },
   createBusiness: async (t) => {
     const body = { businessName: 'Adebayo Farms', countryId: 'NG', isNewBusiness: true };
-    await api(t, 201, 'POST', '/clients/business', { headers: t.ownerAnywhere, body });
-    await api(t, 409, 'POST', '/clients/business', { headers: t.ownerAnywhere, body });
+    await api(t, 201, 'POST', '/clients/business', { headers: t.owner, body });
+    await api(t, 409, 'POST', '/clients/business', { headers: t.owner, body });
   },
   getAccountDetails: async (t) => {
     await api(t, 200, 'GET', '/clients/business/account-details', { headers: t.owner });
@@ -205,18 +207,19 @@ const tour: Record<string, Step> = {
   },
   listCustomers: async (t) => {
     await api(t, 200, 'GET', '/clients/business/customers', { headers: t.owner });
-    await api(t, 400, 'GET', '/clients/business/customers', { headers: t.ownerAnywhere });
+    // A standard header: missing, 401 like any missing credential.
+    await api(t, 401, 'GET', '/clients/business/customers', { headers: t.ownerNoBusiness });
   },
   completeBusinessRegistration: async (t) => {
     const path = '/api/v1/clients/business/complete-registration';
     const res = await t.sandbox.app.request(path, {
       method: 'PATCH',
-      headers: t.ownerAnywhere,
+      headers: t.ownerNoBusiness,
       body: registrationForm(),
     });
     expect(res.status, await res.clone().text()).toBe(200);
     await api(t, 415, 'PATCH', '/clients/business/complete-registration', {
-      headers: t.ownerAnywhere,
+      headers: t.ownerNoBusiness,
       body: { businessId: A.a2.id },
     });
   },
@@ -447,11 +450,11 @@ const tour: Record<string, Step> = {
   updateWebhookUrl: async (t) => {
     const path = '/clients/settings/update-webhook-url';
     await api(t, 400, 'PATCH', path, {
-      headers: t.ownerAnywhere,
+      headers: t.owner,
       body: { webhookUrl: 'ftp://hooks.example' },
     });
     await api(t, 200, 'PATCH', path, {
-      headers: t.ownerAnywhere,
+      headers: t.owner,
       body: { webhookUrl: 'http://localhost:3000/hooks/bank' },
     });
   },
@@ -528,7 +531,7 @@ describe('every operation, answered and checked against its document', () => {
     t = {
       sandbox,
       owner: schemeA(owner, A.secretKey, A.a1.id),
-      ownerAnywhere: schemeA(owner, A.secretKey),
+      ownerNoBusiness: schemeA(owner, A.secretKey),
       manager: schemeA(manager, A.secretKey, A.a1.id),
       viewer: schemeA(viewer, A.secretKey, A.a1.id),
       keys: schemeB(A.publicKey, A.secretKey, A.a1.id),

@@ -121,16 +121,16 @@ describe('rotate secret, no grace period', () => {
   });
 
   it('the new secret works and the old one gives 401 at once', async () => {
-    const fresh = await call(sandbox, 'GET', ROLES, { headers: schemeA(token, rotation.secretKey) });
+    const fresh = await call(sandbox, 'GET', ROLES, { headers: schemeA(token, rotation.secretKey, A.a1.id) });
     expect(fresh.status).toBe(200);
-    const old = await call(sandbox, 'GET', ROLES, { headers: schemeA(token, A.secretKey) });
+    const old = await call(sandbox, 'GET', ROLES, { headers: schemeA(token, A.secretKey, A.a1.id) });
     expect(old.status).toBe(401);
     expect(old.body).toMatchObject({ status: false, data: null });
   });
 
   it('get-keys reports the new secret', async () => {
     const res = await call(sandbox, 'GET', '/api/v1/clients/settings/get-keys', {
-      headers: schemeA(token, rotation.secretKey),
+      headers: schemeA(token, rotation.secretKey, A.a1.id),
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ secretKey: rotation.secretKey, publicKey: A.publicKey });
@@ -138,7 +138,7 @@ describe('rotate secret, no grace period', () => {
 
   it('leaves B alone', async () => {
     const tokenB = await tokenFor(sandbox, B.owner);
-    const res = await call(sandbox, 'GET', ROLES, { headers: schemeA(tokenB, B.secretKey) });
+    const res = await call(sandbox, 'GET', ROLES, { headers: schemeA(tokenB, B.secretKey, B.b1.id) });
     expect(res.status).toBe(200);
   });
 
@@ -146,10 +146,12 @@ describe('rotate secret, no grace period', () => {
     const res = await call(sandbox, 'POST', `/__sandbox/clients/${A.id}/rotate-secret`);
     const next = dataOf(res, rotatedSecret);
     expect(next.secretKey).not.toBe(rotation.secretKey);
-    expect((await call(sandbox, 'GET', ROLES, { headers: schemeA(token, rotation.secretKey) })).status).toBe(
-      401,
-    );
-    expect((await call(sandbox, 'GET', ROLES, { headers: schemeA(token, next.secretKey) })).status).toBe(200);
+    expect(
+      (await call(sandbox, 'GET', ROLES, { headers: schemeA(token, rotation.secretKey, A.a1.id) })).status,
+    ).toBe(401);
+    expect(
+      (await call(sandbox, 'GET', ROLES, { headers: schemeA(token, next.secretKey, A.a1.id) })).status,
+    ).toBe(200);
   });
 
   it('answers 404 to an unknown client', async () => {
@@ -172,8 +174,9 @@ describe('rotate secret with a 60 s grace period', () => {
     const rotation = dataOf(res, rotatedSecret);
     expect(rotation.previousSecretValidUntil).toBe(new Date(NOW + 60_000).toISOString());
 
-    const withOld = () => call(sandbox, 'GET', ROLES, { headers: schemeA(token, A.secretKey) });
-    const withNew = () => call(sandbox, 'GET', ROLES, { headers: schemeA(token, rotation.secretKey) });
+    const withOld = () => call(sandbox, 'GET', ROLES, { headers: schemeA(token, A.secretKey, A.a1.id) });
+    const withNew = () =>
+      call(sandbox, 'GET', ROLES, { headers: schemeA(token, rotation.secretKey, A.a1.id) });
     expect((await withOld()).status).toBe(200);
     expect((await withNew()).status).toBe(200);
     t += 59_000;
@@ -188,8 +191,8 @@ describe('outbox filters', () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
     sandbox = await memorySandbox();
-    const headersA = schemeA(await tokenFor(sandbox, A.owner), A.secretKey);
-    const headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey);
+    const headersA = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    const headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
     for (const [headers, businessName] of [
       [headersA, 'Adebayo Exports'],
       [headersA, 'Adebayo Imports'],

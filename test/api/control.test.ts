@@ -41,7 +41,7 @@ function recordOf(doc: StateDoc, name: string, id: string): StateRecord {
 
 async function setWebhook(sandbox: Sandbox, url: string): Promise<void> {
   const token = await tokenFor(sandbox, A.owner);
-  const res = await setWebhookUrl(sandbox, schemeA(token, A.secretKey), url);
+  const res = await setWebhookUrl(sandbox, schemeA(token, A.secretKey, A.a1.id), url);
   expect(res.status).toBe(200);
 }
 
@@ -174,7 +174,7 @@ describe('credentials', () => {
     const sandbox = await memorySandbox();
     const token = await tokenFor(sandbox, A.owner);
     await call(sandbox, 'POST', '/api/v1/clients/business', {
-      headers: schemeA(token, A.secretKey),
+      headers: schemeA(token, A.secretKey, A.a1.id),
       body: { businessName: 'Fresh Co' },
     });
     const res = await call(sandbox, 'GET', '/__sandbox/credentials');
@@ -193,12 +193,12 @@ describe('reset', () => {
     const token = await tokenFor(sandbox, A.owner);
     await setWebhook(sandbox, 'https://hooks.example.com/x');
     const created = await call(sandbox, 'POST', '/api/v1/clients/business', {
-      headers: schemeA(token, A.secretKey),
+      headers: schemeA(token, A.secretKey, A.a1.id),
       body: { businessName: 'To Be Forgotten' },
     });
     expect(created.status).toBe(201);
     const billers = await call(sandbox, 'POST', '/api/v1/clients/settings/configure-billers', {
-      headers: schemeA(token, A.secretKey),
+      headers: schemeA(token, A.secretKey, A.a1.id),
       body: { billers: ['044'] },
     });
     expect(billers.status).toBe(200);
@@ -211,7 +211,7 @@ describe('reset', () => {
     expect(await getState(sandbox)).toEqual(initial);
 
     const list = await call(sandbox, 'GET', '/api/v1/clients/business', {
-      headers: schemeA(await tokenFor(sandbox, A.owner), A.secretKey),
+      headers: schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id),
     });
     expect(pageOf(list, business).data.map((b) => b.businessName)).not.toContain('To Be Forgotten');
   });

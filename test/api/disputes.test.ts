@@ -97,7 +97,6 @@ describe('disputes', () => {
   });
 
   it.each([
-    ['a description of 2 characters', { description: 'ab' }, 'description'],
     ['a description of spaces', { description: '     ' }, 'description'],
     ['no description', { description: undefined }, 'description'],
     ['no transactionId', { transactionId: undefined }, 'transactionId'],
@@ -108,8 +107,9 @@ describe('disputes', () => {
     expect((await list(`?transactionId=${tx2}`)).data).toEqual([]);
   });
 
-  it('accepts a description of exactly 3 characters', async () => {
-    const res = await open({ transactionId: tx2, description: 'abc' });
+  // The bank states no minimum (the sandbox asked for 3 characters).
+  it('accepts a description of one character', async () => {
+    const res = await open({ transactionId: tx2, description: '?' });
     expect(res.status).toBe(201);
   });
 
@@ -170,12 +170,12 @@ describe('disputes', () => {
 
   it('lists newest first with the pagination object', async () => {
     const { data, pagination } = await list();
-    // first (resolved), 'abc' (rejected), second on tx1 (open), reopened on tx2 (open).
+    // first (resolved), '?' (rejected), second on tx1 (open), reopened on tx2 (open).
     expect(data).toHaveLength(4);
     expect(data.map((d) => d.description)).toEqual([
       'Reopened with receipts',
       'Second complaint, different issue',
-      'abc',
+      '?',
       'Customer says the goods never arrived',
     ]);
     expect(pagination).toEqual({
@@ -218,7 +218,7 @@ describe('disputes', () => {
   it.each([
     ['open', ['Reopened with receipts', 'Second complaint, different issue']],
     ['resolved', ['Customer says the goods never arrived']],
-    ['rejected', ['abc']],
+    ['rejected', ['?']],
   ])('filters by status=%s', async (status, descriptions) => {
     const { data, pagination } = await list(`?status=${status}`);
     expect(data.map((d) => d.description)).toEqual(descriptions);

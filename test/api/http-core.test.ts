@@ -48,7 +48,7 @@ describe('envelope', () => {
     const sandbox = await memorySandbox();
     const token = await tokenFor(sandbox, A.owner);
     const res = await call(sandbox, 'GET', '/api/v1/clients/business', {
-      headers: schemeA(token, A.secretKey),
+      headers: schemeA(token, A.secretKey, A.a1.id),
     });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['data', 'message', 'pagination', 'status']);

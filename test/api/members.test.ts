@@ -16,7 +16,7 @@ describe('member roles', () => {
 
   it('lists Admin, Manager and Viewer with the fixture ids', async () => {
     const token = await tokenFor(sandbox, A.owner);
-    const res = await call(sandbox, 'GET', ROLES, { headers: schemeA(token, A.secretKey) });
+    const res = await call(sandbox, 'GET', ROLES, { headers: schemeA(token, A.secretKey, A.a1.id) });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe(true);
     expect(typeof res.body.message).toBe('string');
@@ -30,14 +30,14 @@ describe('member roles', () => {
 
   it('is the same for every role and every client', async () => {
     const expected = [...roles].sort((a, b) => a.id.localeCompare(b.id));
-    const callers: [{ email: string; password: string }, string][] = [
-      [A.manager, A.secretKey],
-      [A.viewer, A.secretKey],
-      [B.owner, B.secretKey],
+    const callers: [{ email: string; password: string }, string, string][] = [
+      [A.manager, A.secretKey, A.a1.id],
+      [A.viewer, A.secretKey, A.a1.id],
+      [B.owner, B.secretKey, B.b1.id],
     ];
-    for (const [user, secret] of callers) {
+    for (const [user, secret, businessId] of callers) {
       const token = await tokenFor(sandbox, user);
-      const res = await call(sandbox, 'GET', ROLES, { headers: schemeA(token, secret) });
+      const res = await call(sandbox, 'GET', ROLES, { headers: schemeA(token, secret, businessId) });
       expect(res.status, user.email).toBe(200);
       const data = dataOf(res, memberRoles);
       expect([...data].sort((a, b) => a.id.localeCompare(b.id))).toEqual(expected);

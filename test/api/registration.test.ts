@@ -92,7 +92,7 @@ describe('complete business registration: refusals', () => {
   let headers: Record<string, string>;
   beforeAll(async () => {
     sandbox = await memorySandbox();
-    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey);
+    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
   });
 
   it.each([
@@ -215,7 +215,7 @@ describe('complete business registration: success and approval', () => {
   let headers: Record<string, string>;
   beforeAll(async () => {
     sandbox = await memorySandbox();
-    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey);
+    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
   });
 
   it('answers 200 and stores bvn, address, state, photo and documents; the business stays unapproved', async () => {
@@ -310,7 +310,7 @@ describe('complete business registration: success and approval', () => {
 describe('registration with the OTP from the outbox', () => {
   it('accepts the bvn_otp sent when the business was created', async () => {
     const sandbox = await memorySandbox();
-    const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey);
+    const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
     const created = await call(sandbox, 'POST', BUSINESSES, {
       headers,
       body: { businessName: 'Adebayo Exports' },
@@ -336,7 +336,7 @@ describe('registration with the OTP from the outbox', () => {
 describe('upload limit', () => {
   it('answers 413 to a file over uploadLimitBytes', async () => {
     const sandbox = await memorySandbox({ uploadLimitBytes: 1024 });
-    const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey);
+    const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
     const big = new Uint8Array(2048);
     big.set(PNG);
     const res = await register(

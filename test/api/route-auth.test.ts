@@ -63,7 +63,7 @@ const schemeBRoutes = byScheme('B');
 
 describe('scheme A routes (bearer token and SECRET_KEY)', () => {
   const withBusiness = (route: Route): string | undefined =>
-    route.auth.scheme === 'A' && route.auth.business !== 'ignored' ? A.a1.id : undefined;
+    route.auth.scheme === 'A' && route.auth.business === 'header' ? A.a1.id : undefined;
 
   it('are all here', () => {
     expect(schemeARoutes.length).toBeGreaterThan(0);
@@ -111,17 +111,28 @@ describe('scheme A routes (bearer token and SECRET_KEY)', () => {
     async (_, route) => {
       if (route.auth.scheme !== 'A') throw new Error('scheme A only');
       const admin = (businessId?: string) => schemeA(tokens.Admin, A.secretKey, businessId);
-      if (route.auth.business === 'required') await refused(route, admin(), 400, BUSINESS_ID_REQUIRED);
-      else await accepted(route, admin());
-      if (route.auth.business === 'ignored') {
+      if (route.auth.business === 'form') {
+        // Business registration names the business in its form: the header is not read at all.
+        await accepted(route, admin());
         await accepted(route, admin(B.b1.id));
         return;
       }
+      // A standard header like the other two: missing, the spec's 401 for a missing credential.
+      await refused(route, admin(), 401, BUSINESS_ID_REQUIRED);
+      await refused(route, admin(''), 401, BUSINESS_ID_REQUIRED);
       await refused(route, admin(UNKNOWN_BUSINESS), 404, 'Business not found');
       // Another client's business answers exactly like one that does not exist.
       await refused(route, admin(B.b1.id), 404, 'Business not found');
+      // UUIDs compare case-insensitively: the upper-cased id names the same business.
+      await accepted(route, admin(A.a1.id.toUpperCase()));
     },
   );
+
+  it('every route the spec gives standard headers reads businessId from them', () => {
+    // The spec's exceptions to scheme A's three headers: business registration (a form field) only.
+    const formOnly = schemeARoutes.filter((r) => r.auth.scheme === 'A' && r.auth.business === 'form');
+    expect(formOnly.map(label)).toEqual(['PATCH /clients/business/complete-registration']);
+  });
 
   it.each(schemeARoutes.map((r) => [label(r), r] as const))(
     '%s: each role as the role rules say',

@@ -655,9 +655,10 @@ describe('effects through PUT /__sandbox/scenario with a whole scenario', () => 
     expectOutage(await call(sandbox, 'GET', DETAILS, { headers }), 418, 'I am a teapot');
     expect((await call(sandbox, 'GET', CUSTOMERS, { headers })).status).toBe(200);
     expectTransferOk(await send(sandbox, headers, RECEIVER));
-    // Another method on the same path is not the rule's: the route's own answer (no POST route there).
+    // Another method on the same path is not the rule's: the path's own answer (no POST route there: 405).
     const post = await call(sandbox, 'POST', DETAILS, { headers, body: {} });
-    expect(post.status).toBe(404);
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
   });
 
   it('extends: a whole scenario may extend a ready one, its rules first', async () => {

@@ -241,7 +241,7 @@ const jsonCases: JsonCase[] = [
     make: async (_s, me, tag) => ({
       method: 'POST',
       path: '/api/v1/clients/business',
-      headers: schemeA(me.token, me.secretKey),
+      headers: me.a,
       body: { businessName: `Poison Check ${tag}`, countryId: 'NG', isNewBusiness: true },
     }),
   },
@@ -778,13 +778,13 @@ describe('path traversal: uploads, on a sandbox with a data file', () => {
       form.append('businessDocuments', new File([`document ${i}`], name, { type: 'application/pdf' }));
     const res = await sandbox.app.request(REGISTRATION, {
       method: 'PATCH',
-      headers: schemeA(token, A.secretKey),
+      headers: schemeA(token, A.secretKey, A.a1.id),
       body: form,
     });
     expect(res.status, await res.clone().text()).toBe(200);
 
     const list = await call(sandbox, 'GET', '/api/v1/clients/business?limit=100', {
-      headers: schemeA(token, A.secretKey),
+      headers: schemeA(token, A.secretKey, A.a1.id),
     });
     const a2 = pageOf(list, business).data.find((b) => b.id === A.a2.id);
     if (!a2) throw new Error('A2 not listed');
@@ -1204,7 +1204,7 @@ describe('sandbox and production keys never mix', () => {
     expect(ab.status).toBe(401);
     expect(ab.body).toMatchObject({ status: false, data: null });
     const noBusiness = await call(sandbox, 'GET', '/api/v1/clients/business', {
-      headers: schemeA(tokenB, A.secretKey),
+      headers: schemeA(tokenB, A.secretKey, A.a1.id),
     });
     expect(noBusiness.status).toBe(401);
   });
@@ -1224,7 +1224,7 @@ describe('sandbox and production keys never mix', () => {
   it('a member registration with the other client’s secret does not complete the invitation', async () => {
     const email = 'crossed@poison.test';
     const invite = await call(sandbox, 'POST', MEMBERS, {
-      headers: schemeA(tokenA, A.secretKey),
+      headers: schemeA(tokenA, A.secretKey, A.a1.id),
       body: { email, memberRoleId: MANAGER_ROLE },
     });
     expect(invite.status).toBe(201);

@@ -30,13 +30,13 @@ describe('get-keys', () => {
   it("returns the caller's client's current publicKey and secretKey", async () => {
     const sandbox = await memorySandbox();
     const tokenA = await tokenFor(sandbox, A.owner);
-    const resA = await call(sandbox, 'GET', KEYS, { headers: schemeA(tokenA, A.secretKey) });
+    const resA = await call(sandbox, 'GET', KEYS, { headers: schemeA(tokenA, A.secretKey, A.a1.id) });
     expect(resA.status).toBe(200);
     expect(resA.body.status).toBe(true);
     expect(resA.body.data).toEqual({ publicKey: A.publicKey, secretKey: A.secretKey });
 
     const tokenB = await tokenFor(sandbox, B.owner);
-    const resB = await call(sandbox, 'GET', KEYS, { headers: schemeA(tokenB, B.secretKey) });
+    const resB = await call(sandbox, 'GET', KEYS, { headers: schemeA(tokenB, B.secretKey, B.b1.id) });
     expect(resB.status).toBe(200);
     expect(resB.body.data).toEqual({ publicKey: B.publicKey, secretKey: B.secretKey });
   });
@@ -67,7 +67,7 @@ describe('update-webhook-url', () => {
   });
 
   const update = (body: Record<string, unknown>) =>
-    call(sandbox, 'PATCH', WEBHOOK, { headers: schemeA(token, A.secretKey), body });
+    call(sandbox, 'PATCH', WEBHOOK, { headers: schemeA(token, A.secretKey, A.a1.id), body });
 
   it('starts with no webhook URL', async () => {
     expect((await clientState(sandbox, A.id)).webhookUrl).toBeNull();
@@ -133,7 +133,7 @@ describe('update-webhook-url: a URL pointing at the sandbox itself', () => {
   afterAll(() => sandbox.close());
 
   const update = (webhookUrl: string) =>
-    call(sandbox, 'PATCH', WEBHOOK, { headers: schemeA(token, A.secretKey), body: { webhookUrl } });
+    call(sandbox, 'PATCH', WEBHOOK, { headers: schemeA(token, A.secretKey, A.a1.id), body: { webhookUrl } });
 
   /** Every non-loopback IPv4 and IPv6 address of this machine, and its host name when it is one label. */
   const ownAddresses = () => {
@@ -195,7 +195,7 @@ describe('update-webhook-url: a URL pointing at the sandbox itself', () => {
     const own = await memorySandbox();
     const ownToken = await tokenFor(own, A.owner);
     const set = (webhookUrl: string) =>
-      call(own, 'PATCH', WEBHOOK, { headers: schemeA(ownToken, A.secretKey), body: { webhookUrl } });
+      call(own, 'PATCH', WEBHOOK, { headers: schemeA(ownToken, A.secretKey, A.a1.id), body: { webhookUrl } });
     expect((await set('http://127.0.0.1:4555/hook')).status).toBe(200);
     own.listeningOn(4555);
     expect((await set('http://127.0.0.1:4555/hook')).status).toBe(400);
@@ -262,10 +262,10 @@ describe('billers', () => {
   });
 
   const configure = (body: Record<string, unknown>) =>
-    call(sandbox, 'POST', CONFIGURE, { headers: schemeA(token, A.secretKey), body });
+    call(sandbox, 'POST', CONFIGURE, { headers: schemeA(token, A.secretKey, A.a1.id), body });
 
   it('lists the fixture billers', async () => {
-    const res = await call(sandbox, 'GET', BILLERS, { headers: schemeA(token, A.secretKey) });
+    const res = await call(sandbox, 'GET', BILLERS, { headers: schemeA(token, A.secretKey, A.a1.id) });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe(true);
     expect(res.body.data).toEqual({ billers });

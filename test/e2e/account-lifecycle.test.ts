@@ -25,7 +25,7 @@ async function signIn(email: string, password: string) {
 describe('account lifecycle against the real process', () => {
   it('invites a member, who completes registration with the emailed token and signs in with the role', async () => {
     const owner = await signIn(A.owner.email, A.owner.password);
-    const headers = { authorization: `Bearer ${owner.token}`, SECRET_KEY: A.secretKey };
+    const headers = { authorization: `Bearer ${owner.token}`, SECRET_KEY: A.secretKey, businessId: A.a1.id };
     const roles = (await http(sandbox, 'GET', '/api/v1/clients/members/roles', { headers })).body.data as {
       id: string;
       name: string;
@@ -104,7 +104,7 @@ describe('account lifecycle against the real process', () => {
     const real = await send(form(new Blob([png]), 'passport.png'));
     expect(real.status).toBe(200);
     const list = await http(sandbox, 'GET', '/api/v1/clients/business', {
-      headers: { authorization: `Bearer ${owner.token}`, SECRET_KEY: A.secretKey },
+      headers: { authorization: `Bearer ${owner.token}`, SECRET_KEY: A.secretKey, businessId: A.a1.id },
     });
     const a2 = (list.body.data as { id: string; photoIdUrl: string; isApproved: boolean }[]).find(
       (b) => b.id === A.a2.id,

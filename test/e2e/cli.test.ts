@@ -34,7 +34,7 @@ async function signIn(p: SandboxProcess) {
   });
   expect(res.status).toBe(200);
   const token = (res.body.data as { accessToken: string }).accessToken;
-  return { authorization: `Bearer ${token}`, SECRET_KEY: A.secretKey };
+  return { authorization: `Bearer ${token}`, SECRET_KEY: A.secretKey, businessId: A.a1.id };
 }
 
 describe.concurrent('the CLI', () => {
@@ -77,7 +77,7 @@ describe.concurrent('the CLI', () => {
     expect(state.collections.businesses.map((b) => b.businessName)).toContain('Kept Ltd');
     // The token key is part of the state: a token from before the restart still works.
     const list = await http(second, 'GET', '/api/v1/clients/business', {
-      headers: { authorization: token, SECRET_KEY: A.secretKey },
+      headers: { authorization: token, SECRET_KEY: A.secretKey, businessId: A.a1.id },
     });
     expect(list.status).toBe(200);
   });

@@ -1142,7 +1142,7 @@ export const unknownRequestArb: fc.Arbitrary<RequestSpec> = fc
         '/API/V1/auth/signin',
       ),
     ),
-    authArb({ key: 'x', method: 'GET', path: '', params: [], security: 'A', businessIdHeader: 'optional' }),
+    authArb({ key: 'x', method: 'GET', path: '', params: [], security: 'A', businessIdHeader: 401 }),
     fc.oneof(
       fc.constant<BodySpec>({ kind: 'none', contentType: null }),
       jsonBodyArb({

@@ -49,17 +49,16 @@ export interface Route {
   path: string;
   params: string[];
   security: RouteAuth['scheme'];
-  /** Whether the route reads `businessId`; `required-401`: required, but a missing one is 401 (spec: get bulk). */
-  businessIdHeader: 'required' | 'optional' | 'required-401' | undefined;
+  /** The status of a missing `businessId` header, for a route that reads one (400 only on bulk process, the spec's). */
+  businessIdHeader: 400 | 401 | undefined;
   body?: z.ZodType;
   form?: z.ZodType;
   query?: z.ZodType;
 }
 
 function businessIdHeader(auth: RouteAuth): Route['businessIdHeader'] {
-  if (auth.scheme === 'B') return auth.missingBusiness === 401 ? 'required-401' : 'required';
-  if (auth.scheme !== 'A' || auth.business === 'ignored') return undefined;
-  return auth.business;
+  if (auth.scheme === 'B') return auth.missingBusiness;
+  return auth.scheme === 'A' && auth.business === 'header' ? 401 : undefined;
 }
 
 function routeOf(prefix: string, op: RouteInfo): Route {

@@ -19,11 +19,23 @@ function refuse(reason: string): never {
   throw new Error(`answer check: ${reason}`);
 }
 
+/** zod's own wording (`Invalid input: expected number, received NaN`, `Too small: …`), which no answer may carry. */
+const LIBRARY_WORDING =
+  /Invalid input|expected [\w "|]+, received|Too (small|big):|Unrecognized keys?|Invalid (option|string|element|key|UUID|email address|URL|union)\b|expected (string|number) to have/;
+
+/** The first message of an error body worded by the validation library rather than by the sandbox. */
+function libraryWording(body: unknown): string | undefined {
+  const { message, errors } = body as { message?: unknown; errors?: { message?: unknown }[] };
+  const messages = [message, ...(Array.isArray(errors) ? errors.map((e) => e.message) : [])];
+  return messages.find((m): m is string => typeof m === 'string' && LIBRARY_WORDING.test(m));
+}
+
 /**
  * Every answer of a defined route, held against what its document says: a success status must be one the route
  * documents and its body must parse with the documented (strict) schema, or for a body the route builds itself,
  * have the documented content type; an error status must be one the document lists for it, with the error
- * envelope. The in-process sandbox of the tests runs with it.
+ * envelope, worded by the sandbox (never by the validation library). The in-process sandbox of the tests runs with
+ * it.
  */
 export const answerCheck: AnswerCheck = (route, status, body) => {
   const where = `${route.operationId} ${status}`;
@@ -34,6 +46,8 @@ export const answerCheck: AnswerCheck = (route, status, body) => {
       refuse(`${where}: the document lists no ${status} for this route (${JSON.stringify(body)})`);
     const parsed = errorEnvelope().safeParse(body);
     if (!parsed.success) refuse(`${where}: not the error envelope: ${parsed.error.message}`);
+    const wording = libraryWording(body);
+    if (wording) refuse(`${where}: a message in the validation library's words: ${wording}`);
   } else if (body instanceof Response) {
     // A body of its own (a page, an event stream) is not read here: it must be one the route documents, by its
     // content type.

@@ -6,7 +6,7 @@ import { getAudit, listAudits } from './service.js';
 
 const AUDITS = '/clients/business/audits';
 const TAG = 'Audit logs';
-const withBusiness = { scheme: 'A', business: 'required', area: 'business' } as const;
+const withBusiness = { scheme: 'A', business: 'header', area: 'business' } as const;
 
 /** `/clients/business/audits`: the audit log, newest first. */
 export const auditRoutes: Route[] = [

@@ -1,10 +1,11 @@
 import * as z from 'zod';
+import { MAX_TEXT, text } from '../../domain/fields.js';
 import { lazy } from '../../http/route.js';
 import { business } from '../business/schemas.js';
 
 export const signInBody = z.object({
-  email: z.string().trim().min(1).max(320),
-  password: z.string().min(1).max(200),
+  email: text(),
+  password: z.string().min(1).max(MAX_TEXT),
 });
 
 // What the route answers.

@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { idText, text } from '../../domain/fields.js';
+import { canonicalId } from '../../domain/ids.js';
 import { pageQuery } from '../../domain/pagination.js';
 import { bulkStatus, itemStatus } from '../../domain/statuses.js';
 import { lazy } from '../../http/route.js';
@@ -8,17 +10,17 @@ import { transferBody } from '../transfers/schemas.js';
 export const MAX_BATCH_ITEMS = 10_000;
 
 export const createBulkBody = z.object({
-  batchName: z.string().trim().min(1).max(100),
+  batchName: text(),
   transfers: z.array(transferBody).min(1).max(MAX_BATCH_ITEMS),
 });
 export type CreateBulkInput = z.infer<typeof createBulkBody>;
 
-const bulkTransferId = z.uuid('must be a valid UUID');
+const bulkTransferId = z.uuid().overwrite(canonicalId);
 
 export const processBody = z.object({ bulkTransferId });
 export const reprocessBody = z.object({
   bulkTransferId,
-  itemId: z.string().trim().min(1).max(64).optional(),
+  itemId: idText().optional(),
 });
 
 export const bulkListQuery = pageQuery;

@@ -16,8 +16,7 @@ import { accountDetailsOf, createBusiness, listBusinesses, listCustomers } from 
 
 const BUSINESS = '/clients/business';
 const TAG = 'Business';
-const withBusiness = { scheme: 'A', business: 'required', area: 'business' } as const;
-const clientWide = { scheme: 'A', business: 'optional', area: 'business' } as const;
+const withBusiness = { scheme: 'A', business: 'header', area: 'business' } as const;
 
 /** `/clients/business`: the client's businesses, their registration, account details and customers. */
 export const businessRoutes: Route[] = [
@@ -51,7 +50,7 @@ export const businessRoutes: Route[] = [
     path: BUSINESS,
     summary: 'List businesses',
     tag: TAG,
-    auth: clientWide,
+    auth: withBusiness,
     query: pageQuery,
     responses: {
       200: page('Businesses retrieved successfully', business, 'A page of the client’s businesses'),
@@ -66,7 +65,7 @@ export const businessRoutes: Route[] = [
     description:
       'Not approved, no payment account, balance 0. Its BVN one-time password lands in `GET /__sandbox/outbox`.',
     tag: TAG,
-    auth: clientWide,
+    auth: withBusiness,
     body: createBusinessBody,
     example: { businessName: 'Adebayo Farms', countryId: 'NG', isNewBusiness: true },
     responses: {
@@ -87,7 +86,7 @@ export const businessRoutes: Route[] = [
       'KYC as `multipart/form-data`; the business is the `businessId` form field, not a header. The OTP `123456` always works. The business stays unapproved until `POST /__sandbox/businesses/{id}/approve`.',
     tag: TAG,
     // The form names the business, not a header.
-    auth: { scheme: 'A', business: 'ignored', area: 'business' },
+    auth: { scheme: 'A', business: 'form', area: 'business' },
     form: registrationForm,
     bodyLimit: registrationBodyLimit,
     responses: {

@@ -1,10 +1,11 @@
 import * as z from 'zod';
+import { idText, MAX_TEXT, text } from '../../domain/fields.js';
 import { lazy } from '../../http/route.js';
 import { isoDate, kobo } from '../../http/wire.js';
 
 export const createBusinessBody = z.object({
-  businessName: z.string().trim().min(2).max(100),
-  countryId: z.string().trim().min(1).max(10).optional(),
+  businessName: text(),
+  countryId: text().optional(),
   isNewBusiness: z.boolean().optional(),
 });
 
@@ -12,15 +13,13 @@ export const MAX_DOCUMENTS = 5;
 
 /** The text fields of the registration form, which the service validates. */
 export const registrationFields = z.object({
-  businessId: z.string().trim().min(1).max(64),
+  businessId: idText(),
   bvn: z.string().regex(/^\d{11}$/, 'must be 11 digits'),
-  residentialAddress: z.string().trim().min(5).max(300),
-  stateId: z.string().trim().min(1).max(10),
-  otp: z
-    .string()
-    .trim()
-    .regex(/^\d{4,8}$/, 'must be the numeric one-time password'),
-  password: z.string().min(1).max(200),
+  residentialAddress: text(),
+  stateId: text(),
+  // Any text: one that is not the OTP sent (or `123456`) is refused by the service as `Invalid OTP`.
+  otp: text(),
+  password: z.string().min(1).max(MAX_TEXT),
 });
 
 /** The registration form as documented: the fields, and the files the service reads beside them. */

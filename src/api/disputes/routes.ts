@@ -5,7 +5,7 @@ import { createDispute, getDispute, listDisputes } from './service.js';
 
 const DISPUTES = '/clients/business/disputes';
 const TAG = 'Disputes';
-const withBusiness = { scheme: 'A', business: 'required', area: 'business' } as const;
+const withBusiness = { scheme: 'A', business: 'header', area: 'business' } as const;
 
 /** `/clients/business/disputes`. */
 export const disputeRoutes: Route[] = [

@@ -1,18 +1,19 @@
 import * as z from 'zod';
+import { idText, text } from '../../domain/fields.js';
 import { pageQuery } from '../../domain/pagination.js';
 import { disputeStatus } from '../../domain/statuses.js';
 import { lazy } from '../../http/route.js';
 import { isoDate } from '../../http/wire.js';
 
 export const disputeBody = z.object({
-  transactionId: z.string().trim().min(1).max(64),
-  description: z.string().trim().min(3).max(1000),
+  transactionId: idText(),
+  description: text(),
 });
 
 export const disputeQuery = pageQuery.extend({
-  transactionId: z.string().trim().min(1).max(64).optional(),
+  transactionId: idText().optional(),
   status: disputeStatus.optional(),
-  keyword: z.string().trim().min(1).max(100).optional(),
+  keyword: text().optional(),
 });
 export type DisputeQuery = z.infer<typeof disputeQuery>;
 

@@ -9,7 +9,7 @@ import { completeMemberRegistration, inviteMember, listMembers, listRoles } from
 
 const MEMBERS = '/clients/members';
 const TAG = 'Members';
-const reader = { scheme: 'A', business: 'optional', area: 'business' } as const;
+const reader = { scheme: 'A', business: 'header', area: 'business' } as const;
 
 /** `/clients/members`: roles, the member list, invitations and the invited member's registration. */
 export const memberRoutes: Route[] = [
@@ -48,7 +48,7 @@ export const memberRoutes: Route[] = [
     description:
       'The invitation’s `authorizationToken` lands in `GET /__sandbox/outbox`; it is single use and expires after `--invitation-ttl` seconds.',
     tag: TAG,
-    auth: { scheme: 'A', business: 'optional', area: 'member-admin' },
+    auth: { scheme: 'A', business: 'header', area: 'member-admin' },
     body: inviteBody,
     example: { email: 'newcomer@adebayo.test', memberRoleId: fixture.viewerRole },
     responses: {

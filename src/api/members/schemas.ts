@@ -1,20 +1,19 @@
 import * as z from 'zod';
+import { idText, MAX_TEXT, text } from '../../domain/fields.js';
 import { lazy } from '../../http/route.js';
 
 export const inviteBody = z.object({
   email: z.email().max(320),
-  memberRoleId: z.string().trim().min(1).max(64),
+  memberRoleId: idText(),
 });
 
 export const completeMemberBody = z.object({
-  authorizationToken: z.string().trim().min(1).max(256),
-  firstName: z.string().trim().min(1).max(50),
-  lastName: z.string().trim().min(1).max(50),
-  phoneNo: z
-    .string()
-    .trim()
-    .regex(/^\+?\d{10,15}$/, 'must be a phone number of 10 to 15 digits'),
-  password: z.string().min(8, 'must be at least 8 characters').max(200),
+  authorizationToken: text(),
+  firstName: text(),
+  lastName: text(),
+  // As people write it: `0803 123 4567`, `0803-123-4567`, `(0803)1234567`, `+234…`.
+  phoneNo: text(),
+  password: z.string().min(1).max(MAX_TEXT),
 });
 export type CompleteMemberInput = z.infer<typeof completeMemberBody>;
 

@@ -8,7 +8,7 @@ import { createPayout, deletePayout, listPayouts, updatePayout } from './service
 
 const PAYOUTS = '/clients/business/payouts';
 const TAG = 'Payout accounts';
-const withBusiness = { scheme: 'A', business: 'required', area: 'business' } as const;
+const withBusiness = { scheme: 'A', business: 'header', area: 'business' } as const;
 const payoutAccountId = { description: 'the `id` of the payout account' };
 const NOT_FOUND = '`Payout account not found`';
 const DUPLICATE = '`This payout account already exists for the business`';

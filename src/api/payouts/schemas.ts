@@ -1,12 +1,13 @@
 import * as z from 'zod';
+import { text } from '../../domain/fields.js';
 import { lazy } from '../../http/route.js';
 import { isoDate } from '../../http/wire.js';
 import { accountNumber, listedBankCode } from '../transfers/schemas.js';
 
 export const payoutBody = z.object({
-  accountName: z.string().trim().min(2).max(100),
+  accountName: text(),
   accountNumber,
-  bankName: z.string().trim().min(2).max(100),
+  bankName: text(),
   bankCode: listedBankCode,
 });
 export type PayoutInput = z.infer<typeof payoutBody>;

@@ -7,8 +7,8 @@ import { availableBillers, configureBillers, keysOf, updateWebhookUrl } from './
 
 const SETTINGS = '/clients/settings';
 const TAG = 'Settings';
-/** Admin only; `businessId` may be sent, and is then checked. */
-const admin = { scheme: 'A', business: 'optional', area: 'settings' } as const;
+/** Admin only; standard headers, `businessId` included (the spec's), though the settings are the client's. */
+const admin = { scheme: 'A', business: 'header', area: 'settings' } as const;
 
 /** What production refuses in a webhook URL the sandbox accepts. */
 export const WEBHOOK_URL_WARNINGS = [

@@ -9,7 +9,7 @@ import { sendTransfer } from './service.js';
 
 const FUNDS = '/clients/business/customers/funds';
 const TAG = 'Transfers';
-const withBusiness = { scheme: 'A', business: 'required', area: 'business' } as const;
+const withBusiness = { scheme: 'A', business: 'header', area: 'business' } as const;
 
 /** The customer and the anonymous transfer take the same body and answer alike; only the ledger kind differs. */
 const responses = {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import banks from '../../../fixtures/banks.json' with { type: 'json' };
+import { text } from '../../domain/fields.js';
 import { lazy } from '../../http/route.js';
 import { kobo } from '../../http/wire.js';
 
@@ -18,8 +19,13 @@ export const koboAmount = (min: number, max: number) => {
       .max(max, `must be at most ${max} kobo`);
   return z
     .union([bounded(), z.string().regex(/^\d+$/, WHOLE_KOBO).transform(Number).pipe(bounded())], {
-      error: (issue) =>
-        issue.code === 'invalid_union' && typeof issue.input === 'number' ? WHOLE_KOBO : undefined,
+      // Missing: `is required`, as every field says it (the shared wording of `parseInput`).
+      error: (issue) => {
+        if (issue.code !== 'invalid_union' || issue.input === undefined) return undefined;
+        return typeof issue.input === 'number'
+          ? WHOLE_KOBO
+          : `${WHOLE_KOBO}: a JSON integer or a string of digits`;
+      },
     })
     .describe(`kobo, ${min} to ${max}: a JSON integer or a string of digits`);
 };
@@ -43,8 +49,8 @@ export const transferBody = z.object({
   amount: koboAmount(MIN_TRANSFER, MAX_TRANSFER),
   receiverAccountNumber: accountNumber,
   receiverBankCode: listedBankCode,
-  retrievalReference: z.string().trim().min(1).max(64),
-  narration: z.string().trim().min(1).max(200),
+  retrievalReference: text(),
+  narration: text(),
 });
 export type TransferInput = z.infer<typeof transferBody>;
 

@@ -14,7 +14,7 @@ export const virtualAccountRoutes: Route[] = [
     description:
       'A NUBAN that receives payments for the business (`POST /__sandbox/incoming-payments`); a `temporal` one expires after `--virtual-account-ttl` seconds.',
     tag: 'Virtual accounts',
-    auth: { scheme: 'A', business: 'required', area: 'business' },
+    auth: { scheme: 'A', business: 'header', area: 'business' },
     body: virtualAccountBody,
     example: { firstName: 'Chidi', lastName: 'Eze', type: 'permanent', reference: 'va-ref-1' },
     responses: {

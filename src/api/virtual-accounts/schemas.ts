@@ -1,13 +1,14 @@
 import * as z from 'zod';
+import { text } from '../../domain/fields.js';
 import { virtualAccountType } from '../../domain/statuses.js';
 import { lazy } from '../../http/route.js';
 import { isoDate } from '../../http/wire.js';
 
 export const virtualAccountBody = z.object({
-  firstName: z.string().trim().min(1).max(50),
-  lastName: z.string().trim().min(1).max(50),
+  firstName: text(),
+  lastName: text(),
   type: virtualAccountType,
-  reference: z.string().trim().min(1).max(64),
+  reference: text(),
 });
 export type VirtualAccountInput = z.infer<typeof virtualAccountBody>;
 

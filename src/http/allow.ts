@@ -1,0 +1,47 @@
+import type { Context } from 'hono';
+import type { AppEnv } from './env.js';
+import { errorBody } from './envelope.js';
+import type { Route } from './route.js';
+
+/** A path template as a pattern over request paths: each `{param}` one segment. */
+const pattern = (path: string) =>
+  new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '[^/]+')}$`);
+
+/**
+ * The answer for a request no route took: 405 with `Allow` (RFC 9110, 15.5.6) when its path is one the routes
+ * know under another method, else 404. `HEAD` is allowed wherever `GET` is, as Hono answers it.
+ */
+export function unmatchedRoute(mounted: readonly (readonly [prefix: string, routes: readonly Route[]])[]) {
+  const paths = new Map<string, { match: RegExp; methods: Set<string> }>();
+  for (const [prefix, routes] of mounted) {
+    for (const route of routes) {
+      const path = `${prefix}${route.path}`;
+      let entry = paths.get(path);
+      if (!entry) {
+        entry = { match: pattern(path), methods: new Set() };
+        paths.set(path, entry);
+      }
+      const method = route.method.toUpperCase();
+      entry.methods.add(method);
+      if (method === 'GET') entry.methods.add('HEAD');
+    }
+  }
+  const entries = [...paths.values()];
+  /** The methods `path` answers to, in a fixed order; none for a path no route has. */
+  const allowed = (path: string): string[] => {
+    const methods = new Set<string>();
+    for (const entry of entries) if (entry.match.test(path)) for (const m of entry.methods) methods.add(m);
+    return [...methods].sort();
+  };
+  return (c: Context<AppEnv>): Response => {
+    const { method, path } = c.req;
+    const allow = allowed(path);
+    if (allow.length === 0 || allow.includes(method))
+      return c.json(errorBody(`Route not found: ${method} ${path}`), 404);
+    c.header('Allow', allow.join(', '));
+    return c.json(
+      errorBody(`Method ${method} is not allowed on ${path}; it allows ${allow.join(', ')}`),
+      405,
+    );
+  };
+}
