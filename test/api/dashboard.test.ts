@@ -1,10 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import clients from '../../fixtures/clients.json' with { type: 'json' };
+import { virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
+import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
+import { approvedBusiness } from '../../src/control/money/schemas.js';
+import { readyScenarios } from '../../src/control/scenarios/schemas.js';
+import { virtualAccount as listedVirtualAccount } from '../../src/control/virtual-accounts/schemas.js';
 import { REQUESTS_PER_FRAME } from '../../src/dashboard/live.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox.js';
+import { dataOf, pageOf } from '../support/answers.js';
 import { bulkHelpers, keysA1, processBatch } from '../support/bulk.js';
 import { A, call, memorySandbox, ownerHeaders } from '../support/sandbox.js';
-import { incomingPayment, type VirtualAccount, webhookSetup } from '../support/webhooks.js';
+import { incomingPayment, webhookSetup } from '../support/webhooks.js';
 
 // The live dashboard at /__sandbox/ui: the server-rendered page, its assets, the server-sent events that keep
 // it current, and how --control-token reaches it through the `sandbox_token` cookie.
@@ -196,9 +202,7 @@ const storeListeners = (sandbox: Sandbox) =>
 async function virtualAccountId(sandbox: Sandbox, accountNumber: string): Promise<string> {
   const list = await call(sandbox, 'GET', '/__sandbox/virtual-accounts?limit=100');
   expect(list.status).toBe(200);
-  const record = (list.body.data as { id: string; accountNumber: string }[]).find(
-    (v) => v.accountNumber === accountNumber,
-  );
+  const record = pageOf(list, listedVirtualAccount).data.find((v) => v.accountNumber === accountNumber);
   if (!record) throw new Error(`virtual account ${accountNumber} is not listed`);
   return record.id;
 }
@@ -243,7 +247,7 @@ describe('GET /__sandbox/ui', () => {
   it('lists the ready scenarios and marks the active one', async () => {
     const sandbox = await sandboxFor();
     const ready = await call(sandbox, 'GET', '/__sandbox/scenarios');
-    const names = (ready.body.data as { name: string }[]).map((s) => s.name);
+    const names = dataOf(ready, readyScenarios).map((s) => s.name);
     expect(names).toContain('default');
     expect(names).toContain('happy-path');
 
@@ -327,7 +331,7 @@ describe('GET /__sandbox/ui', () => {
       body: { firstName: '<img src=x>', lastName: 'Obi', type: 'permanent', reference: 'dash-escape' },
     });
     expect(opened.status, JSON.stringify(opened.body)).toBe(201);
-    const account = opened.body.data as VirtualAccount;
+    const account = dataOf(opened, virtualAccount);
     const paid = await incomingPayment(sandbox, {
       accountNumber: account.accountNumber,
       amount: 100000,
@@ -433,7 +437,7 @@ describe('GET /__sandbox/ui/events', () => {
     expect(a2).not.toContain('not approved');
     expect(a2).not.toContain(approveButton(A.a2.id));
     expect(a2).not.toContain('>Approve<');
-    expect(a2).toContain((approved.body.data as { accountNumber: string }).accountNumber);
+    expect(a2).toContain(dataOf(approved, approvedBusiness).accountNumber);
 
     const set = await call(sandbox, 'PUT', `/__sandbox/businesses/${A.a1.id}/balance`, {
       body: { balance: 123456789 },
@@ -468,7 +472,7 @@ describe('GET /__sandbox/ui/events', () => {
 
     const paid = await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: 250000 });
     expect(paid.status).toBe(201);
-    const { deliveryId, deliveryStatus } = paid.body.data as { deliveryId: string; deliveryStatus: string };
+    const { deliveryId, deliveryStatus } = dataOf(paid, paymentReceived);
     expect(deliveryStatus).toBe('skipped');
     const deliveryEvent = await events.next('patch', hasPatch(`delivery-${deliveryId}`));
     const row = patchIn(deliveryEvent, `delivery-${deliveryId}`);
@@ -490,7 +494,7 @@ describe('GET /__sandbox/ui/events', () => {
     const pay = async () => {
       const res = await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: 50000 });
       expect(res.status).toBe(201);
-      return (res.body.data as { deliveryId: string }).deliveryId;
+      return dataOf(res, paymentReceived).deliveryId;
     };
     const first = await pay();
     await events.next('patch', hasPatch(`delivery-${first}`));
