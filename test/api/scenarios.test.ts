@@ -4,19 +4,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import defaultScenario from '../../scenarios/default.json' with { type: 'json' };
+import type { BulkItemView, BulkTransferWithItemsView } from '../../src/api/bulk/schemas.js';
+import { accountDetails } from '../../src/api/business/schemas.js';
+import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
+import {
+  type ActiveScenarioView,
+  activeScenario,
+  readyScenarios,
+} from '../../src/control/scenarios/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { ScenarioError } from '../../src/scenarios/library.js';
-import { type ScenarioRule, scenario as scenarioSchema } from '../../src/scenarios/schema.js';
-import {
-  type Batch,
-  BULK,
-  type BulkItem,
-  bulkHelpers,
-  keysA1,
-  processBatch,
-  RECEIVER,
-  type Transfer,
-} from '../support/bulk.js';
+import { scenario as scenarioSchema } from '../../src/scenarios/schema.js';
+import { dataOf } from '../support/answers.js';
+import { BULK, bulkHelpers, keysA1, processBatch, RECEIVER, type Transfer } from '../support/bulk.js';
 import { closedAfterEachTest } from '../support/cleanups.js';
 import { feeFor, ledgerOf, MAGIC, setBalance } from '../support/money.js';
 import { A, call, memorySandbox, ownerHeaders } from '../support/sandbox.js';
@@ -50,14 +50,6 @@ const FLAKY_CODES: Record<string, string> = {
   '05': 'Do not honor',
 };
 
-interface Described {
-  startup: string;
-  name: string;
-  description: string;
-  seed: number;
-  overrides: ScenarioRule[];
-  rules: ScenarioRule[];
-}
 type Headers = Record<string, string>;
 type Response = Awaited<ReturnType<typeof call>>;
 
@@ -104,7 +96,11 @@ async function drain(sandbox: Sandbox, query = ''): Promise<Response> {
 }
 
 /** Creates a batch, processes it (202), drains and answers the settled batch. */
-async function settle(sandbox: Sandbox, items: Transfer[], batchName?: string): Promise<Batch> {
+async function settle(
+  sandbox: Sandbox,
+  items: Transfer[],
+  batchName?: string,
+): Promise<BulkTransferWithItemsView> {
   const batch = await create(sandbox, items, keysA1, batchName);
   const res = await processBatch(sandbox, batch.id);
   expect(res.status, JSON.stringify(res.body)).toBe(202);
@@ -112,16 +108,16 @@ async function settle(sandbox: Sandbox, items: Transfer[], batchName?: string): 
   return getBatch(sandbox, batch.id);
 }
 
-function itemAt(batch: Batch, index: number): BulkItem {
+function itemAt(batch: BulkTransferWithItemsView, index: number): BulkItemView {
   const item = batch.items.find((i) => i.itemIndex === index);
   if (!item) throw new Error(`batch ${batch.id} has no item ${index}`);
   return item;
 }
 
-async function describeScenario(sandbox: Sandbox): Promise<Described> {
+async function describeScenario(sandbox: Sandbox): Promise<ActiveScenarioView> {
   const res = await call(sandbox, 'GET', SCENARIO);
   expect(res.status).toBe(200);
-  return res.body.data as Described;
+  return dataOf(res, activeScenario);
 }
 
 async function putScenario(sandbox: Sandbox, body: Record<string, unknown>): Promise<Response> {
@@ -132,7 +128,7 @@ async function putScenario(sandbox: Sandbox, body: Record<string, unknown>): Pro
 async function useScenario(sandbox: Sandbox, rules: Record<string, unknown>[]): Promise<void> {
   const res = await putScenario(sandbox, { name: 'under-test', description: 'Made by a test', rules });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  expect((res.body.data as Described).name).toBe('under-test');
+  expect(dataOf(res, activeScenario).name).toBe('under-test');
 }
 
 /** Client A with a webhook URL and a permanent virtual account of business A1; answers its account number. */
@@ -145,7 +141,7 @@ async function webhookAccount(sandbox: Sandbox, webhookUrl: string): Promise<str
 async function pay(sandbox: Sandbox, accountNumber: string): Promise<string> {
   const res = await incomingPayment(sandbox, { accountNumber, amount: 250_000, accountName: 'Tunde Bakare' });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return (res.body.data as { deliveryId: string }).deliveryId;
+  return dataOf(res, paymentReceived).deliveryId;
 }
 
 describe('ready scenario: default', () => {
@@ -218,7 +214,7 @@ describe('ready scenario: flaky-bank', () => {
     );
 
   /** Checks the settled items of a flaky-bank batch and answers them by itemIndex. */
-  function checked(batch: Batch, length: number): BulkItem[] {
+  function checked(batch: BulkTransferWithItemsView, length: number): BulkItemView[] {
     expect(batch.items).toHaveLength(length);
     const sorted = [...batch.items].sort((a, b) => a.itemIndex - b.itemIndex);
     for (const item of sorted) {
@@ -233,13 +229,13 @@ describe('ready scenario: flaky-bank', () => {
   }
 
   /** Runs `items` on a fresh flaky-bank sandbox and answers the settled items by itemIndex, checked. */
-  async function run(items: Transfer[], bulkConcurrency: number): Promise<BulkItem[]> {
+  async function run(items: Transfer[], bulkConcurrency: number): Promise<BulkItemView[]> {
     const sandbox = await open({ scenario: 'flaky-bank', bulkConcurrency });
     return checked(await settle(sandbox, items, 'Flaky'), items.length);
   }
 
   /** `status:errorCode` of each item, by itemIndex. */
-  const byIndex = (items: BulkItem[]) => items.map((i) => `${i.status}:${i.errorCode}`);
+  const byIndex = (items: BulkItemView[]) => items.map((i) => `${i.status}:${i.errorCode}`);
   const failures = (outcomes: string[]) => outcomes.filter((o) => o.startsWith('failed:')).length;
 
   it('fails about one item in ten, with codes only from 91, 96, 97, 05', async () => {
@@ -504,7 +500,7 @@ describe('ready scenario: provider-outage', () => {
     );
     const details = await call(sandbox, 'GET', DETAILS, { headers });
     expect(details.status).toBe(200);
-    expect(Number((details.body.data as { accountBalance: string }).accountBalance)).toBe(before);
+    expect(Number(dataOf(details, accountDetails).accountBalance)).toBe(before);
 
     expect((await drain(sandbox)).status).toBe(200);
     expect(await balanceOf(sandbox)).toBe(before);
@@ -677,7 +673,7 @@ describe('effects through PUT /__sandbox/scenario with a whole scenario', () => 
       ],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect((res.body.data as Described).rules).toHaveLength(1 + defaultScenario.rules.length);
+    expect(dataOf(res, activeScenario).rules).toHaveLength(1 + defaultScenario.rules.length);
     expectTransferFailed(await send(sandbox, headers, '0000000051'), '12');
     expectTransferFailed(await send(sandbox, headers, '0000000007'), '07');
   });
@@ -708,7 +704,7 @@ describe('runtime switching', () => {
 
     const del = await call(sandbox, 'DELETE', SCENARIO);
     expect(del.status).toBe(200);
-    expect((del.body.data as Described).name).toBe('default');
+    expect(dataOf(del, activeScenario).name).toBe('default');
     expect((await describeScenario(sandbox)).name).toBe('default');
     expectTransferFailed(await send(sandbox, headers, '0000000051'), '51');
   });
@@ -784,7 +780,7 @@ describe('runtime switching', () => {
     ];
     const res = await call(sandbox, 'POST', `${SCENARIO}/rules`, { body: { rules: overrides } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const described = res.body.data as Described;
+    const described = dataOf(res, activeScenario);
     expect(described.name).toBe('default');
     expect(described.overrides).toHaveLength(2);
     expect(described.rules).toHaveLength(2 + defaultScenario.rules.length);
@@ -882,14 +878,14 @@ describe('runtime switching', () => {
 
     expect((await putScenario(sandbox, { name: 'default' })).status).toBe(200);
     const del = await call(sandbox, 'DELETE', SCENARIO);
-    expect((del.body.data as Described).name).toBe('happy-path');
+    expect(dataOf(del, activeScenario).name).toBe('happy-path');
   });
 
   it('GET /__sandbox/scenarios lists the 8 ready scenarios with their descriptions', async () => {
     const sandbox = await open();
     const res = await call(sandbox, 'GET', '/__sandbox/scenarios');
     expect(res.status).toBe(200);
-    const list = res.body.data as { name: string; description: string }[];
+    const list = dataOf(res, readyScenarios);
     expect(list.map((s) => s.name).sort()).toEqual(READY);
     for (const s of list) expect(s.description.length).toBeGreaterThan(10);
     expect(list.find((s) => s.name === 'default')?.description).toBe(defaultScenario.description);
