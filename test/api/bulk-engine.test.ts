@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BulkItemView, BulkTransferWithItemsView } from '../../src/api/bulk/schemas.js';
 import { stateExport } from '../../src/control/state/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { bodyOf } from '../support/answers.js';
 import {
   ALREADY_COMPLETED,
   ALREADY_PROCESSING,
-  type Batch,
   BULK,
-  type BulkItem,
   bulkDebits,
   bulkHelpers,
   costOf,
@@ -42,7 +41,7 @@ function reprocess(sandbox: Sandbox, body: Record<string, unknown>, headers = ke
 }
 
 /** Creates a batch, processes it (202) and waits until it has settled. */
-async function settle(sandbox: Sandbox, items: Transfer[]): Promise<Batch> {
+async function settle(sandbox: Sandbox, items: Transfer[]): Promise<BulkTransferWithItemsView> {
   const batch = await create(sandbox, items);
   const res = await processBatch(sandbox, batch.id);
   expect(res.status, JSON.stringify(res.body)).toBe(202);
@@ -52,19 +51,19 @@ async function settle(sandbox: Sandbox, items: Transfer[]): Promise<Batch> {
   return done;
 }
 
-function expectCompleted(item: BulkItem | undefined, since: number): void {
+function expectCompleted(item: BulkItemView | undefined, since: number): void {
   expect(item).toMatchObject({ status: 'completed', errorMessage: '', errorCode: '' });
   expect(item?.providerReference).toMatch(NIP_SESSION_ID);
   expect(item?.processedAt).toMatch(ISO);
   expect(Date.parse(item?.processedAt ?? '')).toBeGreaterThanOrEqual(since - 1000);
 }
 
-function expectFailed(item: BulkItem | undefined, errorCode: string, errorMessage: string): void {
+function expectFailed(item: BulkItemView | undefined, errorCode: string, errorMessage: string): void {
   expect(item).toMatchObject({ status: 'failed', errorCode, errorMessage, providerReference: '' });
   expect(item?.processedAt).toMatch(ISO);
 }
 
-function itemAt(batch: Batch, index: number): BulkItem {
+function itemAt(batch: BulkTransferWithItemsView, index: number): BulkItemView {
   const item = batch.items[index];
   if (!item) throw new Error(`batch ${batch.id} has no item ${index}`);
   return item;

@@ -1,10 +1,6 @@
 import { expect } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
-import {
-  type BulkItemView,
-  type BulkTransferWithItemsView,
-  bulkTransferWithItems,
-} from '../../src/api/bulk/schemas.js';
+import { type BulkTransferWithItemsView, bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
 import type { LedgerView } from '../../src/control/money/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { dataOf } from './answers.js';
@@ -34,12 +30,6 @@ export const RECEIVER = '0123456789';
 export const keysA1 = schemeB(A.publicKey, A.secretKey, A.a1.id);
 /** Scheme B headers of client A on business A2 (not approved, no payment account). */
 export const keysA2 = schemeB(A.publicKey, A.secretKey, A.a2.id);
-
-// The short names of test files this branch leaves alone (scenarios, clock): the API's own types.
-/** A bulk transfer with its items, as create and get answer it. */
-export type Batch = BulkTransferWithItemsView;
-/** One item of a bulk transfer. */
-export type BulkItem = BulkItemView;
 
 /** One transfer of a bulk transfer request. */
 export interface Transfer {

@@ -29,9 +29,6 @@ export function openVirtualAccount(
   });
 }
 
-/** A virtual account as its creation answers it (the name dashboard.test.ts imports). */
-export type VirtualAccount = VirtualAccountView;
-
 /**
  * Client A's owner with a webhook URL (none for null) and a virtual account of business A1; setting the URL must
  * answer 200 and opening the account 201.
