@@ -2,6 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signIn as signedIn } from '../../src/api/auth/schemas.js';
+import { business } from '../../src/api/business/schemas.js';
+import { memberRoles } from '../../src/api/members/schemas.js';
+import { outbox as outboxSchema } from '../../src/control/outbox/schemas.js';
+import { errorEnvelope } from '../../src/http/wire.js';
+import { dataOf, pageOf } from '../support/answers.js';
 import { http, type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { A } from '../support/sandbox.js';
 
@@ -19,17 +25,17 @@ afterAll(async () => {
 
 async function signIn(email: string, password: string) {
   const res = await http(sandbox, 'POST', '/api/v1/auth/signin', { body: { email, password } });
-  return { status: res.status, token: (res.body.data as { accessToken?: string } | null)?.accessToken ?? '' };
+  return { status: res.status, token: res.status === 200 ? dataOf(res, signedIn).accessToken : '' };
 }
 
 describe('account lifecycle against the real process', () => {
   it('invites a member, who completes registration with the emailed token and signs in with the role', async () => {
     const owner = await signIn(A.owner.email, A.owner.password);
     const headers = { authorization: `Bearer ${owner.token}`, SECRET_KEY: A.secretKey, businessId: A.a1.id };
-    const roles = (await http(sandbox, 'GET', '/api/v1/clients/members/roles', { headers })).body.data as {
-      id: string;
-      name: string;
-    }[];
+    const roles = dataOf(
+      await http(sandbox, 'GET', '/api/v1/clients/members/roles', { headers }),
+      memberRoles,
+    );
     const viewerRole = roles.find((r) => r.name === 'Viewer');
     const invite = await http(sandbox, 'POST', '/api/v1/clients/members', {
       headers,
@@ -37,9 +43,10 @@ describe('account lifecycle against the real process', () => {
     });
     expect(invite.status).toBe(201);
 
-    const outbox = (
-      await http(sandbox, 'GET', '/__sandbox/outbox?type=member_invitation&to=newcomer@adebayo.test')
-    ).body.data as { data: { authorizationToken: string } }[];
+    const outbox = dataOf(
+      await http(sandbox, 'GET', '/__sandbox/outbox?type=member_invitation&to=newcomer@adebayo.test'),
+      outboxSchema,
+    );
     const token = outbox[0]?.data.authorizationToken ?? '';
     expect(token.length).toBeGreaterThan(20);
 
@@ -99,16 +106,14 @@ describe('account lifecycle against the real process', () => {
 
     const fake = await send(form(new Blob(['just text, not an image']), 'id.png'));
     expect(fake.status).toBe(400);
-    expect(((await fake.json()) as { message: string }).message).toBe('photoId must be a JPEG or PNG image');
+    expect(errorEnvelope().parse(await fake.json()).message).toBe('photoId must be a JPEG or PNG image');
 
     const real = await send(form(new Blob([png]), 'passport.png'));
     expect(real.status).toBe(200);
     const list = await http(sandbox, 'GET', '/api/v1/clients/business', {
       headers: { authorization: `Bearer ${owner.token}`, SECRET_KEY: A.secretKey, businessId: A.a1.id },
     });
-    const a2 = (list.body.data as { id: string; photoIdUrl: string; isApproved: boolean }[]).find(
-      (b) => b.id === A.a2.id,
-    );
+    const a2 = pageOf(list, business).data.find((b) => b.id === A.a2.id);
     expect(a2?.isApproved).toBe(false);
     expect(a2?.photoIdUrl.startsWith(sandbox.url)).toBe(true);
     const file = await fetch(a2?.photoIdUrl ?? '');
