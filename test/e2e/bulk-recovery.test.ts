@@ -2,6 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bulkTransfer, bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
+import { ledger as ledgerSchema } from '../../src/control/money/schemas.js';
+import { dataOf, pageOf } from '../support/answers.js';
 import { http, type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { A } from '../support/sandbox.js';
 
@@ -25,14 +28,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-interface Batch {
-  id: string;
-  status: string;
-  completedItems: number;
-  failedItems: number;
-  items: { status: string; transactionReference: string }[];
-}
-
 describe('bulk transfer recovery', () => {
   it('after kill -9 in the middle of a 2 000-item batch, a restart finishes it: every item debited exactly once', async () => {
     const data = join(dir, 'db.json');
@@ -47,7 +42,7 @@ describe('bulk transfer recovery', () => {
     }));
     const created = await http(first, 'POST', BULK, { headers, body: { batchName: 'Recovery', transfers } });
     expect(created.status).toBe(201);
-    const id = (created.body.data as Batch).id;
+    const id = dataOf(created, bulkTransferWithItems).id;
     expect(
       (await http(first, 'POST', `${BULK}/process`, { headers, body: { bulkTransferId: id } })).status,
     ).toBe(202);
@@ -56,7 +51,7 @@ describe('bulk transfer recovery', () => {
     let done = 0;
     while (done < 200) {
       const list = await http(first, 'GET', BULK, { headers });
-      done = (list.body.data as Batch[])[0]?.completedItems ?? 0;
+      done = pageOf(list, bulkTransfer).data[0]?.completedItems ?? 0;
     }
     expect(done).toBeLessThan(ITEMS);
     first.child.kill('SIGKILL');
@@ -68,16 +63,11 @@ describe('bulk transfer recovery', () => {
     const second = await startProcess(['--data', data]);
     running.push(second);
     expect((await http(second, 'POST', '/__sandbox/drain?timeoutMs=60000')).status).toBe(200);
-    const batch = (await http(second, 'GET', `${BULK}/${id}`, { headers })).body.data as Batch;
+    const batch = dataOf(await http(second, 'GET', `${BULK}/${id}`, { headers }), bulkTransferWithItems);
     expect(batch).toMatchObject({ status: 'completed', completedItems: ITEMS, failedItems: 0 });
     expect(batch.items.every((i) => i.status === 'completed')).toBe(true);
 
-    const ledger = (await http(second, 'GET', `/__sandbox/businesses/${A.a1.id}/ledger`)).body.data as {
-      balance: number;
-      ledgerBalance: number;
-      openingBalance: number;
-      transactions: { id: string; kind: string; status: string }[];
-    };
+    const ledger = dataOf(await http(second, 'GET', `/__sandbox/businesses/${A.a1.id}/ledger`), ledgerSchema);
     const debits = ledger.transactions.filter((t) => t.kind === 'bulk_transfer' && t.status === 'successful');
     expect(debits).toHaveLength(ITEMS);
     expect(new Set(debits.map((t) => t.id))).toEqual(new Set(batch.items.map((i) => i.transactionReference)));

@@ -2,6 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ClockView, clock } from '../../src/control/clock/schemas.js';
+import { ledger as ledgerSchema } from '../../src/control/money/schemas.js';
+import { dataOf } from '../support/answers.js';
 import { http, type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { A } from '../support/sandbox.js';
 
@@ -18,12 +21,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-interface ClockView {
-  now: string;
-  frozen: boolean;
-  offsetMs: number;
-}
-
 async function start(data: string): Promise<SandboxProcess> {
   const p = await startProcess(['--data', data]);
   running.push(p);
@@ -33,7 +30,7 @@ async function start(data: string): Promise<SandboxProcess> {
 async function clockOf(p: SandboxProcess): Promise<ClockView> {
   const res = await http(p, 'GET', '/__sandbox/clock');
   expect(res.status).toBe(200);
-  return res.body.data as ClockView;
+  return dataOf(res, clock);
 }
 
 /** Sets A1's balance (a ledger entry stamped by the clock) and answers that entry's time. */
@@ -41,7 +38,7 @@ async function ledgerEntryAt(p: SandboxProcess, balance: number): Promise<string
   const set = await http(p, 'PUT', `/__sandbox/businesses/${A.a1.id}/balance`, { body: { balance } });
   expect(set.status).toBe(200);
   const ledger = await http(p, 'GET', `/__sandbox/businesses/${A.a1.id}/ledger`);
-  const [newest] = (ledger.body.data as { transactions: { createdAt: string }[] }).transactions;
+  const [newest] = dataOf(ledger, ledgerSchema).transactions;
   return newest?.createdAt ?? '';
 }
 
