@@ -4,6 +4,10 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, type TestContext } from 'vitest';
+import { signIn as signedIn } from '../../src/api/auth/schemas.js';
+import { requestJournal } from '../../src/control/requests/schemas.js';
+import { stateExport } from '../../src/control/state/schemas.js';
+import { bodyOf, dataOf } from '../support/answers.js';
 import { http, runCli, type SandboxProcess, startProcess, stop, waitForOutput } from '../support/process.js';
 import { A } from '../support/sandbox.js';
 
@@ -33,7 +37,7 @@ async function signIn(p: SandboxProcess) {
     body: { email: A.owner.email, password: A.owner.password },
   });
   expect(res.status).toBe(200);
-  const token = (res.body.data as { accessToken: string }).accessToken;
+  const token = dataOf(res, signedIn).accessToken;
   return { authorization: `Bearer ${token}`, SECRET_KEY: A.secretKey, businessId: A.a1.id };
 }
 
@@ -68,9 +72,7 @@ describe.concurrent('the CLI', () => {
     expect(await stop(first)).toEqual({ code: 0, signal: null });
 
     const second = await start(['--data', data]);
-    const state = (await http(second, 'GET', '/__sandbox/state')).body as {
-      collections: { clients: { id: string; webhookUrl: string }[]; businesses: { businessName: string }[] };
-    };
+    const state = bodyOf(await http(second, 'GET', '/__sandbox/state'), stateExport);
     expect(state.collections.clients.find((c) => c.id === A.id)?.webhookUrl).toBe(
       'https://hooks.example.com/in',
     );
@@ -106,9 +108,7 @@ describe.concurrent('the CLI', () => {
     const seen = [...acknowledged];
 
     const second = await start(['--data', data]);
-    const state = (await http(second, 'GET', '/__sandbox/state')).body as {
-      collections: { businesses: { businessName: string }[] };
-    };
+    const state = bodyOf(await http(second, 'GET', '/__sandbox/state'), stateExport);
     const names = new Set(state.collections.businesses.map((b) => b.businessName));
     for (const name of seen) expect(names.has(name)).toBe(true);
   });
@@ -195,7 +195,7 @@ describe.concurrent('the CLI', () => {
     await http(quiet, 'GET', '/__sandbox/health', { headers: { 'x-request-id': 'log-check-3' } });
     // The journal has it, so the request was answered; a line would have been written in the same turn.
     const journal = await http(quiet, 'GET', '/__sandbox/requests?path=health');
-    expect((journal.body.data as { requestId: string }[])[0]?.requestId).toBe('log-check-3');
+    expect(dataOf(journal, requestJournal)[0]?.requestId).toBe('log-check-3');
     expect(quiet.stdout()).not.toContain('log-check-3');
     expect(quiet.stdout().trim().split('\n')).toHaveLength(1);
   });
