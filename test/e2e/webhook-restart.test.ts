@@ -2,7 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeliveryRecord } from '../../src/store/records.js';
+import { signIn as signedIn } from '../../src/api/auth/schemas.js';
+import { virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
+import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
+import { delivery } from '../../src/control/webhooks/schemas.js';
+import { dataOf } from '../support/answers.js';
 import { http, type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { startReceiver } from '../support/receiver.js';
 import { A } from '../support/sandbox.js';
@@ -32,7 +36,7 @@ describe('webhook retries across a restart', () => {
       const signIn = await http(first, 'POST', '/api/v1/auth/signin', {
         body: { email: A.owner.email, password: A.owner.password },
       });
-      const token = (signIn.body.data as { accessToken: string }).accessToken;
+      const token = dataOf(signIn, signedIn).accessToken;
       const headers = { authorization: `Bearer ${token}`, SECRET_KEY: A.secretKey, businessId: A.a1.id };
       await http(first, 'PATCH', '/api/v1/clients/settings/update-webhook-url', {
         headers,
@@ -42,17 +46,17 @@ describe('webhook retries across a restart', () => {
         headers,
         body: { firstName: 'Ngozi', lastName: 'Eze', type: 'permanent', reference: 'restart-1' },
       });
-      const accountNumber = (va.body.data as { accountNumber: string }).accountNumber;
+      const { accountNumber } = dataOf(va, virtualAccount);
       const paid = await http(first, 'POST', '/__sandbox/incoming-payments', {
         body: { accountNumber, amount: 250_000 },
       });
       expect(paid.status).toBe(201);
-      const { deliveryId } = paid.body.data as { deliveryId: string };
+      const { deliveryId } = dataOf(paid, paymentReceived);
 
       let attempts = 0;
       while (attempts === 0) {
         const d = await http(first, 'GET', `/__sandbox/webhooks/deliveries/${deliveryId}`);
-        attempts = (d.body.data as DeliveryRecord).attempts.length;
+        attempts = dataOf(d, delivery).attempts.length;
       }
       expect(await stop(first)).toEqual({ code: 0, signal: null });
       expect(hook.received).toHaveLength(1);
@@ -65,8 +69,7 @@ describe('webhook retries across a restart', () => {
         200,
       );
       expect((await http(second, 'POST', '/__sandbox/drain?timeoutMs=20000')).status).toBe(200);
-      const d = (await http(second, 'GET', `/__sandbox/webhooks/deliveries/${deliveryId}`)).body
-        .data as DeliveryRecord;
+      const d = dataOf(await http(second, 'GET', `/__sandbox/webhooks/deliveries/${deliveryId}`), delivery);
       expect(d.status).toBe('delivered');
       expect(d.attempts.map((a) => a.statusCode)).toEqual([500, 200]);
       expect(hook.received).toHaveLength(2);
