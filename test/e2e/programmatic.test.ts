@@ -3,6 +3,11 @@
 
 import { startSandbox } from 'banking-sandbox';
 import { describe, expect, it } from 'vitest';
+import { signIn } from '../../src/api/auth/schemas.js';
+import { accountDetails } from '../../src/api/business/schemas.js';
+import { virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
+import { activeScenario } from '../../src/control/scenarios/schemas.js';
+import { answerOf, dataOf } from '../support/answers.js';
 
 describe('the programmatic API, as the README shows it', () => {
   it('starts a sandbox on a free port with a memory store, and drives it', async () => {
@@ -17,7 +22,7 @@ describe('the programmatic API, as the README shows it', () => {
         body: JSON.stringify({ email: me.email, password: me.password }),
       });
       expect(res.status).toBe(200);
-      const { accessToken } = ((await res.json()) as { data: { accessToken: string } }).data;
+      const { accessToken } = dataOf(await answerOf(res), signIn);
       const business = me.businesses[0];
       const headers = {
         authorization: `Bearer ${accessToken}`,
@@ -30,19 +35,18 @@ describe('the programmatic API, as the README shows it', () => {
         headers,
         body: JSON.stringify({ firstName: 'Ada', lastName: 'Obi', type: 'permanent', reference: 'readme' }),
       });
-      const { accountNumber } = ((await va.json()) as { data: { accountNumber: string } }).data;
+      const { accountNumber } = dataOf(await answerOf(va), virtualAccount);
 
       await sandbox.incomingPayment({ accountNumber, amount: 500_000 }); // a virtual account's number
       sandbox.setScenario('flaky-bank'); // a ready scenario, a scenario object, or null for the start-up one
       expect(
-        ((await (await fetch(`${sandbox.url}/__sandbox/scenario`)).json()) as { data: { name: string } }).data
-          .name,
+        dataOf(await answerOf(await fetch(`${sandbox.url}/__sandbox/scenario`)), activeScenario).name,
       ).toBe('flaky-bank');
       await sandbox.clock.advance(60_000); // the virtual clock: what comes due in the minute runs
       await sandbox.drain(); // batches settled, webhooks delivered, everything on disk
 
       const details = await fetch(`${sandbox.url}/api/v1/clients/business/account-details`, { headers });
-      const { accountBalance } = ((await details.json()) as { data: { accountBalance: string } }).data;
+      const { accountBalance } = dataOf(await answerOf(details), accountDetails);
       expect(accountBalance).toBe(String(10_000_000 + 500_000 - 2_500));
       expect(sandbox.credentials().some((c) => c.clientId === me.clientId)).toBe(true);
 

@@ -20,6 +20,12 @@ export interface PageView<T> {
   pagination: PaginationView;
 }
 
+/** A fetch `Response` read as an answer, for the tests that call the sandbox the way a user's code would. */
+export async function answerOf(res: Response): Promise<Answered> {
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
 function parsed<S extends z.ZodType>(schema: S, value: unknown, what: string, res: Answered): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
