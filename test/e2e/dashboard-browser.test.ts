@@ -3,7 +3,9 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { credentials as credentialsSchema } from '../../src/control/clients/schemas.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox.js';
+import { dataOf } from '../support/answers.js';
 import { bulkHelpers, processBatch } from '../support/bulk.js';
 import { startReceiver } from '../support/receiver.js';
 import { A, call } from '../support/sandbox.js';
@@ -162,9 +164,7 @@ describe('the dashboard in a browser', () => {
       const a2 = page.locator(`[data-business="${A.a2.id}"]`);
       await a2.getByRole('button', { name: 'Approve' }).click();
       await a2.locator('.badge', { hasText: /^approved$/ }).waitFor();
-      const credentials = (await call(sandbox, 'GET', '/__sandbox/credentials')).body.data as {
-        clients: { businesses: { id: string; isApproved: boolean }[] }[];
-      };
+      const credentials = dataOf(await call(sandbox, 'GET', '/__sandbox/credentials'), credentialsSchema);
       const approved = credentials.clients.flatMap((c) => c.businesses).find((b) => b.id === A.a2.id);
       expect(approved?.isApproved).toBe(true);
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlRouteList } from '../../src/control/routes.js';
+import { stateExport } from '../../src/control/state/schemas.js';
 import { deepDeliveryImport } from '../support/deep-import.js';
 import { type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { A } from '../support/sandbox.js';
@@ -117,7 +118,7 @@ describe('the real process', () => {
     const headers = { 'content-type': 'application/json', 'x-sandbox-token': TOKEN };
     const exported = await raw('GET', '/__sandbox/state', headers);
     expect(exported.status).toBe(200);
-    const doc = JSON.parse(exported.text) as { collections: Record<string, unknown[]> };
+    const doc = stateExport().parse(JSON.parse(exported.text));
     const body = deepDeliveryImport(doc, DEPTH);
     await raw('PUT', '/__sandbox/state', headers, body);
     // The answer itself is checked in test/api/security.test.ts; here: the process is still there.

@@ -1,5 +1,8 @@
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metrics } from '../../src/control/sandbox/schemas.js';
+import { stateExport } from '../../src/control/state/schemas.js';
+import { bodyOf, dataOf } from '../support/answers.js';
 import { http, type SandboxProcess, startProcess, stop } from '../support/process.js';
 
 // `PUT /__sandbox/state` against the real process: a body over --import-limit is refused before it is read, and
@@ -114,10 +117,8 @@ describe('an import over --import-limit', () => {
 
 describe('an import at --import-limit', () => {
   it('is read while health probes are answered, then applied', async () => {
-    const exported = (await http(p, 'GET', '/__sandbox/state')).body as {
-      collections: Record<string, Record<string, unknown>[]>;
-    };
-    const customers = exported.collections.customers ?? [];
+    const exported = bodyOf(await http(p, 'GET', '/__sandbox/state'), stateExport);
+    const customers = exported.collections.customers;
     const template = customers[0];
     if (!template) throw new Error('the fixtures have no customer');
     // Customers shaped like the first one, until the document is within a record of the limit.
@@ -165,7 +166,7 @@ describe('an import at --import-limit', () => {
     expect(res.status, res.text).toBe(200);
     expect(answeredDuring).toBeGreaterThan(0);
     const after = await http(p, 'GET', '/__sandbox/metrics');
-    expect((after.body.data as { records: { customers: number } }).records.customers).toBe(customers.length);
+    expect(dataOf(after, metrics).records.customers).toBe(customers.length);
     probes.destroy();
   });
 });
