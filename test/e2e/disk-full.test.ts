@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
+import { bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
+import { ledger as ledgerSchema } from '../../src/control/money/schemas.js';
+import { dataOf } from '../support/answers.js';
 import { http, ownerHeadersOf, runCli, type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { A } from '../support/sandbox.js';
 
@@ -23,20 +26,6 @@ const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 const BULK = '/api/v1/clients/business/customers/funds/bulk-transfer';
 const BANK = banks.banks[0]?.code ?? '';
 const keyPair = { 'x-api-key': A.publicKey, 'x-api-secret': A.secretKey, businessId: A.a1.id };
-
-interface Ledger {
-  openingBalance: number;
-  balance: number;
-  ledgerBalance: number;
-  transactions: { kind: string; status: string; retrievalReference: string | null }[];
-}
-interface Batch {
-  status: string;
-  totalItems: number;
-  completedItems: number;
-  failedItems: number;
-  items: { status: string; retrievalReference: string }[];
-}
 
 let root: string;
 let mountPoint: string;
@@ -119,7 +108,7 @@ async function fillAndRecover(n: number) {
     body: { batchName: `round ${n}`, transfers },
   });
   expect(created.status).toBe(201);
-  const batchId = (created.body.data as { id: string }).id;
+  const batchId = dataOf(created, bulkTransferWithItems).id;
   expect(
     (await http(p, 'POST', `${BULK}/process`, { headers: keyPair, body: { bulkTransferId: batchId } }))
       .status,
@@ -158,7 +147,10 @@ async function fillAndRecover(n: number) {
   };
 
   await phase('room', () => counts.room >= 30, '30 acknowledged transfers');
-  const before = (await http(p, 'GET', `${BULK}/${batchId}`, { headers: keyPair })).body.data as Batch;
+  const before = dataOf(
+    await http(p, 'GET', `${BULK}/${batchId}`, { headers: keyPair }),
+    bulkTransferWithItems,
+  );
   await fill(filler);
   await phase('full', () => counts.full >= 60, '60 answers on the full disk');
   // Each cut-back gave its pages back to the filesystem: fill it to the last byte again, with nothing else
@@ -178,13 +170,16 @@ async function fillAndRecover(n: number) {
   expect(health.status).toBe(503);
   expect(health.body.reason).toMatch(/no space left on device \(ENOSPC\)/);
   expect((await http(p, 'POST', '/__sandbox/drain?timeoutMs=20000')).status).toBe(200);
-  const live = (await http(p, 'GET', `/__sandbox/businesses/${A.a1.id}/ledger`)).body.data as Ledger;
+  const live = dataOf(await http(p, 'GET', `/__sandbox/businesses/${A.a1.id}/ledger`), ledgerSchema);
   expect((await stop(p)).code).toBe(0);
 
   p = await launch(args);
   try {
-    const ledger = (await http(p, 'GET', `/__sandbox/businesses/${A.a1.id}/ledger`)).body.data as Ledger;
-    const batch = (await http(p, 'GET', `${BULK}/${batchId}`, { headers: keyPair })).body.data as Batch;
+    const ledger = dataOf(await http(p, 'GET', `/__sandbox/businesses/${A.a1.id}/ledger`), ledgerSchema);
+    const batch = dataOf(
+      await http(p, 'GET', `${BULK}/${batchId}`, { headers: keyPair }),
+      bulkTransferWithItems,
+    );
     const debits = new Map<string, number>();
     for (const t of ledger.transactions) {
       if (t.status === 'successful' && t.retrievalReference)
