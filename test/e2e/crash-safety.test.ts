@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bulkTransfer, bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
+import { type TransferResultView, transferResult } from '../../src/api/transfers/schemas.js';
+import { type LedgerView, ledger as ledgerSchema } from '../../src/control/money/schemas.js';
+import { stateExport } from '../../src/control/state/schemas.js';
 import { Random, seedState } from '../../src/domain/random.js';
+import { bodyOf, dataOf, pageOf } from '../support/answers.js';
 import { http, ownerHeadersOf, type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { A } from '../support/sandbox.js';
 
@@ -55,34 +60,13 @@ interface TransferBody {
   retrievalReference: string;
   narration: string;
 }
-interface TransferData {
-  amount: string;
-  transactionCharge: string;
-  totalAmount: string;
-  transactionReference: string;
-  retrievalReference: string;
-}
 /** One transfer sent: its answer (status null: none before the kill) and, once known, its response data. */
 interface Sent {
   body: TransferBody;
   status: number | null;
-  data: TransferData | null;
+  data: TransferResultView | null;
 }
-interface LedgerEntry {
-  id: string;
-  businessId: string;
-  kind: string;
-  status: string;
-  amount: number;
-  charge: number;
-  retrievalReference: string | null;
-}
-interface Ledger {
-  openingBalance: number;
-  balance: number;
-  ledgerBalance: number;
-  transactions: LedgerEntry[];
-}
+type LedgerEntry = LedgerView['transactions'][number];
 interface BatchRecord {
   id: string;
   batchName: string;
@@ -99,6 +83,7 @@ interface ItemRecord {
   amount: number;
   transactionReference: string;
 }
+/** The data file as the store writes it: read from disk, not an answer. */
 interface StateDoc {
   collections: { businesses: { id: string }[]; bulkTransfers: BatchRecord[]; bulkItems: ItemRecord[] };
 }
@@ -226,7 +211,7 @@ const describeDisk = (d: Disk) =>
 const ledgerOf = async (p: SandboxProcess, businessId: string) => {
   const res = await http(p, 'GET', LEDGER(businessId));
   expect(res.status).toBe(200);
-  return res.body.data as Ledger;
+  return dataOf(res, ledgerSchema);
 };
 
 /**
@@ -291,7 +276,7 @@ async function loadAndKill(
     });
     if (created.status !== 201)
       throw new Error(`bulk create: ${created.status} ${JSON.stringify(created.body)}`);
-    load.batchId = (created.body.data as { id: string }).id;
+    load.batchId = dataOf(created, bulkTransferWithItems).id;
     acknowledged('bulk');
     if (killed) return;
     const processed = await http(p, 'POST', `${BULK}/process`, {
@@ -324,7 +309,7 @@ async function loadAndKill(
         const res = await http(p, 'POST', TRANSFER, { headers: transferHeaders, body: sent.body });
         sent.status = res.status;
         if (res.status === 200) {
-          sent.data = res.body.data as TransferData;
+          sent.data = dataOf(res, transferResult);
           acknowledged('transfer');
         }
       } catch (error) {
@@ -380,7 +365,7 @@ async function verify(
   }
   const resend = async (s: Sent) => {
     const res = await http(p, 'POST', TRANSFER, { headers: transferHeaders, body: s.body });
-    return { status: res.status, data: res.body.data as TransferData | null };
+    return { status: res.status, data: res.status === 200 ? dataOf(res, transferResult) : null };
   };
 
   // (2) Every acknowledged transfer is there exactly once, and the same request answers the same data.
@@ -431,15 +416,15 @@ async function verify(
 
   // The round's batch: there with all its items if its creation was answered (or not there at all), and
   // claimed if its claim was answered. A batch whose claim was lost with the kill is claimed again now.
-  const list = (await http(p, 'GET', `${BULK}?limit=100`, { headers: keyPair })).body.data as BatchRecord[];
+  const list = pageOf(await http(p, 'GET', `${BULK}?limit=100`, { headers: keyPair }), bulkTransfer).data;
   const summary = list.find((b) => b.batchName === load.batchName);
   if (load.batchId !== null && summary?.id !== load.batchId)
     problems.push(`acknowledged batch ${load.batchId} is missing after restart`);
   if (summary) {
-    const batch = (await http(p, 'GET', `${BULK}/${summary.id}`, { headers: keyPair })).body
-      .data as BatchRecord & {
-      items: unknown[];
-    };
+    const batch = dataOf(
+      await http(p, 'GET', `${BULK}/${summary.id}`, { headers: keyPair }),
+      bulkTransferWithItems,
+    );
     if (batch.items.length !== BULK_ITEMS)
       problems.push(`batch ${batch.id} has ${batch.items.length} of its ${BULK_ITEMS} items`);
     if (load.processAcked && batch.status === 'pending')
@@ -466,7 +451,7 @@ async function verify(
 /** (4) Over the whole state, after a drain: balances, ledgers, batches and every transfer sent so far agree. */
 async function invariantProblems(p: SandboxProcess, settled: Sent[]): Promise<string[]> {
   const problems: string[] = [];
-  const state = (await http(p, 'GET', '/__sandbox/state')).body as unknown as StateDoc;
+  const state = bodyOf(await http(p, 'GET', '/__sandbox/state'), stateExport);
   const ledgers = await Promise.all(state.collections.businesses.map((b) => ledgerOf(p, b.id)));
   state.collections.businesses.forEach((business, i) => {
     const l = ledgers[i];
