@@ -5,9 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openapiDocument } from '../../src/control/sandbox/schemas.js';
 import { DASHBOARD_ASSETS } from '../../src/dashboard/routes.js';
 import { DOCS_ASSETS } from '../../src/openapi/assets.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox.js';
+import { answerOf, bodyOf } from '../support/answers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -116,7 +118,7 @@ describe('the page assets in the built image', () => {
     });
     expect(existsSync(join(dir, 'node_modules'))).toBe(false);
     expect((await fetch(`${url}/docs`)).status).toBe(200);
-    const document = (await (await fetch(`${url}/openapi.json`)).json()) as { openapi: string };
+    const document = bodyOf(await answerOf(await fetch(`${url}/openapi.json`)), openapiDocument);
     expect(document.openapi).toBe('3.1.0');
     for (const [file, type] of Object.entries(DOCS_ASSETS)) {
       const res = await fetch(`${url}/docs/assets/${file}`);
