@@ -4,8 +4,15 @@ import { lazy, type Reply } from './route.js';
 // The pieces every wire shape is made of, and the two that frame every answer: the pagination object and the
 // error envelope.
 
-/** A date and time as the API sends it: ISO 8601 in UTC. */
-export const isoDate = () => z.iso.datetime();
+/**
+ * An instant as `Date.toISOString()` writes it: ISO 8601 in UTC (milliseconds optional). A year past 9999 (the virtual
+ * clock may be moved that far) takes a sign and six digits, which `z.iso.datetime()` would refuse.
+ */
+const ISO_INSTANT = /^(?:\d{4}|[+-]\d{6})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
+
+/** A date and time as the API sends it. */
+export const isoDate = () =>
+  z.string().regex(ISO_INSTANT, 'must be an ISO 8601 date and time in UTC').meta({ format: 'date-time' });
 
 /** An amount as the API sends it: kobo, as a string of digits. */
 export const kobo = () => z.string().regex(/^\d+$/).describe('kobo');
