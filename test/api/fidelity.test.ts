@@ -1,11 +1,13 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import states from '../../fixtures/states.json' with { type: 'json' };
+import { bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
 import { apiRouteList } from '../../src/api/routes.js';
 import { controlRouteList } from '../../src/control/routes.js';
 import { MAX_TEXT } from '../../src/domain/fields.js';
 import { BEARER_REQUIRED, TOKEN_REQUIRED } from '../../src/http/auth.js';
 import { type RunningSandbox, type Sandbox, startSandbox } from '../../src/sandbox.js';
+import { dataOf } from '../support/answers.js';
 import { BANK, BULK, keysA1, RECEIVER } from '../support/bulk.js';
 import { A, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
 
@@ -196,6 +198,37 @@ describe('ids in any case', () => {
       body: { bulkTransferId: id.toUpperCase() },
     });
     expect(processed.status, JSON.stringify(processed.body)).toBe(202);
+    await sandbox.drain();
+  });
+
+  it("the control API's id filters and bodies: an upper-cased clientId and itemId", async () => {
+    const created = await call(sandbox, 'POST', BULK, {
+      headers: keysA1,
+      body: {
+        batchName: 'Upper control',
+        transfers: [
+          {
+            amount: 10_000,
+            receiverAccountNumber: '0000000051',
+            receiverBankCode: BANK,
+            retrievalReference: reference(),
+            narration: 'x',
+          },
+        ],
+      },
+    });
+    const batch = dataOf(created, bulkTransferWithItems);
+    await call(sandbox, 'POST', `${BULK}/process`, { headers: keysA1, body: { bulkTransferId: batch.id } });
+    await sandbox.drain();
+    const lower = await call(sandbox, 'GET', `/__sandbox/bulk-transfers?clientId=${A.id}`);
+    const upper = await call(sandbox, 'GET', `/__sandbox/bulk-transfers?clientId=${A.id.toUpperCase()}`);
+    expect(upper.body.pagination).toEqual(lower.body.pagination);
+    expect((upper.body.pagination as { totalCount: number }).totalCount).toBeGreaterThan(0);
+    const itemId = batch.items[0]?.id ?? '';
+    const reprocessed = await call(sandbox, 'POST', `/__sandbox/bulk-transfers/${batch.id}/reprocess`, {
+      body: { itemId: itemId.toUpperCase() },
+    });
+    expect(reprocessed.status, JSON.stringify(reprocessed.body)).toBe(202);
     await sandbox.drain();
   });
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { bulkTransfer, bulkTransferWithItems } from '../../api/bulk/schemas.js';
+import { idText } from '../../domain/fields.js';
 import { pageQuery } from '../../domain/pagination.js';
 import { bulkStatus } from '../../domain/statuses.js';
 import { lazy } from '../../http/route.js';
@@ -8,12 +9,12 @@ import { lazy } from '../../http/route.js';
 
 export const batchesQuery = pageQuery.extend({
   status: bulkStatus.optional(),
-  clientId: z.string().trim().min(1).optional(),
+  clientId: idText().optional(),
 });
 export type BatchesQuery = z.infer<typeof batchesQuery>;
 
 export const reprocessItemBody = z.object({
-  itemId: z.string().trim().min(1).optional().describe('one failed item; all failed items when left out'),
+  itemId: idText().optional().describe('one failed item; all failed items when left out'),
 });
 
 // What the routes answer.

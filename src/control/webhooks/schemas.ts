@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { idText } from '../../domain/fields.js';
 import { pageQuery } from '../../domain/pagination.js';
 import { deliveryStatus } from '../../domain/statuses.js';
 import { lazy } from '../../http/route.js';
@@ -9,7 +10,7 @@ import { deliveryAttempt, deliveryRecord } from '../../store/records.js';
 
 export const deliveriesQuery = pageQuery.extend({
   status: deliveryStatus.optional(),
-  clientId: z.string().trim().min(1).optional(),
+  clientId: idText().optional(),
 });
 export type DeliveriesQuery = z.infer<typeof deliveriesQuery>;
 
