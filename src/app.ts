@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Context, Hono, type Next } from 'hono';
+import { type Context, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { apiRouteList } from './api/routes.js';
@@ -10,6 +10,7 @@ import { dashboardAssets } from './dashboard/routes.js';
 import type { Deps } from './deps.js';
 import { ApiError, type ErrorStatus } from './domain/errors.js';
 import { unmatchedRoute } from './http/allow.js';
+import { createAuth } from './http/auth.js';
 import type { AppEnv } from './http/env.js';
 import { errorBody } from './http/envelope.js';
 import { header } from './http/headers.js';
@@ -82,10 +83,18 @@ export function createApp(
   const logLine = deps.config.quiet ? null : batchedWriter((chunk) => process.stdout.write(chunk));
   app.use(async (c, next) => {
     const started = performance.now();
-    await frontDoor(c, next);
+    const given = header(c, 'x-request-id');
+    const id = given && REQUEST_ID.test(given) ? given : randomUUID();
+    c.set('requestId', id);
+    // Set before the handler runs, so every response carries it, errors included. Under @hono/node-server it
+    // goes straight onto Node's response (merged at writeHead): through `c.header()` every response would carry
+    // a fetch `Headers` object, which costs a third of a cheap read.
+    const outgoing = c.env?.outgoing;
+    if (outgoing) outgoing.setHeader('x-request-id', id);
+    else c.header('x-request-id', id);
+    await next();
     // Answered before the request body was all received: read the rest, or say the connection closes.
     const incoming = c.env?.incoming;
-    const outgoing = c.env?.outgoing;
     if (incoming && outgoing && !incoming.complete) await settleUnreadBody(incoming, outgoing, c.res);
     const entry: RequestEntry = {
       time: new Date().toISOString(),
@@ -101,19 +110,6 @@ export function createApp(
     logLine?.(formatRequest(entry, deps.config.logFormat));
   });
 
-  /** The request id. */
-  const frontDoor = (c: Context<AppEnv>, next: Next) => {
-    const given = header(c, 'x-request-id');
-    const id = given && REQUEST_ID.test(given) ? given : randomUUID();
-    c.set('requestId', id);
-    // Set before the handler runs, so every response carries it, errors included. Under @hono/node-server it
-    // goes straight onto Node's response (merged at writeHead): through `c.header()` every response would carry
-    // a fetch `Headers` object, which costs a third of a cheap read.
-    const outgoing = c.env?.outgoing;
-    if (outgoing) outgoing.setHeader('x-request-id', id);
-    else c.header('x-request-id', id);
-    return next();
-  };
   // Scenario rules on any API route: a delay, or an answer of their own before the handler runs.
   app.use('/api/v1/*', async (c, next) => {
     const chosen = chosenScenario(c, deps);
@@ -129,10 +125,12 @@ export function createApp(
     if (effect?.http) throw new ApiError(effect.http.status as ErrorStatus, effect.http.message);
     return next();
   });
-  mountRoutes(app, '/api/v1', apiRouteList, runtime, check);
+  // One auth for both mounts: one cache of verified tokens.
+  const auth = createAuth(deps);
+  mountRoutes(app, '/api/v1', apiRouteList, runtime, auth, check);
   // Before every /__sandbox route: the documents and the dashboard's assets too, and a path no route answers.
   app.use('/__sandbox/*', controlGuard(deps.config));
-  mountRoutes(app, '/__sandbox', controlRouteList, runtime, check);
+  mountRoutes(app, '/__sandbox', controlRouteList, runtime, auth, check);
   app.get('/__sandbox/ui/assets/:file', dashboardAssets());
   app.route('/', openapiRoutes(deps.scenarios.library));
   // Uploaded registration files, at the URLs the business record holds.

@@ -156,6 +156,8 @@ export function createAuth(deps: Deps) {
   return { authenticate };
 }
 
+export type Auth = ReturnType<typeof createAuth>;
+
 /** The caller's address: the first `x-forwarded-for` hop if a proxy set one, else the socket's peer. */
 export function clientIp(c: Context<AppEnv>): string {
   const forwarded = header(c, 'x-forwarded-for')?.split(',')[0]?.trim();

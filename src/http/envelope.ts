@@ -30,18 +30,3 @@ export function errorBody(
   if (waiting !== undefined) body.waiting = waiting;
   return body;
 }
-
-/** The success envelope. */
-export function ok<T>(c: Context, message: string, data: T, status: ContentfulStatusCode = 200): Response {
-  return c.json({ status: true, message, data }, status);
-}
-
-/** The success envelope with no `data` (the spec shows only `status` and `message` for these). */
-export function done(c: Context, message: string, status: ContentfulStatusCode = 200): Response {
-  return c.json({ status: true, message }, status);
-}
-
-/** The success envelope of a list: `data` is the page, with `pagination` beside it. */
-export function okPage<T, P>(c: Context, message: string, page: { data: T[]; pagination: P }): Response {
-  return c.json({ status: true, message, data: page.data, pagination: page.pagination });
-}

@@ -3,11 +3,11 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError } from '../domain/errors.js';
 import { canonicalId } from '../domain/ids.js';
 import { parseInput } from '../domain/parse.js';
-import { actorOf, createAuth } from './auth.js';
+import { type Auth, actorOf } from './auth.js';
 import { limit } from './body-limit.js';
 import type { AppEnv } from './env.js';
 import { header } from './headers.js';
-import type { FormFields, Reply, Route, Runtime } from './route.js';
+import { type FormFields, isReply, type Route, type Runtime } from './route.js';
 import { jsonBody, jsonText } from './validate.js';
 
 /**
@@ -26,9 +26,6 @@ interface GivenAnswer {
   json?: unknown;
   response?: Response;
 }
-
-const isReply = (value: unknown): value is Reply =>
-  typeof value === 'object' && value !== null && 'kind' in value;
 
 /** OpenAPI's `{param}` as Hono's `:param`. */
 export const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
@@ -100,9 +97,9 @@ export function mountRoutes(
   prefix: string,
   routes: readonly Route[],
   runtime: Runtime,
+  { authenticate }: Auth,
   check?: AnswerCheck,
 ): void {
-  const { authenticate } = createAuth(runtime.deps);
   const { deps, engines, control, feed } = runtime;
   for (const route of routes) {
     const hasParams = route.path.includes('{');

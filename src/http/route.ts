@@ -67,6 +67,10 @@ export type Failure = string | readonly string[];
 
 export type Responses = Readonly<Record<number, Reply | Failure>>;
 
+/** Whether a documented response is a success answer (a `Reply`) rather than the causes of an error. */
+export const isReply = (response: Reply | Failure | undefined): response is Reply =>
+  typeof response === 'object' && 'kind' in response;
+
 /** `{status: true, message, data}` with `data` of `schema`; `message` is the usual one (a handler may give another). */
 export const reply = <S extends z.ZodType>(message: string, schema: LazySchema<S>, description?: string) =>
   ({ kind: 'data', message, schema, description }) as const;

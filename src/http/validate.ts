@@ -26,8 +26,3 @@ export async function jsonText(c: Context): Promise<string> {
 export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   return parseInput(schema, parseJson(await jsonText(c)));
 }
-
-/** Validates the query string. */
-export function queryOf<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
-  return parseInput(schema, c.req.query());
-}

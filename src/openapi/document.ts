@@ -6,7 +6,14 @@ import { accountNumber, bankCode, transferBody } from '../api/transfers/schemas.
 import { controlRouteList } from '../control/routes.js';
 import { permits } from '../domain/roles.js';
 import { BUSINESS_ID_REQUIRED, PRODUCTION_KEY_MESSAGE } from '../http/auth.js';
-import type { Failure, LazySchema, Method, Reply, RouteInfo } from '../http/route.js';
+import {
+  type Failure,
+  isReply,
+  type LazySchema,
+  type Method,
+  type Reply,
+  type RouteInfo,
+} from '../http/route.js';
 import { errorEnvelope, pagination } from '../http/wire.js';
 
 export type JsonObject = { [key: string]: unknown };
@@ -91,8 +98,6 @@ function successContent(reply: Reply, schemas: Schemas): JsonObject {
   }
   return { 'application/json': { schema: { type: 'object', required, properties } } };
 }
-
-const isReply = (r: Reply | Failure): r is Reply => typeof r === 'object' && 'kind' in r;
 
 /** What the route's own description of a success says, else its message. */
 const replyDescription = (reply: Reply) =>

@@ -1,14 +1,11 @@
 import { apiRouteList } from '../../src/api/routes.js';
 import type { AnswerCheck } from '../../src/http/mount.js';
-import type { Reply } from '../../src/http/route.js';
+import { isReply } from '../../src/http/route.js';
 import { answerSchema, errorEnvelope } from '../../src/http/wire.js';
 import { failures } from '../../src/openapi/document.js';
 
 /** `operationId status` of every answer checked in this test file. */
 export const checkedAnswers = new Set<string>();
-
-const isReply = (value: unknown): value is Reply =>
-  typeof value === 'object' && value !== null && 'kind' in value;
 
 /** `text/html` of `text/html; charset=UTF-8`. */
 const mediaType = (contentType: string | null) => contentType?.split(';')[0]?.trim().toLowerCase();
