@@ -33,8 +33,15 @@ export function pagination(totalCount: number, { page, limit }: PageQuery): Pagi
   };
 }
 
-/** One page of `items` and its pagination object. */
-export function paginate<T>(items: readonly T[], query: PageQuery): { data: T[]; pagination: Pagination } {
+/** One page of `items`, each shown through `view` (only the page's items are), and its pagination object. */
+export function paginate<T, V>(
+  items: readonly T[],
+  query: PageQuery,
+  view: (item: T) => V,
+): { data: V[]; pagination: Pagination } {
   const start = (query.page - 1) * query.limit;
-  return { data: items.slice(start, start + query.limit), pagination: pagination(items.length, query) };
+  return {
+    data: items.slice(start, start + query.limit).map((item) => view(item)),
+    pagination: pagination(items.length, query),
+  };
 }

@@ -25,8 +25,20 @@ describe('pagination', () => {
 
   it('slices the page', () => {
     const items = Array.from({ length: 25 }, (_, i) => i);
-    expect(paginate(items, { page: 3, limit: 10 }).data).toEqual([20, 21, 22, 23, 24]);
-    expect(paginate(items, { page: 4, limit: 10 }).data).toEqual([]);
+    expect(paginate(items, { page: 3, limit: 10 }, (n) => n).data).toEqual([20, 21, 22, 23, 24]);
+    expect(paginate(items, { page: 4, limit: 10 }, (n) => n).data).toEqual([]);
+  });
+
+  it("shows only the page's items through the view", () => {
+    const items = Array.from({ length: 25 }, (_, i) => i);
+    const seen: number[] = [];
+    const page = paginate(items, { page: 2, limit: 10 }, (n) => {
+      seen.push(n);
+      return `#${n}`;
+    });
+    expect(page.data).toEqual(['#10', '#11', '#12', '#13', '#14', '#15', '#16', '#17', '#18', '#19']);
+    expect(seen).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+    expect(page.pagination.totalCount).toBe(25);
   });
 
   it('query defaults and bounds', () => {

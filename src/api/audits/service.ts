@@ -66,8 +66,7 @@ export function listAudits(
     .where('audits', 'clientId', business.clientId)
     .filter((a) => visible(a, business))
     .reverse();
-  const page = paginate(entries, query);
-  return { data: page.data.map(view), pagination: page.pagination };
+  return paginate(entries, query, view);
 }
 
 export function getAudit(deps: Deps, business: BusinessRecord, id: string): AuditEntryView {

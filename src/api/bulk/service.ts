@@ -167,8 +167,7 @@ export function getBulk(deps: Deps, business: BusinessRecord, id: string) {
 }
 
 export function listBulk(deps: Deps, business: BusinessRecord, query: PageQuery) {
-  const page = paginate(deps.store.where('bulkTransfers', 'businessId', business.id).reverse(), query);
-  return { data: page.data.map(batchView), pagination: page.pagination };
+  return paginate(deps.store.where('bulkTransfers', 'businessId', business.id).reverse(), query, batchView);
 }
 
 /** How a process or reprocess call ended: queued (202), already running (200), or failed to start (400). */

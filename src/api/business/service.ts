@@ -44,8 +44,7 @@ export function listBusinesses(
   client: ClientRecord,
   query: PageQuery,
 ): { data: BusinessView[]; pagination: Pagination } {
-  const page = paginate(deps.store.where('businesses', 'clientId', client.id), query);
-  return { data: page.data.map((b) => businessView(deps, b)), pagination: page.pagination };
+  return paginate(deps.store.where('businesses', 'clientId', client.id), query, (b) => businessView(deps, b));
 }
 
 export interface NewBusiness {
@@ -124,8 +123,7 @@ export function listCustomers(
   business: BusinessRecord,
   query: PageQuery,
 ): { data: CustomerView[]; pagination: Pagination } {
-  const page = paginate(deps.store.where('customers', 'businessId', business.id), query);
-  return { data: page.data.map(customerView), pagination: page.pagination };
+  return paginate(deps.store.where('customers', 'businessId', business.id), query, customerView);
 }
 
 /** The operator approves a business (control API): its payment account opens with a fresh NUBAN, balance kept. */

@@ -69,8 +69,7 @@ export function listDisputes(
         (keyword === undefined || d.description.toLowerCase().includes(keyword)),
     )
     .reverse();
-  const page = paginate(matching, query);
-  return { data: page.data.map(view), pagination: page.pagination };
+  return paginate(matching, query, view);
 }
 
 export function getDispute(deps: Deps, business: BusinessRecord, id: string): DisputeView {

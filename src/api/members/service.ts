@@ -34,8 +34,7 @@ export function listMembers(
   client: ClientRecord,
   query: PageQuery,
 ): { data: MemberView[]; pagination: Pagination } {
-  const page = paginate(deps.store.where('users', 'clientId', client.id), query);
-  return { data: page.data.map((u) => memberView(deps, u)), pagination: page.pagination };
+  return paginate(deps.store.where('users', 'clientId', client.id), query, (u) => memberView(deps, u));
 }
 
 /**

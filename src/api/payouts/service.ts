@@ -43,8 +43,7 @@ export function listPayouts(
   business: BusinessRecord,
   query: PageQuery,
 ): { data: PayoutAccountView[]; pagination: Pagination } {
-  const page = paginate(deps.store.where('payouts', 'businessId', business.id), query);
-  return { data: page.data.map(view), pagination: page.pagination };
+  return paginate(deps.store.where('payouts', 'businessId', business.id), query, view);
 }
 
 export async function createPayout(

@@ -19,8 +19,7 @@ export function listBatches(
         (query.clientId === undefined || b.clientId === query.clientId),
     )
     .reverse();
-  const { data, pagination } = paginate(matching, query);
-  return { data: data.map((b) => ({ ...batchView(b), clientId: b.clientId })), pagination };
+  return paginate(matching, query, (b) => ({ ...batchView(b), clientId: b.clientId }));
 }
 
 /** One batch of any client, with its items. */

@@ -13,6 +13,5 @@ export function listVirtualAccounts(
   deps: Pick<Deps, 'store'>,
   query: PageQuery,
 ): { data: VirtualAccountView[]; pagination: Pagination } {
-  const { data, pagination } = paginate(deps.store.all('virtualAccounts').reverse(), query);
-  return { data: data.map(view), pagination };
+  return paginate(deps.store.all('virtualAccounts').reverse(), query, view);
 }

@@ -23,8 +23,7 @@ export function listDeliveries(
         (query.clientId === undefined || d.clientId === query.clientId),
     )
     .reverse();
-  const { data, pagination } = paginate(matching, query);
-  return { data: data.map(view), pagination };
+  return paginate(matching, query, view);
 }
 
 /** One delivery with its attempts. */
