@@ -1,7 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** Files that must get a module graph of their own: they replace a module with `vi.mock`. */
-const OWN_MODULES = ['test/api/security.test.ts'];
+const OWN_MODULES = ['test/unit/secure-compare.test.ts'];
 
 export default defineConfig({
   test: {
@@ -9,6 +9,9 @@ export default defineConfig({
     // Vitest leaves one of the two cores of this machine idle by default; the tests mostly wait on I/O and on
     // child processes, so two workers halve the wall time (49 s → 26 s).
     maxWorkers: 2,
+    // Worker threads rather than child processes: the same files in 49–50 s instead of 51–55 s, and about a tenth
+    // less CPU (measured four times in alternation).
+    pool: 'threads',
     testTimeout: 15_000,
     hookTimeout: 20_000,
     projects: [

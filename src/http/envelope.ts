@@ -1,5 +1,3 @@
-import type { Context } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { FailedTransferData, FieldError } from '../domain/errors.js';
 
 /**

@@ -6,14 +6,7 @@ import { accountNumber, bankCode, transferBody } from '../api/transfers/schemas.
 import { controlRouteList } from '../control/routes.js';
 import { permits } from '../domain/roles.js';
 import { BUSINESS_ID_REQUIRED, PRODUCTION_KEY_MESSAGE } from '../http/auth.js';
-import {
-  type Failure,
-  isReply,
-  type LazySchema,
-  type Method,
-  type Reply,
-  type RouteInfo,
-} from '../http/route.js';
+import { isReply, type LazySchema, type Method, type Reply, type RouteInfo } from '../http/route.js';
 import { errorEnvelope, pagination } from '../http/wire.js';
 
 export type JsonObject = { [key: string]: unknown };

@@ -35,8 +35,8 @@ import {
   drain,
   type Received,
   restoreWorld,
-  type StateCollections,
   type StateDiff,
+  type StateSnapshot,
   send,
   stateOf,
   type Target,
@@ -145,7 +145,7 @@ let exchanges: string[] = [];
 /** Sends one request and checks properties (1), (2) and (4) on it. */
 async function step(target: Target, spec: RequestSpec): Promise<void> {
   const read = spec.method === 'GET';
-  let before: StateCollections | null = null;
+  let before: StateSnapshot | null = null;
   if (checks.has('4')) {
     await drain(target);
     before = await stateOf(target);
@@ -200,7 +200,8 @@ const cleanPrototypes = prototypeKeys();
 async function invariants(target: Target, specs: RequestSpec[]): Promise<void> {
   const where = () => `after the run of ${specs.length} request(s):\n${exchanges.join('\n---\n')}`;
   await drain(target);
-  const state = await stateOf(target);
+  const snapshot = await stateOf(target);
+  const state = snapshot.collections;
   for (const business of state.businesses ?? []) {
     const res = await target.sandbox.app.request(
       `/__sandbox/businesses/${encodeURIComponent(business.id)}/ledger`,
@@ -236,11 +237,10 @@ async function invariants(target: Target, specs: RequestSpec[]): Promise<void> {
     fail(`(3) expected no prototype pollution: ${prototypeKeys()}`, where());
   }
   // Snapshot and restore: the sandbox's own export must import again, unchanged.
-  const exported = await target.sandbox.app.request('/__sandbox/state');
   const reimport = await target.sandbox.app.request('/__sandbox/state', {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
-    body: await exported.text(),
+    body: snapshot.text,
   });
   if (reimport.status !== 200) {
     fail(
@@ -248,7 +248,7 @@ async function invariants(target: Target, specs: RequestSpec[]): Promise<void> {
       where(),
     );
   }
-  const changed = diffStates(state, await stateOf(target));
+  const changed = diffStates(snapshot, await stateOf(target));
   if (changed.length > 0)
     fail(`(3) expected the re-imported state to be the same: ${JSON.stringify(changed)}`, where());
 }
