@@ -97,43 +97,43 @@ export const settings = {
     'require header x-sandbox-token with this value on /__sandbox (default: open)',
     z.string().min(1).optional(),
   ),
-  tokenTtlSeconds: setting(
+  tokenTtl: setting(
     'token-ttl',
     'SANDBOX_TOKEN_TTL',
     'access token lifetime in seconds, at most 315360000 (10 years) (default 3600)',
     int(1, MAX_LIFETIME_SECONDS).default(3600),
   ),
-  bodyLimitBytes: setting(
+  bodyLimit: setting(
     'body-limit',
     'SANDBOX_BODY_LIMIT',
     'largest JSON request body in bytes (default 1048576)',
     int(1).default(1_048_576),
   ),
-  importLimitBytes: setting(
+  importLimit: setting(
     'import-limit',
     'SANDBOX_IMPORT_LIMIT',
     'largest state import (PUT /__sandbox/state) in bytes, at most 536870888; the default fits a 2 GB container with room to spare (default 67108864)',
     int(1, MAX_STRING_LENGTH).default(64 * 1_048_576),
   ),
-  secretGraceSeconds: setting(
+  secretGrace: setting(
     'secret-grace',
     'SANDBOX_SECRET_GRACE',
     'seconds a rotated-out secret key keeps working, at most 315360000 (default 0)',
     int(0, MAX_LIFETIME_SECONDS).default(0),
   ),
-  invitationTtlSeconds: setting(
+  invitationTtl: setting(
     'invitation-ttl',
     'SANDBOX_INVITATION_TTL',
     'member invitation lifetime in seconds, at most 315360000 (default 172800, 48 h)',
     int(1, MAX_LIFETIME_SECONDS).default(172_800),
   ),
-  virtualAccountTtlSeconds: setting(
+  virtualAccountTtl: setting(
     'virtual-account-ttl',
     'SANDBOX_VIRTUAL_ACCOUNT_TTL',
     'lifetime of a temporal virtual account in seconds, at most 315360000 (default 1800)',
     int(1, MAX_LIFETIME_SECONDS).default(1800),
   ),
-  uploadLimitBytes: setting(
+  uploadLimit: setting(
     'upload-limit',
     'SANDBOX_UPLOAD_LIMIT',
     'largest uploaded file in bytes (default 5242880)',
@@ -145,19 +145,19 @@ export const settings = {
     'bulk transfer items processed at once (default 8)',
     int(1, 1000).default(8),
   ),
-  bulkItemDelayMs: setting(
+  bulkItemDelay: setting(
     'bulk-item-delay',
     'SANDBOX_BULK_ITEM_DELAY',
     'milliseconds each bulk item stays processing, at most 600000 (default 0)',
     int(0, 600_000).default(0),
   ),
-  webhookTimeoutMs: setting(
+  webhookTimeout: setting(
     'webhook-timeout',
     'SANDBOX_WEBHOOK_TIMEOUT',
     'milliseconds a webhook receiver has to answer, at most 600000 (default 5000)',
     int(1, 600_000).default(5000),
   ),
-  webhookRetryBaseMs: setting(
+  webhookRetryBase: setting(
     'webhook-retry-base',
     'SANDBOX_WEBHOOK_RETRY_BASE',
     'delay before the first webhook retry, ms, at most 3600000 (default 1000)',
@@ -211,7 +211,7 @@ export const settings = {
     'requests kept for GET /__sandbox/requests (default 1000)',
     int(1, 1_000_000).default(1000),
   ),
-  compactAfterBytes: setting(
+  compactAfter: setting(
     'compact-after',
     'SANDBOX_COMPACT_AFTER',
     'journal size in bytes that triggers a background snapshot (default 16777216)',
@@ -231,7 +231,7 @@ export const configSchema = z
   .superRefine((config, ctx) => {
     // Each retry waits on one timer: past what a timer holds it would fire at once, so the last (longest) wait
     // of the three settings together must fit. Named after the attempts, the usual way to get there.
-    const { webhookAttempts: attempts, webhookRetryBaseMs: base, webhookRetryFactor: factor } = config;
+    const { webhookAttempts: attempts, webhookRetryBase: base, webhookRetryFactor: factor } = config;
     const longest = retryDelayMs(attempts - 1, base, factor);
     if (longest > MAX_TIMER_MS) {
       ctx.addIssue({

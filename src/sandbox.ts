@@ -114,7 +114,7 @@ export async function createSandbox(
   };
   const store = await Store.open({
     file: config.inMemory ? null : config.data,
-    compactAfterBytes: config.compactAfterBytes,
+    compactAfterBytes: config.compactAfter,
     fs: internals.storeFs,
     probeIntervalMs: internals.probeIntervalMs,
     initialState,

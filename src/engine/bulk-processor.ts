@@ -107,7 +107,7 @@ export class BulkProcessor {
         key: `batch ${batch.ordinal} item ${item.itemIndex} try ${item.reprocessCount}`,
         reference: `${item.retrievalReference}:${item.reprocessCount}`,
       });
-      const wait = config.bulkItemDelayMs + (effect?.delayMs ?? 0);
+      const wait = config.bulkItemDelay + (effect?.delayMs ?? 0);
       if (wait > 0 || effect?.hold) {
         // If this cannot be written, the item simply stays `pending` until its result is.
         void store

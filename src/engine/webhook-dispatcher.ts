@@ -249,7 +249,7 @@ export class WebhookDispatcher {
         attemptsLeft,
         nextAttemptAt:
           status === 'pending'
-            ? clock.now() + retryDelayMs(retry, config.webhookRetryBaseMs, config.webhookRetryFactor)
+            ? clock.now() + retryDelayMs(retry, config.webhookRetryBase, config.webhookRetryFactor)
             : null,
       };
       tx.put('deliveries', next);
@@ -276,11 +276,11 @@ export class WebhookDispatcher {
           'user-agent': WEBHOOK_USER_AGENT,
         },
         JSON.stringify(delivery.payload),
-        config.webhookTimeoutMs,
+        config.webhookTimeout,
       );
       if (statusCode !== 200) error = `HTTP ${statusCode}: only 200 acknowledges a delivery`;
     } catch (e) {
-      error = describeFailure(e, config.webhookTimeoutMs);
+      error = describeFailure(e, config.webhookTimeout);
     }
     return { at, statusCode, error, durationMs: Math.round(performance.now() - started) };
   }

@@ -150,7 +150,7 @@ export function mountRoutes(
     };
     const handlers: (MiddlewareHandler<AppEnv> | Handler<AppEnv>)[] = [];
     if (route.method !== 'get') {
-      const bound = route.bodyLimit?.(deps.config) ?? { bytes: deps.config.bodyLimitBytes };
+      const bound = route.bodyLimit?.(deps.config) ?? { bytes: deps.config.bodyLimit };
       handlers.push(limit(bound.bytes, bound.message));
     }
     handlers.push(handler);

@@ -260,10 +260,10 @@ describe('scheme A failures', () => {
 });
 
 describe('token expiry', () => {
-  it('answers 401 once the clock passes tokenTtlSeconds, whether the token was used before or not', async () => {
+  it('answers 401 once the clock passes tokenTtl, whether the token was used before or not', async () => {
     let now = Date.parse('2025-06-01T12:00:00.000Z');
     const clock = { now: () => now };
-    const sandbox = await createSandbox({ inMemory: true, log: () => undefined, tokenTtlSeconds: 60 }, clock);
+    const sandbox = await createSandbox({ inMemory: true, log: () => undefined, tokenTtl: 60 }, clock);
     const used = await tokenFor(sandbox, A.owner);
     const unused = await tokenFor(sandbox, A.manager);
     const claims = decodePart(used.split('.')[1]);

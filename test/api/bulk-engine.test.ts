@@ -559,7 +559,7 @@ describe('bulk engine: a refused reprocess changes nothing', () => {
 describe('bulk engine: reprocess while items are open', () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await memorySandbox({ bulkItemDelayMs: 50 });
+    sandbox = await memorySandbox({ bulkItemDelay: 50 });
   });
   afterAll(() => sandbox.close());
 
@@ -633,7 +633,7 @@ describe('bulk engine: reprocess while items are open', () => {
 describe('drain and reset', () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await memorySandbox({ bulkItemDelayMs: 200, bulkConcurrency: 1 });
+    sandbox = await memorySandbox({ bulkItemDelay: 200, bulkConcurrency: 1 });
   });
   afterAll(() => sandbox.close());
 

@@ -574,7 +574,7 @@ describe('process a bulk transfer', () => {
 describe('process while a batch is processing', () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await memorySandbox({ bulkItemDelayMs: 50 });
+    sandbox = await memorySandbox({ bulkItemDelay: 50 });
   });
   afterAll(() => sandbox.close());
 

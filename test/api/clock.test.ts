@@ -26,7 +26,7 @@ const { later, open, receiver } = closedAfterEachTest();
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** The settings of the issue's two cases: 100 ms per bulk item, retries from 10 ms, 6 attempts. */
-const DUE_WORK: SandboxOptions = { bulkItemDelayMs: 100, webhookRetryBaseMs: 10, webhookAttempts: 6 };
+const DUE_WORK: SandboxOptions = { bulkItemDelay: 100, webhookRetryBase: 10, webhookAttempts: 6 };
 /** Virtual ms from the first attempt of a delivery to each attempt: the backoff 10, 20, 40, 80, 160 summed. */
 const ATTEMPT_OFFSETS = [0, 10, 30, 70, 150, 310];
 
@@ -150,7 +150,7 @@ describe('the virtual clock', () => {
   });
 
   it('expires an access token when the clock passes its lifetime', async () => {
-    const sandbox = await memorySandbox({ tokenTtlSeconds: 600 });
+    const sandbox = await memorySandbox({ tokenTtl: 600 });
     // Frozen on a whole second: the token's iat is whole seconds, and real time must not move under the test.
     await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: {} });
     const at = Date.parse((await clockOf(sandbox)).now);
@@ -167,7 +167,7 @@ describe('the virtual clock', () => {
   });
 
   it('expires a temporal virtual account when the clock passes its lifetime', async () => {
-    const sandbox = await memorySandbox({ virtualAccountTtlSeconds: 1800 });
+    const sandbox = await memorySandbox({ virtualAccountTtl: 1800 });
     const va = await openVirtualAccount(sandbox, await ownerHeaders(sandbox), 'temporal', 'clock-va');
     const { accountNumber } = dataOf(va, virtualAccount);
     await call(sandbox, 'POST', '/__sandbox/clock/advance', { body: { ms: 1_801_000 } });
@@ -179,7 +179,7 @@ describe('the virtual clock', () => {
     const hook = await startReceiver([500]);
     later(hook.close);
     // A minute of backoff: without the clock, drain would wait a minute.
-    const sandbox = await memorySandbox({ webhookRetryBaseMs: 60_000 });
+    const sandbox = await memorySandbox({ webhookRetryBase: 60_000 });
     await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: {} });
     const headers = await ownerHeaders(sandbox);
     await setWebhookUrl(sandbox, headers, hook.url);
@@ -203,7 +203,7 @@ describe('the virtual clock', () => {
   });
 
   it('holds bulk items processing through their delay until the clock moves', async () => {
-    const sandbox = await memorySandbox({ bulkItemDelayMs: 30_000 });
+    const sandbox = await memorySandbox({ bulkItemDelay: 30_000 });
     await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: {} });
     const headers = schemeB(A.publicKey, A.secretKey, A.a1.id);
     const base = '/api/v1/clients/business/customers/funds/bulk-transfer';
@@ -299,7 +299,7 @@ describe('one advance runs everything that comes due', () => {
 
   it('waits for the real I/O of what it wakes: a receiver that fails twice then acknowledges, in one advance', async () => {
     const hook = await receiver([500, 500]);
-    const sandbox = await open({ webhookRetryBaseMs: 60_000 });
+    const sandbox = await open({ webhookRetryBase: 60_000 });
     await sandbox.clock.freeze(true);
     const { account } = await webhookSetup(sandbox, hook.url, { type: 'permanent', reference: 'clock-io' });
     const paid = await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: 1000 });
@@ -359,7 +359,7 @@ describe('drain gives up and says what is still waiting', () => {
     });
   }
 
-  const options: SandboxOptions = { bulkItemDelayMs: 30_000, webhookRetryBaseMs: 60_000 };
+  const options: SandboxOptions = { bulkItemDelay: 30_000, webhookRetryBase: 60_000 };
 
   it('over HTTP: 408 whose message and `waiting` name the batch and its items, the delivery and its next attempt, and the frozen clock', async () => {
     const sandbox = await open(options);

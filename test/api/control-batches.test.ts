@@ -455,7 +455,7 @@ describe('POST /__sandbox/bulk-transfers/:id/reprocess', () => {
 describe('reprocess while the batch is processing', () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await memorySandbox({ bulkItemDelayMs: 50 });
+    sandbox = await memorySandbox({ bulkItemDelay: 50 });
   });
   afterAll(() => sandbox.close());
 

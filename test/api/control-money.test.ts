@@ -165,7 +165,7 @@ describe('rotate secret with a 60 s grace period', () => {
   it('keeps the old key working until the clock passes 60 s, then 401', async () => {
     let t = NOW;
     const sandbox = await createSandbox(
-      { inMemory: true, secretGraceSeconds: 60, log: () => undefined },
+      { inMemory: true, secretGrace: 60, log: () => undefined },
       { now: () => t },
     );
     const token = await tokenFor(sandbox, A.owner);

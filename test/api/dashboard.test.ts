@@ -534,7 +534,7 @@ describe('GET /__sandbox/ui/events', () => {
   });
 
   it('sends each record once per frame however often it changed', async () => {
-    const sandbox = await sandboxFor({ bulkItemDelayMs: 0 });
+    const sandbox = await sandboxFor({ bulkItemDelay: 0 });
     const events = await readyEvents(sandbox);
     const batch = await create(sandbox, transfers(50), keysA1, 'Busy batch');
     const id = `batch-${batch.id}`;

@@ -169,7 +169,7 @@ describe('what a refused reset, import or advance leaves', () => {
   it('a refused reset leaves the clock, the scenario and the queued bulk items as they were', async () => {
     await sandbox.close();
     sandbox = await createSandbox(
-      { data: join(dir, 'db.json'), log: () => undefined, bulkConcurrency: 2, bulkItemDelayMs: 50 },
+      { data: join(dir, 'db.json'), log: () => undefined, bulkConcurrency: 2, bulkItemDelay: 50 },
       undefined,
       { storeFs: disk, probeIntervalMs: 5 },
     );

@@ -24,7 +24,7 @@ function expectErrorEnvelope(body: Record<string, unknown>, message?: string): v
   expectNoStack(body);
 }
 
-async function sandboxWithLog(options: { bodyLimitBytes?: number } = {}) {
+async function sandboxWithLog(options: { bodyLimit?: number } = {}) {
   const lines: string[] = [];
   const sandbox = await memorySandbox({ ...options, log: (line) => lines.push(line) });
   return { sandbox, lines };
@@ -80,7 +80,7 @@ describe('x-request-id', () => {
   });
 
   it('is generated on errors (401, 404, 400, 415, 413)', async () => {
-    const { sandbox } = await sandboxWithLog({ bodyLimitBytes: 1024 });
+    const { sandbox } = await sandboxWithLog({ bodyLimit: 1024 });
     const responses = [
       await call(sandbox, 'POST', SIGNIN, { body: { email: A.owner.email, password: 'wrong' } }),
       await call(sandbox, 'GET', '/api/v1/does-not-exist'),
@@ -168,7 +168,7 @@ describe('request bodies', () => {
   });
 
   it('answers 413 to a JSON body over the limit', async () => {
-    const { sandbox } = await sandboxWithLog({ bodyLimitBytes: 1024 });
+    const { sandbox } = await sandboxWithLog({ bodyLimit: 1024 });
     const res = await call(sandbox, 'POST', SIGNIN, {
       body: { email: A.owner.email, password: A.owner.password, padding: 'x'.repeat(2048) },
     });
@@ -177,7 +177,7 @@ describe('request bodies', () => {
   });
 
   it('answers 413 when the declared content-length is over the limit', async () => {
-    const { sandbox } = await sandboxWithLog({ bodyLimitBytes: 1024 });
+    const { sandbox } = await sandboxWithLog({ bodyLimit: 1024 });
     const body = JSON.stringify({
       email: A.owner.email,
       password: A.owner.password,
@@ -192,7 +192,7 @@ describe('request bodies', () => {
   });
 
   it('still serves a body under the limit', async () => {
-    const sandbox = await memorySandbox({ bodyLimitBytes: 1024 });
+    const sandbox = await memorySandbox({ bodyLimit: 1024 });
     const res = await call(sandbox, 'POST', SIGNIN, {
       body: { email: A.owner.email, password: A.owner.password },
     });
@@ -259,7 +259,7 @@ describe('unexpected errors', () => {
   });
 
   it('no error response of any kind carries a stack', async () => {
-    const { sandbox } = await sandboxWithLog({ bodyLimitBytes: 1024 });
+    const { sandbox } = await sandboxWithLog({ bodyLimit: 1024 });
     const token = await tokenFor(sandbox, A.owner);
     const responses = [
       await call(sandbox, 'GET', '/api/v1/clients/business/account-details', {

@@ -334,7 +334,7 @@ describe('invitation expiry', () => {
     let t = Date.parse('2025-06-01T09:00:00.000Z');
     const clock = { now: () => t };
     const sandbox = await createSandbox(
-      { inMemory: true, invitationTtlSeconds: 60, log: () => undefined },
+      { inMemory: true, invitationTtl: 60, log: () => undefined },
       clock,
     );
     const owner = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);

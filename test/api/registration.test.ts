@@ -334,8 +334,8 @@ describe('registration with the OTP from the outbox', () => {
 });
 
 describe('upload limit', () => {
-  it('answers 413 to a file over uploadLimitBytes', async () => {
-    const sandbox = await memorySandbox({ uploadLimitBytes: 1024 });
+  it('answers 413 to a file over uploadLimit', async () => {
+    const sandbox = await memorySandbox({ uploadLimit: 1024 });
     const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
     const big = new Uint8Array(2048);
     big.set(PNG);

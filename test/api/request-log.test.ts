@@ -43,7 +43,7 @@ describe('request journal', () => {
   });
 
   it('records a body refused by its size (413) like any other answer', async () => {
-    const sandbox = await memorySandbox({ bodyLimitBytes: 64 });
+    const sandbox = await memorySandbox({ bodyLimit: 64 });
     const res = await call(sandbox, 'POST', '/api/v1/auth/signin', {
       headers: { 'x-request-id': 'too-big' },
       body: { email: 'x@y.z', password: 'p'.repeat(100) },

@@ -419,7 +419,7 @@ describe('ready scenario: insufficient-funds-midway', () => {
 // The delays are on the sandbox's clock: the tests freeze it and move it, instead of waiting 500 and 300 ms.
 describe('ready scenario: slow-processing', () => {
   it('keeps bulk items processing with no configured item delay, until they complete', async () => {
-    const sandbox = await open({ scenario: 'slow-processing', bulkItemDelayMs: 0 });
+    const sandbox = await open({ scenario: 'slow-processing', bulkItemDelay: 0 });
     await sandbox.clock.freeze(true);
     const batch = await create(sandbox, [transfer(), transfer()]);
     expect((await processBatch(sandbox, batch.id)).status).toBe(202);

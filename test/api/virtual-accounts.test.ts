@@ -18,7 +18,7 @@ describe('virtual accounts', () => {
   let headersB: Record<string, string>;
   beforeAll(async () => {
     sandbox = await createSandbox(
-      { inMemory: true, virtualAccountTtlSeconds: TTL_SECONDS, log: () => undefined },
+      { inMemory: true, virtualAccountTtl: TTL_SECONDS, log: () => undefined },
       { now: () => NOW },
     );
     headers = await ownerHeaders(sandbox);
@@ -181,7 +181,7 @@ describe('virtual account lifetime', () => {
 
   it('the largest accepted lifetime still stamps a valid expiry (it answered 500 when the setting had no bound)', async () => {
     const sandbox = await createSandbox(
-      { inMemory: true, virtualAccountTtlSeconds: MAX_LIFETIME_SECONDS, log: () => undefined },
+      { inMemory: true, virtualAccountTtl: MAX_LIFETIME_SECONDS, log: () => undefined },
       { now: () => NOW },
     );
     const res = await call(sandbox, 'POST', VIRTUAL, {

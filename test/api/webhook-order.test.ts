@@ -40,7 +40,7 @@ describe('one client, one receiver hanging on one delivery', () => {
   it('does not hold the next delivery: it is answered while the first still hangs', async () => {
     const timeoutMs = 5000;
     const hook = await receiver((got) => (narrationOf(got) === 'hangs' ? 'hang' : 200));
-    const sandbox = await memorySandbox({ webhookTimeoutMs: timeoutMs, webhookAttempts: 1 });
+    const sandbox = await memorySandbox({ webhookTimeout: timeoutMs, webhookAttempts: 1 });
     const accountNumber = await accountFor(sandbox, hook.url);
     const hanging = await pay(sandbox, accountNumber, 'hangs');
     const next = await pay(sandbox, accountNumber, 'next');
@@ -71,10 +71,10 @@ describe('one client, one receiver hanging on one delivery', () => {
       return failures <= 3 ? 500 : 200;
     });
     const sandbox = await memorySandbox({
-      webhookRetryBaseMs: 100,
+      webhookRetryBase: 100,
       webhookRetryFactor: 2,
       webhookAttempts: 4,
-      webhookTimeoutMs: 60_000,
+      webhookTimeout: 60_000,
       webhookConcurrency: concurrency,
     });
     const accountNumber = await accountFor(sandbox, hook.url);
@@ -113,7 +113,7 @@ describe('the order a client’s deliveries start in', () => {
       // Every request is held until the test answers it.
       const hook = await receiver([], 'hang');
       const sandbox = await memorySandbox({
-        webhookTimeoutMs: 60_000,
+        webhookTimeout: 60_000,
         webhookAttempts: 1,
         webhookConcurrency: n,
       });
@@ -143,9 +143,9 @@ describe('the order a client’s deliveries start in', () => {
     // The first two requests are held, so the test picks the order their receivers answer in; later ones pass.
     const hook = await receiver((_got, index) => (index < 2 ? 'hang' : 200));
     const sandbox = await memorySandbox({
-      webhookRetryBaseMs: 1000,
+      webhookRetryBase: 1000,
       webhookAttempts: 2,
-      webhookTimeoutMs: 60_000,
+      webhookTimeout: 60_000,
     });
     sandbox.setScenario({
       name: 'every-second-refused',

@@ -152,7 +152,7 @@ describe('incoming payments', () => {
     let now = Date.parse('2026-01-01T00:00:00.000Z');
     const clock: Clock = { now: () => now };
     const sandbox = await createSandbox(
-      { inMemory: true, log: () => undefined, virtualAccountTtlSeconds: 60, ...FAST },
+      { inMemory: true, log: () => undefined, virtualAccountTtl: 60, ...FAST },
       clock,
     );
     const { account } = await setup(sandbox, null, 'temporal');
@@ -190,7 +190,7 @@ describe('webhook deliveries', () => {
   it('shows its times as ISO 8601 text: nextAttemptAt, every attempt, in the list, the read and a redelivery', async () => {
     const hook = await receiver([500]);
     // A minute's backoff: the delivery stays pending with its retry due.
-    const sandbox = await memorySandbox({ ...FAST, webhookRetryBaseMs: 60_000 });
+    const sandbox = await memorySandbox({ ...FAST, webhookRetryBase: 60_000 });
     cleanups.push(() => sandbox.close());
     const { account } = await setup(sandbox, hook.url);
     const deliveryId = await payIn(sandbox, account.accountNumber);
@@ -223,7 +223,7 @@ describe('webhook deliveries', () => {
 
   it('times out a receiver that hangs, and retries it', async () => {
     const hook = await receiver(['hang', 'hang']);
-    const sandbox = await memorySandbox({ ...FAST, webhookTimeoutMs: 100, webhookAttempts: 3 });
+    const sandbox = await memorySandbox({ ...FAST, webhookTimeout: 100, webhookAttempts: 3 });
     const { d } = await settledDelivery(sandbox, hook.url);
     expect(d.status).toBe('delivered');
     expect(d.attempts.map((a) => a.statusCode)).toEqual([null, null, 200]);
@@ -241,7 +241,7 @@ describe('webhook deliveries', () => {
 
   it('waits with the configured backoff between attempts', async () => {
     const hook = await receiver([500, 500]);
-    const sandbox = await memorySandbox({ webhookRetryBaseMs: 40, webhookRetryFactor: 2 });
+    const sandbox = await memorySandbox({ webhookRetryBase: 40, webhookRetryFactor: 2 });
     const { d } = await settledDelivery(sandbox, hook.url);
     const times = d.attempts.map((a) => Date.parse(a.at));
     const [t0 = 0, t1 = 0, t2 = 0] = times;
@@ -337,7 +337,7 @@ describe('webhook deliveries', () => {
     const sandbox = await memorySandbox({
       deliveryLogSize: 3,
       webhookAttempts: 1,
-      webhookTimeoutMs: 60_000,
+      webhookTimeout: 60_000,
       webhookConcurrency: 1,
     });
     const hook = await startReceiver(['hang'], 200);
@@ -384,7 +384,7 @@ describe('webhook deliveries', () => {
 
   it('reset forgets pending retries', async () => {
     const hook = await receiver([], 500);
-    const sandbox = await memorySandbox({ webhookRetryBaseMs: 60_000 });
+    const sandbox = await memorySandbox({ webhookRetryBase: 60_000 });
     const { account } = await setup(sandbox, hook.url);
     await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: 1000 });
     expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);

@@ -91,8 +91,8 @@ describe('the dashboard in a browser', () => {
       port: 0,
       log: () => undefined,
       bulkConcurrency: 2,
-      bulkItemDelayMs: 60,
-      webhookRetryBaseMs: 10,
+      bulkItemDelay: 60,
+      webhookRetryBase: 10,
     });
     receiver = await startReceiver();
   });

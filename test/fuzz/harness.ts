@@ -54,8 +54,8 @@ const BANK = '044';
 export async function createTarget(): Promise<Target> {
   const sandbox = await memorySandbox({
     // Webhooks only ever go to addresses that refuse at once; keep their retries short.
-    webhookTimeoutMs: 500,
-    webhookRetryBaseMs: 5,
+    webhookTimeout: 500,
+    webhookRetryBase: 5,
     webhookAttempts: 2,
   });
   const tokens = {} as Record<UserKey, string>;

@@ -6,7 +6,7 @@ import { dataOf } from './answers.js';
 import { call, ownerHeaders } from './sandbox.js';
 
 /** Fast webhook retries, so a test waits milliseconds, never the real backoff. */
-export const FAST: SandboxOptions = { webhookRetryBaseMs: 5, webhookTimeoutMs: 2000 };
+export const FAST: SandboxOptions = { webhookRetryBase: 5, webhookTimeout: 2000 };
 
 /** Sets the webhook URL of the client of `headers`; answers the response as it is. */
 export function setWebhookUrl(sandbox: Sandbox, headers: Record<string, string>, webhookUrl: string) {

@@ -25,8 +25,8 @@ describe('config', () => {
       data: '.sandbox/db.json',
       inMemory: false,
       seed: 1,
-      tokenTtlSeconds: 3600,
-      bodyLimitBytes: 1_048_576,
+      tokenTtl: 3600,
+      bodyLimit: 1_048_576,
     });
     expect(config.controlToken).toBeUndefined();
   });
@@ -106,16 +106,16 @@ describe('config', () => {
     // Even a clock moved a thousand years ahead stamps a valid expiry.
     const later = Date.now() + 1000 * 365 * 86_400_000;
     for (const seconds of [
-      config.tokenTtlSeconds,
-      config.secretGraceSeconds,
-      config.invitationTtlSeconds,
-      config.virtualAccountTtlSeconds,
+      config.tokenTtl,
+      config.secretGrace,
+      config.invitationTtl,
+      config.virtualAccountTtl,
     ]) {
       expect(new Date(later + seconds * 1000).toISOString()).toMatch(/Z$/);
     }
     const longest = retryDelayMs(
       config.webhookAttempts - 1,
-      config.webhookRetryBaseMs,
+      config.webhookRetryBase,
       config.webhookRetryFactor,
     );
     expect(longest).toBeLessThanOrEqual(MAX_TIMER_MS);

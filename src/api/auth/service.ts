@@ -21,7 +21,7 @@ export async function signInUser(
   const role = store.get('roles', user.roleId)?.name ?? 'Viewer';
   const iat = Math.floor(clock.now() / 1000);
   const accessToken = signToken(
-    { sub: user.id, clientId: user.clientId, role, iat, exp: iat + config.tokenTtlSeconds },
+    { sub: user.id, clientId: user.clientId, role, iat, exp: iat + config.tokenTtl },
     store.meta().jwtSecret,
   );
   const actor = {

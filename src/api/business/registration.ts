@@ -19,8 +19,8 @@ export const SANDBOX_OTP = '123456';
  * The bound on a whole registration form: a photo and up to five documents. Each file is checked against the
  * upload limit on its own, so this only bounds the whole form.
  */
-export const registrationBodyLimit = (config: Pick<Config, 'uploadLimitBytes'>) => ({
-  bytes: (MAX_DOCUMENTS + 1) * config.uploadLimitBytes + 65_536,
+export const registrationBodyLimit = (config: Pick<Config, 'uploadLimit'>) => ({
+  bytes: (MAX_DOCUMENTS + 1) * config.uploadLimit + 65_536,
 });
 
 /** A form value as Hono's `parseBody({ all: true })` gives it. */
@@ -87,8 +87,8 @@ export async function completeRegistration(
   const documents = files(form.businessDocuments);
   if (documents.length > MAX_DOCUMENTS) throw new ApiError(400, `At most ${MAX_DOCUMENTS} businessDocuments`);
   for (const f of [photo, ...documents]) {
-    if (f.size > deps.config.uploadLimitBytes) {
-      throw new ApiError(413, `${f.name || 'A file'} is larger than ${deps.config.uploadLimitBytes} bytes`);
+    if (f.size > deps.config.uploadLimit) {
+      throw new ApiError(413, `${f.name || 'A file'} is larger than ${deps.config.uploadLimit} bytes`);
     }
   }
   const photoBytes = new Uint8Array(await photo.arrayBuffer());

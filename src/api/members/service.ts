@@ -75,7 +75,7 @@ export async function inviteMember(
       clientId: client.id,
       userId: record.id,
       token,
-      expiresAt: now + deps.config.invitationTtlSeconds * 1000,
+      expiresAt: now + deps.config.invitationTtl * 1000,
       usedAt: null,
       createdAt,
     });

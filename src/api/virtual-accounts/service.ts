@@ -58,7 +58,7 @@ export async function createVirtualAccount(
       clientRef: input.reference,
       systemRef: `VA${tx.random().digits(14)}`,
       createdAt: isoAt(deps.clock),
-      expiresAt: input.type === 'temporal' ? now + deps.config.virtualAccountTtlSeconds * 1000 : null,
+      expiresAt: input.type === 'temporal' ? now + deps.config.virtualAccountTtl * 1000 : null,
     };
     tx.put('virtualAccounts', record);
     recordAudit(tx, deps, actor, {

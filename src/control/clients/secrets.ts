@@ -10,7 +10,7 @@ export async function rotateSecret(deps: Deps, clientId: string) {
     const client = tx.get('clients', clientId);
     if (!client) throw new ApiError(404, 'Client not found');
     const now = deps.clock.now();
-    const validUntil = now + deps.config.secretGraceSeconds * 1000;
+    const validUntil = now + deps.config.secretGrace * 1000;
     const secretKey = `sk_sandbox_${tx.random().hex(32)}`;
     const retiredSecrets = [...client.retiredSecrets.filter((s) => s.validUntil > now)];
     if (validUntil > now) retiredSecrets.push({ key: client.secretKey, validUntil });

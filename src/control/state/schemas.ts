@@ -7,7 +7,7 @@ import { stateDocument } from '../../store/records.js';
 export const stateExport = lazy('StateDocument', () => stateDocument);
 
 /** `--import-limit` bounds a state import, not `--body-limit`. */
-export const importLimit = (config: { importLimitBytes: number }) => ({
-  bytes: config.importLimitBytes,
-  message: `Request body too large: a state import holds at most ${config.importLimitBytes} bytes (--import-limit)`,
+export const importLimit = (config: { importLimit: number }) => ({
+  bytes: config.importLimit,
+  message: `Request body too large: a state import holds at most ${config.importLimit} bytes (--import-limit)`,
 });
