@@ -333,10 +333,7 @@ describe('invitation expiry', () => {
   it('answers 400 once the clock is past the invitation lifetime', async () => {
     let t = Date.parse('2025-06-01T09:00:00.000Z');
     const clock = { now: () => t };
-    const sandbox = await createSandbox(
-      { inMemory: true, invitationTtl: 60, log: () => undefined },
-      clock,
-    );
+    const sandbox = await createSandbox({ inMemory: true, invitationTtl: 60, log: () => undefined }, clock);
     const owner = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
     for (const email of ['early@adebayo.test', 'late@adebayo.test']) {
       const res = await call(sandbox, 'POST', MEMBERS, {
