@@ -1,0 +1,15 @@
+/**
+ * The errors the package throws at code that uses it. Each has a real class name (kept through the build), an
+ * HTTP-like `status` (what the control API answers for the same mistake) and a message that names the option as
+ * code spells it.
+ */
+export class SandboxError extends Error {
+  constructor(
+    message: string,
+    /** The status the control API gives the same mistake: 400 bad input, 404 unknown, 408 timeout, 409 conflict. */
+    readonly status: number = 400,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
