@@ -15,17 +15,12 @@ import type { AppEnv } from './http/env.js';
 import { errorBody } from './http/envelope.js';
 import { header } from './http/headers.js';
 import { type AnswerCheck, mountRoutes } from './http/mount.js';
-import {
-  batchedWriter,
-  formatRequest,
-  NO_WARNINGS,
-  type RequestEntry,
-  RequestJournal,
-} from './http/request-log.js';
+import { formatRequest, NO_WARNINGS, type RequestEntry, RequestJournal } from './http/request-log.js';
 import type { Engines, Runtime } from './http/route.js';
 import { chosenScenario, routeOf } from './http/scenario.js';
 import { settleUnreadBody } from './http/unread-body.js';
 import { copyWarnings } from './http/warnings.js';
+import { requestError } from './log-events.js';
 import { openapiRoutes } from './openapi/routes.js';
 import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write-error.js';
 
@@ -75,12 +70,13 @@ export function createApp(
     if (error instanceof HTTPException && error.status < 500) {
       return c.json(errorBody(error.message || 'Bad request'), error.status);
     }
-    deps.log(`error ${c.req.method} ${c.req.path} request=${c.get('requestId')}: ${error.stack ?? error}`);
+    deps.log(requestError(c.req.method, c.req.path, c.get('requestId'), error));
     return c.json(errorBody('Internal server error'), 500);
   };
   // One middleware in front of everything: the request id and the journal. (Each layer costs a little on every
   // request, and the cheapest reads are what the benchmark watches.) Each route bounds its own body.
-  const logLine = deps.config.quiet ? null : batchedWriter((chunk) => process.stdout.write(chunk));
+  // Null when the log keeps no request lines (quiet); the CLI's goes to standard output, with every other line.
+  const logLine = deps.requestLog;
   app.use(async (c, next) => {
     const started = performance.now();
     const given = header(c, 'x-request-id');

@@ -195,13 +195,13 @@ export const settings = {
   logFormat: setting(
     'log-format',
     'SANDBOX_LOG_FORMAT',
-    'request log lines: pretty or json (default pretty)',
+    'log lines on standard output: pretty or json, where every line is one JSON object, the banner included (default pretty)',
     z.enum(['pretty', 'json']).default('pretty'),
   ),
   quiet: setting(
     'quiet',
     'SANDBOX_QUIET',
-    'no request log lines and a one-line banner (default off)',
+    'a one-line banner, and only warnings and errors in the log: no request lines, no batch starts (default off)',
     bool.default(false),
     true,
   ),

@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import type { VirtualClock } from './domain/clock.js';
+import type { Log } from './log.js';
 import type { ScenarioController } from './scenarios/controller.js';
 import type { Fixtures } from './store/fixtures.js';
 import type { Store } from './store/store.js';
@@ -14,8 +15,13 @@ export interface Deps {
   fixtures: Fixtures;
   config: Config;
   clock: VirtualClock;
-  /** One line to the server log. */
-  log: (line: string) => void;
+  /**
+   * The server log: an event (`{level, event, fields, text}`, see `log.ts`), or a bare operational line (level
+   * `warn`). Formatted and filtered as the settings say (`--log-format`, `--quiet`).
+   */
+  log: Log;
+  /** Writes a request line (formatted already); null when the log keeps no request lines (`--quiet`). */
+  requestLog: ((line: string) => void) | null;
   /**
    * The port the sandbox is served on, known once it listens (port 0 picks one then); null while it is not served.
    * A webhook URL must not point at it.

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { banner } from './banner.js';
 import { ConfigError, helpText, parseCli } from './config.js';
+import { batchedWriter } from './http/request-log.js';
 import { type RunningSandbox, startSandbox, version } from './sandbox.js';
 import { ScenarioError } from './scenarios/library.js';
 import { FixtureError } from './store/fixtures.js';
@@ -42,8 +43,11 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 
+  // One ordered log on standard output, in --log-format: the banner, request lines, background work and
+  // operational lines. Standard error keeps text for what ends the process (bad settings, a failed start, a signal).
+  const out = batchedWriter((chunk) => process.stdout.write(chunk));
   try {
-    sandbox = await startSandbox(cli.config);
+    sandbox = await startSandbox({ ...cli.config, log: out });
   } catch (error) {
     if (error instanceof FixtureError || error instanceof ConfigError || error instanceof ScenarioError) {
       usageError(error.message);
@@ -53,7 +57,7 @@ async function main(): Promise<void> {
     process.stderr.write(`banking-sandbox: cannot start: ${(error as Error).message}\n`);
     process.exit(1);
   }
-  process.stdout.write(banner(sandbox));
+  out(banner(sandbox).replace(/\n$/, ''));
 }
 
 main().catch((error: unknown) => {

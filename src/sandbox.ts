@@ -15,6 +15,8 @@ import { type Clock, REAL_TIME, systemClock, VirtualClock } from './domain/clock
 import { BulkProcessor } from './engine/bulk-processor.js';
 import { WebhookDispatcher } from './engine/webhook-dispatcher.js';
 import type { AnswerCheck } from './http/mount.js';
+import { createLog } from './log.js';
+import { compactionFailed, resumed, writeHealth } from './log-events.js';
 import { ScenarioController } from './scenarios/controller.js';
 import { embeddedScenariosDir, parseScenario, ScenarioError, ScenarioLibrary } from './scenarios/library.js';
 import type { Scenario } from './scenarios/schema.js';
@@ -29,10 +31,15 @@ export const version: string = pkg.version;
 
 /**
  * Settings as code gives them. Unlike the CLI, code gets a memory store unless it names a `data` file, a free
- * port unless it names one, and no request log lines unless `quiet: false`.
+ * port unless it names one, and only warnings and errors in the log unless `quiet: false`.
  */
 export interface SandboxOptions extends ConfigInput {
-  /** Where log lines go (default: standard error). */
+  /**
+   * Where log lines go, one formatted line (`logFormat`) per call (default: standard error). `quiet` (on by
+   * default in code) keeps warnings and errors only: failed webhook attempts, batches with failed items, disk
+   * trouble, unexpected errors; `quiet: false` adds request lines and batch starts and settlements.
+   * `log: () => {}` keeps nothing.
+   */
   log?: (line: string) => void;
 }
 
@@ -101,8 +108,9 @@ export async function createSandbox(
   internals: SandboxInternals = {},
 ): Promise<Sandbox> {
   const clock = new VirtualClock(timeSource);
-  const { log = (line: string) => process.stderr.write(`${line}\n`), ...input } = options;
+  const { log: write = (line: string) => process.stderr.write(`${line}\n`), ...input } = options;
   const config = resolveConfig({ inMemory: input.data === undefined, port: 0, quiet: true, ...input });
+  const { log, requests: requestLog } = createLog(config, write);
   const fixtures = await loadFixtures(config.fixtures);
   const library = await ScenarioLibrary.load(embeddedScenariosDir);
   const scenarios = new ScenarioController(await library.choose(config.scenario), library, config.seed);
@@ -118,16 +126,8 @@ export async function createSandbox(
     fs: internals.storeFs,
     probeIntervalMs: internals.probeIntervalMs,
     initialState,
-    onCompactionError: (error) =>
-      log(
-        `snapshot compaction failed (the journal still holds everything): ${(error as Error).message ?? error}`,
-      ),
-    onWriteHealth: (health) =>
-      log(
-        health.writable
-          ? 'writes work again: the state is being saved'
-          : `${health.message}; reads go on, writes answer 503 until the disk takes them again`,
-      ),
+    onCompactionError: (error) => log(compactionFailed(error)),
+    onWriteHealth: (health) => log(writeHealth(health)),
   });
   // The state keeps the clock: time goes on from where it was, across a restart.
   clock.restore(store.meta().clock ?? REAL_TIME);
@@ -140,14 +140,12 @@ export async function createSandbox(
   const uploads = new Uploads(config.inMemory ? null : join(dirname(config.data), 'uploads'));
   let servedOn: number | null = null;
   const ownPort = () => servedOn ?? (config.port === 0 ? null : config.port);
-  const deps: Deps = { store, uploads, scenarios, fixtures, config, clock, log, ownPort };
+  const deps: Deps = { store, uploads, scenarios, fixtures, config, clock, log, requestLog, ownPort };
   const bulk = new BulkProcessor(deps);
   const webhooks = new WebhookDispatcher(deps);
   const resumedItems = bulk.resume();
-  if (resumedItems > 0) log(`resuming ${resumedItems} bulk transfer item(s) left open by the last run`);
   const resumedDeliveries = webhooks.resume();
-  if (resumedDeliveries > 0)
-    log(`resuming ${resumedDeliveries} webhook delivery(ies) left pending by the last run`);
+  if (resumedItems > 0 || resumedDeliveries > 0) log(resumed(resumedItems, resumedDeliveries));
   const reset = async () => {
     const doc = await initialState();
     const before = { clock: clock.state(), rules: scenarios.save() };

@@ -7,7 +7,8 @@ import { transferFee } from '../domain/fees.js';
 import { nipSessionId } from '../domain/references.js';
 import { INSUFFICIENT_FUNDS, type TransferFailure } from '../domain/transfer-failure.js';
 import { post } from '../ledger/ledger.js';
-import type { BulkItemRecord } from '../store/records.js';
+import { backgroundError, batchSettled, batchStarted } from '../log-events.js';
+import type { BulkItemRecord, BulkTransferRecord } from '../store/records.js';
 import type { Tx } from '../store/store.js';
 import { StoreWriteError } from '../store/write-error.js';
 
@@ -24,6 +25,9 @@ type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'fixtures' | 'log' |
  * Item mutations are not awaited for durability: nobody is waiting for an answer, and an item whose result was
  * lost in a crash is still `pending` or `processing` after the restart, where `resume()` runs it again. An item
  * whose result the disk refused (and the store undid) runs again once writes work.
+ *
+ * The log gets a line when a batch's items are queued (`batch.started`) and when its last one finishes
+ * (`batch.settled`, with its duration on the sandbox clock).
  */
 export class BulkProcessor {
   private readonly queue: PQueue;
@@ -31,6 +35,8 @@ export class BulkProcessor {
   /** Items whose result could not be written: they run again once the store can write. */
   private readonly waitingForDisk = new Set<string>();
   private diskWaiters: (() => void)[] = [];
+  /** Batches with items queued, each with when that began on the sandbox clock, until they settle. */
+  private readonly running = new Map<string, { since: number; resumed: boolean }>();
 
   constructor(private readonly deps: EngineDeps) {
     this.queue = new PQueue({ concurrency: deps.config.bulkConcurrency });
@@ -38,7 +44,33 @@ export class BulkProcessor {
 
   /** Queues items of a batch, in the order given. */
   enqueue(itemIds: readonly string[]): void {
+    this.queueItems(itemIds, false);
+  }
+
+  /** Queues items; a batch none of whose items was queued before starts now (and says so in the log). */
+  private queueItems(itemIds: readonly string[], resumed: boolean): void {
+    const { store, clock, log } = this.deps;
+    const starting = new Map<string, number>();
+    for (const id of itemIds) {
+      const batchId = store.get('bulkItems', id)?.bulkTransferId;
+      if (batchId === undefined || this.running.has(batchId)) continue;
+      starting.set(batchId, (starting.get(batchId) ?? 0) + 1);
+    }
+    for (const [batchId, queued] of starting) {
+      const batch = store.get('bulkTransfers', batchId);
+      if (!batch) continue;
+      this.running.set(batchId, { since: clock.now(), resumed });
+      log(batchStarted(batch, queued, resumed));
+    }
     for (const id of itemIds) void this.queue.add(() => this.run(id));
+  }
+
+  /** The batch's last item finished (and its result is as durable as the store makes it). */
+  private settled(batch: BulkTransferRecord): void {
+    const run = this.running.get(batch.id);
+    this.running.delete(batch.id);
+    const since = run?.since ?? this.deps.clock.now();
+    this.deps.log(batchSettled(batch, Math.max(0, this.deps.clock.now() - since), run?.resumed ?? false));
   }
 
   /** After a start-up: queues every open item of every batch that was processing. */
@@ -50,7 +82,7 @@ export class BulkProcessor {
         if (item.status === 'pending' || item.status === 'processing') open.push(item.id);
       }
     }
-    this.enqueue(open);
+    this.queueItems(open, true);
     return open.length;
   }
 
@@ -72,6 +104,7 @@ export class BulkProcessor {
   clear(): void {
     this.queue.clear();
     this.waitingForDisk.clear();
+    this.running.clear();
     for (const resolve of this.diskWaiters.splice(0)) resolve();
   }
 
@@ -80,6 +113,7 @@ export class BulkProcessor {
     this.closed = true;
     this.queue.pause();
     this.queue.clear();
+    this.running.clear();
   }
 
   /** One item, as a task of the clock: an advance waits for it unless it sleeps on the clock or is held. */
@@ -93,7 +127,7 @@ export class BulkProcessor {
     const item = store.get('bulkItems', itemId);
     const batch = item && store.get('bulkTransfers', item.bulkTransferId);
     if (!item || !batch) return;
-    const report = (e: unknown) => log(`bulk item ${itemId}: ${(e as Error).stack ?? e}`);
+    const report = (e: unknown) => log(backgroundError('bulk.item_error', itemId, e));
     try {
       // Keyed on where the item stands (its batch's ordinal, its index, its try), not on the client's reference
       // nor on when it runs: the same batches draw the same outcomes in any run, at any concurrency.
@@ -121,10 +155,15 @@ export class BulkProcessor {
       }
       void store
         .mutate((tx) => this.finish(tx, itemId, effect?.fail))
-        .catch((e: unknown) => {
-          if (e instanceof StoreWriteError) this.runWhenWritable(itemId);
-          else report(e);
-        });
+        .then(
+          (settled) => {
+            if (settled) this.settled(settled);
+          },
+          (e: unknown) => {
+            if (e instanceof StoreWriteError) this.runWhenWritable(itemId);
+            else report(e);
+          },
+        );
     } catch (error) {
       report(error);
     }
@@ -140,7 +179,7 @@ export class BulkProcessor {
     this.waitingForDisk.add(itemId);
     void this.deps.store.whenWritable().then(() => {
       if (!this.waitingForDisk.delete(itemId)) return;
-      if (!this.closed) this.enqueue([itemId]);
+      if (!this.closed) this.queueItems([itemId], false);
       for (const resolve of this.diskWaiters.splice(0)) resolve();
     });
   }
@@ -150,14 +189,15 @@ export class BulkProcessor {
     if (item?.status === 'pending') tx.put('bulkItems', { ...item, status: 'processing' });
   }
 
-  private finish(tx: Tx, itemId: string, ruled: TransferFailure | undefined): void {
+  /** The item's result; answers its batch when this settled it, null otherwise. */
+  private finish(tx: Tx, itemId: string, ruled: TransferFailure | undefined): BulkTransferRecord | null {
     const { clock, fixtures } = this.deps;
     const item = tx.get('bulkItems', itemId);
     // Gone (reset) or finished already (a resumed item whose result did survive): nothing to do.
-    if (!item || item.status === 'completed' || item.status === 'failed') return;
+    if (!item || item.status === 'completed' || item.status === 'failed') return null;
     const batch = tx.get('bulkTransfers', item.bulkTransferId);
     const business = batch && tx.get('businesses', batch.businessId);
-    if (!batch || !business) return;
+    if (!batch || !business) return null;
 
     const charge = transferFee(item.amount, fixtures.fees);
     const failure = ruled ?? (business.balance < item.amount + charge ? INSUFFICIENT_FUNDS : undefined);
@@ -200,6 +240,8 @@ export class BulkProcessor {
     const completedItems = batch.completedItems + (failure ? 0 : 1);
     const failedItems = batch.failedItems + (failure ? 1 : 0);
     const settled = settledStatus(batch.totalItems, completedItems, failedItems);
-    tx.put('bulkTransfers', { ...batch, completedItems, failedItems, status: settled ?? batch.status });
+    const next = { ...batch, completedItems, failedItems, status: settled ?? batch.status };
+    tx.put('bulkTransfers', next);
+    return settled ? next : null;
   }
 }

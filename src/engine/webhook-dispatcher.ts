@@ -2,6 +2,7 @@ import PQueue from 'p-queue';
 import type { Deps } from '../deps.js';
 import { retryDelayMs } from '../domain/backoff.js';
 import { type ClockTask, isoAt } from '../domain/clock.js';
+import { attemptFailed, backgroundError } from '../log-events.js';
 import type { ClientRecord, DeliveryAttempt, DeliveryRecord } from '../store/records.js';
 import { StoreWriteError } from '../store/write-error.js';
 import { pruneDeliveries } from './delivery-log.js';
@@ -31,6 +32,9 @@ function describeFailure(error: unknown, timeoutMs: number): string {
  * slot is taken, each for at most its timeout. Retries that come due at the same moment start in the order their
  * deliveries were made, so the scenario rules count them in the same order whatever order their receivers answered
  * in. Retries wait on the clock, and `resume()` re-arms them after a restart from the persisted `nextAttemptAt`.
+ *
+ * The log gets a `webhook.attempt_failed` line per attempt that was not acknowledged, once it is recorded: the
+ * attempt's number, and when the next is due or that it was the last.
  */
 export class WebhookDispatcher {
   private readonly queues = new Map<string, PQueue>();
@@ -169,7 +173,7 @@ export class WebhookDispatcher {
         });
         return;
       }
-      this.deps.log(`webhook delivery ${id}: ${error}`);
+      this.deps.log(backgroundError('webhook.error', id, error));
       this.settle(id);
     }
   }
@@ -256,6 +260,9 @@ export class WebhookDispatcher {
       if (status !== 'pending') pruneDeliveries(tx, current.clientId, config.deliveryLogSize);
       return next;
     });
+    // One line per attempt, whose outcome is its last POST's (a duplicated attempt sends two).
+    const last = attempts.at(-1);
+    if (updated && !acknowledged && last) this.deps.log(attemptFailed(updated, last, config.webhookAttempts));
     if (updated?.status === 'pending') this.schedule(updated);
     this.settleUnlessScheduled(id);
   }

@@ -44,7 +44,7 @@ beforeEach(async () => {
     refused = resolve;
   });
   const log = (line: string) => {
-    if (line.startsWith('The sandbox cannot write its state')) refused();
+    if (/ error +store\.write_failing The sandbox cannot write its state/.test(line)) refused();
   };
   sandbox = await createSandbox({ data: join(dir, 'db.json'), log, ...FAST }, undefined, {
     storeFs: disk,

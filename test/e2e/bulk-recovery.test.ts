@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkTransfer, bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
 import { ledger as ledgerSchema } from '../../src/control/money/schemas.js';
 import { dataOf, pageOf } from '../support/answers.js';
-import { http, type SandboxProcess, startProcess, stop } from '../support/process.js';
+import { http, type SandboxProcess, startProcess, stop, waitForOutput } from '../support/process.js';
 import { A } from '../support/sandbox.js';
 
 const BULK = '/api/v1/clients/business/customers/funds/bulk-transfer';
@@ -73,6 +73,22 @@ describe('bulk transfer recovery', () => {
     expect(new Set(debits.map((t) => t.id))).toEqual(new Set(batch.items.map((i) => i.transactionReference)));
     expect(ledger.balance).toBe(ledger.ledgerBalance);
     expect(ledger.balance).toBe(ledger.openingBalance - ITEMS * (AMOUNT + FEE));
+    // The log says what the restart took up and when the batch it finished settled.
+    const out = second.stdout();
+    expect(out).toMatch(
+      / info {3}sandbox\.resumed resuming \d+ bulk transfer item\(s\) and 0 webhook delivery/,
+    );
+    expect(out).toMatch(
+      new RegExp(
+        ` info {3}batch\\.started ${id} "Recovery" \\(".*"\\): \\d+ of ${ITEMS} items, .*, resumed after a restart`,
+      ),
+    );
+    await waitForOutput(
+      second,
+      new RegExp(
+        ` info {3}batch\\.settled ${id} "Recovery": completed, ${ITEMS} completed, 0 failed, in \\d+ ms on the sandbox clock since it was resumed`,
+      ),
+    );
     await stop(second);
   }, 60_000);
 });

@@ -53,7 +53,7 @@ export function startProcess(args: string[], options: { cwd?: string; env?: Node
     });
     child.stdout.on('data', (d: Buffer) => {
       out += d;
-      const m = /listening on (http:\/\/\S+)\/api\/v1/.exec(out);
+      const m = /listening on (http:\/\/[^\s"]+)\/api\/v1/.exec(out);
       if (m?.[1]) {
         resolve({ child, url: m[1], stdout: () => out, stderr: () => err, exited });
       }

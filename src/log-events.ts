@@ -1,0 +1,149 @@
+import type { LogEvent } from './log.js';
+import { redactUrl, scrubbed } from './log.js';
+import type { BulkTransferRecord, DeliveryAttempt, DeliveryRecord } from './store/records.js';
+import type { WriteHealth } from './store/store.js';
+
+/*
+ * Every event the log has besides the request lines and the banner, in one place: its name, its level, its JSON
+ * fields and its pretty line. User text (a batch's name) is quoted as JSON, so that a line stays one line.
+ */
+
+const quoted = (text: string) => JSON.stringify(text);
+const iso = (ms: number) => new Date(ms).toISOString();
+const errorText = (error: unknown) => String((error as Error)?.stack ?? error);
+
+/** A batch's items were queued: claimed by `process`, or resumed at a start-up. */
+export function batchStarted(batch: BulkTransferRecord, queuedItems: number, resumed: boolean): LogEvent {
+  const items =
+    queuedItems === batch.totalItems ? `${queuedItems} items` : `${queuedItems} of ${batch.totalItems} items`;
+  return {
+    level: 'info',
+    event: 'batch.started',
+    fields: {
+      batchId: batch.id,
+      clientId: batch.clientId,
+      businessId: batch.businessId,
+      batchName: batch.batchName,
+      bulkReference: batch.bulkReference,
+      totalItems: batch.totalItems,
+      queuedItems,
+      resumed,
+    },
+    text: `${batch.id} ${quoted(batch.batchName)} (${quoted(batch.bulkReference)}): ${items}, client ${batch.clientId}, business ${batch.businessId}${resumed ? ', resumed after a restart' : ''}`,
+  };
+}
+
+/**
+ * A batch's last open item finished. `sandboxDurationMs` is measured on the sandbox clock (an advance of the clock
+ * counts), from when its items were queued (or resumed); `warn` when any item failed.
+ */
+export function batchSettled(
+  batch: BulkTransferRecord,
+  sandboxDurationMs: number,
+  resumed: boolean,
+): LogEvent {
+  return {
+    level: batch.failedItems > 0 ? 'warn' : 'info',
+    event: 'batch.settled',
+    fields: {
+      batchId: batch.id,
+      clientId: batch.clientId,
+      businessId: batch.businessId,
+      batchName: batch.batchName,
+      status: batch.status,
+      totalItems: batch.totalItems,
+      completedItems: batch.completedItems,
+      failedItems: batch.failedItems,
+      sandboxDurationMs,
+      resumed,
+    },
+    text: `${batch.id} ${quoted(batch.batchName)}: ${batch.status}, ${batch.completedItems} completed, ${batch.failedItems} failed, in ${sandboxDurationMs} ms on the sandbox clock${resumed ? ' since it was resumed' : ''}`,
+  };
+}
+
+/**
+ * An attempt of a delivery that was not acknowledged, as recorded in `delivery` (after it): attempt `n` of the
+ * round's `maxAttempts`, and when the next is due on the sandbox clock, or that it was the last. The URL and the
+ * error are shown without the URL's userinfo and query values.
+ */
+export function attemptFailed(
+  delivery: DeliveryRecord,
+  attempt: DeliveryAttempt,
+  maxAttempts: number,
+): LogEvent {
+  const url = delivery.url ?? '';
+  const n = Math.max(1, maxAttempts - delivery.attemptsLeft);
+  const error = scrubbed(attempt.error ?? `HTTP ${attempt.statusCode}`, url);
+  const next = delivery.nextAttemptAt === null ? null : iso(delivery.nextAttemptAt);
+  const shown = redactUrl(url);
+  return {
+    level: 'warn',
+    event: 'webhook.attempt_failed',
+    fields: {
+      deliveryId: delivery.id,
+      clientId: delivery.clientId,
+      businessId: delivery.businessId,
+      url: shown,
+      statusCode: attempt.statusCode,
+      error,
+      attempt: n,
+      maxAttempts,
+      nextAttemptAt: next,
+      gaveUp: next === null,
+    },
+    text: `${delivery.id} to ${shown}: ${error}; attempt ${n} of ${maxAttempts}, ${next === null ? `gave up (delivery ${delivery.status})` : `next attempt at ${next} (sandbox clock)`}`,
+  };
+}
+
+/** Work left open by the last run, taken up again at a start-up. */
+export function resumed(bulkItems: number, deliveries: number): LogEvent {
+  const message = `resuming ${bulkItems} bulk transfer item(s) and ${deliveries} webhook delivery(ies) left open by the last run`;
+  return {
+    level: 'info',
+    event: 'sandbox.resumed',
+    fields: { bulkItems, deliveries, message },
+    text: message,
+  };
+}
+
+export function compactionFailed(error: unknown): LogEvent {
+  const message = `snapshot compaction failed (the journal still holds everything): ${(error as Error)?.message ?? error}`;
+  return { level: 'warn', event: 'store.compaction_failed', fields: { message }, text: message };
+}
+
+/** The disk stopped taking writes (`error`), or takes them again (`warn`, so that `--quiet` shows the pair). */
+export function writeHealth(health: WriteHealth): LogEvent {
+  if (health.writable) {
+    const message = 'writes work again: the state is being saved';
+    return { level: 'warn', event: 'store.writable', fields: { message }, text: message };
+  }
+  const message = `${health.message}; reads go on, writes answer 503 until the disk takes them again`;
+  return {
+    level: 'error',
+    event: 'store.write_failing',
+    fields: { code: health.code, since: iso(health.since), message },
+    text: message,
+  };
+}
+
+/** A request answered 500: the sandbox's own failure. */
+export function requestError(method: string, path: string, requestId: string, error: unknown): LogEvent {
+  const stack = errorText(error);
+  return {
+    level: 'error',
+    event: 'http.error',
+    fields: { method, path, requestId, error: stack },
+    text: `${method} ${path} request=${requestId}: ${stack}`,
+  };
+}
+
+/** Background work failed in a way nobody expected (not a refused write: those are retried). */
+export function backgroundError(
+  kind: 'bulk.item_error' | 'webhook.error',
+  id: string,
+  error: unknown,
+): LogEvent {
+  const stack = errorText(error);
+  const key = kind === 'bulk.item_error' ? 'itemId' : 'deliveryId';
+  return { level: 'error', event: kind, fields: { [key]: id, error: stack }, text: `${id}: ${stack}` };
+}

@@ -1,0 +1,111 @@
+import type { Config } from './config.js';
+
+/** How much a line matters: `--quiet` keeps `warn` and `error` only. */
+export type LogLevel = 'info' | 'warn' | 'error';
+
+/**
+ * One thing that happened, for the log: what it is (`event`, dotted: `batch.settled`), the fields of its JSON line
+ * (plain JSON values, never a secret) and the rest of its pretty line, after the time, the level and the name.
+ */
+export interface LogEvent {
+  level: LogLevel;
+  event: string;
+  fields: Record<string, unknown>;
+  text: string;
+}
+
+/** The server log as the parts of the sandbox see it (`deps.log`): an event, or a bare line (level `warn`). */
+export type Log = (entry: LogEvent | string) => void;
+
+/** A level `--quiet` keeps. */
+const kept = (level: LogLevel): boolean => level !== 'info';
+
+/**
+ * An event as one line: `{"time", "level", "event", ...fields}` in `json`, and in `pretty`
+ * `10:00:00.012 warn   webhook.attempt_failed …`, in the columns of the request lines (time, then a column of 6).
+ * `time` is real time, as on the request lines; times of the sandbox clock are fields of their own.
+ */
+export function formatEvent(entry: LogEvent, format: Config['logFormat'], time = new Date()): string {
+  const iso = time.toISOString();
+  if (format === 'json')
+    return JSON.stringify({ time: iso, level: entry.level, event: entry.event, ...entry.fields });
+  return `${iso.slice(11, 23)} ${entry.level.padEnd(6)} ${entry.event} ${entry.text}`;
+}
+
+/** A bare operational line as an event. */
+export function lineEvent(line: string): LogEvent {
+  return { level: 'warn', event: 'log', fields: { message: line }, text: line };
+}
+
+/**
+ * The sandbox's log over `write` (one formatted line per call): events below `warn` are dropped when `quiet`, and
+ * so are the request lines (`requests` is then null). A `write` that throws loses its line, nothing else.
+ */
+export function createLog(
+  config: Pick<Config, 'logFormat' | 'quiet'>,
+  write: (line: string) => void,
+): { log: Log; requests: ((line: string) => void) | null } {
+  const safe = (line: string) => {
+    try {
+      write(line);
+    } catch {
+      // The log is not worth failing a request or a batch for.
+    }
+  };
+  const log: Log = (entry) => {
+    const event = typeof entry === 'string' ? lineEvent(entry) : entry;
+    if (config.quiet && !kept(event.level)) return;
+    safe(formatEvent(event, config.logFormat));
+  };
+  return { log, requests: config.quiet ? null : safe };
+}
+
+const HIDDEN = '***';
+
+/**
+ * A URL fit for a log line: userinfo (`user:pass@`) and every query value replaced by `***`, the fragment
+ * dropped. Which query parameters carry a secret is the receiver's business, so none is shown. Text that is not
+ * a URL is shown as `***`.
+ */
+export function redactUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return HIDDEN;
+  }
+  const userinfo = parsed.username || parsed.password ? `${HIDDEN}@` : '';
+  const query = [...parsed.searchParams.keys()].map((k) => `${encodeURIComponent(k)}=${HIDDEN}`).join('&');
+  return `${parsed.protocol}//${userinfo}${parsed.host}${parsed.pathname}${query ? `?${query}` : ''}`;
+}
+
+/**
+ * `text` (an error message about a request to `url`) on one line, with the URL's secrets (its userinfo and query
+ * values, as given and as decoded) replaced by `***`, wherever they appear in it.
+ */
+export function scrubbed(text: string, url: string): string {
+  let out = text.replace(/\s+/g, ' ').trim();
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return out.split(url).join(HIDDEN);
+  }
+  const secrets = new Set<string>();
+  const rawValues = parsed.search
+    .slice(1)
+    .split('&')
+    .map((pair) => pair.slice(pair.indexOf('=') + 1));
+  for (const s of [parsed.username, parsed.password, ...parsed.searchParams.values(), ...rawValues]) {
+    if (!s) continue;
+    secrets.add(s);
+    try {
+      secrets.add(decodeURIComponent(s));
+    } catch {
+      // Not percent-encoded text: the raw form is enough.
+    }
+  }
+  // Longest first, so a secret that contains another is hidden whole.
+  for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join(HIDDEN);
+  return out;
+}
