@@ -17,6 +17,9 @@ await build({
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
   minify: process.env.BUILD_NO_MINIFY !== '1',
+  // The error classes a user catches (`ConfigError`, `DrainTimeoutError`…) keep their names through minification:
+  // `error.name` and stack traces say what went wrong.
+  keepNames: true,
   sourcemap: 'linked',
   legalComments: 'linked',
   banner: {
