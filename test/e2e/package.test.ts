@@ -3,7 +3,7 @@
 // require() from a CommonJS file and with import from an ES module, each in a process of its own.
 
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -82,5 +82,18 @@ describe('the package from another project', () => {
     });
     expect(errors.drainTimeout?.message).toMatch(/^The queues were still busy after 20 ms/);
     expect(errors.storeWrite).toMatchObject({ ...errorShape('StoreWriteError', 503), code: 'ENOSPC' });
+  });
+
+  it("runs the README's ConfigError example as printed", async () => {
+    const readme = await readFile('README.md', 'utf8');
+    const example =
+      /```js\n(\/\/ Plain JavaScript, where no type catches the misspelt option:\n[^`]*)```/.exec(
+        readme,
+      )?.[1];
+    expect(example).toBeDefined();
+    await writeFile(join(project, 'readme-config-error.mjs'), example ?? '');
+    const { stdout, stderr } = await run(process.execPath, ['readme-config-error.mjs'], { cwd: project });
+    expect(stdout).toBe('');
+    expect(stderr).toBe('400 unknown option bulkItemDelayMs: did you mean bulkItemDelay?\n');
   });
 });
