@@ -271,7 +271,8 @@ export function nearestOption(name: string): string | undefined {
     const distance = wanted.startsWith(known) ? 1 : editDistance(wanted, known);
     if (!best || distance < best.distance) best = { key, distance };
   }
-  return best && best.distance <= 3 ? best.key : undefined;
+  // Short names are all near each other (`log` is three edits from `host`): they must be nearer to count.
+  return best && best.distance <= (wanted.length <= 6 ? 2 : 3) ? best.key : undefined;
 }
 
 function editDistance(a: string, b: string): number {

@@ -214,6 +214,8 @@ describe('config', () => {
     ['controltoken', 'controlToken'],
     ['prot', 'port'],
     ['verbose', undefined],
+    ['log', undefined],
+    ['quite', 'quiet'],
   ])('suggests for %s: %s', (name, near) => {
     expect(nearestOption(name)).toBe(near);
   });
