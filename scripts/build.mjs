@@ -2,12 +2,12 @@
 // loading the same modules from node_modules one by one, which is what keeps cold start under 300 ms.
 // faker stays in a chunk of its own, loaded only when fixtures are generated.
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
-await build({
+const { metafile } = await build({
   entryPoints: { main: 'src/main.ts', index: 'src/index.ts' },
   bundle: true,
   splitting: true,
@@ -17,13 +17,24 @@ await build({
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
   minify: process.env.BUILD_NO_MINIFY !== '1',
+  // The error classes a user catches (`ConfigError`, `DrainTimeoutError`…) keep their names through minification:
+  // `error.name` and stack traces say what went wrong.
+  keepNames: true,
   sourcemap: 'linked',
   legalComments: 'linked',
   banner: {
     js: "import { createRequire as __sandboxRequire } from 'node:module'; const require = __sandboxRequire(import.meta.url);",
   },
   logLevel: 'warning',
+  metafile: true,
 });
+
+// Chunks are named by their hash, so each build leaves new ones beside the old: the old go (after the build, so a
+// sandbox running from dist/ keeps its chunks until then), and a tarball from `npm pack` carries only what loads.
+const built = new Set(Object.keys(metafile.outputs).map((file) => file.replace(/^dist\/chunks\//, '')));
+for (const file of await readdir('dist/chunks')) {
+  if (!built.has(file)) await rm(join('dist/chunks', file));
+}
 
 // The API reference page (/docs) serves Swagger UI's browser files. The image carries dist/ and no node_modules,
 // so they travel in dist/docs-assets, where src/openapi/assets.ts looks first (DOCS_ASSETS lists the same three

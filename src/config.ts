@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { retryDelayMs } from './domain/backoff.js';
+import { SandboxError } from './errors.js';
+import type { ConfigInput } from './options.js';
 import { embeddedFixturesDir } from './store/fixtures.js';
 
 /**
@@ -243,20 +245,73 @@ export const configSchema = z
   });
 /** The resolved settings. */
 export type Config = z.infer<typeof configSchema>;
-/** Settings as a caller gives them: anything left out takes its default. */
-export type ConfigInput = z.input<typeof configSchema>;
+export type { ConfigInput } from './options.js';
 
-export class ConfigError extends Error {}
+/** A setting with a bad value, or an option no setting has: 400, as the control API answers bad input. */
+export class ConfigError extends SandboxError {
+  constructor(message: string) {
+    super(message, 400);
+  }
+}
 
-/** Validates settings given in code (programmatic start, tests). */
-export function resolveConfig(input: ConfigInput = {}): Config {
+/**
+ * Where settings came from, for the message of a bad one: code reads the option as code spells it
+ * (`invalid option bulkItemDelay: …`), the CLI the flag and its variable (`invalid setting --bulk-item-delay
+ * (SANDBOX_BULK_ITEM_DELAY): …`).
+ */
+export type ConfigSource = 'code' | 'cli';
+
+/** The option name nearest to a misspelt one, when one is near enough to be meant: `bulkItemDelayMs` → `bulkItemDelay`. */
+export function nearestOption(name: string): string | undefined {
+  const wanted = name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()).toLowerCase();
+  let best: { key: string; distance: number } | undefined;
+  for (const key of Object.keys(settings)) {
+    const known = key.toLowerCase();
+    // A unit added to the end (`importLimitBytes`, `tokenTtlSeconds`) is the commonest slip.
+    const distance = wanted.startsWith(known) ? 1 : editDistance(wanted, known);
+    if (!best || distance < best.distance) best = { key, distance };
+  }
+  // Short names are all near each other (`log` is three edits from `host`): they must be nearer to count.
+  return best && best.distance <= (wanted.length <= 6 ? 2 : 3) ? best.key : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(
+        (row[j] ?? 0) + 1,
+        (next[j - 1] ?? 0) + 1,
+        (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    row = next;
+  }
+  return row[b.length] ?? 0;
+}
+
+/**
+ * Validates settings: given in code (programmatic start, tests) unless `from` says the CLI. An option no setting has
+ * is refused, as plain JavaScript has no type to catch a misspelt one.
+ */
+export function resolveConfig(input: ConfigInput = {}, from: ConfigSource = 'code'): Config {
+  const unknown = Object.keys(input).find((key) => !Object.hasOwn(settings, key));
+  if (unknown !== undefined) {
+    const near = nearestOption(unknown);
+    throw new ConfigError(
+      near
+        ? `unknown option ${unknown}: did you mean ${near}?`
+        : `unknown option ${unknown}: options are the flags of --help in camelCase (bulkItemDelay for --bulk-item-delay)`,
+    );
+  }
   const parsed = configSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const name = String(issue?.path[0] ?? '');
   const s = (settings as Record<string, Setting<z.ZodType>>)[name];
-  const label = s ? `--${s.flag} (${s.env})` : name;
-  throw new ConfigError(`invalid setting ${label}: ${issue?.message ?? 'invalid value'}`);
+  const label = from === 'cli' && s ? `setting --${s.flag} (${s.env})` : `option ${name}`;
+  throw new ConfigError(`invalid ${label}: ${issue?.message ?? 'invalid value'}`);
 }
 
 export type CliResult = { kind: 'run'; config: Config } | { kind: 'help' } | { kind: 'version' };
@@ -284,7 +339,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliResult {
     const value = values[s.flag] ?? (env[s.env] === '' ? undefined : env[s.env]);
     if (value !== undefined) input[key] = value;
   }
-  return { kind: 'run', config: resolveConfig(input as ConfigInput) };
+  return { kind: 'run', config: resolveConfig(input as ConfigInput, 'cli') };
 }
 
 /** The `--help` text: every setting with its flag, variable and default. */

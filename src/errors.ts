@@ -6,10 +6,14 @@
 export class SandboxError extends Error {
   constructor(
     message: string,
-    /** The status the control API gives the same mistake: 400 bad input, 404 unknown, 408 timeout, 409 conflict. */
+    /**
+     * The status the control API gives the same mistake: 400 bad input, 404 unknown, 408 timeout, 409 conflict,
+     * 503 a disk that refuses a write.
+     */
     readonly status: number = 400,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = new.target.name;
   }
 }

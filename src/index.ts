@@ -8,7 +8,7 @@
  * await sandbox.close();
  * ```
  */
-export { type Config, type ConfigInput, resolveConfig } from './config.js';
+export { type Config, ConfigError, type ConfigInput, resolveConfig } from './config.js';
 export type { NewClient } from './control/clients/schemas.js';
 export type { IncomingPayment } from './control/incoming-payments/service.js';
 export {
@@ -19,6 +19,7 @@ export {
   type WaitingWork,
 } from './control/sandbox/waiting.js';
 export type { Clock, ClockState, VirtualClock } from './domain/clock.js';
+export { SandboxError } from './errors.js';
 export {
   type ClientCredentials,
   createSandbox,
@@ -28,4 +29,7 @@ export {
   startSandbox,
   version,
 } from './sandbox.js';
+export { ScenarioError } from './scenarios/library.js';
 export type { Scenario } from './scenarios/schema.js';
+export { FixtureError } from './store/fixtures.js';
+export { StateFileError, StoreWriteError } from './store/write-error.js';

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as z from 'zod';
 import { inOurWords } from '../domain/parse.js';
+import { SandboxError } from '../errors.js';
 import { type Scenario, scenario, scenarioName } from './schema.js';
 
 /** The ready scenarios shipped with the package: the nearest `scenarios/` folder above this module. */
@@ -16,7 +17,12 @@ export const embeddedScenariosDir = (() => {
   return join(dirname(fileURLToPath(import.meta.url)), 'scenarios');
 })();
 
-export class ScenarioError extends Error {}
+/** A scenario that is unknown or does not hold (a bad file, a bad rule, a broken `extends`): 400. */
+export class ScenarioError extends SandboxError {
+  constructor(message: string) {
+    super(message, 400);
+  }
+}
 
 /** The first problem of a zod failure, naming the field: `rules.2.effect.fail.errorCode: is required`. */
 function firstProblem(error: z.ZodError): string {

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import { roleName } from '../domain/roles.js';
+import { SandboxError } from '../errors.js';
 
 /**
  * The fixtures folder shipped with the package (the default of `--fixtures`): the nearest `fixtures/` above this
@@ -82,7 +83,12 @@ const fixtureSchemas = {
 export type Fixtures = { [K in keyof typeof fixtureSchemas]: z.infer<(typeof fixtureSchemas)[K]> };
 export type FeeTable = Fixtures['fees'];
 
-export class FixtureError extends Error {}
+/** A fixture file that cannot be read or does not hold (named with the bad field): 400. */
+export class FixtureError extends SandboxError {
+  constructor(message: string) {
+    super(message, 400);
+  }
+}
 
 /** Reads and validates every fixture file of `dir`; a bad file fails with its name and the bad field. */
 export async function loadFixtures(dir: string): Promise<Fixtures> {

@@ -1,3 +1,5 @@
+import { SandboxError } from '../errors.js';
+
 const REASONS: Record<string, string> = {
   ENOSPC: 'no space left on device',
   EDQUOT: 'disk quota exceeded',
@@ -17,17 +19,16 @@ export function isWriteFailureCode(code: unknown): boolean {
 
 /**
  * A change the store could not make durable, and so did not make: the mutation (and every one that came after it
- * and was not on disk yet) was undone in memory. The HTTP layer answers it with 503.
+ * and was not on disk yet) was undone in memory. The HTTP layer answers it with 503, its `status`.
  */
-export class StoreWriteError extends Error {
-  override readonly name = 'StoreWriteError';
+export class StoreWriteError extends SandboxError {
   /** The system error code (`ENOSPC`, `EIO`…), or `EUNKNOWN`. */
   readonly code: string;
 
   constructor(cause: unknown) {
     const code = (cause as NodeJS.ErrnoException | null)?.code ?? 'EUNKNOWN';
     const reason = REASONS[code] ?? (cause as Error | null)?.message ?? String(cause);
-    super(`The sandbox cannot write its state: ${reason} (${code})`, { cause });
+    super(`The sandbox cannot write its state: ${reason} (${code})`, 503, { cause });
     this.code = code;
   }
 }
@@ -41,6 +42,9 @@ export function asWriteError(error: unknown): StoreWriteError {
  * The state on disk cannot be loaded as it is: start-up stops, and every file is left as it was. The message
  * names the file, and the line or record, and what is wrong.
  */
-export class StateFileError extends Error {
-  override readonly name = 'StateFileError';
+export class StateFileError extends SandboxError {
+  constructor(message: string) {
+    // 400, as the control API answers a state import that does not hold.
+    super(message, 400);
+  }
 }

@@ -386,6 +386,7 @@ describe('drain gives up and says what is still waiting', () => {
     expect(error).toBeInstanceOf(DrainTimeoutError);
     if (!(error instanceof DrainTimeoutError)) return;
     expect(error.timeoutMs).toBe(20);
+    expect(error).toMatchObject({ name: 'DrainTimeoutError', status: 408 });
     expect(error.message).toContain(s.batchId);
     expect(error.message).toContain(s.deliveryId);
     expectReport(error.waiting, s);

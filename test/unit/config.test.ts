@@ -1,14 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
+  type Config,
   ConfigError,
+  type ConfigInput,
   helpText,
   MAX_LIFETIME_SECONDS,
   MAX_TIMER_MS,
+  nearestOption,
   parseCli,
   resolveConfig,
   settings,
 } from '../../src/config.js';
 import { retryDelayMs } from '../../src/domain/backoff.js';
+import { SandboxError } from '../../src/errors.js';
 
 const run = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
   const result = parseCli(argv, env);
@@ -132,7 +136,7 @@ describe('config', () => {
       );
       expect(() => parseCli([], { SANDBOX_WEBHOOK_CONCURRENCY: bad })).toThrow(ConfigError);
     }
-    expect(() => resolveConfig({ webhookConcurrency: 0 })).toThrow(/--webhook-concurrency/);
+    expect(() => resolveConfig({ webhookConcurrency: 0 })).toThrow(/^invalid option webhookConcurrency: /);
   });
 
   it('names the variable when the environment is wrong', () => {
@@ -147,5 +151,72 @@ describe('config', () => {
       expect(text).toContain(`--${s.flag}`);
       expect(text).toContain(s.env);
     }
+  });
+
+  it('names every setting in code as the camelCase of its flag', () => {
+    for (const [key, s] of Object.entries(settings)) {
+      expect(key).toBe(s.flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()));
+    }
+  });
+
+  it('the options type of code is the settings: same names, same value types, all optional', () => {
+    // Checked by the typecheck: a setting added without its documented option (or the reverse) fails here.
+    type Plain<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
+    expectTypeOf<Plain<ConfigInput>>().toEqualTypeOf<Plain<Config>>();
+    expectTypeOf<Partial<ConfigInput>>().toEqualTypeOf<ConfigInput>();
+    expect(Object.keys(resolveConfig({ controlToken: 't' })).sort()).toEqual(Object.keys(settings).sort());
+  });
+
+  it('in code, names the option as code spells it; on the CLI, the flag and its variable', () => {
+    const fromCode = () => resolveConfig({ bulkItemDelay: -1 });
+    expect(fromCode).toThrow(ConfigError);
+    expect(fromCode).toThrow(/^invalid option bulkItemDelay: /);
+    expect(() => resolveConfig({ webhookAttempts: 100 })).toThrow(
+      /^invalid option webhookAttempts: .*more than a timer holds/,
+    );
+    expect(() => parseCli(['--bulk-item-delay=-1'], {})).toThrow(
+      /^invalid setting --bulk-item-delay \(SANDBOX_BULK_ITEM_DELAY\): /,
+    );
+    expect(() => parseCli([], { SANDBOX_BULK_ITEM_DELAY: '-1' })).toThrow(
+      /^invalid setting --bulk-item-delay \(SANDBOX_BULK_ITEM_DELAY\): /,
+    );
+  });
+
+  it('refuses an option no setting has, as plain JavaScript would pass it, suggesting the nearest name', () => {
+    const misspelt = { bulkItemDelayMs: 5 } as ConfigInput;
+    const error = (() => {
+      try {
+        resolveConfig(misspelt);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error).toBeInstanceOf(SandboxError);
+    expect(error).toMatchObject({
+      name: 'ConfigError',
+      status: 400,
+      message: 'unknown option bulkItemDelayMs: did you mean bulkItemDelay?',
+    });
+    expect(() => resolveConfig({ frobnicate: true } as ConfigInput)).toThrow(
+      /^unknown option frobnicate: options are the flags of --help in camelCase/,
+    );
+    // Refused even when its value is undefined: the name is what is wrong.
+    expect(() => resolveConfig({ tokenTTL: undefined } as ConfigInput)).toThrow(/did you mean tokenTtl\?/);
+  });
+
+  it.each([
+    ['bulkItemDelayMs', 'bulkItemDelay'],
+    ['importLimitBytes', 'importLimit'],
+    ['tokenTtlSeconds', 'tokenTtl'],
+    ['bulk-item-delay', 'bulkItemDelay'],
+    ['webhookRetries', undefined],
+    ['controltoken', 'controlToken'],
+    ['prot', 'port'],
+    ['verbose', undefined],
+    ['log', undefined],
+    ['quite', 'quiet'],
+  ])('suggests for %s: %s', (name, near) => {
+    expect(nearestOption(name)).toBe(near);
   });
 });

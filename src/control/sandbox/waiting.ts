@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { BulkProcessor } from '../../engine/bulk-processor.js';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
+import { SandboxError } from '../../errors.js';
 
 /** At most this many batches, items per batch and deliveries are named: a report stays readable. */
 const LIST_LIMIT = 100;
@@ -160,13 +161,12 @@ export function describeWaiting(work: WaitingWork): string {
 }
 
 /** A drain that gave up: its message names what is still waiting, and `waiting` holds it as data. */
-export class DrainTimeoutError extends Error {
-  override readonly name = 'DrainTimeoutError';
-
+export class DrainTimeoutError extends SandboxError {
   constructor(
     readonly timeoutMs: number,
     readonly waiting: WaitingWork,
   ) {
-    super(`The queues were still busy after ${timeoutMs} ms. ${describeWaiting(waiting)}`);
+    // 408, as `POST /__sandbox/drain` answers the same.
+    super(`The queues were still busy after ${timeoutMs} ms. ${describeWaiting(waiting)}`, 408);
   }
 }
