@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { BulkProcessor } from '../../engine/bulk-processor.js';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
+import { SandboxError } from '../../errors.js';
 
 /** At most this many batches, items per batch and deliveries are named: a report stays readable. */
 const LIST_LIMIT = 100;
@@ -159,14 +160,16 @@ export function describeWaiting(work: WaitingWork): string {
   return `Still waiting for: ${lines.join('; ')}. ${clock}`;
 }
 
-/** A drain that gave up: its message names what is still waiting, and `waiting` holds it as data. */
-export class DrainTimeoutError extends Error {
-  override readonly name = 'DrainTimeoutError';
-
+/**
+ * A drain that gave up (status 408, as `POST /__sandbox/drain` answers it): its message names what is still
+ * waiting, and `waiting` holds it as data. Over HTTP (`connectSandbox`) the message is the one the sandbox sent.
+ */
+export class DrainTimeoutError extends SandboxError {
   constructor(
     readonly timeoutMs: number,
     readonly waiting: WaitingWork,
+    message = `The queues were still busy after ${timeoutMs} ms. ${describeWaiting(waiting)}`,
   ) {
-    super(`The queues were still busy after ${timeoutMs} ms. ${describeWaiting(waiting)}`);
+    super(message, 408);
   }
 }
