@@ -16,6 +16,9 @@ export class SandboxError extends Error {
 
 /** The control API answered a failure (over HTTP: `connectSandbox`, the shell commands, `requests()`). */
 export class ControlApiError extends SandboxError {
+  // Named here too: a minified build renames classes.
+  override readonly name = 'ControlApiError';
+
   constructor(
     message: string,
     status: number,
@@ -33,6 +36,9 @@ export class ControlApiError extends SandboxError {
  * the control API's). `status` is 503, as a proxy would answer for it.
  */
 export class SandboxUnreachableError extends SandboxError {
+  // Named here too: a minified build renames classes.
+  override readonly name = 'SandboxUnreachableError';
+
   constructor(
     message: string,
     /** The base URL that was tried. */
@@ -44,6 +50,9 @@ export class SandboxUnreachableError extends SandboxError {
 
 /** `verify()` found another number of requests than expected: the 409 of `POST /__sandbox/requests/verify`. */
 export class VerificationError<Entry = unknown> extends SandboxError {
+  // Named here too: a minified build renames classes.
+  override readonly name = 'VerificationError';
+
   constructor(
     message: string,
     /** How many requests matched the filters. */

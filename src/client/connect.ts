@@ -3,7 +3,7 @@ import type { SandboxHandle } from './handle.js';
 import { handleOverHttp } from './over-http.js';
 
 export interface ConnectOptions {
-  /** The sandbox's `--control-token`, sent as `x-sandbox-token` on every control call. */
+  /** The sandbox's `--control-token`, sent as `x-sandbox-token` on every control call (none when empty). */
   controlToken?: string;
 }
 
@@ -34,7 +34,7 @@ export function connectSandbox(url: string, options: ConnectOptions = {}): Sandb
   const token = options.controlToken;
   return handleOverHttp(root, (path, init) => {
     const headers = new Headers(init.headers);
-    if (token !== undefined && path.startsWith('/__sandbox')) headers.set('x-sandbox-token', token);
+    if (token && path.startsWith('/__sandbox')) headers.set('x-sandbox-token', token);
     return fetch(root + path, { ...init, headers });
   });
 }

@@ -165,6 +165,9 @@ export function describeWaiting(work: WaitingWork): string {
  * waiting, and `waiting` holds it as data. Over HTTP (`connectSandbox`) the message is the one the sandbox sent.
  */
 export class DrainTimeoutError extends SandboxError {
+  // Named here too: a minified build renames classes.
+  override readonly name = 'DrainTimeoutError';
+
   constructor(
     readonly timeoutMs: number,
     readonly waiting: WaitingWork,
