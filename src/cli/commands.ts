@@ -198,7 +198,9 @@ export const commands: Record<string, Command> = {
     usage: 'scenario NAME | FILE | --clear',
     summary: 'make a scenario active',
     help: [
-      'Makes a ready scenario (by name) or a scenario file (JSON) the active one (PUT /__sandbox/scenario).',
+      'Makes a ready scenario (by name) or a scenario file the active one (PUT /__sandbox/scenario).',
+      '  NAME                a ready scenario: flaky-bank, provider-outage, … (GET /__sandbox/scenarios)',
+      '  FILE                a scenario as JSON: a path ending in .json or holding a /',
       '  --clear             back to the start-up scenario (DELETE /__sandbox/scenario)',
     ],
     options: { clear: { type: 'boolean' } },

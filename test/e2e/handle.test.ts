@@ -211,7 +211,7 @@ describe.each(ways)('%s', (_way, handle) => {
   });
 });
 
-describe('connectSandbox(url)', () => {
+describe('connectSandbox(url) alone', () => {
   it('sends the control token; without it every call is a ControlApiError 401', async () => {
     const error = await connectSandbox(child.url)
       .credentials()
