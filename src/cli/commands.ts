@@ -111,7 +111,7 @@ function filterOf(values: Values): RequestFilter {
 }
 
 /** A field of an entry, flat (`status`) or nested (`response.status`), whichever the journal keeps. */
-function field(entry: RequestEntryView, ...paths: string[][]): string {
+function field(entry: unknown, ...paths: string[][]): string {
   for (const path of paths) {
     let node: unknown = entry;
     for (const key of path)

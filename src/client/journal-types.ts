@@ -1,6 +1,7 @@
-// Stand-ins for the request journal's types (`RequestEntryView`, `RequestFilter`, `RequestVerification` of
+// Stand-ins for the request journal's types (`RequestFilter`, `RequestVerification` of
 // `src/control/requests/schemas.ts`), shaped as `GET /__sandbox/requests`, `POST .../requests/search` and
-// `POST .../requests/verify` take and answer them. Once those exist, these become re-exports of them.
+// `POST .../requests/verify` take and answer them. Once those exist, these become re-exports of them, as
+// `RequestEntryView` already is.
 
 /** `400` for one status, `'4xx'` for a class. */
 export type StatusFilter = number | `${1 | 2 | 3 | 4 | 5}xx`;
@@ -29,8 +30,8 @@ export interface RequestFilter {
 export type RequestVerification = Omit<RequestFilter, 'page' | 'limit'> &
   ({ exactly: number } | { atLeast: number } | { atMost: number });
 
-/** One request of the journal, as `GET /__sandbox/requests` lists it. */
-export type RequestEntryView = Record<string, unknown>;
+/** One request of the journal, as `GET /__sandbox/requests` lists it: the journal's own type. */
+export type { RequestEntryView } from '../control/requests/schemas.js';
 
 /** What a verification that holds answers (200). */
 export interface VerificationView {
