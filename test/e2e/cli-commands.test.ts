@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands, run } from '../../src/cli/commands.js';
 import { connectSandbox } from '../../src/client/connect.js';
-import type { SandboxHandle } from '../../src/client/handle.js';
+import type { NewClientCredentials, SandboxHandle } from '../../src/client/handle.js';
 import { runCli, type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { startReceiver } from '../support/receiver.js';
 
@@ -47,6 +47,22 @@ async function sh(...argv: string[]) {
     env: { SANDBOX_URL: child.url, SANDBOX_CONTROL_TOKEN: TOKEN },
   });
   return { code, stdout, stderr };
+}
+
+/** What an app sends: a transfer of the client's, signed in with the handle's scheme A headers. */
+async function transfer(me: NewClientCredentials, narration: string) {
+  const headers = await sandbox.signIn(me);
+  return fetch(`${child.url}/api/v1/clients/business/customers/funds/transfer`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      amount: 10_000,
+      receiverAccountNumber: '0123456789',
+      receiverBankCode: '058',
+      retrievalReference: narration.slice(0, 40),
+      narration,
+    }),
+  });
 }
 
 /** Exit 1 or 2 with exactly one line on stderr, and nothing on stdout. */
@@ -217,20 +233,29 @@ describe('each command', () => {
   it('requests: the matching entries, as lines or JSON (needs the journal routes)', async () => {
     const me = await sandbox.newClient();
     const narration = `cli-${crypto.randomUUID()}`;
-    await sandbox.incomingPayment({ accountNumber: me.virtualAccount.accountNumber, amount: 700, narration });
+    expect((await transfer(me, narration)).status).toBe(200);
     const listed = await sh(
       'requests',
       '--method',
       'post',
       '--path',
-      '/incoming-payments',
+      '/funds/transfer',
       '--body',
       `narration=${narration}`,
     );
     expect(listed.code).toBe(0);
     expect(listed.stdout.trimEnd().split('\n')).toHaveLength(1);
-    expect(listed.stdout).toMatch(/POST +\/__sandbox\/incoming-payments 201 /);
-    const json = await sh('requests', '--body', `narration=${narration}`, '--status', '2xx', '--json');
+    expect(listed.stdout).toMatch(/POST +\/api\/v1\/clients\/business\/customers\/funds\/transfer 200 /);
+    const json = await sh(
+      'requests',
+      '--body',
+      `narration=${narration}`,
+      '--status',
+      '2xx',
+      '--client-id',
+      me.clientId,
+      '--json',
+    );
     expect(JSON.parse(json.stdout)).toHaveLength(1);
     expect(await sh('requests', '--body', `narration=${narration}`, '--status', '4xx')).toMatchObject({
       code: 0,
@@ -241,11 +266,11 @@ describe('each command', () => {
   it('verify: exit 0 when the count holds, 1 when not (needs the journal routes)', async () => {
     const me = await sandbox.newClient();
     const narration = `verify-${crypto.randomUUID()}`;
-    await sandbox.incomingPayment({ accountNumber: me.virtualAccount.accountNumber, amount: 700, narration });
+    expect((await transfer(me, narration)).status).toBe(200);
     const held = await sh(
       'verify',
       '--path',
-      '/incoming-payments',
+      '/funds/transfer',
       '--body',
       `narration=${narration}`,
       '--at-least',

@@ -1,11 +1,12 @@
 // One typed handle, two ways: the same tests drive `startSandbox()` in this process and `connectSandbox(url)`
 // against a real sandbox process, so both keep the same methods, answers and errors.
 //
-// `requests()` and `verify()` need the journal's routes (`POST /__sandbox/requests/search`, `.../verify`).
+// `requests()` and `verify()` need the journal's routes (`POST /__sandbox/requests/search`, `.../verify`): the
+// tests so marked fail until they exist.
 
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { connectSandbox } from '../../src/client/connect.js';
-import type { SandboxHandle } from '../../src/client/handle.js';
+import type { NewClientCredentials, SandboxHandle } from '../../src/client/handle.js';
 import { DrainTimeoutError } from '../../src/control/sandbox/waiting.js';
 import {
   ControlApiError,
@@ -42,6 +43,22 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([child && stop(child), inProcess?.close(), receiver.close()]);
 });
+
+/** What an app sends: a transfer of the client's, signed in with the handle's scheme A headers. */
+async function transfer(sandbox: SandboxHandle, me: NewClientCredentials, narration: string) {
+  const headers = await sandbox.signIn(me);
+  return fetch(`${sandbox.url}/api/v1/clients/business/customers/funds/transfer`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      amount: 10_000,
+      receiverAccountNumber: '0123456789',
+      receiverBankCode: '058',
+      retrievalReference: narration.slice(0, 40),
+      narration,
+    }),
+  });
+}
 
 const ways: [string, () => SandboxHandle][] = [
   ['startSandbox()', () => inProcess],
@@ -173,30 +190,26 @@ describe.each(ways)('%s', (_way, handle) => {
     }
   });
 
-  it('requests() and verify() read the journal (needs the journal routes)', async () => {
+  it('requests() and verify() read what the app sent (needs the journal routes)', async () => {
     const sandbox = handle();
     const me = await sandbox.newClient();
     const narration = `handle-${crypto.randomUUID()}`;
-    await sandbox.incomingPayment({
-      accountNumber: me.virtualAccount.accountNumber,
-      amount: 20_000,
-      narration,
-    });
-    const found = await sandbox.requests({ method: 'POST', path: '/incoming-payments', body: { narration } });
+    expect((await transfer(sandbox, me, narration)).status).toBe(200);
+    const found = await sandbox.requests({ method: 'POST', path: '/funds/transfer', body: { narration } });
     expect(found).toHaveLength(1);
     expect(JSON.stringify(found[0])).toContain(narration);
+    expect(await sandbox.requests({ clientId: me.clientId, path: '/funds/transfer' })).toHaveLength(1);
     expect(await sandbox.requests({ body: { narration: `${narration}-not` } })).toEqual([]);
-    expect(
-      await sandbox.requests({ status: '4xx', path: '/incoming-payments', body: { narration } }),
-    ).toEqual([]);
+    expect(await sandbox.requests({ status: '4xx', body: { narration } })).toEqual([]);
+    expect(await sandbox.requests({ status: 200, body: { narration } })).toHaveLength(1);
 
-    const held = await sandbox.verify({ path: '/incoming-payments', body: { narration }, exactly: 1 });
+    const held = await sandbox.verify({ path: '/funds/transfer', body: { narration }, exactly: 1 });
     expect(held.count).toBe(1);
     const failed = await sandbox
-      .verify({ path: '/incoming-payments', body: { narration }, atLeast: 2 })
-      .catch((e) => e);
+      .verify({ path: '/funds/transfer', body: { narration }, atLeast: 2 })
+      .catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(VerificationError);
-    expect(failed).toMatchObject({ status: 409, count: 1 });
+    expect(failed).toMatchObject({ name: 'VerificationError', status: 409, count: 1 });
     expect((failed as VerificationError).expected).toBeDefined();
     expect(Array.isArray((failed as VerificationError).nearest)).toBe(true);
   });
