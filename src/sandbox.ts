@@ -14,9 +14,11 @@ import { DRAIN_TIMEOUT_MS } from './control/sandbox/schemas.js';
 import { DrainTimeoutError, waitingWork } from './control/sandbox/waiting.js';
 import type { Deps } from './deps.js';
 import { type Clock, REAL_TIME, systemClock, VirtualClock } from './domain/clock.js';
+import { ApiError } from './domain/errors.js';
 import { parseInput } from './domain/parse.js';
 import { BulkProcessor } from './engine/bulk-processor.js';
 import { WebhookDispatcher } from './engine/webhook-dispatcher.js';
+import { ControlApiError } from './errors.js';
 import type { AnswerCheck } from './http/mount.js';
 import { ScenarioController } from './scenarios/controller.js';
 import { embeddedScenariosDir, ScenarioLibrary } from './scenarios/library.js';
@@ -234,11 +236,12 @@ export async function createSandbox(
     schemeB: overApp.schemeB,
     setScenario: overApp.setScenario,
     credentials: async () => credentials(store),
-    // The control route's own words for a bad option (`balance is invalid: must be at least 0`), as a SandboxError.
-    newClient: async (opts = {}) => createClient(deps, parseInput(newClientBody, opts)),
-    incomingPayment: async (payment) => receivePayment(deps, webhooks, payment),
+    // The control route's own words for a bad option (`balance is invalid: must be at least 0`), and the same
+    // error class as over HTTP.
+    newClient: (opts = {}) => asControlApi(async () => createClient(deps, parseInput(newClientBody, opts))),
+    incomingPayment: (payment) => asControlApi(() => receivePayment(deps, webhooks, payment)),
     drain,
-    reset,
+    reset: () => asControlApi(reset),
     close: async () => {
       bulk.close();
       webhooks.close();
@@ -248,6 +251,17 @@ export async function createSandbox(
       servedOn = port;
     },
   };
+}
+
+/** Runs `work`; a refusal it throws is the `ControlApiError` the control API's answer becomes over HTTP. */
+async function asControlApi<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ApiError)
+      throw new ControlApiError(error.message, error.status, error.data ?? null, error.errors ?? []);
+    throw error;
+  }
 }
 
 /** Builds the sandbox and listens on `config.host:config.port` (port 0 picks a free one). */

@@ -1,5 +1,3 @@
-import { SandboxError } from '../errors.js';
-
 /**
  * The statuses an error answer may carry: every 4xx and 5xx Hono sends with a body (a scenario may answer any of
  * them). Declared here, not taken from Hono, so that the domain and the services need nothing of the HTTP layer.
@@ -57,14 +55,10 @@ export interface FieldError {
   message: string;
 }
 
-/**
- * The one error services throw; the app's error handler turns it into the error envelope. Code that drives the
- * sandbox in-process (`newClient`, `incomingPayment`) gets it as it is: a `SandboxError` with the status and
- * message the control API would answer.
- */
-export class ApiError extends SandboxError {
+/** The one error services throw; the app's error handler turns it into the error envelope. */
+export class ApiError extends Error {
   constructor(
-    public override readonly status: ErrorStatus,
+    public readonly status: ErrorStatus,
     message: string,
     public readonly errors?: FieldError[],
     /** The provider's response code of a failed transfer (`51`, `07`, ...), sent as `errorCode`. */
@@ -74,6 +68,6 @@ export class ApiError extends SandboxError {
     /** The references of a failed transfer, sent as `data` (null otherwise), so that it can be disputed. */
     public readonly data?: FailedTransferData,
   ) {
-    super(message, status);
+    super(message);
   }
 }

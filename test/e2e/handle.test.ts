@@ -123,12 +123,14 @@ describe.each(ways)('%s', (_way, handle) => {
     const sandbox = handle();
     const badOption = await sandbox.newClient({ balance: -5 }).catch((e: unknown) => e);
     expect(badOption).toBeInstanceOf(SandboxError);
+    expect(badOption).toBeInstanceOf(ControlApiError);
     expect(badOption).toMatchObject({ status: 400, message: 'balance is invalid: must be at least 0' });
     const unknown = await sandbox
       .incomingPayment({ accountNumber: '0000000000', amount: 100 })
       .catch((e) => e);
     expect(unknown).toMatchObject({ status: 404, message: 'Virtual account not found' });
-    expect(unknown).toBeInstanceOf(SandboxError);
+    expect(unknown).toBeInstanceOf(ControlApiError);
+    expect(unknown).toMatchObject({ name: 'ControlApiError', data: null });
     const noScenario = await sandbox.setScenario('no-such-scenario').catch((e: unknown) => e);
     expect(noScenario).toBeInstanceOf(ControlApiError);
     expect(noScenario).toMatchObject({ status: 404, message: 'No ready scenario named "no-such-scenario"' });
