@@ -17,3 +17,46 @@ export class SandboxError extends Error {
     this.name = new.target.name;
   }
 }
+
+/** The control API answered a failure (over HTTP: `connectSandbox`, the shell commands, `requests()`). */
+export class ControlApiError extends SandboxError {
+  constructor(
+    message: string,
+    status: number,
+    /** The envelope's `data` (null on most errors). */
+    readonly data: unknown = null,
+    /** The envelope's `errors`: each bad field and what is wrong with it, on a 400. */
+    readonly errors: readonly { field: string; message: string }[] = [],
+  ) {
+    super(message, status);
+  }
+}
+
+/**
+ * The sandbox could not be reached at all (refused, unknown host, the connection dropped, an answer that is not
+ * the control API's). `status` is 503, as a proxy would answer for it.
+ */
+export class SandboxUnreachableError extends SandboxError {
+  constructor(
+    message: string,
+    /** The base URL that was tried. */
+    readonly url: string,
+  ) {
+    super(message, 503);
+  }
+}
+
+/** `verify()` found another number of requests than expected: the 409 of `POST /__sandbox/requests/verify`. */
+export class VerificationError<Entry = unknown> extends SandboxError {
+  constructor(
+    message: string,
+    /** How many requests matched the filters. */
+    readonly count: number,
+    /** What was expected, as sent: `{atLeast: 1}`, `{exactly: 2}`, `{atMost: 0}`. */
+    readonly expected: unknown,
+    /** The entries closest to the filters, to see what was sent instead. */
+    readonly nearest: readonly Entry[],
+  ) {
+    super(message, 409);
+  }
+}

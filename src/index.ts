@@ -8,6 +8,20 @@
  * await sandbox.close();
  * ```
  */
+export { type ConnectOptions, connectSandbox } from './client/connect.js';
+export type {
+  BusinessChoice,
+  ClientLogin,
+  RequestEntryView,
+  RequestFilter,
+  RequestVerification,
+  SandboxClock,
+  SandboxHandle,
+  SchemeAHeaders,
+  SchemeBHeaders,
+  StatusFilter,
+  VerificationView,
+} from './client/handle.js';
 export { type Config, ConfigError, type ConfigInput, resolveConfig } from './config.js';
 export type { NewClient } from './control/clients/schemas.js';
 export type { IncomingPayment } from './control/incoming-payments/service.js';
@@ -19,10 +33,16 @@ export {
   type WaitingWork,
 } from './control/sandbox/waiting.js';
 export type { Clock, ClockState, VirtualClock } from './domain/clock.js';
-export { SandboxError } from './errors.js';
+export {
+  ControlApiError,
+  SandboxError,
+  SandboxUnreachableError,
+  VerificationError,
+} from './errors.js';
 export {
   type ClientCredentials,
   createSandbox,
+  type NewClientCredentials,
   type RunningSandbox,
   type Sandbox,
   type SandboxOptions,

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { banner } from './banner.js';
+import { commandsHelp, isCommand, run } from './cli/commands.js';
 import { ConfigError, helpText, parseCli } from './config.js';
 import { batchedWriter } from './http/request-log.js';
 import { type RunningSandbox, startSandbox, version } from './sandbox.js';
@@ -13,6 +14,15 @@ function usageError(message: string): never {
 }
 
 async function main(): Promise<void> {
+  // `banking-sandbox drain --url …`: a command against a running sandbox, not a server of its own.
+  if (isCommand(process.argv.slice(2))) {
+    process.exitCode = await run(process.argv.slice(2), {
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+      env: process.env,
+    });
+    return;
+  }
   let cli: ReturnType<typeof parseCli>;
   try {
     cli = parseCli(process.argv.slice(2), process.env);
@@ -20,7 +30,7 @@ async function main(): Promise<void> {
     if (error instanceof ConfigError) usageError(error.message);
     throw error;
   }
-  if (cli.kind === 'help') return void process.stdout.write(helpText());
+  if (cli.kind === 'help') return void process.stdout.write(`${helpText()}\n${commandsHelp()}`);
   if (cli.kind === 'version') return void process.stdout.write(`${version}\n`);
 
   // Handlers go in before anything listens, so a signal at any moment after start-up is a clean stop.

@@ -3,8 +3,10 @@ import { dirname, join } from 'node:path';
 import { serve } from '@hono/node-server';
 import pkg from '../package.json' with { type: 'json' };
 import { type App, createApp } from './app.js';
+import type { SandboxHandle } from './client/handle.js';
+import { handleOverHttp } from './client/over-http.js';
 import { type Config, type ConfigInput, resolveConfig } from './config.js';
-import { credentials, type credentialsOf } from './control/clients/credentials.js';
+import { credentials } from './control/clients/credentials.js';
 import { type NewClient, newClientBody } from './control/clients/schemas.js';
 import { createClient } from './control/clients/tenants.js';
 import { type IncomingPayment, receivePayment } from './control/incoming-payments/service.js';
@@ -12,13 +14,16 @@ import { DRAIN_TIMEOUT_MS } from './control/sandbox/schemas.js';
 import { DrainTimeoutError, waitingWork } from './control/sandbox/waiting.js';
 import type { Deps } from './deps.js';
 import { type Clock, REAL_TIME, systemClock, VirtualClock } from './domain/clock.js';
+import { ApiError } from './domain/errors.js';
+import { parseInput } from './domain/parse.js';
 import { BulkProcessor } from './engine/bulk-processor.js';
 import { WebhookDispatcher } from './engine/webhook-dispatcher.js';
+import { ControlApiError } from './errors.js';
 import type { AnswerCheck } from './http/mount.js';
 import { createLog } from './log.js';
 import { compactionFailed, resumed, writeHealth } from './log-events.js';
 import { ScenarioController } from './scenarios/controller.js';
-import { embeddedScenariosDir, parseScenario, ScenarioError, ScenarioLibrary } from './scenarios/library.js';
+import { embeddedScenariosDir, ScenarioLibrary } from './scenarios/library.js';
 import type { Scenario } from './scenarios/schema.js';
 import type { StoreFileSystem } from './store/file-system.js';
 import { type Fixtures, loadFixtures } from './store/fixtures.js';
@@ -43,8 +48,7 @@ export interface SandboxOptions extends ConfigInput {
   log?: (line: string) => void;
 }
 
-/** One client's logins, keys, businesses and members (an entry of `GET /__sandbox/credentials`). */
-export type ClientCredentials = ReturnType<typeof credentialsOf>;
+export type { ClientCredentials, NewClientCredentials } from './client/handle.js';
 
 /** A sandbox without a port: the app for `app.request()`, its store, and the controls. */
 export interface Sandbox {
@@ -58,13 +62,28 @@ export interface Sandbox {
    */
   clock: VirtualClock;
   /** Every client's logins, keys and businesses, from the live state. */
-  credentials(): ClientCredentials[];
-  /** A fresh client of its own (keys, approved funded business, members): parallel tests never meet. */
-  newClient(options?: NewClient): Promise<ClientCredentials>;
+  credentials: SandboxHandle['credentials'];
+  /**
+   * A fresh client of its own (keys, approved funded business, members, a permanent virtual account of the
+   * business): parallel tests never meet. A bad option rejects with a `SandboxError` (status 400) naming it.
+   */
+  newClient(options?: NewClient): ReturnType<SandboxHandle['newClient']>;
   /** Money arrives on a virtual account; its webhook is sent (see `drain`). */
-  incomingPayment(payment: IncomingPayment): Promise<{ transactionReference: string; deliveryId: string }>;
-  /** Makes a ready scenario (by name) or a scenario object the active one; `null` goes back to the start-up one. */
-  setScenario(scenario: string | Scenario | null): void;
+  incomingPayment(payment: IncomingPayment): ReturnType<SandboxHandle['incomingPayment']>;
+  /**
+   * Makes a ready scenario (by name) or a scenario object the active one; `null` goes back to the start-up one.
+   * Sent through the app (`PUT /__sandbox/scenario`): an unknown name rejects with a `ControlApiError` (404), a bad
+   * scenario with one (400) naming the field.
+   */
+  setScenario(scenario: string | Scenario | null): Promise<void>;
+  /** The request journal's entries that match, newest first (`POST /__sandbox/requests/search`). */
+  requests: SandboxHandle['requests'];
+  /** Resolves when as many requests match as expected; rejects with a `VerificationError` otherwise. */
+  verify: SandboxHandle['verify'];
+  /** Scheme A headers of the client's owner for a business (default: its first approved one), signed in afresh. */
+  signIn: SandboxHandle['signIn'];
+  /** Scheme B headers of the client for a business (default: its first approved one). */
+  schemeB: SandboxHandle['schemeB'];
   /**
    * Resolves once background work is idle and every acknowledged change is on disk. Gives up after `timeoutMs`
    * (default 30 000, as `POST /__sandbox/drain`) with a `DrainTimeoutError` whose message and `waiting` name
@@ -83,6 +102,7 @@ export interface Sandbox {
   listeningOn(port: number): void;
 }
 
+/** A sandbox served on a port: `startSandbox()`. It is a `SandboxHandle`, as `connectSandbox()` answers one. */
 export interface RunningSandbox extends Sandbox {
   /** Base URL of the server, without `/api/v1`. */
   url: string;
@@ -194,25 +214,32 @@ export async function createSandbox(
     { bulk, webhooks },
     internals.checkAnswers,
   );
+  // The journal, the credential headers and the scenario go through the app itself, as over HTTP: one
+  // implementation, the same answers and errors in-process or not.
+  const token = config.controlToken;
+  const overApp = handleOverHttp('the sandbox in this process', (path, init) => {
+    const headers = new Headers(init.headers);
+    if (token && path.startsWith('/__sandbox')) headers.set('x-sandbox-token', token);
+    return Promise.resolve(app.request(path, { ...init, headers }));
+  });
   return {
     app,
     store,
     config,
     fixtures,
     clock,
-    credentials: () => credentials(store),
-    newClient: (opts = {}) => createClient(deps, newClientBody.parse(opts)),
-    incomingPayment: (payment) => receivePayment(deps, webhooks, payment),
-    setScenario: (chosen) => {
-      if (chosen === null) scenarios.reset();
-      else if (typeof chosen === 'string') {
-        const ready = library.get(chosen);
-        if (!ready) throw new ScenarioError(`no ready scenario named "${chosen}"`);
-        scenarios.set(ready);
-      } else scenarios.set(library.resolve(parseScenario(chosen, 'setScenario()')));
-    },
+    requests: overApp.requests,
+    verify: overApp.verify,
+    signIn: overApp.signIn,
+    schemeB: overApp.schemeB,
+    setScenario: overApp.setScenario,
+    credentials: async () => credentials(store),
+    // The control route's own words for a bad option (`balance is invalid: must be at least 0`), and the same
+    // error class as over HTTP.
+    newClient: (opts = {}) => asControlApi(async () => createClient(deps, parseInput(newClientBody, opts))),
+    incomingPayment: (payment) => asControlApi(() => receivePayment(deps, webhooks, payment)),
     drain,
-    reset,
+    reset: () => asControlApi(reset),
     close: async () => {
       bulk.close();
       webhooks.close();
@@ -222,6 +249,17 @@ export async function createSandbox(
       servedOn = port;
     },
   };
+}
+
+/** Runs `work`; a refusal it throws is the `ControlApiError` the control API's answer becomes over HTTP. */
+async function asControlApi<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ApiError)
+      throw new ControlApiError(error.message, error.status, error.data ?? null, error.errors ?? []);
+    throw error;
+  }
 }
 
 /** Builds the sandbox and listens on `config.host:config.port` (port 0 picks a free one). */

@@ -146,8 +146,8 @@ export class VirtualClock implements Clock {
     return run;
   }
 
-  /** Stops time (true) or lets it run again from where it stands (false); resolves once that is persisted. */
-  freeze(frozen: boolean): Promise<void> {
+  /** Stops time (true, the default) or lets it run again from where it stands (false); resolves once persisted. */
+  freeze(frozen = true): Promise<void> {
     if (frozen && this.frozenAt === null) this.frozenAt = this.now();
     if (!frozen && this.frozenAt !== null) {
       this.offsetMs = this.frozenAt - this.source.now();
@@ -200,6 +200,11 @@ export class VirtualClock implements Clock {
       frozen: this.frozenAt !== null,
       offsetMs: now - real,
     };
+  }
+
+  /** What `GET /__sandbox/clock` answers (`describe()`), as a promise: the same call as over HTTP. */
+  get(): Promise<ReturnType<VirtualClock['describe']>> {
+    return Promise.resolve(this.describe());
   }
 
   private async advanceBy(ms: number): Promise<void> {

@@ -262,7 +262,7 @@ describe('one advance runs everything that comes due', () => {
   it('in code: await sandbox.clock.advance(hour) settles the same two', async () => {
     const sandbox = await open(DUE_WORK);
     await sandbox.clock.freeze(true);
-    sandbox.setScenario('webhook-receiver-down');
+    await sandbox.setScenario('webhook-receiver-down');
     const start = sandbox.clock.now();
     const work = await dueWork(sandbox);
 
@@ -275,7 +275,7 @@ describe('one advance runs everything that comes due', () => {
   it('runs what is due in time order and stops at the target: what is due later waits for the next advance', async () => {
     const sandbox = await open(DUE_WORK);
     await sandbox.clock.freeze(true);
-    sandbox.setScenario('webhook-receiver-down');
+    await sandbox.setScenario('webhook-receiver-down');
     const { batchId, deliveryId } = await dueWork(sandbox);
     const start = sandbox.clock.now();
     const counts = async () => {

@@ -4,9 +4,12 @@ import { bulkTransfer, bulkTransferWithItems } from '../../src/api/bulk/schemas.
 import { accountDetails } from '../../src/api/business/schemas.js';
 import {
   type ClientCredentialsView,
-  clientCredentials,
   credentials,
+  newClientCredentials,
 } from '../../src/control/clients/schemas.js';
+import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
+import { virtualAccount as virtualAccountRecord } from '../../src/control/virtual-accounts/schemas.js';
+import { SandboxError } from '../../src/errors.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { dataOf, pageOf } from '../support/answers.js';
 import { call, memorySandbox } from '../support/sandbox.js';
@@ -60,7 +63,7 @@ describe('isolated clients', () => {
       body: { balance: 12_345_600, members: ['Viewer'] },
     });
     expect(res.status).toBe(201);
-    const me = dataOf(res, clientCredentials);
+    const { virtualAccount, ...me } = dataOf(res, newClientCredentials);
     expect(me.publicKey).toMatch(/^pk_sandbox_[0-9a-f]{32}$/);
     expect(me.secretKey).toMatch(/^sk_sandbox_[0-9a-f]{32}$/);
     expect(me.businesses).toEqual([
@@ -79,6 +82,43 @@ describe('isolated clients', () => {
       body: { email: viewer?.email, password: viewer?.password },
     });
     expect(token.status).toBe(200);
+    expect(virtualAccount).toEqual(
+      expect.objectContaining({
+        type: 'permanent',
+        expiresAt: null,
+        accountNumber: expect.stringMatching(/^\d{10}$/),
+      }),
+    );
+    expect(virtualAccount.accountNumber).not.toBe(me.businesses[0]?.accountNumber);
+  });
+
+  it('a new client comes with a permanent virtual account of its business, ready for an incoming payment', async () => {
+    const sandbox = await memorySandbox();
+    const me = await sandbox.newClient({ balance: 1_000_000 });
+    const headers = await sandbox.signIn(me);
+    const listed = pageOf(await call(sandbox, 'GET', '/__sandbox/virtual-accounts'), virtualAccountRecord);
+    expect(listed.data.filter((v) => v.clientId === me.clientId)).toEqual([
+      expect.objectContaining({
+        accountNumber: me.virtualAccount.accountNumber,
+        businessId: me.businesses[0]?.id,
+      }),
+    ]);
+    const paid = await call(sandbox, 'POST', '/__sandbox/incoming-payments', {
+      body: { accountNumber: me.virtualAccount.accountNumber, amount: 500_000 },
+    });
+    expect(paid.status).toBe(201);
+    expect(dataOf(paid, paymentReceived).deliveryStatus).toBe('skipped');
+    const details = await call(sandbox, 'GET', '/api/v1/clients/business/account-details', { headers });
+    expect(dataOf(details, accountDetails).accountBalance).toBe(String(1_000_000 + 500_000 - 2_500));
+  });
+
+  it('newClient() in code refuses a bad option with the control route’s one line, as a SandboxError', async () => {
+    const sandbox = await memorySandbox();
+    const refused = await call(sandbox, 'POST', '/__sandbox/clients', { body: { balance: -5 } });
+    const error = await sandbox.newClient({ balance: -5 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SandboxError);
+    expect(error).toMatchObject({ status: 400, message: refused.body.message });
+    expect((error as Error).message).toBe('balance is invalid: must be at least 0');
   });
 
   it.each([[{ balance: -1 }], [{ members: ['Owner'] }], [{ name: 'x' }], [{ webhookUrl: 'not a url' }]])(

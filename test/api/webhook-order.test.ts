@@ -147,7 +147,7 @@ describe('the order a client’s deliveries start in', () => {
       webhookAttempts: 2,
       webhookTimeout: 60_000,
     });
-    sandbox.setScenario({
+    await sandbox.setScenario({
       name: 'every-second-refused',
       description: 'every second webhook attempt fails as a refused connection',
       rules: [{ on: 'webhook', match: { everyNth: 2 }, effect: { webhook: 'refuse' } }],

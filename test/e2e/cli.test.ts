@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { signIn as signedIn } from '../../src/api/auth/schemas.js';
+import { commands } from '../../src/cli/commands.js';
 import { requestJournal } from '../../src/control/requests/schemas.js';
 import { stateExport } from '../../src/control/state/schemas.js';
 import { bodyOf, dataOf } from '../support/answers.js';
@@ -257,7 +258,7 @@ describe.concurrent('the CLI', () => {
     },
   );
 
-  it('--help lists every setting and exits 0', async () => {
+  it('--help lists every setting and the commands, and exits 0', async () => {
     const res = await runCli(['--help']);
     expect(res.code).toBe(0);
     for (const flag of [
@@ -271,5 +272,6 @@ describe.concurrent('the CLI', () => {
     ]) {
       expect(res.stdout).toContain(flag);
     }
+    for (const name of Object.keys(commands)) expect(res.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
   });
 });

@@ -38,7 +38,7 @@ describe('the programmatic API, as the README shows it', () => {
       const { accountNumber } = dataOf(await answerOf(va), virtualAccount);
 
       await sandbox.incomingPayment({ accountNumber, amount: 500_000 }); // a virtual account's number
-      sandbox.setScenario('flaky-bank'); // a ready scenario, a scenario object, or null for the start-up one
+      await sandbox.setScenario('flaky-bank'); // a ready scenario, a scenario object, or null for the start-up one
       expect(
         dataOf(await answerOf(await fetch(`${sandbox.url}/__sandbox/scenario`)), activeScenario).name,
       ).toBe('flaky-bank');
@@ -48,10 +48,10 @@ describe('the programmatic API, as the README shows it', () => {
       const details = await fetch(`${sandbox.url}/api/v1/clients/business/account-details`, { headers });
       const { accountBalance } = dataOf(await answerOf(details), accountDetails);
       expect(accountBalance).toBe(String(10_000_000 + 500_000 - 2_500));
-      expect(sandbox.credentials().some((c) => c.clientId === me.clientId)).toBe(true);
+      expect((await sandbox.credentials()).some((c) => c.clientId === me.clientId)).toBe(true);
 
       await sandbox.reset(); // back to the fixtures
-      expect(sandbox.credentials().some((c) => c.clientId === me.clientId)).toBe(false);
+      expect((await sandbox.credentials()).some((c) => c.clientId === me.clientId)).toBe(false);
     } finally {
       await sandbox.close();
     }

@@ -21,7 +21,8 @@ export function newAccountNumber(tx: Tx, deps: Pick<Deps, 'fixtures' | 'store'>)
   }
 }
 
-function view(v: VirtualAccountRecord): VirtualAccountView {
+/** A virtual account as the API shows it. */
+export function virtualAccountView(v: VirtualAccountRecord): VirtualAccountView {
   return {
     accountNumber: v.accountNumber,
     accountName: v.accountName,
@@ -68,5 +69,5 @@ export async function createVirtualAccount(
     });
     return record;
   });
-  return view(created);
+  return virtualAccountView(created);
 }

@@ -4,7 +4,7 @@ import { webhookUrlWarnings } from '../../domain/stricter-in-production.js';
 import { defineRoute, type Route, reply } from '../../http/route.js';
 import { warn } from '../../http/warnings.js';
 import { credentials as credentialsOfAll } from './credentials.js';
-import { clientCredentials, credentials, newClientBody, rotatedSecret } from './schemas.js';
+import { credentials, newClientBody, newClientCredentials, rotatedSecret } from './schemas.js';
 import { rotateSecret } from './secrets.js';
 import { createClient } from './tenants.js';
 
@@ -29,7 +29,7 @@ export const clientRoutes: Route[] = [
     path: '/clients',
     summary: 'Create an isolated client',
     description:
-      'A client of its own (keys, owner, an approved funded business, members) for one parallel test worker.',
+      'A client of its own (keys, owner, an approved funded business, members) for one parallel test worker, with a permanent virtual account of its business ready for `POST /__sandbox/incoming-payments`.',
     tag: TAG,
     auth: { scheme: 'none' },
     body: newClientBody,
@@ -38,8 +38,8 @@ export const clientRoutes: Route[] = [
     responses: {
       201: reply(
         'Client created',
-        clientCredentials,
-        '`Client created`: shaped like one `credentials` entry',
+        newClientCredentials,
+        '`Client created`: shaped like one `credentials` entry, plus `virtualAccount`',
       ),
       400: '`webhookUrl must not point at the sandbox itself (port … of this machine): …`',
     },

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { virtualAccount } from '../../api/virtual-accounts/schemas.js';
 import { roleName } from '../../domain/roles.js';
 import { lazy } from '../../http/route.js';
 import { isoDate, kobo } from '../../http/wire.js';
@@ -39,6 +40,16 @@ export const clientCredentials = lazy('ClientCredentials', () =>
   }),
 );
 export type ClientCredentialsView = z.infer<ReturnType<typeof clientCredentials>>;
+
+/** What `POST /__sandbox/clients` answers: one `credentials` entry and a permanent virtual account, ready to pay into. */
+export const newClientCredentials = lazy('NewClientCredentials', () =>
+  clientCredentials().extend({
+    virtualAccount: virtualAccount().describe(
+      'a permanent virtual account of the new business: `POST /__sandbox/incoming-payments` pays into its `accountNumber`',
+    ),
+  }),
+);
+export type NewClientCredentialsView = z.infer<ReturnType<typeof newClientCredentials>>;
 
 export const credentials = lazy('Credentials', () =>
   z.strictObject({ clients: z.array(clientCredentials()) }),

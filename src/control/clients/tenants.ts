@@ -1,16 +1,17 @@
 import { refuseSelfPointing } from '../../api/settings/service.js';
-import { newAccountNumber } from '../../api/virtual-accounts/service.js';
+import { newAccountNumber, virtualAccountView } from '../../api/virtual-accounts/service.js';
 import type { Deps } from '../../deps.js';
 import { isoAt } from '../../domain/clock.js';
 import type { RoleName } from '../../domain/roles.js';
-import type { ClientRecord, UserRecord } from '../../store/records.js';
+import type { ClientRecord, UserRecord, VirtualAccountRecord } from '../../store/records.js';
 import { credentialsOf } from './credentials.js';
 import type { NewClient } from './schemas.js';
 
 /**
  * A fresh client of its own, for one test worker: its own keys, an owner, an approved business with a payment
  * account and a balance, and the members asked for. Nothing it does is visible to any other client, so parallel
- * tests can share one sandbox without resets. Answers like one entry of `GET /__sandbox/credentials`.
+ * tests can share one sandbox without resets. Answers like one entry of `GET /__sandbox/credentials`, plus a
+ * permanent virtual account of the business (`virtualAccount`), so that an incoming payment needs no API call first.
  */
 export async function createClient(deps: Deps, input: NewClient) {
   if (input.webhookUrl !== undefined) refuseSelfPointing(deps, input.webhookUrl);
@@ -57,10 +58,13 @@ export async function createClient(deps: Deps, input: NewClient) {
       tx.put('users', user);
     });
     const balance = input.balance ?? 500_000_000;
+    const businessId = random.uuid();
+    const businessName = `${record.name} Business`;
+    const businessAccount = newAccountNumber(tx, deps);
     tx.put('businesses', {
-      id: random.uuid(),
+      id: businessId,
       clientId: record.id,
-      businessName: `${record.name} Business`,
+      businessName,
       bvn: random.digits(11),
       photoIdUrl: '',
       businessDocumentsUrls: [],
@@ -71,14 +75,35 @@ export async function createClient(deps: Deps, input: NewClient) {
       isNewBusiness: false,
       createdAt,
       account: {
-        accountNumber: newAccountNumber(tx, deps),
+        accountNumber: businessAccount,
         accountType: 'current',
         customerId: random.digits(7),
       },
       openingBalance: balance,
       balance,
     });
-    return record;
+    // Ready for an incoming payment: the store does not see the business's own number yet, so it is passed by.
+    let accountNumber = newAccountNumber(tx, deps);
+    while (accountNumber === businessAccount) accountNumber = newAccountNumber(tx, deps);
+    const virtualAccount: VirtualAccountRecord = {
+      id: random.uuid(),
+      clientId: record.id,
+      businessId,
+      accountNumber,
+      accountName: `${businessName} - Sandbox Customer`,
+      firstName: 'Sandbox',
+      lastName: 'Customer',
+      type: 'permanent',
+      clientRef: `sandbox-${tag}`,
+      systemRef: `VA${random.digits(14)}`,
+      createdAt,
+      expiresAt: null,
+    };
+    tx.put('virtualAccounts', virtualAccount);
+    return { record, virtualAccount };
   });
-  return credentialsOf(deps.store, client);
+  return {
+    ...credentialsOf(deps.store, client.record),
+    virtualAccount: virtualAccountView(client.virtualAccount),
+  };
 }

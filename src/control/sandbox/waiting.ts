@@ -160,13 +160,16 @@ export function describeWaiting(work: WaitingWork): string {
   return `Still waiting for: ${lines.join('; ')}. ${clock}`;
 }
 
-/** A drain that gave up: its message names what is still waiting, and `waiting` holds it as data. */
+/**
+ * A drain that gave up (status 408, as `POST /__sandbox/drain` answers it): its message names what is still
+ * waiting, and `waiting` holds it as data. Over HTTP (`connectSandbox`) the message is the one the sandbox sent.
+ */
 export class DrainTimeoutError extends SandboxError {
   constructor(
     readonly timeoutMs: number,
     readonly waiting: WaitingWork,
+    message = `The queues were still busy after ${timeoutMs} ms. ${describeWaiting(waiting)}`,
   ) {
-    // 408, as `POST /__sandbox/drain` answers the same.
-    super(`The queues were still busy after ${timeoutMs} ms. ${describeWaiting(waiting)}`, 408);
+    super(message, 408);
   }
 }

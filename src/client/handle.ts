@@ -1,0 +1,110 @@
+import type {
+  ClientCredentialsView,
+  NewClient,
+  NewClientCredentialsView,
+} from '../control/clients/schemas.js';
+import type { ClockView } from '../control/clock/schemas.js';
+import type { PaymentReceivedView } from '../control/incoming-payments/schemas.js';
+import type { IncomingPayment } from '../control/incoming-payments/service.js';
+import type { Scenario } from '../scenarios/schema.js';
+import type {
+  RequestEntryView,
+  RequestFilter,
+  RequestVerification,
+  VerificationView,
+} from './journal-types.js';
+
+export type {
+  RequestEntryView,
+  RequestFilter,
+  RequestVerification,
+  StatusFilter,
+  VerificationView,
+} from './journal-types.js';
+
+/** One client's logins, keys, businesses and members (an entry of `GET /__sandbox/credentials`). */
+export type ClientCredentials = ClientCredentialsView;
+
+/** A fresh client (`newClient()`): its credentials and a permanent virtual account ready to pay into. */
+export type NewClientCredentials = NewClientCredentialsView;
+
+/** What `signIn()` and `schemeB()` need of a client: `credentials()` and `newClient()` entries both fit. */
+export type ClientLogin = Pick<
+  ClientCredentials,
+  'email' | 'password' | 'publicKey' | 'secretKey' | 'businesses'
+>;
+
+/** Which business the headers name: its id, or an entry of `client.businesses`. */
+export type BusinessChoice = string | { id: string };
+
+/** Scheme A: a signed-in user's token, the client's `SECRET_KEY`, and a `businessId`. */
+export interface SchemeAHeaders {
+  authorization: string;
+  SECRET_KEY: string;
+  businessId: string;
+  [header: string]: string;
+}
+
+/** Scheme B: the client's key pair and a `businessId`. */
+export interface SchemeBHeaders {
+  'x-api-key': string;
+  'x-api-secret': string;
+  businessId: string;
+  [header: string]: string;
+}
+
+/** The virtual clock, as the handle drives it. */
+export interface SandboxClock {
+  /** Moves the clock `ms` forward and runs everything that comes due in the window, in time order. */
+  advance(ms: number): Promise<void>;
+  /** Stops the clock where it stands (`true`, the default), or lets it run again from there (`false`). */
+  freeze(frozen?: boolean): Promise<void>;
+  /** Where the clock stands: what `GET /__sandbox/clock` answers. */
+  get(): Promise<ClockView>;
+}
+
+/**
+ * A sandbox as a test drives it, the same whichever way it runs: `startSandbox()` in the test's own process,
+ * `connectSandbox(url)` for one in a container or another process. Every failure is a `SandboxError` with the
+ * status and message the control API answers for it.
+ */
+export interface SandboxHandle {
+  /** Base URL of the sandbox, without `/api/v1`. */
+  readonly url: string;
+  /** Every client's logins, keys, businesses and members, from the live state. */
+  credentials(): Promise<ClientCredentials[]>;
+  /**
+   * A fresh client of its own (keys, an approved funded business, members, and a permanent virtual account of the
+   * business in `virtualAccount`): parallel tests never meet. A bad option is a `SandboxError` (status 400) naming it.
+   */
+  newClient(options?: NewClient): Promise<NewClientCredentials>;
+  /** Money arrives on a virtual account; its webhook is sent (see `drain`). */
+  incomingPayment(payment: IncomingPayment): Promise<PaymentReceivedView>;
+  /** Makes a ready scenario (by name) or a scenario object the active one; `null` goes back to the start-up one. */
+  setScenario(scenario: string | Scenario | null): Promise<void>;
+  /** The virtual clock. */
+  readonly clock: SandboxClock;
+  /**
+   * Resolves once background work is idle and every acknowledged change is on disk; after `timeoutMs` (default
+   * 30 000) rejects with a `DrainTimeoutError` naming what is still waiting.
+   */
+  drain(options?: { timeoutMs?: number }): Promise<void>;
+  /** Back to the fixtures. */
+  reset(): Promise<void>;
+  /** The request journal's entries that match, newest first (one page: `page`, `limit`). */
+  requests(filter?: RequestFilter): Promise<RequestEntryView[]>;
+  /** Resolves when as many requests match as expected; rejects with a `VerificationError` otherwise. */
+  verify(expectation: RequestVerification): Promise<VerificationView>;
+  /**
+   * Signs the client's owner in and answers scheme A headers (`authorization`, `SECRET_KEY`, `businessId`) for the
+   * business (default: the client's first approved one). The sign-in is a request like any other: it is journaled.
+   */
+  signIn(client: ClientLogin, business?: BusinessChoice): Promise<SchemeAHeaders>;
+  /** Scheme B headers (`x-api-key`, `x-api-secret`, `businessId`) of the client for the business (as `signIn`). */
+  schemeB(client: ClientLogin, business?: BusinessChoice): SchemeBHeaders;
+  /**
+   * `startSandbox()`: stops the server and flushes the state. `connectSandbox()`: nothing on the sandbox, which
+   * keeps running (stop its container or process yourself).
+   */
+  close(): Promise<void>;
+}
