@@ -12,7 +12,14 @@ import { ApiError, type ErrorStatus } from './domain/errors.js';
 import { unmatchedRoute } from './http/allow.js';
 import { createAuth } from './http/auth.js';
 import type { AppEnv } from './http/env.js';
-import { errorBody, jsonAnswer } from './http/envelope.js';
+import {
+  ANSWER_TEXT,
+  errorBody,
+  jsonAnswer,
+  REQUEST_TEXT,
+  type WithAnswerText,
+  type WithRequestText,
+} from './http/envelope.js';
 import { header } from './http/headers.js';
 import { type AnswerCheck, mountRoutes } from './http/mount.js';
 import {
@@ -133,7 +140,7 @@ export function createApp(
     path: string,
     unread: Buffer | undefined,
   ): RequestEntry => {
-    let requestBody: string | Buffer | null = c.get('requestText') ?? unread ?? null;
+    let requestBody: string | Buffer | null = (c.req as WithRequestText)[REQUEST_TEXT] ?? unread ?? null;
     let requestSize: number | null = c.get('bodySize') ?? null;
     let requestTruncated = false;
     if (typeof requestBody === 'string' && exceeds(requestBody, bodyLimit)) {
@@ -149,7 +156,7 @@ export function createApp(
       const length = Number(header(c, 'content-length'));
       requestTruncated = length > bodyLimit;
     }
-    let answer: string | null = c.get('answer') ?? null;
+    let answer: string | null = (c.res as WithAnswerText)[ANSWER_TEXT] ?? null;
     let answerSize: number | null = null;
     let answerType: string | null = null;
     let answerMessage: string | null = null;

@@ -25,12 +25,8 @@ export type AppEnv = {
     route: Route;
     /** Where production would refuse what the sandbox accepted (`warn()`): the `x-sandbox-warning` headers. */
     warnings: string[] | undefined;
-    /** The text of the JSON body the route read, for the request journal. */
-    requestText: string | undefined;
     /** The size in bytes of a form body the route read. */
     bodySize: number | undefined;
-    /** The JSON text of the answer, as `jsonAnswer` sent it, for the request journal. */
-    answer: string | undefined;
     /** The scenario rule that fired for this request. */
     scenario: FiredRule | undefined;
   };

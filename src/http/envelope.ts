@@ -4,13 +4,27 @@ import type { FieldError } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
 
 /**
- * A JSON answer, as `c.json()` would send it, with its text kept on the context for the request journal: the
- * journal holds the string that was sent rather than serialising the answer again when it is read.
+ * Where the request journal finds the JSON text of an answer (on the `Response`) and of a request body (on
+ * Hono's request). Properties of objects the request has anyway rather than context variables: a cheap read sets
+ * four of those, and a fifth grows the context's Map, a cost every request would pay.
+ */
+export const ANSWER_TEXT: unique symbol = Symbol('answerText');
+export const REQUEST_TEXT: unique symbol = Symbol('requestText');
+
+export type WithAnswerText = Response & { [ANSWER_TEXT]?: string };
+export type WithRequestText = object & { [REQUEST_TEXT]?: string };
+
+/**
+ * A JSON answer, as `c.json()` would send it, its text kept on the response for the request journal: the journal
+ * holds the string that was sent rather than serialising the answer again when it is read.
  */
 export function jsonAnswer(c: Context<AppEnv>, body: unknown, status: number): Response {
   const text = JSON.stringify(body);
-  c.set('answer', text);
-  return c.body(text, status as ContentfulStatusCode, { 'Content-Type': 'application/json' });
+  const res: WithAnswerText = c.body(text, status as ContentfulStatusCode, {
+    'Content-Type': 'application/json',
+  });
+  res[ANSWER_TEXT] = text;
+  return res;
 }
 
 /**

@@ -94,5 +94,6 @@ export async function settleUnreadBody(
 export function bufferedUnreadBody(incoming: IncomingMessage): Buffer | undefined {
   if (incoming.readableDidRead || incoming.readableLength === 0 || !incoming.complete) return undefined;
   const buffered: unknown = incoming.read();
-  return Buffer.isBuffer(buffered) ? buffered : undefined;
+  // A copy: the chunk may be a view into a larger buffer of the socket's, which the journal would keep alive.
+  return Buffer.isBuffer(buffered) ? Buffer.from(buffered) : undefined;
 }
