@@ -213,6 +213,18 @@ export const settings = {
     'requests kept for GET /__sandbox/requests (default 1000)',
     int(1, 1_000_000).default(1000),
   ),
+  journalBodyLimit: setting(
+    'journal-body-limit',
+    'SANDBOX_JOURNAL_BODY_LIMIT',
+    'largest request or response body the request journal keeps, in bytes; a larger one is recorded by its size (default 65536)',
+    int(0, MAX_STRING_LENGTH).default(65_536),
+  ),
+  journalBytes: setting(
+    'journal-bytes',
+    'SANDBOX_JOURNAL_BYTES',
+    'bytes the request journal may hold (bodies, plus 1024 per entry); past it the oldest entries go (default 67108864, 64 MiB)',
+    int(1024).default(64 * 1_048_576),
+  ),
   compactAfter: setting(
     'compact-after',
     'SANDBOX_COMPACT_AFTER',

@@ -66,6 +66,13 @@ export interface ConfigInput {
   quiet?: boolean;
   /** Requests kept for `GET /__sandbox/requests`. Default 1000. */
   journalSize?: number;
+  /**
+   * Largest request or response body the request journal keeps, in bytes; a larger one is recorded by its size.
+   * Default 65536 (64 KiB).
+   */
+  journalBodyLimit?: number;
+  /** Bytes the request journal may hold (kept bodies, plus 1024 per entry), at least 1024; past it the oldest go. Default 67108864 (64 MiB). */
+  journalBytes?: number;
   /** Journal size, in bytes, that triggers a background snapshot, at least 1024. Default 16777216 (16 MiB). */
   compactAfter?: number;
 }

@@ -65,8 +65,11 @@ export class ApiError extends Error {
     public readonly errorCode?: string,
     /** What a drain that gave up was still waiting for, sent as `waiting`. */
     public readonly waiting?: object,
-    /** The references of a failed transfer, sent as `data` (null otherwise), so that it can be disputed. */
-    public readonly data?: FailedTransferData,
+    /**
+     * Sent as `data` (null otherwise): the references of a failed transfer, so that it can be disputed; the
+     * count and the nearest requests of a request verification that does not hold.
+     */
+    public readonly data?: FailedTransferData | object,
   ) {
     super(message);
   }

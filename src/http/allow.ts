@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { AppEnv } from './env.js';
-import { errorBody } from './envelope.js';
+import { errorBody, jsonAnswer } from './envelope.js';
 import type { Route } from './route.js';
 
 /** A path template as a pattern over request paths: each `{param}` one segment. */
@@ -37,9 +37,10 @@ export function unmatchedRoute(mounted: readonly (readonly [prefix: string, rout
     const { method, path } = c.req;
     const allow = allowed(path);
     if (allow.length === 0 || allow.includes(method))
-      return c.json(errorBody(`Route not found: ${method} ${path}`), 404);
+      return jsonAnswer(c, errorBody(`Route not found: ${method} ${path}`), 404);
     c.header('Allow', allow.join(', '));
-    return c.json(
+    return jsonAnswer(
+      c,
       errorBody(`Method ${method} is not allowed on ${path}; it allows ${allow.join(', ')}`),
       405,
     );

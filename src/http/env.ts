@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RoleName } from '../domain/roles.js';
 import type { BusinessRecord, ClientRecord, UserRecord } from '../store/records.js';
+import type { FiredRule } from './request-log.js';
 import type { Route } from './route.js';
 
 /** Who is calling, once scheme A or B has accepted the credentials. */
@@ -24,5 +25,9 @@ export type AppEnv = {
     route: Route;
     /** Where production would refuse what the sandbox accepted (`warn()`): the `x-sandbox-warning` headers. */
     warnings: string[] | undefined;
+    /** The size in bytes of a form body the route read. */
+    bodySize: number | undefined;
+    /** The scenario rule that fired for this request. */
+    scenario: FiredRule | undefined;
   };
 };

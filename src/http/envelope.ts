@@ -1,4 +1,31 @@
-import type { FailedTransferData, FieldError } from '../domain/errors.js';
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { FieldError } from '../domain/errors.js';
+import type { AppEnv } from './env.js';
+
+/**
+ * Where the request journal finds the JSON text of an answer (on the `Response`) and of a request body (on
+ * Hono's request). Properties of objects the request has anyway rather than context variables: a cheap read sets
+ * four of those, and a fifth grows the context's Map, a cost every request would pay.
+ */
+export const ANSWER_TEXT: unique symbol = Symbol('answerText');
+export const REQUEST_TEXT: unique symbol = Symbol('requestText');
+
+export type WithAnswerText = Response & { [ANSWER_TEXT]?: string };
+export type WithRequestText = object & { [REQUEST_TEXT]?: string };
+
+/**
+ * A JSON answer, as `c.json()` would send it, its text kept on the response for the request journal: the journal
+ * holds the string that was sent rather than serialising the answer again when it is read.
+ */
+export function jsonAnswer(c: Context<AppEnv>, body: unknown, status: number): Response {
+  const text = JSON.stringify(body);
+  const res: WithAnswerText = c.body(text, status as ContentfulStatusCode, {
+    'Content-Type': 'application/json',
+  });
+  res[ANSWER_TEXT] = text;
+  return res;
+}
 
 /**
  * The error envelope: `{status: false, message, data: null}`, plus `errors` on validation failures,
@@ -9,12 +36,12 @@ export function errorBody(
   errors?: FieldError[],
   errorCode?: string,
   waiting?: object,
-  data?: FailedTransferData,
+  data?: object,
 ) {
   const body: {
     status: false;
     message: string;
-    data: FailedTransferData | null;
+    data: object | null;
     errors?: FieldError[];
     errorCode?: string;
     waiting?: object;

@@ -1,11 +1,11 @@
 import type { Context, Handler, Hono, MiddlewareHandler } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError } from '../domain/errors.js';
 import { canonicalId } from '../domain/ids.js';
 import { parseInput } from '../domain/parse.js';
 import { type Auth, actorOf } from './auth.js';
 import { limit } from './body-limit.js';
 import type { AppEnv } from './env.js';
+import { jsonAnswer } from './envelope.js';
 import { header } from './headers.js';
 import { type FormFields, isReply, type Route, type Runtime } from './route.js';
 import { jsonBody, jsonText } from './validate.js';
@@ -84,6 +84,8 @@ async function formBody(c: Context<AppEnv>): Promise<FormFields> {
   const form = await c.req.parseBody({ all: true }).catch(() => {
     throw new ApiError(400, 'Malformed multipart body');
   });
+  // The request journal keeps a form's size only: the parse above read the bytes once, this reads the same buffer.
+  c.set('bodySize', (await c.req.arrayBuffer()).byteLength);
   return withoutBrackets(form);
 }
 
@@ -127,7 +129,7 @@ export function mountRoutes(
       const status = answer.status ?? 200;
       const json = envelope(route, status, answer);
       check?.(route, status, json);
-      return c.json(json, status as ContentfulStatusCode);
+      return jsonAnswer(c, json, status);
     };
     const answered = (c: Context<AppEnv>, given: unknown): Response | Promise<Response> =>
       given instanceof Promise

@@ -8,13 +8,29 @@ export const DISCARD_MAX_BYTES = 64 * 1_048_576;
 /** How long the rest of a body may pause before the connection is given up: a client that stalls mid-body. */
 export const DISCARD_IDLE_MS = 2_000;
 
+/** What was drained of an unread body: whether it ended, and its first bytes, kept for the request journal. */
+export interface Drained {
+  ended: boolean;
+  /** The body's first bytes, up to the bound asked for; all of it when `bytes` is at most that bound. */
+  kept: Buffer[];
+  /** How many bytes were read. */
+  bytes: number;
+}
+
 /**
- * Reads and throws away the rest of a request body, up to `maxBytes`, giving up after `idleMs` without data.
- * Answers true once the body has ended (the connection can carry another request), false when it gave up.
+ * Reads and throws away the rest of a request body, up to `maxBytes`, giving up after `idleMs` without data; the
+ * first `keep` bytes are kept. `ended` is true once the body has ended (the connection can carry another
+ * request), false when it gave up.
  */
-export function discardRest(incoming: IncomingMessage, maxBytes: number, idleMs: number): Promise<boolean> {
-  if (incoming.readableEnded) return Promise.resolve(true);
-  if (incoming.destroyed) return Promise.resolve(false);
+export function discardRest(
+  incoming: IncomingMessage,
+  maxBytes: number,
+  idleMs: number,
+  keep = 0,
+): Promise<Drained> {
+  const kept: Buffer[] = [];
+  if (incoming.readableEnded) return Promise.resolve({ ended: true, kept, bytes: 0 });
+  if (incoming.destroyed) return Promise.resolve({ ended: false, kept, bytes: 0 });
   return new Promise((resolve) => {
     let read = 0;
     const finish = (ended: boolean) => {
@@ -23,11 +39,12 @@ export function discardRest(incoming: IncomingMessage, maxBytes: number, idleMs:
       incoming.off('end', onEnd);
       incoming.off('close', onClose);
       incoming.off('error', onClose);
-      resolve(ended);
+      resolve({ ended, kept, bytes: read });
     };
     const onEnd = () => finish(true);
     const onClose = () => finish(incoming.readableEnded);
     const onData = (chunk: Buffer) => {
+      if (read < keep) kept.push(read + chunk.length <= keep ? chunk : chunk.subarray(0, keep - read));
       read += chunk.length;
       if (read > maxBytes) finish(false);
       else timer.refresh();
@@ -47,16 +64,36 @@ export function discardRest(incoming: IncomingMessage, maxBytes: number, idleMs:
  * second at most and then destroys the socket, which the client, told `keep-alive`, would reuse. So the rest is
  * read and thrown away before the answer goes out (bounded in size and idle time); where that is not possible the
  * answer says `Connection: close`. A request without a body is `complete` at once and pays nothing.
+ *
+ * Answers the body's first `keep` bytes (for the request journal) when it was read to its end and no longer than
+ * that; undefined otherwise.
  */
 export async function settleUnreadBody(
   incoming: IncomingMessage,
   outgoing: ServerResponse,
   answer: Response,
-): Promise<void> {
-  if (incoming.complete || incoming.destroyed) return;
-  if (answer.headers.get('connection')?.toLowerCase() === 'close') return;
+  keep = 0,
+): Promise<Buffer | undefined> {
+  if (incoming.complete || incoming.destroyed) return undefined;
+  if (answer.headers.get('connection')?.toLowerCase() === 'close') return undefined;
   const declared = Number(incoming.headers['content-length'] ?? 0);
-  const ended =
-    declared <= DISCARD_MAX_BYTES && (await discardRest(incoming, DISCARD_MAX_BYTES, DISCARD_IDLE_MS));
-  if (!ended && !outgoing.headersSent) outgoing.setHeader('connection', 'close');
+  const drained =
+    declared <= DISCARD_MAX_BYTES
+      ? await discardRest(incoming, DISCARD_MAX_BYTES, DISCARD_IDLE_MS, keep)
+      : null;
+  if (!drained?.ended && !outgoing.headersSent) outgoing.setHeader('connection', 'close');
+  if (!drained?.ended || drained.bytes > keep) return undefined;
+  return Buffer.concat(drained.kept);
+}
+
+/**
+ * The body a route never read although it had all arrived (a small body in the packets of its headers, answered
+ * 401 before it was read): what Node buffered, taken as it is (@hono/node-server would drain it anyway). Undefined
+ * when the route read its body or there was none.
+ */
+export function bufferedUnreadBody(incoming: IncomingMessage): Buffer | undefined {
+  if (incoming.readableDidRead || incoming.readableLength === 0 || !incoming.complete) return undefined;
+  const buffered: unknown = incoming.read();
+  // A copy: the chunk may be a view into a larger buffer of the socket's, which the journal would keep alive.
+  return Buffer.isBuffer(buffered) ? Buffer.from(buffered) : undefined;
 }

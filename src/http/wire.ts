@@ -34,15 +34,33 @@ export const errorEnvelope = lazy('ErrorEnvelope', () =>
     status: z.literal(false),
     message: z.string(),
     data: z
-      .strictObject({
-        transactionReference: z
-          .string()
-          .describe('the failed transfer’s ledger entry: the `transactionId` of a dispute'),
-        retrievalReference: z.string().describe('the reference the transfer was sent with'),
-      })
+      .union([
+        z.strictObject({
+          transactionReference: z
+            .string()
+            .describe('the failed transfer’s ledger entry: the `transactionId` of a dispute'),
+          retrievalReference: z.string().describe('the reference the transfer was sent with'),
+        }),
+        z.strictObject({
+          count: z.number().int().describe('requests in the journal that match'),
+          expected: z
+            .record(z.string(), z.number().int())
+            .describe('`exactly`, `atLeast`, `atMost` as asked'),
+          nearest: z
+            .array(
+              z.strictObject({
+                unmatched: z
+                  .array(z.string())
+                  .describe('the criteria the entry misses: `status`, `body.amount`…'),
+                entry: z.record(z.string(), z.unknown()).describe('a `RequestEntry`'),
+              }),
+            )
+            .describe('up to 5 entries meeting the most criteria, newest first among equals'),
+        }),
+      ])
       .nullable()
       .describe(
-        'null, except on a failed transfer (400 with `errorCode`): its references, so that it can be disputed',
+        'null, except on a failed transfer (400 with `errorCode`): its references, so that it can be disputed; and on a request verification that does not hold (409): the count and the nearest entries',
       ),
     errors: z
       .array(z.strictObject({ field: z.string(), message: z.string() }))

@@ -109,9 +109,15 @@ export class ScenarioController {
 
   /**
    * The effect of the first rule that applies to `event`, counting it; null when none does. `chosen` names a
-   * ready scenario picked by the request instead of the active one.
+   * ready scenario picked by the request instead of the active one. `fired` hears which rule applied: the
+   * scenario's name and the rule's 0-based index among the rules in force (`GET /__sandbox/scenario`'s `rules`,
+   * overrides first), for the request journal.
    */
-  check(event: ScenarioEvent, chosen?: string): RuleEffect | null {
+  check(
+    event: ScenarioEvent,
+    chosen?: string,
+    fired?: (rule: { name: string; rule: number }) => void,
+  ): RuleEffect | null {
     const state = chosen === undefined ? this.active : this.perRequestState(chosen);
     if (!state) return null;
     const rules = state === this.active ? this.rules() : state.scenario.rules;
@@ -124,6 +130,7 @@ export class ScenarioController {
     for (const i of conditionsMet) bump(i, 'seen');
     if (!match) return null;
     bump(match.index, 'applied');
+    fired?.({ name: state.scenario.name, rule: match.index });
     return match.rule.effect;
   }
 

@@ -470,8 +470,32 @@ const tour: Record<string, Step> = {
     await t.sandbox.drain();
   },
   requests: async (t) => {
-    await control(t, 200, 'GET', '/requests?limit=5');
+    const page = await control(t, 200, 'GET', '/requests?limit=5&status=2xx');
+    keep(t, 'request', firstOf(page).id);
     await control(t, 400, 'GET', '/requests?limit=0');
+    await control(t, 400, 'GET', '/requests?status=2x');
+  },
+  searchRequests: async (t) => {
+    const path = '/api/v1/clients/business/customers/funds/transfer';
+    await control(t, 200, 'POST', '/requests/search', { body: { method: 'post', path, body: {} } });
+    await control(t, 400, 'POST', '/requests/search', { body: { status: 'teapot' } });
+  },
+  verifyRequests: async (t) => {
+    const path = '/api/v1/clients/business/customers/funds/transfer';
+    await control(t, 200, 'POST', '/requests/verify', { body: { method: 'POST', path, atLeast: 1 } });
+    await control(t, 409, 'POST', '/requests/verify', { body: { method: 'DELETE', path } });
+    await control(t, 400, 'POST', '/requests/verify', { body: { exactly: 1, atMost: 2 } });
+  },
+  requestsHar: async (t) => {
+    await control(t, 200, 'GET', '/requests.har?method=POST');
+    await control(t, 400, 'GET', '/requests.har?status=6xx');
+  },
+  getRequest: async (t) => {
+    await control(t, 200, 'GET', `/requests/${kept(t, 'request')}`);
+    await control(t, 404, 'GET', '/requests/999999999');
+  },
+  clearRequests: async (t) => {
+    await control(t, 200, 'DELETE', '/requests');
   },
 
   // ------------------------------------------------------------------ the clock and the scenario

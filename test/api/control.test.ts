@@ -81,7 +81,8 @@ describe('metrics', () => {
     expect(after.records.businesses).toBe((before.records.businesses ?? 0) + 1);
     expect(after.store.seq).toBeGreaterThan(before.store.seq);
     // The journal keeps 3 however many requests were answered.
-    expect(after.requestJournal).toEqual({ entries: 3, capacity: 3 });
+    expect(after.requestJournal).toMatchObject({ entries: 3, capacity: 3, byteLimit: 64 * 1_048_576 });
+    expect(after.requestJournal.bytes).toBeGreaterThanOrEqual(3 * 1024);
   });
 
   it('refuses gc=true without --expose-gc (409) and a value that is not a boolean (400)', async () => {

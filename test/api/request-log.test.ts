@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { requestJournal } from '../../src/control/requests/schemas.js';
+import { requestEntry } from '../../src/control/requests/schemas.js';
 import { formatRequest, RequestJournal } from '../../src/http/request-log.js';
 import type { Sandbox } from '../../src/sandbox.js';
-import { dataOf } from '../support/answers.js';
+import { pageOf } from '../support/answers.js';
+import { journalEntry } from '../support/journal.js';
 import { call, memorySandbox } from '../support/sandbox.js';
 
 /** The request journal's entries matching `query` (`?status=401`), newest first. */
 async function journal(sandbox: Sandbox, query = '') {
-  return dataOf(await call(sandbox, 'GET', `/__sandbox/requests${query}`), requestJournal);
+  return pageOf(await call(sandbox, 'GET', `/__sandbox/requests${query}`), requestEntry).data;
 }
 
 describe('request journal', () => {
@@ -39,7 +40,9 @@ describe('request journal', () => {
     expect(posts).toHaveLength(1);
     const health = await journal(sandbox, '?path=health&limit=2');
     expect(health).toHaveLength(2);
-    expect((await call(sandbox, 'GET', '/__sandbox/requests?status=abc')).status).toBe(400);
+    const bad = await call(sandbox, 'GET', '/__sandbox/requests?status=abc');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('status is invalid: must be a status code (400) or a class of them (4xx)');
   });
 
   it('records a body refused by its size (413) like any other answer', async () => {
@@ -69,15 +72,7 @@ describe('request journal', () => {
   it('the ring keeps order across wrap-around', () => {
     const journal = new RequestJournal(3);
     for (let i = 0; i < 7; i++) {
-      journal.add({
-        time: '',
-        method: 'GET',
-        path: `/${i}`,
-        status: 200,
-        durationMs: 0,
-        requestId: String(i),
-        warnings: [],
-      });
+      journal.add(journalEntry({ path: `/${i}`, requestId: String(i) }));
     }
     expect(journal.entries().map((e) => e.path)).toEqual(['/6', '/5', '/4']);
     journal.clear();
@@ -85,7 +80,7 @@ describe('request journal', () => {
   });
 
   it('formats a line as pretty text or JSON', () => {
-    const entry = {
+    const lean = {
       time: '2026-11-21T10:00:00.123Z',
       method: 'POST',
       path: '/api/v1/x',
@@ -94,11 +89,16 @@ describe('request journal', () => {
       requestId: 'r1',
       warnings: [],
     };
+    const entry = journalEntry({ ...lean, requestBody: '{"password":"hunter2"}', answer: '{"status":true}' });
     expect(formatRequest(entry, 'pretty')).toBe('10:00:00.123 POST   /api/v1/x 201 3.4ms r1');
-    expect(JSON.parse(formatRequest(entry, 'json'))).toEqual(entry);
+    // The lean fields only: never a body or a header.
+    expect(JSON.parse(formatRequest(entry, 'json'))).toEqual(lean);
     const warned = { ...entry, warnings: ['one', 'two'] };
     expect(formatRequest(warned, 'pretty')).toBe(
       '10:00:00.123 POST   /api/v1/x 201 3.4ms r1 warning: one | two',
     );
+    const known = { ...entry, clientId: 'client-a' };
+    expect(formatRequest(known, 'pretty')).toBe('10:00:00.123 POST   /api/v1/x 201 3.4ms r1 client=client-a');
+    expect(JSON.parse(formatRequest(known, 'json'))).toEqual({ ...lean, clientId: 'client-a' });
   });
 });

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { signIn as signedIn } from '../../src/api/auth/schemas.js';
 import { commands } from '../../src/cli/commands.js';
-import { requestJournal } from '../../src/control/requests/schemas.js';
+import { requestEntry } from '../../src/control/requests/schemas.js';
 import { stateExport } from '../../src/control/state/schemas.js';
-import { bodyOf, dataOf } from '../support/answers.js';
+import { bodyOf, dataOf, pageOf } from '../support/answers.js';
 import { http, runCli, type SandboxProcess, startProcess, stop, waitForOutput } from '../support/process.js';
 import { A } from '../support/sandbox.js';
 
@@ -196,7 +196,7 @@ describe.concurrent('the CLI', () => {
     await http(quiet, 'GET', '/__sandbox/health', { headers: { 'x-request-id': 'log-check-3' } });
     // The journal has it, so the request was answered; a line would have been written in the same turn.
     const journal = await http(quiet, 'GET', '/__sandbox/requests?path=health');
-    expect(dataOf(journal, requestJournal)[0]?.requestId).toBe('log-check-3');
+    expect(pageOf(journal, requestEntry).data[0]?.requestId).toBe('log-check-3');
     expect(quiet.stdout()).not.toContain('log-check-3');
     expect(quiet.stdout().trim().split('\n')).toHaveLength(1);
   });

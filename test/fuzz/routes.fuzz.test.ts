@@ -97,9 +97,15 @@ function envelopeProblem(received: Received): string | null {
   if (typeof envelope.message !== 'string' || envelope.message.trim() === '') {
     return `message is ${JSON.stringify(envelope.message)}, not a non-empty string`;
   }
-  // A failed transfer (400 with `errorCode`) carries its references in `data`, to dispute it by.
+  // A failed transfer (400 with `errorCode`) carries its references in `data`, to dispute it by; a request
+  // verification that does not hold (409) its count and nearest entries.
   const failedTransfer = received.status === 400 && typeof envelope.errorCode === 'string';
-  if (!('data' in envelope) || (envelope.data !== null && !failedTransfer))
+  const failedVerification =
+    received.status === 409 &&
+    envelope.data !== null &&
+    typeof envelope.data === 'object' &&
+    'nearest' in envelope.data;
+  if (!('data' in envelope) || (envelope.data !== null && !failedTransfer && !failedVerification))
     return `data is ${JSON.stringify(envelope.data)}, not null`;
   if (STACK.test(received.text)) return 'the body holds a stack trace';
   return null;

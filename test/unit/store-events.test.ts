@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type RequestEntry, RequestJournal } from '../../src/http/request-log.js';
 import { Store, type StoreChange } from '../../src/store/store.js';
+import { journalEntry } from '../support/journal.js';
 import { baseState, customer } from '../support/store.js';
 
 const memory = () =>
@@ -138,7 +139,7 @@ describe('Store.subscribe', () => {
 });
 
 function entry(n: number): RequestEntry {
-  return {
+  return journalEntry({
     time: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
     method: 'GET',
     path: `/r/${n}`,
@@ -146,7 +147,7 @@ function entry(n: number): RequestEntry {
     durationMs: n,
     requestId: `req-${n}`,
     warnings: [],
-  };
+  });
 }
 
 describe('RequestJournal.subscribe', () => {

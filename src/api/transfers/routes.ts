@@ -56,7 +56,11 @@ export const transferRoutes: Route[] = [
     responses,
     handle: async ({ deps, c, actor, business, body }) => {
       warnOfReceiver(c, body);
-      return { data: await sendTransfer(deps, actor(), business, body, 'transfer', chosenScenario(c, deps)) };
+      return {
+        data: await sendTransfer(deps, actor(), business, body, 'transfer', chosenScenario(c, deps), (rule) =>
+          c.set('scenario', rule),
+        ),
+      };
     },
   }),
   defineRoute({
@@ -81,6 +85,7 @@ export const transferRoutes: Route[] = [
           body,
           'anonymous_transfer',
           chosenScenario(c, deps),
+          (rule) => c.set('scenario', rule),
         ),
       };
     },

@@ -6,6 +6,7 @@ import { transferFee } from '../../domain/fees.js';
 import { formatNaira } from '../../domain/money.js';
 import { nipSessionId } from '../../domain/references.js';
 import { INSUFFICIENT_FUNDS, type TransferFailure } from '../../domain/transfer-failure.js';
+import type { FiredRule } from '../../http/request-log.js';
 import { post } from '../../ledger/ledger.js';
 import type { BusinessRecord, TransactionRecord } from '../../store/records.js';
 import type { Tx } from '../../store/store.js';
@@ -63,7 +64,8 @@ function previousTransfer(tx: Pick<Tx, 'where'>, businessId: string, retrievalRe
  * mutation: a repeated `retrievalReference` answers what the first request got (same body) or 409 (another
  * body); a failure from the rules or a balance that does not cover amount plus fee records a failed entry and
  * debits nothing; otherwise the ledger debits `amount + charge`. So two concurrent transfers can never
- * overdraw the account. `chosenScenario` is a ready scenario the request picked for itself.
+ * overdraw the account. `chosenScenario` is a ready scenario the request picked for itself; `fired` hears the
+ * scenario rule that applied, if one did (the request journal shows it).
  */
 export async function sendTransfer(
   deps: Deps,
@@ -72,6 +74,7 @@ export async function sendTransfer(
   input: TransferInput,
   kind: TransferKind,
   chosenScenario?: string,
+  fired?: (rule: FiredRule) => void,
 ): Promise<TransferResultView> {
   assertKnownBank(deps, input.receiverBankCode);
   const print = fingerprint(kind, input);
@@ -90,6 +93,7 @@ export async function sendTransfer(
         reference: input.retrievalReference,
       },
       chosenScenario,
+      fired,
     );
     if (effect?.delayMs) await deps.clock.sleep(effect.delayMs);
     ruled = effect?.fail;

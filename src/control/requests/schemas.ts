@@ -2,23 +2,135 @@ import * as z from 'zod';
 import { lazy } from '../../http/route.js';
 import { isoDate } from '../../http/wire.js';
 
-// The request journal: the last requests answered.
+// The request journal: the last requests answered, what they carried and what they got.
 
-export const requestsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(1_000_000).default(100),
-  method: z.string().trim().toUpperCase().optional(),
-  status: z.coerce.number().int().min(100).max(599).optional(),
-  path: z.string().trim().min(1).max(500).optional(),
-});
+/** `400`, or a class of statuses: `4xx`. */
+const STATUS = /^[1-5](?:\d\d|xx)$/i;
+const STATUS_MESSAGE = 'must be a status code (400) or a class of them (4xx)';
+
+const statusText = () =>
+  z
+    .string()
+    .trim()
+    .regex(STATUS, STATUS_MESSAGE)
+    .toLowerCase()
+    .describe('a status (`400`) or a class (`4xx`)');
+
+/** The journal's own limit on a page: the journal holds `--journal-size` entries (1000 by default). */
+export const MAX_PAGE = 1000;
+
+/** What every journal route filters on (the request body aside, which each takes in its own form). */
+const filterFields = {
+  method: z.string().trim().min(1).max(20).toUpperCase().optional().describe('any case'),
+  path: z.string().trim().min(1).max(500).optional().describe('a part of the path'),
+  clientId: z.string().trim().min(1).max(200).optional().describe('the client the credentials resolved to'),
+  businessId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('the business of the `businessId` header'),
+};
+
+const pageFields = {
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(100),
+};
+
+/**
+ * `GET /__sandbox/requests` and `GET /__sandbox/requests.har`: the filters as query parameters, and
+ * `body.<dotted.path>=value` parameters matching the request body (any other parameter is ignored, as on the other
+ * lists).
+ */
+export const requestsQuery = z
+  .object({ ...pageFields, ...filterFields, status: statusText().optional() })
+  .catchall(z.string());
 export type RequestsQuery = z.infer<typeof requestsQuery>;
 
-// What the route answers.
+const bodySubset = () =>
+  z
+    .unknown()
+    .optional()
+    .describe(
+      'a JSON subset the request body must contain: an object matches an object holding each of its fields (at any depth, extra fields ignored); a list matches a list holding a match for each of its elements, in any order; anything else matches an equal value',
+    );
+
+/** A status given in JSON: the number `400`, or the text `"400"` or `"4xx"`. */
+const statusInBody = () =>
+  z.preprocess((v) => (typeof v === 'number' ? String(v) : v), statusText()).optional();
+
+const filterObject = () => z.strictObject({ ...filterFields, status: statusInBody(), body: bodySubset() });
+
+/** The filters of the search and the verification, in JSON. */
+export const requestFilter = filterObject();
+/** The filters of `POST /__sandbox/requests/search` and `…/verify`, as a client gives them. */
+export interface RequestFilter {
+  /** Any case. */
+  method?: string;
+  /** A part of the path. */
+  path?: string;
+  /** `400` (number or text) or a class: `"4xx"`. */
+  status?: number | string;
+  clientId?: string;
+  businessId?: string;
+  /** A JSON subset the request body must contain (see `bodySubset`). */
+  body?: unknown;
+}
+
+/** `POST /__sandbox/requests/search`. */
+export const requestSearch = z.strictObject({
+  ...filterFields,
+  status: statusInBody(),
+  body: bodySubset(),
+  page: z.number().int().min(1).default(1),
+  limit: z.number().int().min(1).max(MAX_PAGE).default(100),
+});
+export type RequestSearch = z.infer<typeof requestSearch>;
+
+const count = () => z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/** `POST /__sandbox/requests/verify`: the filters and how many requests must match them (at least 1 if unsaid). */
+export const requestVerification = z
+  .strictObject({
+    ...filterFields,
+    status: statusInBody(),
+    body: bodySubset(),
+    exactly: count().optional(),
+    atLeast: count().optional(),
+    atMost: count().optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.exactly !== undefined && (v.atLeast !== undefined || v.atMost !== undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['exactly'],
+        message: 'cannot be combined with atLeast or atMost',
+      });
+    if (v.atLeast !== undefined && v.atMost !== undefined && v.atLeast > v.atMost)
+      ctx.addIssue({ code: 'custom', path: ['atLeast'], message: 'must not be more than atMost' });
+  });
+/** `POST /__sandbox/requests/verify`'s body as a client gives it: the filters and the count expected. */
+export interface RequestVerification extends RequestFilter {
+  exactly?: number;
+  atLeast?: number;
+  atMost?: number;
+}
+export type ParsedVerification = z.infer<typeof requestVerification>;
+
+// What the routes answer.
+
+const headerMap = () => z.record(z.string(), z.string());
 
 export const requestEntry = lazy('RequestEntry', () =>
   z.strictObject({
-    time: isoDate(),
+    id: z.string().describe('unique in the journal, increasing: `GET /__sandbox/requests/{id}`'),
+    time: isoDate().describe('when the answer was ready'),
     method: z.string(),
     path: z.string(),
+    query: z
+      .record(z.string(), z.string())
+      .describe('the query string, one value per parameter (the first); secret ones redacted'),
     status: z.number().int(),
     durationMs: z.number().describe('to a tenth of a millisecond'),
     requestId: z.string(),
@@ -28,8 +140,111 @@ export const requestEntry = lazy('RequestEntry', () =>
       .describe(
         'where production would refuse what the sandbox accepted: the `x-sandbox-warning` headers sent',
       ),
+    clientId: z.string().nullable().describe('the client the credentials resolved to; null when none did'),
+    businessId: z.string().nullable().describe('the business of the `businessId` header, once accepted'),
+    scenario: z
+      .strictObject({
+        name: z.string(),
+        rule: z
+          .number()
+          .int()
+          .describe('0-based, among the rules in force (`GET /__sandbox/scenario`: overrides first)'),
+      })
+      .nullable()
+      .describe('the scenario rule that fired for this request (an `http` or `transfer` rule), if one did'),
+    request: z.strictObject({
+      headers: headerMap().describe('lower-case names; credentials redacted to their last 4 characters'),
+      body: z
+        .unknown()
+        .describe(
+          'the JSON body as sent, secret fields redacted; null when there was none, it was not JSON (a form), it was never read, or it passed `--journal-body-limit`',
+        ),
+      bodySize: z
+        .number()
+        .int()
+        .nullable()
+        .describe('bytes; null when unknown (no Content-Length, never read)'),
+      contentType: z.string().nullable(),
+      truncated: z.boolean().describe('the body passed `--journal-body-limit` and was not kept'),
+    }),
+    response: z.strictObject({
+      status: z.number().int(),
+      message: z.string().nullable().describe('the envelope’s `message`; null for another kind of answer'),
+      body: z
+        .unknown()
+        .describe(
+          'the JSON answer as sent, secret fields redacted; null for a page, an event stream, a file, or one past `--journal-body-limit`',
+        ),
+      bodySize: z.number().int().nullable().describe('bytes; null when unknown (an event stream)'),
+      contentType: z.string().nullable(),
+      truncated: z.boolean().describe('the answer passed `--journal-body-limit` and was not kept'),
+    }),
   }),
 );
 export type RequestEntryView = z.infer<ReturnType<typeof requestEntry>>;
 
-export const requestJournal = lazy('RequestJournal', () => z.array(requestEntry()).describe('newest first'));
+export const verificationResult = lazy('RequestVerificationResult', () =>
+  z.strictObject({
+    count: z.number().int().describe('requests in the journal that match'),
+    expected: z
+      .strictObject({
+        exactly: z.number().int().optional(),
+        atLeast: z.number().int().optional(),
+        atMost: z.number().int().optional(),
+      })
+      .describe('the count asked for (`atLeast: 1` when none was)'),
+  }),
+);
+export type VerificationResultView = z.infer<ReturnType<typeof verificationResult>>;
+
+export const deletedRequests = lazy('DeletedRequests', () =>
+  z.strictObject({ deleted: z.number().int().describe('entries removed') }),
+);
+
+/** HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), the fields the export writes. */
+export const harDocument = lazy('Har', () => {
+  const pair = z.strictObject({ name: z.string(), value: z.string() });
+  return z.strictObject({
+    log: z.strictObject({
+      version: z.literal('1.2'),
+      creator: z.strictObject({ name: z.string(), version: z.string() }),
+      entries: z.array(
+        z.strictObject({
+          startedDateTime: isoDate(),
+          time: z.number(),
+          request: z.strictObject({
+            method: z.string(),
+            url: z.string(),
+            httpVersion: z.string(),
+            cookies: z.array(pair),
+            headers: z.array(pair),
+            queryString: z.array(pair),
+            postData: z.strictObject({ mimeType: z.string(), text: z.string() }).optional(),
+            headersSize: z.number().int(),
+            bodySize: z.number().int(),
+          }),
+          response: z.strictObject({
+            status: z.number().int(),
+            statusText: z.string(),
+            httpVersion: z.string(),
+            cookies: z.array(pair),
+            headers: z.array(pair),
+            content: z.strictObject({
+              size: z.number().int(),
+              mimeType: z.string(),
+              text: z.string().optional(),
+            }),
+            redirectURL: z.string(),
+            headersSize: z.number().int(),
+            bodySize: z.number().int(),
+          }),
+          cache: z.strictObject({}),
+          timings: z.strictObject({ send: z.number(), wait: z.number(), receive: z.number() }),
+          _id: z.string().describe('the entry’s `id` in the journal'),
+          _requestId: z.string(),
+        }),
+      ),
+    }),
+  });
+});
+export type HarView = z.infer<ReturnType<typeof harDocument>>;

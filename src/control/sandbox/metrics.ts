@@ -32,7 +32,12 @@ export function metricsNow(
       externalBytes: memory.external,
     },
     records,
-    requestJournal: { entries: requests.size, capacity: deps.config.journalSize },
+    requestJournal: {
+      entries: requests.size,
+      capacity: deps.config.journalSize,
+      bytes: requests.bytes,
+      byteLimit: deps.config.journalBytes,
+    },
     queues: { bulkItems: engines.bulk.backlog, webhookDeliveries: engines.webhooks.backlog },
     store: deps.store.stats(),
   };

@@ -51,7 +51,12 @@ export const metrics = lazy('Metrics', () => {
       externalBytes: count,
     }),
     records: z.record(z.string(), count).describe('records per collection'),
-    requestJournal: z.strictObject({ entries: count, capacity: count }),
+    requestJournal: z.strictObject({
+      entries: count,
+      capacity: count,
+      bytes: count.describe('what the entries count for against `--journal-bytes`'),
+      byteLimit: count,
+    }),
     queues: z.strictObject({ bulkItems: count, webhookDeliveries: count }),
     store: z.strictObject({ journalBytes: count, journalFlushes: count, seq: count }),
   });

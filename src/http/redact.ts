@@ -1,0 +1,155 @@
+// What the request journal, its HAR export and the log never show: credentials in headers, query strings and
+// JSON bodies. One place, so that the three agree; `test/api/request-journal.test.ts` walks every route's body and
+// response schemas and fails on a field whose name looks secret and is not covered here.
+
+/** What a secret shows: its last 4 characters, or nothing of it when it is 8 characters or fewer. */
+export function masked(value: string): string {
+  return value.length <= 8 ? '****' : `****${value.slice(-4)}`;
+}
+
+/**
+ * Headers whose value is a credential: the sandbox's own (`authorization`, `secret_key`, `x-api-secret`,
+ * `x-sandbox-token`, the dashboard's cookie) and any whose name says token, secret, password or cookie.
+ * `x-api-key` is the public key (`pk_…`) and stays readable, like the `publicKey` field.
+ */
+const SECRET_HEADER = /authorization|secret|token|password|cookie|^x-api-secret$/i;
+
+/**
+ * JSON fields (and query parameters) whose value is a secret, by name, case-insensitively: passwords, access
+ * and invitation tokens, the secret key, the webhook auth key, the JWT key of the state, retired secret keys,
+ * OTPs. A password or an OTP shows nothing of itself (its last characters are a real part of it); the others show
+ * their last 4 characters, enough to tell two keys apart.
+ */
+const SECRET_FIELDS = new Set([
+  'password',
+  'newpassword',
+  'oldpassword',
+  'currentpassword',
+  'confirmpassword',
+  'accesstoken',
+  'refreshtoken',
+  'authorizationtoken',
+  'token',
+  'secretkey',
+  'secret_key',
+  'secret',
+  'apisecret',
+  'webhookauthkey',
+  'jwtsecret',
+  'key',
+  'otp',
+  'pin',
+]);
+const WHOLLY_HIDDEN = new Set([
+  'password',
+  'newpassword',
+  'oldpassword',
+  'currentpassword',
+  'confirmpassword',
+  'otp',
+  'pin',
+]);
+
+/** Whether a JSON field or query parameter of this name holds a secret. */
+export const isSecretField = (name: string): boolean => SECRET_FIELDS.has(name.toLowerCase());
+
+/** Whether a header of this (any case) name holds a credential. */
+export const isSecretHeader = (name: string): boolean => SECRET_HEADER.test(name);
+
+/** A secret field's value as shown. */
+function hiddenField(name: string, value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  if (WHOLLY_HIDDEN.has(name.toLowerCase())) return '****';
+  if (typeof value === 'string') return masked(value);
+  // A secret given as a number, an object or a list: nothing of it is shown.
+  return '****';
+}
+
+/** A header's value as shown: `Bearer ****9f3a` keeps the scheme word of an `Authorization`. */
+export function redactHeader(name: string, value: string): string {
+  if (!isSecretHeader(name)) return value;
+  const space = value.indexOf(' ');
+  if (/authorization/i.test(name) && space > 0)
+    return `${value.slice(0, space)} ${masked(value.slice(space + 1).trim())}`;
+  return masked(value);
+}
+
+/** A secret's value shorter than this is not looked for in other texts: too many false hits. */
+const SHORTEST_SOUGHT = 6;
+
+/** The values of the secret fields of a document, each with what it shows, to find them in its other texts. */
+function secretsOf(value: unknown, found: Map<string, string>): void {
+  if (Array.isArray(value)) {
+    for (const element of value) secretsOf(element, found);
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  for (const [key, field] of Object.entries(value)) {
+    if (!isSecretField(key)) secretsOf(field, found);
+    else if (typeof field === 'string' && field.length >= SHORTEST_SOUGHT)
+      found.set(field, hiddenField(key, field) as string);
+  }
+}
+
+function redactWith(value: unknown, secrets: ReadonlyMap<string, string>): unknown {
+  if (typeof value === 'string') {
+    let text = value;
+    for (const [secret, shown] of secrets) if (text.includes(secret)) text = text.replaceAll(secret, shown);
+    return text;
+  }
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const shown = redactWith(value[i], secrets);
+      if (shown !== value[i]) {
+        out ??= value.slice();
+        out[i] = shown;
+      }
+    }
+    return out ?? value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  let out: Record<string, unknown> | undefined;
+  for (const [key, field] of Object.entries(value)) {
+    const shown = isSecretField(key) ? hiddenField(key, field) : redactWith(field, secrets);
+    if (shown !== field) {
+      out ??= { ...value };
+      // Defined, not assigned: a `__proto__` field of parsed JSON is a field like any other.
+      Object.defineProperty(out, key, { value: shown, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return out ?? value;
+}
+
+/**
+ * A parsed JSON value with every secret field redacted, at any depth, and each secret's value wherever else the
+ * document repeats it (an outbox message's text quoting the invitation token of its `data`). The value itself when
+ * it holds no secret (so a caller can tell whether its text can be shown as it was), else a copy.
+ */
+export function redactJson(value: unknown): unknown {
+  const secrets = new Map<string, string>();
+  secretsOf(value, secrets);
+  return redactWith(value, secrets);
+}
+
+/** A query string's parameters as shown (the dashboard's `?token=` redacted). */
+export function redactQuery(params: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) out[key] = isSecretField(key) ? masked(value) : value;
+  return out;
+}
+
+/** A URL with its secret query parameters redacted. */
+export function redactUrl(url: string): string {
+  const mark = url.indexOf('?');
+  if (mark === -1) return url;
+  const params = new URLSearchParams(url.slice(mark + 1));
+  let changed = false;
+  for (const [key, value] of params) {
+    if (isSecretField(key)) {
+      params.set(key, masked(value));
+      changed = true;
+    }
+  }
+  return changed ? `${url.slice(0, mark)}?${params.toString()}` : url;
+}
