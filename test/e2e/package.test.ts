@@ -71,7 +71,7 @@ describe('the package from another project', () => {
     expect(errors.badValue?.message).toMatch(/^invalid option port: /);
     expect(errors.scenario).toMatchObject({
       ...errorShape('ScenarioError', 400),
-      message: 'no ready scenario named "no-such-scenario"',
+      message: expect.stringMatching(/^no ready scenario named "no-such-scenario" \(ready: default, /),
     });
     expect(errors.fixture).toMatchObject(errorShape('FixtureError', 400));
     expect(errors.fixture?.message).toMatch(/^fixture .*none/);
