@@ -1,10 +1,12 @@
 /**
- * The programmatic API: start a sandbox from a test suite.
+ * The programmatic API: start a sandbox from a test suite, or drive one that runs elsewhere.
  *
  * ```ts
  * const sandbox = await startSandbox();              // memory store, a free port
- * const client = await sandbox.newClient();          // keys and a funded business of its own
- * await fetch(`${sandbox.url}/api/v1/auth/signin`, ...);
+ * // or: const sandbox = connectSandbox('http://localhost:4010');   // the same handle, over the control API
+ * const me = await sandbox.newClient();              // keys, a funded business, a virtual account of its own
+ * const headers = await sandbox.signIn(me);          // scheme A headers for the app's requests
+ * await sandbox.verify({ method: 'POST', path: '/funds/transfer', atLeast: 1 });   // what the app sent
  * await sandbox.close();
  * ```
  */
@@ -14,6 +16,7 @@ export type {
   ClientLogin,
   RequestEntryView,
   RequestFilter,
+  RequestSearchInput,
   RequestVerification,
   SandboxClock,
   SandboxHandle,

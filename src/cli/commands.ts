@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { connectSandbox } from '../client/connect.js';
-import type { RequestEntryView, RequestFilter, SandboxHandle } from '../client/handle.js';
+import type { RequestEntryView, RequestFilter, RequestSearchInput, SandboxHandle } from '../client/handle.js';
 import { SandboxError, VerificationError } from '../errors.js';
 
 /** Where a command writes, and what it reads of its environment: the process's own, or a test's. */
@@ -272,7 +272,7 @@ export const commands: Record<string, Command> = {
     ],
     options: { ...FILTER_OPTIONS, limit: { type: 'string' } },
     run: async (sandbox, values) => {
-      const filter = filterOf(values);
+      const filter: RequestSearchInput = filterOf(values);
       if (values.limit !== undefined) filter.limit = wholeNumber(values.limit as string, '--limit', 1);
       const entries = await sandbox.requests(filter);
       const lines = entries.map(entryLine);

@@ -6,21 +6,23 @@ import type {
 import type { ClockView } from '../control/clock/schemas.js';
 import type { PaymentReceivedView } from '../control/incoming-payments/schemas.js';
 import type { IncomingPayment } from '../control/incoming-payments/service.js';
-import type { Scenario } from '../scenarios/schema.js';
 import type {
   RequestEntryView,
-  RequestFilter,
+  RequestSearchInput,
   RequestVerification,
-  VerificationView,
-} from './journal-types.js';
+  VerificationResultView,
+} from '../control/requests/schemas.js';
+import type { Scenario } from '../scenarios/schema.js';
 
 export type {
   RequestEntryView,
   RequestFilter,
+  RequestSearchInput,
   RequestVerification,
   StatusFilter,
-  VerificationView,
-} from './journal-types.js';
+} from '../control/requests/schemas.js';
+/** What a verification that holds answers (200): the count and what was expected. */
+export type VerificationView = VerificationResultView;
 
 /** One client's logins, keys, businesses and members (an entry of `GET /__sandbox/credentials`). */
 export type ClientCredentials = ClientCredentialsView;
@@ -92,7 +94,7 @@ export interface SandboxHandle {
   /** Back to the fixtures. */
   reset(): Promise<void>;
   /** The request journal's entries that match, newest first (one page: `page`, `limit`). */
-  requests(filter?: RequestFilter): Promise<RequestEntryView[]>;
+  requests(filter?: RequestSearchInput): Promise<RequestEntryView[]>;
   /** Resolves when as many requests match as expected; rejects with a `VerificationError` otherwise. */
   verify(expectation: RequestVerification): Promise<VerificationView>;
   /**

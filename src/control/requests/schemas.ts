@@ -64,18 +64,31 @@ const filterObject = () => z.strictObject({ ...filterFields, status: statusInBod
 
 /** The filters of the search and the verification, in JSON. */
 export const requestFilter = filterObject();
-/** The filters of `POST /__sandbox/requests/search` and `…/verify`, as a client gives them. */
+/** One status (`400`) or a class (`'4xx'`). */
+export type StatusFilter = number | `${1 | 2 | 3 | 4 | 5}xx`;
+
+/** Which requests of the journal, as a client gives them (search, verify, `requests()`): each field given must match. */
 export interface RequestFilter {
-  /** Any case. */
+  /** `GET`, `POST`, …, in any case. */
   method?: string;
-  /** A part of the path. */
+  /** A part of the path: `/funds/transfer`. */
   path?: string;
-  /** `400` (number or text) or a class: `"4xx"`. */
-  status?: number | string;
+  /** One status (`400`) or a class (`'4xx'`). */
+  status?: StatusFilter;
+  /** The client the credentials resolved to. */
   clientId?: string;
+  /** The business the credentials resolved to. */
   businessId?: string;
-  /** A JSON subset the request body must contain (see `bodySubset`). */
+  /** A JSON subset the request body must contain (see `bodySubset`): `{ retrievalReference: 'abc' }`. */
   body?: unknown;
+}
+
+/** `POST /__sandbox/requests/search`'s body as a client gives it: the filters and a page. */
+export interface RequestSearchInput extends RequestFilter {
+  /** Which page, from 1 (newest first). */
+  page?: number;
+  /** Entries per page (default 100). */
+  limit?: number;
 }
 
 /** `POST /__sandbox/requests/search`. */
@@ -110,7 +123,8 @@ export const requestVerification = z
     if (v.atLeast !== undefined && v.atMost !== undefined && v.atLeast > v.atMost)
       ctx.addIssue({ code: 'custom', path: ['atLeast'], message: 'must not be more than atMost' });
   });
-/** `POST /__sandbox/requests/verify`'s body as a client gives it: the filters and the count expected. */
+/** `POST /__sandbox/requests/verify`'s body as a client gives it: the filters and the count expected (`exactly`, or
+ * `atLeast` and/or `atMost`; none: at least 1). */
 export interface RequestVerification extends RequestFilter {
   exactly?: number;
   atLeast?: number;
