@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { retryDelayMs } from './domain/backoff.js';
-import { SandboxError } from './errors.js';
+import { keepName, SandboxError } from './errors.js';
 import type { ConfigInput } from './options.js';
 import { embeddedFixturesDir } from './store/fixtures.js';
 
@@ -261,6 +261,10 @@ export type { ConfigInput } from './options.js';
 
 /** A setting with a bad value, or an option no setting has: 400, as the control API answers bad input. */
 export class ConfigError extends SandboxError {
+  static {
+    keepName(ConfigError, 'ConfigError');
+  }
+
   constructor(message: string) {
     super(message, 400);
   }

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as z from 'zod';
 import { inOurWords } from '../domain/parse.js';
-import { SandboxError } from '../errors.js';
+import { keepName, SandboxError } from '../errors.js';
 import { type Scenario, scenario, scenarioName } from './schema.js';
 
 /** The ready scenarios shipped with the package: the nearest `scenarios/` folder above this module. */
@@ -19,6 +19,10 @@ export const embeddedScenariosDir = (() => {
 
 /** A scenario that is unknown or does not hold (a bad file, a bad rule, a broken `extends`): 400. */
 export class ScenarioError extends SandboxError {
+  static {
+    keepName(ScenarioError, 'ScenarioError');
+  }
+
   constructor(message: string) {
     super(message, 400);
   }

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import { roleName } from '../domain/roles.js';
-import { SandboxError } from '../errors.js';
+import { keepName, SandboxError } from '../errors.js';
 
 /**
  * The fixtures folder shipped with the package (the default of `--fixtures`): the nearest `fixtures/` above this
@@ -85,6 +85,10 @@ export type FeeTable = Fixtures['fees'];
 
 /** A fixture file that cannot be read or does not hold (named with the bad field): 400. */
 export class FixtureError extends SandboxError {
+  static {
+    keepName(FixtureError, 'FixtureError');
+  }
+
   constructor(message: string) {
     super(message, 400);
   }

@@ -1,4 +1,4 @@
-import { SandboxError } from '../errors.js';
+import { keepName, SandboxError } from '../errors.js';
 
 const REASONS: Record<string, string> = {
   ENOSPC: 'no space left on device',
@@ -22,6 +22,10 @@ export function isWriteFailureCode(code: unknown): boolean {
  * and was not on disk yet) was undone in memory. The HTTP layer answers it with 503, its `status`.
  */
 export class StoreWriteError extends SandboxError {
+  static {
+    keepName(StoreWriteError, 'StoreWriteError');
+  }
+
   /** The system error code (`ENOSPC`, `EIO`…), or `EUNKNOWN`. */
   readonly code: string;
 
@@ -43,6 +47,10 @@ export function asWriteError(error: unknown): StoreWriteError {
  * names the file, and the line or record, and what is wrong.
  */
 export class StateFileError extends SandboxError {
+  static {
+    keepName(StateFileError, 'StateFileError');
+  }
+
   constructor(message: string) {
     // 400, as the control API answers a state import that does not hold.
     super(message, 400);

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { BulkProcessor } from '../../engine/bulk-processor.js';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
-import { SandboxError } from '../../errors.js';
+import { keepName, SandboxError } from '../../errors.js';
 
 /** At most this many batches, items per batch and deliveries are named: a report stays readable. */
 const LIST_LIMIT = 100;
@@ -165,6 +165,10 @@ export function describeWaiting(work: WaitingWork): string {
  * waiting, and `waiting` holds it as data. Over HTTP (`connectSandbox`) the message is the one the sandbox sent.
  */
 export class DrainTimeoutError extends SandboxError {
+  static {
+    keepName(DrainTimeoutError, 'DrainTimeoutError');
+  }
+
   constructor(
     readonly timeoutMs: number,
     readonly waiting: WaitingWork,
