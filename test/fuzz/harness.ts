@@ -213,10 +213,15 @@ async function buildWorld(sandbox: Sandbox, tokens: Record<UserKey, string>): Pr
   return JSON.stringify(sandbox.store.exportState());
 }
 
-/** Back to the world: the state, the queues, the clock and the scenario. */
+/**
+ * Back to the world: the state, the queues, the clock, the scenario, and an empty request journal (what the
+ * journal's routes read is the run's own requests, not those of every run before it).
+ */
 export async function restoreWorld(target: Target): Promise<void> {
   await target.sandbox.reset();
   await target.sandbox.store.replaceState(JSON.parse(target.world));
+  const cleared = await target.sandbox.app.request('/__sandbox/requests', { method: 'DELETE' });
+  if (cleared.status !== 200) throw new Error(`DELETE /__sandbox/requests answered ${cleared.status}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------
