@@ -385,6 +385,9 @@ describe('verify', () => {
   });
 });
 
+// Checked against the HAR 1.2 JSON schema as published (`har-schema`, the schema HTTP tooling has validated HAR with
+// for years; the format has not changed since 1.2), compiled by ajv with ajv-formats: a transcription of our own
+// would only check what we believed the spec says. Test-only dependencies.
 describe('HAR', () => {
   const require = createRequire(import.meta.url);
   const harSchemas = require('har-schema') as Record<string, { $id: string }>;
