@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands, run } from '../../src/cli/commands.js';
 import { connectSandbox } from '../../src/client/connect.js';
-import type { NewClientCredentials, SandboxHandle } from '../../src/client/handle.js';
+import type { SandboxHandle } from '../../src/client/handle.js';
+import { appTransfer } from '../support/app-requests.js';
 import { runCli, type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { startReceiver } from '../support/receiver.js';
 
@@ -47,22 +48,6 @@ async function sh(...argv: string[]) {
     env: { SANDBOX_URL: child.url, SANDBOX_CONTROL_TOKEN: TOKEN },
   });
   return { code, stdout, stderr };
-}
-
-/** What an app sends: a transfer of the client's, signed in with the handle's scheme A headers. */
-async function transfer(me: NewClientCredentials, narration: string) {
-  const headers = await sandbox.signIn(me);
-  return fetch(`${child.url}/api/v1/clients/business/customers/funds/transfer`, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      amount: 10_000,
-      receiverAccountNumber: '0123456789',
-      receiverBankCode: '058',
-      retrievalReference: narration.slice(0, 40),
-      narration,
-    }),
-  });
 }
 
 /** Exit 1 or 2 with exactly one line on stderr, and nothing on stdout. */
@@ -233,7 +218,7 @@ describe('each command', () => {
   it('requests: the matching entries, as lines or JSON (needs the journal routes)', async () => {
     const me = await sandbox.newClient();
     const narration = `cli-${crypto.randomUUID()}`;
-    expect((await transfer(me, narration)).status).toBe(200);
+    expect((await appTransfer(sandbox, me, narration)).status).toBe(200);
     const listed = await sh(
       'requests',
       '--method',
@@ -266,7 +251,7 @@ describe('each command', () => {
   it('verify: exit 0 when the count holds, 1 when not (needs the journal routes)', async () => {
     const me = await sandbox.newClient();
     const narration = `verify-${crypto.randomUUID()}`;
-    expect((await transfer(me, narration)).status).toBe(200);
+    expect((await appTransfer(sandbox, me, narration)).status).toBe(200);
     const held = await sh(
       'verify',
       '--path',

@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { connectSandbox } from '../../src/client/connect.js';
-import type { NewClientCredentials, SandboxHandle } from '../../src/client/handle.js';
+import type { SandboxHandle } from '../../src/client/handle.js';
 import { DrainTimeoutError } from '../../src/control/sandbox/waiting.js';
 import {
   ControlApiError,
@@ -15,6 +15,7 @@ import {
   VerificationError,
 } from '../../src/errors.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox.js';
+import { appTransfer } from '../support/app-requests.js';
 import { type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { startReceiver } from '../support/receiver.js';
 import { A } from '../support/sandbox.js';
@@ -43,22 +44,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([child && stop(child), inProcess?.close(), receiver.close()]);
 });
-
-/** What an app sends: a transfer of the client's, signed in with the handle's scheme A headers. */
-async function transfer(sandbox: SandboxHandle, me: NewClientCredentials, narration: string) {
-  const headers = await sandbox.signIn(me);
-  return fetch(`${sandbox.url}/api/v1/clients/business/customers/funds/transfer`, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      amount: 10_000,
-      receiverAccountNumber: '0123456789',
-      receiverBankCode: '058',
-      retrievalReference: narration.slice(0, 40),
-      narration,
-    }),
-  });
-}
 
 const ways: [string, () => SandboxHandle][] = [
   ['startSandbox()', () => inProcess],
@@ -196,7 +181,7 @@ describe.each(ways)('%s', (_way, handle) => {
     const sandbox = handle();
     const me = await sandbox.newClient();
     const narration = `handle-${crypto.randomUUID()}`;
-    expect((await transfer(sandbox, me, narration)).status).toBe(200);
+    expect((await appTransfer(sandbox, me, narration)).status).toBe(200);
     const found = await sandbox.requests({ method: 'POST', path: '/funds/transfer', body: { narration } });
     expect(found).toHaveLength(1);
     expect(JSON.stringify(found[0])).toContain(narration);

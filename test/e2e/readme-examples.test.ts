@@ -5,13 +5,13 @@
 //
 // Both examples call `verify()`, which needs the journal's routes (`POST /__sandbox/requests/verify`).
 
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { transform } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox.js';
+import { runNode } from '../support/process.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -25,21 +25,6 @@ async function examples(): Promise<string[]> {
 /** What the block says it prints, line by line. */
 function promised(code: string): string[] {
   return [...code.matchAll(/\/\/ prints: (.*)$/gm)].map((m) => (m[1] ?? '').trim());
-}
-
-function runNode(file: string, env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [file], { env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d;
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 let dir: string;
@@ -72,7 +57,10 @@ it('each runs as printed and prints what it says', async () => {
       const { code: js } = await transform(source, { loader: 'ts', format: 'esm', target: 'node20' });
       const file = join(dir, `example-${i}.mjs`);
       await writeFile(file, js);
-      return { source, ...(await runNode(file, { SANDBOX_URL: running.url, SANDBOX_CONTROL_TOKEN: '' })) };
+      return {
+        source,
+        ...(await runNode([file], { env: { SANDBOX_URL: running.url, SANDBOX_CONTROL_TOKEN: '' } })),
+      };
     }),
   );
   for (const r of results) {

@@ -16,10 +16,10 @@ export interface SandboxProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs the CLI to completion (for flags that exit: --help, bad settings). */
-export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+/** Runs `node ARGS` to its end: its exit code and everything it wrote. */
+export function runNode(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [MAIN, ...args], {
+    const child = spawn(process.execPath, args, {
       cwd: options.cwd,
       env: { ...process.env, ...options.env },
     });
@@ -34,6 +34,11 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
     // 'close', not 'exit': the process can be gone before its last output has been read.
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Runs the built CLI (`node dist/main.js ARGS`) to its end. */
+export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  return runNode([MAIN, ...args], options);
 }
 
 /** Starts the CLI on a free port and resolves once its banner says it listens. */
