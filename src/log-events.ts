@@ -1,5 +1,5 @@
+import { redactWebhookUrl, scrubWebhookError } from './http/redact.js';
 import type { LogEvent } from './log.js';
-import { redactUrl, scrubbed } from './log.js';
 import type { BulkTransferRecord, DeliveryAttempt, DeliveryRecord } from './store/records.js';
 import type { WriteHealth } from './store/store.js';
 
@@ -73,9 +73,9 @@ export function attemptFailed(
 ): LogEvent {
   const url = delivery.url ?? '';
   const n = Math.max(1, maxAttempts - delivery.attemptsLeft);
-  const error = scrubbed(attempt.error ?? `HTTP ${attempt.statusCode}`, url);
+  const error = scrubWebhookError(attempt.error ?? `HTTP ${attempt.statusCode}`, url);
   const next = delivery.nextAttemptAt === null ? null : iso(delivery.nextAttemptAt);
-  const shown = redactUrl(url);
+  const shown = redactWebhookUrl(url);
   return {
     level: 'warn',
     event: 'webhook.attempt_failed',

@@ -153,3 +153,56 @@ export function redactUrl(url: string): string {
   }
   return changed ? `${url.slice(0, mark)}?${params.toString()}` : url;
 }
+
+// The log's webhook lines: a receiver's URL is the user's own, and which of its parts is a secret only its owner
+// knows, so its userinfo and every query value are hidden, in the URL and in an error that quotes it.
+
+const HIDDEN = '***';
+
+/**
+ * A webhook receiver's URL fit for a log line: userinfo (`user:pass@`) and every query value replaced by `***`, the fragment
+ * dropped. Which query parameters carry a secret is the receiver's business, so none is shown. Text that is not
+ * a URL is shown as `***`.
+ */
+export function redactWebhookUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return HIDDEN;
+  }
+  const userinfo = parsed.username || parsed.password ? `${HIDDEN}@` : '';
+  const query = [...parsed.searchParams.keys()].map((k) => `${encodeURIComponent(k)}=${HIDDEN}`).join('&');
+  return `${parsed.protocol}//${userinfo}${parsed.host}${parsed.pathname}${query ? `?${query}` : ''}`;
+}
+
+/**
+ * `text` (an error message about a request to `url`) on one line, with the URL's secrets (its userinfo and query
+ * values, as given and as decoded) replaced by `***`, wherever they appear in it.
+ */
+export function scrubWebhookError(text: string, url: string): string {
+  let out = text.replace(/\s+/g, ' ').trim();
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return out.split(url).join(HIDDEN);
+  }
+  const secrets = new Set<string>();
+  const rawValues = parsed.search
+    .slice(1)
+    .split('&')
+    .map((pair) => pair.slice(pair.indexOf('=') + 1));
+  for (const s of [parsed.username, parsed.password, ...parsed.searchParams.values(), ...rawValues]) {
+    if (!s) continue;
+    secrets.add(s);
+    try {
+      secrets.add(decodeURIComponent(s));
+    } catch {
+      // Not percent-encoded text: the raw form is enough.
+    }
+  }
+  // Longest first, so a secret that contains another is hidden whole.
+  for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join(HIDDEN);
+  return out;
+}

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createLog, formatEvent, type LogEvent, redactUrl, scrubbed } from '../../src/log.js';
+import { redactWebhookUrl, scrubWebhookError } from '../../src/http/redact.js';
+import { createLog, formatEvent, type LogEvent } from '../../src/log.js';
 import { writeHealth } from '../../src/log-events.js';
 
-describe('redactUrl', () => {
+describe('redactWebhookUrl', () => {
   it.for([
     ['http://127.0.0.1:3000/hooks/bank', 'http://127.0.0.1:3000/hooks/bank'],
     ['http://user:pass@127.0.0.1:3000/hooks', 'http://***@127.0.0.1:3000/hooks'],
@@ -12,15 +13,15 @@ describe('redactUrl', () => {
     ['https://example.test/h#fragment-secret', 'https://example.test/h'],
     ['not a url with a secret', '***'],
   ] as const)('%s → %s', ([url, shown]) => {
-    expect(redactUrl(url)).toBe(shown);
+    expect(redactWebhookUrl(url)).toBe(shown);
   });
 });
 
-describe('scrubbed', () => {
+describe('scrubWebhookError', () => {
   it('hides the URL’s userinfo and query values, raw and decoded, and keeps the text on one line', () => {
     const url = 'http://us%40er:p%3Ass@h.test/x?token=t%20k&k=v';
     const text = 'failed\nfor us%40er us@er p%3Ass p:ss t%20k t k and v-alue';
-    expect(scrubbed(text, url)).toBe('failed for *** *** *** *** *** *** and ***-alue');
+    expect(scrubWebhookError(text, url)).toBe('failed for *** *** *** *** *** *** and ***-alue');
   });
 });
 
