@@ -4,16 +4,23 @@ import type { Deps } from '../deps.js';
 import type { RequestEntry, RequestJournal } from '../http/request-log.js';
 import type { CollectionName } from '../store/records.js';
 import type { StoreChange } from '../store/store.js';
+import type { Collections } from '../store/records.js';
+import { ClockPanel, clockKey, ScenarioPanel, scenarioKey } from './panels.js';
 import {
   BatchRow,
-  ClientBlock,
+  BusinessOption,
+  ClientOption,
+  ClientRows,
   DeliveryRow,
+  DisputeRow,
   ids,
+  MessageRow,
   RequestRow,
-  ScenarioPanel,
+  TransactionRow,
   VirtualAccountOption,
-} from './views.js';
-
+  VirtualAccountRow,
+} from './rows.js';
+import { deliveryHeaders } from './views.js';
 /** How often changes are sent: a batch of 10 000 items moves its counters 10 000 times, the page sees 10 frames a second. */
 export const FLUSH_MS = 100;
 /**
@@ -55,87 +62,155 @@ class Pending {
   }
 }
 
-/** The collections the page shows, and the ones whose change shows through another (a client's businesses). */
-const SHOWN = new Set<CollectionName>([
-  'clients',
-  'businesses',
-  'bulkTransfers',
-  'deliveries',
-  'virtualAccounts',
-]);
-
 /** The page's own requests (its assets and this stream) are not news. */
 export const isDashboard = (path: string) => path.startsWith('/__sandbox/ui');
 
+/**
+ * A transfer's new ledger entries a frame carries at most, the newest: a 10 000-item batch posts one per item,
+ * and the page keeps the newest rows only.
+ */
+export const ENTRIES_PER_FRAME = 50;
+
+/** How a collection the page lists becomes rows: the patches of a record, and the ids of its rows. */
+interface Shown<K extends CollectionName> {
+  patches: (deps: Deps, record: Collections[K]) => Patch[];
+  ids: (id: string) => string[];
+}
+
+const shown: { [K in CollectionName]?: Shown<K> } = {
+  bulkTransfers: {
+    patches: (deps, batch) => [
+      { id: ids.batch(batch.id), html: String(BatchRow({ deps, batch })), parent: 'batches', position: 'prepend' },
+    ],
+    ids: (id) => [ids.batch(id)],
+  },
+  deliveries: {
+    patches: (deps, delivery) => [
+      {
+        id: ids.delivery(delivery.id),
+        html: String(DeliveryRow({ delivery, headers: deliveryHeaders(deps, delivery) })),
+        parent: 'deliveries',
+        position: 'prepend',
+      },
+    ],
+    ids: (id) => [ids.delivery(id)],
+  },
+  virtualAccounts: {
+    patches: (deps, account) => [
+      {
+        id: ids.virtualAccount(account.id),
+        html: String(VirtualAccountOption({ account })),
+        parent: 'va-list',
+        position: 'prepend',
+      },
+      {
+        id: ids.virtualAccountRow(account.id),
+        html: String(VirtualAccountRow({ deps, account })),
+        parent: 'virtual-accounts',
+        position: 'prepend',
+      },
+    ],
+    ids: (id) => [ids.virtualAccount(id), ids.virtualAccountRow(id)],
+  },
+  transactions: {
+    patches: (deps, transaction) => [
+      {
+        id: ids.transaction(transaction.id),
+        html: String(TransactionRow({ deps, transaction })),
+        parent: 'transactions',
+        position: 'prepend',
+      },
+    ],
+    ids: (id) => [ids.transaction(id)],
+  },
+  outbox: {
+    patches: (_deps, message) => [
+      { id: ids.message(message.id), html: String(MessageRow({ message })), parent: 'outbox', position: 'prepend' },
+    ],
+    ids: (id) => [ids.message(id)],
+  },
+  disputes: {
+    patches: (deps, dispute) => [
+      {
+        id: ids.dispute(dispute.id),
+        html: String(DisputeRow({ deps, dispute })),
+        parent: 'disputes',
+        position: 'prepend',
+      },
+    ],
+    ids: (id) => [ids.dispute(id)],
+  },
+};
+
+/** The collections the page shows, and the ones whose change shows through another (a client's businesses). */
+const SHOWN = new Set<CollectionName>(['clients', 'businesses', ...(Object.keys(shown) as CollectionName[])]);
+
+function patchesOf<K extends CollectionName>(deps: Deps, collection: K, id: string, out: Frame): void {
+  const how = shown[collection] as Shown<K> | undefined;
+  if (!how) return;
+  const record = deps.store.get(collection, id);
+  if (record) out.patches.push(...how.patches(deps, record));
+  else out.removed.push(...how.ids(id));
+}
+
+interface Frame {
+  patches: Patch[];
+  removed: string[];
+  requests: string;
+}
+
 /** What one frame sends: patches to apply, rows to remove, request rows to prepend. */
-export function frame(
-  deps: Deps,
-  pending: Pending,
-): { patches: Patch[]; removed: string[]; requests: string } {
-  const patches: Patch[] = [];
-  const removed: string[] = [];
+export function frame(deps: Deps, pending: Pending): Frame {
+  const out: Frame = { patches: [], removed: [], requests: '' };
   const clients = new Set<string>();
   const { store } = deps;
+  const entries: string[] = [];
   for (const { collection, id } of pending.records.values()) {
     if (collection === 'clients') clients.add(id);
     else if (collection === 'businesses') {
       const business = store.get('businesses', id);
       if (business) clients.add(business.clientId);
-    } else if (collection === 'bulkTransfers') {
-      const batch = store.get('bulkTransfers', id);
-      if (!batch) removed.push(ids.batch(id));
-      else
-        patches.push({
-          id: ids.batch(id),
-          html: String(BatchRow({ deps, batch })),
-          parent: 'batches',
-          position: 'prepend',
-        });
-    } else if (collection === 'deliveries') {
-      const delivery = store.get('deliveries', id);
-      if (!delivery) removed.push(ids.delivery(id));
-      else
-        patches.push({
-          id: ids.delivery(id),
-          html: String(DeliveryRow({ delivery })),
-          parent: 'deliveries',
-          position: 'prepend',
-        });
-    } else if (collection === 'virtualAccounts') {
-      const account = store.get('virtualAccounts', id);
-      if (account)
-        patches.push({
-          id: ids.virtualAccount(id),
-          html: String(VirtualAccountOption({ account })),
-          parent: 'va-list',
-          position: 'prepend',
-        });
-    }
+      else out.removed.push(ids.businessOption(id));
+    } else if (collection === 'transactions') entries.push(id);
+    else patchesOf(deps, collection, id, out);
   }
+  for (const id of entries.slice(-ENTRIES_PER_FRAME)) patchesOf(deps, 'transactions', id, out);
   for (const clientId of clients) {
     const client = store.get('clients', clientId);
-    if (!client) removed.push(ids.client(clientId));
-    else
-      patches.push({
-        id: ids.client(clientId),
-        html: String(ClientBlock({ deps, client })),
-        parent: 'clients',
+    if (!client) {
+      out.removed.push(ids.client(clientId), ids.clientOption(clientId));
+      continue;
+    }
+    out.patches.push(
+      { id: ids.client(clientId), html: String(ClientRows({ deps, client })), parent: 'clients', position: 'append' },
+      {
+        id: ids.clientOption(clientId),
+        html: String(ClientOption({ client })),
+        parent: 'client-picker',
+        position: 'append',
+      },
+    );
+    for (const business of store.where('businesses', 'clientId', clientId))
+      out.patches.push({
+        id: ids.businessOption(business.id),
+        html: String(BusinessOption({ business, client })),
+        parent: 'business-filter',
         position: 'append',
       });
   }
-  const shown = pending.requests.filter((r) => !isDashboard(r.path)).slice(-REQUESTS_PER_FRAME);
-  const requests = shown
+  const news = pending.requests.filter((r) => !isDashboard(r.path)).slice(-REQUESTS_PER_FRAME);
+  out.requests = news
     .reverse()
     .map((entry) => String(RequestRow({ entry })))
     .join('');
-  return { patches, removed, requests };
+  return out;
 }
 
-/** What the scenario panel shows that can change: the active scenario and its number of overrides. */
-function scenarioKey(deps: Deps): string {
-  const { name, overrides } = deps.scenarios.describe();
-  return `${name}:${overrides.length}`;
-}
+/** The panels re-rendered whole when what they show changes: the key says what they show. */
+const PANELS: { id: string; key: (deps: Deps) => string; render: (deps: Deps) => unknown }[] = [
+  { id: 'scenario-panel', key: scenarioKey, render: (deps) => ScenarioPanel({ deps }) },
+  { id: 'clock-panel', key: clockKey, render: (deps) => ClockPanel({ deps }) },
+];
 
 /** One server-sent event, as its bytes on the wire. `data` must hold no newline (JSON text never does). */
 function sseEvent(event: string, data: string): string {
@@ -211,7 +286,8 @@ export class LiveFeed {
   private pending = new Pending();
   private timer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void)[] = [];
-  private scenario = '';
+  /** What each of PANELS showed at the last frame. */
+  private panelKeys: string[] = [];
   private quietSince = 0;
 
   constructor(
@@ -260,7 +336,7 @@ export class LiveFeed {
           requests.splice(0, requests.length - REQUESTS_PER_FRAME * 10);
       }),
     ];
-    this.scenario = scenarioKey(this.deps);
+    this.panelKeys = PANELS.map((p) => p.key(this.deps));
     this.quietSince = Date.now();
     this.timer = setInterval(() => this.tick(), FLUSH_MS);
   }
@@ -278,8 +354,9 @@ export class LiveFeed {
   }
 
   private tick(): void {
-    const scenario = scenarioKey(this.deps);
-    if (this.pending.empty && scenario === this.scenario) {
+    const keys = PANELS.map((p) => p.key(this.deps));
+    const panelsChanged = keys.some((key, i) => key !== this.panelKeys[i]);
+    if (this.pending.empty && !panelsChanged) {
       if (Date.now() - this.quietSince < HEARTBEAT_MS) return;
       this.quietSince = Date.now();
       this.broadcast(KEEP_ALIVE);
@@ -296,10 +373,11 @@ export class LiveFeed {
     if (patches.length > 0) text += sseEvent('patch', JSON.stringify(patches));
     if (removed.length > 0) text += sseEvent('remove', JSON.stringify(removed));
     if (requests) text += sseEvent('requests', JSON.stringify(requests));
-    if (scenario !== this.scenario) {
-      this.scenario = scenario;
-      const html = String(ScenarioPanel({ deps: this.deps }));
-      text += sseEvent('patch', JSON.stringify([{ id: 'scenario-panel', html }]));
+    if (panelsChanged) {
+      const changed = PANELS.filter((_, i) => keys[i] !== this.panelKeys[i]);
+      this.panelKeys = keys;
+      const patches = changed.map((p) => ({ id: p.id, html: String(p.render(this.deps)) }));
+      text += sseEvent('patch', JSON.stringify(patches));
     }
     if (text) this.broadcast(encoder.encode(text));
   }

@@ -1,4 +1,5 @@
 import type { Handler } from 'hono';
+import * as z from 'zod';
 import { ApiError } from '../domain/errors.js';
 import type { AppEnv } from '../http/env.js';
 import { defineRoute, type Route, rawOf } from '../http/route.js';
@@ -33,16 +34,23 @@ export const dashboardRoutes: Route[] = [
     path: '/ui',
     summary: 'The live dashboard',
     description:
-      'An HTML page: clients and balances, bulk transfers with live progress, webhook deliveries, an incoming-payment form, the scenario and the request journal. With `--control-token`, open it once as `/__sandbox/ui?token=T`: the token becomes a same-site cookie and the page redirects to itself.',
+      'An HTML page: the clock and the scenario, clients and businesses with their balances, transfers and the ledger, bulk transfers with live progress, webhook deliveries with their payload and headers, virtual accounts and an incoming-payment form, the outbox, disputes, and the request journal with each request’s detail. `?client=` shows one client’s records in every section. With `--control-token`, open it once as `/__sandbox/ui?token=T`: the token becomes a same-site cookie and the page redirects to itself.',
     tag: TAG,
     auth: { scheme: 'none' },
+    query: z.object({
+      client: z
+        .string()
+        .optional()
+        .describe('a client’s `id`: every section shows that client’s records only (an unknown one shows all)'),
+    }),
     responses: {
       200: rawOf('The page (text/html)', 'text/html; charset=utf-8'),
       303: 'The token was taken from `?token=` into a cookie',
     },
-    handle: ({ c, deps, control }) => {
+    handle: ({ c, deps, control, query }) => {
       const shown = control.requests.entries().filter((r) => !isDashboard(r.path));
-      return { response: c.html(`<!doctype html>${Page({ deps, requests: shown })}`) };
+      const page = Page({ deps, requests: shown, clientId: query.client || undefined });
+      return { response: c.html(`<!doctype html>${page}`) };
     },
   }),
   defineRoute({
@@ -51,7 +59,7 @@ export const dashboardRoutes: Route[] = [
     path: '/ui/events',
     summary: 'The dashboard’s live feed',
     description:
-      'Server-sent events, ten frames a second at most: `ready`, then `patch` (rows rendered as HTML to swap in by id), `remove` (ids), `requests` (journal rows) and `reload` (after a reset or an import).',
+      'Server-sent events, ten frames a second at most: `ready`, then `patch` (rows and panels rendered as HTML to swap in by id), `remove` (ids), `requests` (journal rows) and `reload` (after a reset or an import). Every page gets the same frames; each row says its client in `data-client`, and a page showing one client hides the others’ rows itself.',
     tag: TAG,
     auth: { scheme: 'none' },
     responses: { 200: rawOf('An event stream (text/event-stream)', 'text/event-stream') },

@@ -1,251 +1,170 @@
 import type { Deps } from '../deps.js';
+import { WEBHOOK_USER_AGENT } from '../engine/webhook-agent.js';
+import { masked } from '../http/redact.js';
 import type { RequestEntry } from '../http/request-log.js';
-import type {
-  BulkTransferRecord,
-  BusinessRecord,
-  ClientRecord,
-  DeliveryRecord,
-  VirtualAccountRecord,
-} from '../store/records.js';
+import type { Collections } from '../store/records.js';
+import type { DeliveryRecord } from '../store/records.js';
+import { ClockPanel, ScenarioPanel } from './panels.js';
+import {
+  BatchRow,
+  BusinessOption,
+  ClientOption,
+  ClientRows,
+  DeliveryRow,
+  DisputeRow,
+  MessageRow,
+  RequestRow,
+  type ShownHeaders,
+  TransactionRow,
+  VirtualAccountOption,
+  VirtualAccountRow,
+} from './rows.js';
 
-// The dashboard's HTML, as Hono JSX components. The page renders them once; the live stream renders the same
-// components again for each record that changed and the page swaps them in by id, so a row has one template.
+// The dashboard's page, as Hono JSX. Every section is one list the live feed keeps current (`live.ts`), under a
+// heading the side navigation links to, with what to do next when the list is empty.
 
-const naira = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN' });
-
-/** Kobo as naira: 150000 → ₦1,500.00. */
-export const formatNaira = (kobo: number) => naira.format(kobo / 100);
-
-/** The time of day of an ISO timestamp, to the millisecond. */
-const timeOf = (iso: string) => iso.slice(11, 23);
-
-/** How many rows each list renders at first; the page keeps about as many as new ones arrive. */
-export const FIRST_ROWS = { batches: 100, deliveries: 100, requests: 200 } as const;
-
-export const ids = {
-  client: (id: string) => `client-${id}`,
-  batch: (id: string) => `batch-${id}`,
-  delivery: (id: string) => `delivery-${id}`,
-  virtualAccount: (id: string) => `va-${id}`,
+/** How many rows each list renders at first; the page keeps about twice as many as new ones arrive. */
+export const FIRST_ROWS = {
+  batches: 100,
+  deliveries: 100,
+  transactions: 100,
+  virtualAccounts: 100,
+  outbox: 50,
+  disputes: 50,
+  requests: 200,
 } as const;
 
-function BusinessRow({ business: b }: { business: BusinessRecord }) {
+/** Past this many clients, the clients table starts folded (unless a client is picked), so every heading shows. */
+export const FOLD_CLIENTS_OVER = 8;
+
+/** The headers a delivery is sent with, as the dashboard shows them: `AUTH-KEY` by its last 4 characters. */
+export function deliveryHeaders(deps: Pick<Deps, 'store'>, delivery: DeliveryRecord): ShownHeaders {
+  const client = deps.store.get('clients', delivery.clientId);
+  return {
+    'content-type': 'application/json',
+    ...(client ? { 'AUTH-KEY': masked(client.webhookAuthKey) } : {}),
+    'user-agent': WEBHOOK_USER_AGENT,
+  };
+}
+
+type ByClient = 'bulkTransfers' | 'deliveries' | 'virtualAccounts' | 'outbox';
+type ByBusiness = 'transactions' | 'disputes';
+
+/**
+ * The newest `n` records of a collection, newest first: of every client, or of one (its own records, or those of
+ * its businesses).
+ */
+function newest<K extends ByClient | ByBusiness>(
+  deps: Deps,
+  collection: K,
+  n: number,
+  clientId: string | undefined,
+): Collections[K][] {
+  const { store } = deps;
+  let records: Collections[K][];
+  if (clientId === undefined) records = store.all(collection);
+  else if (collection === 'transactions' || collection === 'disputes') {
+    records = store
+      .where('businesses', 'clientId', clientId)
+      .flatMap((b) => store.where(collection as ByBusiness, 'businessId', b.id) as Collections[K][]);
+    records.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  } else records = store.all(collection).filter((r) => (r as { clientId: string }).clientId === clientId);
+  return records.slice(-n).reverse();
+}
+
+interface SectionProps {
+  id: string;
+  title: string;
+  /** One line beside the heading: counts, what the section is for. */
+  note?: string;
+  open?: boolean;
+  children: unknown;
+}
+
+/** A section of the page: a heading that folds it, and its body. */
+function Section({ id, title, note, open = true, children }: SectionProps) {
   return (
-    <tr data-business={b.id}>
-      <td>
-        {b.businessName}
-        <div class="muted">{b.id}</div>
-      </td>
-      <td>{b.account?.accountNumber ?? '—'}</td>
-      <td class="num balance">{formatNaira(b.balance)}</td>
-      <td>
-        {b.isApproved ? <span class="badge ok">approved</span> : <span class="badge">not approved</span>}
-      </td>
-      <td class="actions">
-        {b.isApproved ? null : (
-          <button type="button" data-call={`POST /__sandbox/businesses/${b.id}/approve`}>
-            Approve
-          </button>
-        )}
-        <form class="inline" data-call={`PUT /__sandbox/businesses/${b.id}/balance`}>
-          <input
-            name="balance"
-            type="number"
-            min="0"
-            step="0.01"
-            data-kobo
-            placeholder="₦ balance"
-            aria-label={`New balance of ${b.businessName} in naira`}
-            required
-          />
-          <button type="submit">Set balance</button>
-        </form>
-      </td>
-    </tr>
+    <section class="panel" id={id}>
+      <details open={open} data-fold={id}>
+        <summary>
+          <h2>{title}</h2>
+          {note ? <span class="muted note">{note}</span> : null}
+        </summary>
+        <div class="body">{children}</div>
+      </details>
+    </section>
   );
 }
 
-export function ClientBlock({ deps, client }: { deps: Deps; client: ClientRecord }) {
-  const businesses = deps.store.where('businesses', 'clientId', client.id);
+interface ListProps {
+  /** The `<tbody>`'s id: where the live feed puts new rows. */
+  id: string;
+  /** How many rows the page keeps as new ones arrive. */
+  keep: number;
+  head: string[];
+  /** What the section holds when it is empty, and how to fill it. */
+  empty: string;
+  children: unknown;
+}
+
+/** A table that the live feed keeps current, and the words shown instead when it has no row to show. */
+function List({ id, keep, head, empty, children }: ListProps) {
   return (
-    <section class="client" id={ids.client(client.id)}>
-      <h3>
-        {client.name} <span class="muted">{client.email}</span>
-      </h3>
+    <div class="list">
       <table>
         <thead>
           <tr>
-            <th>Business</th>
-            <th>Account</th>
-            <th class="num">Balance</th>
-            <th>State</th>
-            <th />
+            {head.map((h) => (
+              <th class={h.startsWith('#') ? 'num' : undefined}>{h.replace(/^#/, '')}</th>
+            ))}
           </tr>
         </thead>
-        <tbody>
-          {businesses.map((b) => (
-            <BusinessRow business={b} />
-          ))}
+        <tbody id={id} data-keep={String(keep)}>
+          {children}
         </tbody>
       </table>
-    </section>
-  );
-}
-
-/** Completed, failed and pending items of the total, as a bar and in words. */
-function Progress({ batch: b }: { batch: BulkTransferRecord }) {
-  const share = (n: number) => (b.totalItems === 0 ? 0 : (n / b.totalItems) * 100);
-  const done = b.completedItems + b.failedItems;
-  const pending = b.totalItems - done;
-  return (
-    <div>
-      <div
-        class="progress"
-        role="progressbar"
-        aria-label={`Progress of ${b.batchName}`}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={Math.round(share(done))}
-      >
-        <span class="completed" style={`width:${share(b.completedItems).toFixed(2)}%`} />
-        <span class="failed" style={`width:${share(b.failedItems).toFixed(2)}%`} />
-      </div>
-      <div class="muted">
-        {b.completedItems} completed · {b.failedItems} failed · {pending} pending of {b.totalItems}
-      </div>
+      <p class="empty">{empty}</p>
     </div>
   );
 }
 
-export function BatchRow({ deps, batch: b }: { deps: Deps; batch: BulkTransferRecord }) {
-  const business = deps.store.get('businesses', b.businessId);
-  const canReprocess = b.failedItems > 0 && b.status !== 'processing' && b.status !== 'completed';
-  return (
-    <tr id={ids.batch(b.id)} data-status={b.status}>
-      <td>
-        {b.batchName}
-        <div class="muted">{b.id}</div>
-      </td>
-      <td>{business?.businessName ?? b.businessId}</td>
-      <td class="wide">
-        <Progress batch={b} />
-      </td>
-      <td>
-        <span class={`badge ${b.status}`}>{b.status}</span>
-        {b.failureReason ? <div class="error">{b.failureReason}</div> : null}
-      </td>
-      <td>{timeOf(b.createdAt)}</td>
-      <td class="actions">
-        <button type="button" data-items={b.id}>
-          Items
-        </button>
-        {canReprocess ? (
-          <button type="button" data-call={`POST /__sandbox/bulk-transfers/${b.id}/reprocess`}>
-            Reprocess failed
-          </button>
-        ) : null}
-      </td>
-    </tr>
-  );
+/** The sections, in the order of the page, for the navigation. */
+const SECTIONS: [id: string, title: string][] = [
+  ['sec-clock', 'Clock and scenario'],
+  ['sec-clients', 'Clients and businesses'],
+  ['sec-ledger', 'Transfers and ledger'],
+  ['sec-batches', 'Bulk transfers'],
+  ['sec-deliveries', 'Webhook deliveries'],
+  ['sec-accounts', 'Virtual accounts'],
+  ['sec-outbox', 'Outbox'],
+  ['sec-disputes', 'Disputes'],
+  ['sec-requests', 'Requests'],
+];
+
+const API = '/api/v1';
+const FUNDS = `${API}/clients/business/customers/funds`;
+
+export interface PageProps {
+  deps: Deps;
+  /** The journal's entries to show, newest first. */
+  requests: RequestEntry[];
+  /** The client picked (`?client=`): every section shows its records only. */
+  clientId?: string;
 }
 
-export function DeliveryRow({ delivery: d }: { delivery: DeliveryRecord }) {
-  return (
-    <tr id={ids.delivery(d.id)} data-status={d.status}>
-      <td>{timeOf(d.createdAt)}</td>
-      <td>
-        {d.payload.recipientAccountNumber} {d.payload.recpientAccountName}
-        <div class="muted">
-          from {d.payload.accountName} · {d.transactionReference}
-        </div>
-      </td>
-      <td class="num">{formatNaira(d.payload.amount)}</td>
-      <td>
-        <span class={`badge ${d.status}`}>{d.status}</span>
-      </td>
-      <td>
-        <ol class="timeline">
-          {d.attempts.map((a) => (
-            <li class={a.statusCode === 200 ? 'ok' : 'bad'} title={a.error ?? ''}>
-              {timeOf(a.at)} · {a.statusCode ?? 'no answer'} · {a.durationMs} ms
-              {a.error ? <span class="error"> {a.error}</span> : null}
-            </li>
-          ))}
-        </ol>
-        {d.url ? <div class="muted">{d.url}</div> : <div class="muted">no webhook URL set</div>}
-      </td>
-      <td class="actions">
-        <button type="button" data-call={`POST /__sandbox/webhooks/deliveries/${d.id}/redeliver`}>
-          Redeliver
-        </button>
-      </td>
-    </tr>
+/** The whole page, with the newest rows of each list, of every client or of the one picked. */
+export function Page({ deps, requests, clientId }: PageProps) {
+  const { store } = deps;
+  const clients = store.all('clients');
+  const picked = clientId === undefined ? undefined : store.get('clients', clientId);
+  const shownClients = picked ? [picked] : clients;
+  const businessCount = picked ? store.countWhere('businesses', 'clientId', picked.id) : store.count('businesses');
+  const shownRequests = (picked ? requests.filter((r) => r.clientId === picked.id) : requests).slice(
+    0,
+    FIRST_ROWS.requests,
   );
-}
-
-export function RequestRow({ entry: r }: { entry: RequestEntry }) {
-  return (
-    <tr data-path={r.path} data-code={String(r.status)} class={r.status >= 400 ? 'bad' : undefined}>
-      <td>{timeOf(r.time)}</td>
-      <td>{r.method}</td>
-      <td class="path">{r.path}</td>
-      <td>{r.status}</td>
-      <td class="num">{r.durationMs} ms</td>
-      <td class="muted">{r.requestId}</td>
-    </tr>
-  );
-}
-
-export function VirtualAccountOption({ account: v }: { account: VirtualAccountRecord }) {
-  return (
-    <option id={ids.virtualAccount(v.id)} value={v.accountNumber}>
-      {v.accountName} ({v.type})
-    </option>
-  );
-}
-
-export function ScenarioPanel({ deps }: { deps: Deps }) {
-  const active = deps.scenarios.describe();
-  return (
-    <div id="scenario-panel">
-      <p>
-        Active: <strong data-scenario={active.name}>{active.name}</strong>
-        {active.overrides.length > 0 ? ` (+${active.overrides.length} override rules)` : ''}
-        <span class="muted"> — {active.description}</span>
-      </p>
-      <form class="inline" data-call="PUT /__sandbox/scenario">
-        <select name="name" aria-label="Ready scenario">
-          {deps.scenarios.library.list().map((s) => (
-            <option value={s.name} title={s.description} selected={s.name === active.name}>
-              {s.name}
-            </option>
-          ))}
-        </select>
-        <button type="submit">Use scenario</button>
-      </form>
-      <button
-        type="button"
-        data-call="POST /__sandbox/reset"
-        data-confirm="Reset the whole state to the fixtures?"
-      >
-        Reset sandbox
-      </button>
-    </div>
-  );
-}
-
-function Section({ title, children }: { title: string; children: unknown }) {
-  return (
-    <section class="panel">
-      <h2>{title}</h2>
-      {children}
-    </section>
-  );
-}
-
-/** The whole page, with the newest rows of each list. */
-export function Page({ deps, requests }: { deps: Deps; requests: RequestEntry[] }) {
-  const newest = <T,>(items: T[], n: number) => items.slice(-n).reverse();
+  const of = <K extends ByClient | ByBusiness>(collection: K, n: number) =>
+    newest(deps, collection, n, picked?.id);
   return (
     <html lang="en">
       <head>
@@ -255,123 +174,221 @@ export function Page({ deps, requests }: { deps: Deps; requests: RequestEntry[] 
         <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/__sandbox/ui/assets/style.css" />
       </head>
-      <body>
+      <body data-client={picked?.id ?? ''}>
         <header>
           <h1>Banking sandbox</h1>
           <span id="live" class="badge">
             connecting…
           </span>
-          <output id="toast" />
-        </header>
-        <main>
-          <Section title="Scenario">
-            <ScenarioPanel deps={deps} />
-          </Section>
-          <Section title="Clients and businesses">
-            <div id="clients">
-              {deps.store.all('clients').map((client) => (
-                <ClientBlock deps={deps} client={client} />
+          <form id="client-form" method="get" action="/__sandbox/ui" class="inline">
+            <label for="client-picker">Client</label>
+            <select id="client-picker" name="client" aria-label="Show one client">
+              <option value="">All clients ({String(clients.length)})</option>
+              {clients.map((c) => (
+                <ClientOption client={c} selected={c.id === picked?.id} />
               ))}
-            </div>
-          </Section>
-          <Section title="Incoming payment">
-            <form id="payment-form" class="inline" data-call="POST /__sandbox/incoming-payments">
-              <input
-                name="accountNumber"
-                list="va-list"
-                pattern="\d{10}"
-                placeholder="virtual account number"
-                aria-label="Virtual account number"
-                required
-              />
-              <datalist id="va-list">
-                {deps.store
-                  .all('virtualAccounts')
-                  .reverse()
-                  .map((v) => (
-                    <VirtualAccountOption account={v} />
+            </select>
+            <noscript>
+              <button type="submit">Show</button>
+            </noscript>
+          </form>
+          {clientId !== undefined && !picked ? (
+            <span class="error">No client {clientId}: showing all.</span>
+          ) : null}
+        </header>
+        <div class="layout">
+          <nav class="sections" aria-label="Sections">
+            {SECTIONS.map(([id, title]) => (
+              <a href={`#${id}`}>{title}</a>
+            ))}
+            <a href="/docs" class="muted">
+              API reference
+            </a>
+          </nav>
+          <main>
+            <Section id="sec-clock" title="Clock and scenario">
+              <div class="two">
+                <div>
+                  <h3>Clock</h3>
+                  <ClockPanel deps={deps} />
+                </div>
+                <div>
+                  <h3>Scenario</h3>
+                  <ScenarioPanel deps={deps} />
+                </div>
+              </div>
+            </Section>
+            <Section
+              id="sec-clients"
+              title="Clients and businesses"
+              note={`${shownClients.length} ${shownClients.length === 1 ? 'client' : 'clients'} · ${businessCount} ${businessCount === 1 ? 'business' : 'businesses'}`}
+              open={picked !== undefined || clients.length <= FOLD_CLIENTS_OVER}
+            >
+              <div class="list">
+                <table id="clients">
+                  <thead>
+                    <tr>
+                      <th>Client</th>
+                      <th>Business</th>
+                      <th>Account</th>
+                      <th class="num">Available</th>
+                      <th class="num">Ledger</th>
+                      <th>State</th>
+                      <th />
+                    </tr>
+                  </thead>
+                  {shownClients.map((client) => (
+                    <ClientRows deps={deps} client={client} />
                   ))}
-              </datalist>
-              <input
-                name="amount"
-                type="number"
-                min="0.01"
-                step="0.01"
-                data-kobo
-                placeholder="₦ amount"
-                aria-label="Amount in naira"
-                required
-              />
-              <input name="accountName" placeholder="payer name (optional)" aria-label="Payer name" />
-              <input name="narration" placeholder="narration (optional)" aria-label="Narration" />
-              <button type="submit">Send payment</button>
-            </form>
-          </Section>
-          <Section title="Bulk transfers">
-            <table>
-              <thead>
-                <tr>
-                  <th>Batch</th>
-                  <th>Business</th>
-                  <th>Progress</th>
-                  <th>Status</th>
-                  <th>Created</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody id="batches" data-keep={FIRST_ROWS.batches * 2}>
-                {newest(deps.store.all('bulkTransfers'), FIRST_ROWS.batches).map((b) => (
+                </table>
+                <p class="empty">
+                  No clients. Add one with POST /__sandbox/clients, or reset the sandbox to its fixtures.
+                </p>
+              </div>
+            </Section>
+            <Section id="sec-ledger" title="Transfers and ledger" note="every entry, newest first">
+              <div class="inline filters">
+                <select id="business-filter" aria-label="Show one business">
+                  <option value="">All businesses</option>
+                  {shownClients.flatMap((c) =>
+                    store
+                      .where('businesses', 'clientId', c.id)
+                      .map((b) => <BusinessOption business={b} client={c} />),
+                  )}
+                </select>
+                <label>
+                  <input id="ledger-failed" type="checkbox" /> failed only
+                </label>
+              </div>
+              <List
+                id="transactions"
+                keep={FIRST_ROWS.transactions * 2}
+                head={['Time', 'Business', 'Kind', '#Amount', 'Status', 'Counterparty', 'References', '#Balance after', '']}
+                empty={`No transfers yet. Your app sends one with POST ${FUNDS}/transfer; a balance set above or an incoming payment below is an entry too.`}
+              >
+                {of('transactions', FIRST_ROWS.transactions).map((t) => (
+                  <TransactionRow deps={deps} transaction={t} />
+                ))}
+              </List>
+            </Section>
+            <Section id="sec-batches" title="Bulk transfers">
+              <List
+                id="batches"
+                keep={FIRST_ROWS.batches * 2}
+                head={['Batch', 'Business', 'Progress', 'Status', 'Created', '']}
+                empty={`No bulk transfers yet. Your app creates one with POST ${FUNDS}/bulk-transfer and starts it with POST ${FUNDS}/bulk-transfer/process.`}
+              >
+                {of('bulkTransfers', FIRST_ROWS.batches).map((b) => (
                   <BatchRow deps={deps} batch={b} />
                 ))}
-              </tbody>
-            </table>
-          </Section>
-          <Section title="Webhook deliveries">
-            <table>
-              <thead>
-                <tr>
-                  <th>Created</th>
-                  <th>To account</th>
-                  <th class="num">Amount</th>
-                  <th>Status</th>
-                  <th>Attempts</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody id="deliveries" data-keep={FIRST_ROWS.deliveries * 2}>
-                {newest(deps.store.all('deliveries'), FIRST_ROWS.deliveries).map((d) => (
-                  <DeliveryRow delivery={d} />
+              </List>
+            </Section>
+            <Section id="sec-deliveries" title="Webhook deliveries">
+              <List
+                id="deliveries"
+                keep={FIRST_ROWS.deliveries * 2}
+                head={['Created', 'To account', '#Amount', 'Status', 'Attempts', '']}
+                empty="No webhook deliveries yet. Send an incoming payment to a virtual account (below); the client's webhook URL is set with POST /api/v1/clients/settings/update-webhook-url."
+              >
+                {of('deliveries', FIRST_ROWS.deliveries).map((d) => (
+                  <DeliveryRow delivery={d} headers={deliveryHeaders(deps, d)} />
                 ))}
-              </tbody>
-            </table>
-          </Section>
-          <Section title="Requests">
-            <div class="inline">
-              <input id="filter-path" placeholder="path contains" aria-label="Filter by path" />
-              <input id="filter-status" placeholder="status, e.g. 4xx or 201" aria-label="Filter by status" />
-              <label>
-                <input id="hide-sandbox" type="checkbox" checked /> hide /__sandbox
-              </label>
-            </div>
-            <table>
-              <thead>
-                <tr>
-                  <th>Time</th>
-                  <th>Method</th>
-                  <th>Path</th>
-                  <th>Status</th>
-                  <th class="num">Duration</th>
-                  <th>Request id</th>
-                </tr>
-              </thead>
-              <tbody id="requests" data-keep="1000">
-                {requests.slice(0, FIRST_ROWS.requests).map((r) => (
+              </List>
+            </Section>
+            <Section id="sec-accounts" title="Virtual accounts" note="and incoming payments">
+              <form id="payment-form" class="inline" data-call="POST /__sandbox/incoming-payments">
+                <input
+                  name="accountNumber"
+                  list="va-list"
+                  pattern="\d{10}"
+                  placeholder="virtual account number"
+                  aria-label="Virtual account number"
+                  required
+                />
+                <datalist id="va-list">
+                  {of('virtualAccounts', FIRST_ROWS.virtualAccounts).map((v) => (
+                    <VirtualAccountOption account={v} />
+                  ))}
+                </datalist>
+                <input
+                  name="amount"
+                  type="number"
+                  min="0.01"
+                  step="0.01"
+                  data-kobo
+                  placeholder="₦ amount"
+                  aria-label="Amount in naira"
+                  required
+                />
+                <input name="accountName" placeholder="payer name (optional)" aria-label="Payer name" />
+                <input name="narration" placeholder="narration (optional)" aria-label="Narration" />
+                <button type="submit">Send payment</button>
+              </form>
+              <List
+                id="virtual-accounts"
+                keep={FIRST_ROWS.virtualAccounts * 2}
+                head={['Account', 'Name', 'Type', 'Business', 'Expires', 'References', '']}
+                empty="No virtual accounts yet. Your app creates one with POST /api/v1/clients/business/virtual-accounts; a client made with POST /__sandbox/clients comes with one."
+              >
+                {of('virtualAccounts', FIRST_ROWS.virtualAccounts).map((v) => (
+                  <VirtualAccountRow deps={deps} account={v} />
+                ))}
+              </List>
+            </Section>
+            <Section id="sec-outbox" title="Outbox" note="OTPs and invitation tokens the bank would have sent">
+              <List
+                id="outbox"
+                keep={FIRST_ROWS.outbox * 2}
+                head={['Sent', 'Kind', 'To', 'Subject', 'Code', '']}
+                empty="Nothing sent yet. A BVN OTP appears when your app registers a business, an invitation token when it invites a member."
+              >
+                {of('outbox', FIRST_ROWS.outbox).map((m) => (
+                  <MessageRow message={m} />
+                ))}
+              </List>
+            </Section>
+            <Section id="sec-disputes" title="Disputes">
+              <List
+                id="disputes"
+                keep={FIRST_ROWS.disputes * 2}
+                head={['Opened', 'Business', 'Transaction', 'Description', 'Status', '']}
+                empty="No disputes. Your app opens one with POST /api/v1/clients/business/disputes on a transaction; resolve or reject it here."
+              >
+                {of('disputes', FIRST_ROWS.disputes).map((d) => (
+                  <DisputeRow deps={deps} dispute={d} />
+                ))}
+              </List>
+            </Section>
+            <Section id="sec-requests" title="Requests" note="open a row to see what it carried">
+              <div class="inline filters">
+                <input id="filter-path" placeholder="path contains" aria-label="Filter by path" />
+                <input id="filter-status" placeholder="status, e.g. 4xx or 201" aria-label="Filter by status" />
+                <label>
+                  <input id="hide-sandbox" type="checkbox" checked /> hide /__sandbox
+                </label>
+              </div>
+              <List
+                id="requests"
+                keep={1000}
+                head={['Time', 'Method', 'Path', 'Status', '#Duration', 'Request id']}
+                empty="No requests to show. Point your app at this sandbox's /api/v1 and its calls appear here, newest first."
+              >
+                {shownRequests.map((r) => (
                   <RequestRow entry={r} />
                 ))}
-              </tbody>
-            </table>
-          </Section>
-        </main>
+              </List>
+            </Section>
+          </main>
+        </div>
+        <dialog id="request-detail" aria-labelledby="request-title">
+          <div class="dialog-head">
+            <h2 id="request-title">Request</h2>
+            <button type="button" data-close>
+              Close
+            </button>
+          </div>
+          <div id="request-body" />
+        </dialog>
         <script src="/__sandbox/ui/assets/app.js" />
       </body>
     </html>

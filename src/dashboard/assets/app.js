@@ -1,35 +1,106 @@
-// The dashboard's client: it sends the page's buttons and forms to the control API, and applies the live feed
-// (GET /__sandbox/ui/events) to the page. Rows arrive rendered by the server; this script only swaps them in.
-// Plain browser JavaScript, no build step and no library.
+// The dashboard's client: it sends the page's buttons and forms to the control API and shows what came of each
+// next to it, applies the live feed (GET /__sandbox/ui/events) to the page, filters the lists (one client, a
+// path, failed only) and opens a request's detail. Rows arrive rendered by the server; this script swaps them in.
+// Plain browser JavaScript, no build step and no library. Text from the sandbox is only ever set as text.
 
 const $ = (selector, root = document) => root.querySelector(selector);
+const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
 
-const toast = (text, bad = false) => {
-  const out = $('#toast');
-  out.textContent = text;
-  out.className = bad ? 'bad' : 'ok';
-};
+/** The client the page shows (`?client=`), or '' for all of them. */
+const picked = document.body.dataset.client || '';
 
-/** Calls the control API: `spec` is "METHOD /path". Answers the parsed envelope; shows its message. */
-async function call(spec, body) {
+// ------------------------------------------------------------------ results, next to what caused them
+
+/** The one result on the page: the next action clears it. */
+let result = null;
+
+function clearResult() {
+  result?.element.remove();
+  result = null;
+}
+
+/**
+ * Shows `text` right after `origin` (the form or button that made the call). When `origin` sits in a row or a
+ * panel the live feed may swap, the result is put back into the new one (see `reattachResult`).
+ */
+function showResult(origin, text, bad) {
+  clearResult();
+  const element = document.createElement('output');
+  element.className = `result ${bad ? 'bad' : 'ok'}`;
+  element.setAttribute('role', 'status');
+  element.textContent = text;
+  const anchor = origin.closest('form') ?? origin;
+  anchor.after(element);
+  const host = anchor.closest('tr[id], tbody[id], #clock-panel, #scenario-panel');
+  result = {
+    element,
+    hostId: host?.id ?? null,
+    spec: anchor.dataset.call ?? null,
+  };
+}
+
+function reattachResult(id, next) {
+  if (!result || result.hostId !== id) return;
+  const anchor =
+    (result.spec && $$('[data-call]', next).find((el) => el.dataset.call === result.spec)) ||
+    $('.actions', next) ||
+    next;
+  if (anchor === next) next.append(result.element);
+  else anchor.after(result.element);
+}
+
+/** What a refused call means, in words: the envelope's message and the fields it names. */
+function refusal(status, envelope) {
+  if (status === 401) return 'The control token is missing or wrong: reload the page to give it again.';
+  const fields = Array.isArray(envelope.errors)
+    ? envelope.errors.map((e) => `${e.field ? `${e.field}: ` : ''}${e.message}`).join('; ')
+    : '';
+  const message = envelope.message || 'The sandbox refused the call';
+  return fields && !message.includes(fields) ? `${message} (${fields})` : message;
+}
+
+/** What a call that worked did, in words. */
+function success(envelope) {
+  const data = envelope.data ?? {};
+  let text = envelope.message || 'Done';
+  if (typeof data.now === 'string') text += `: the clock now reads ${data.now.slice(0, 19).replace('T', ' ')} UTC`;
+  else if (typeof data.balance === 'number') text += `: ${naira.format(data.balance / 100)}`;
+  return text;
+}
+
+/** Calls the control API: `spec` is "METHOD /path". Shows what came of it next to `origin`; answers the envelope. */
+async function call(spec, body, origin) {
   const [method, path] = spec.split(' ');
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers['content-type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
-  const res = await fetch(path, init);
+  clearResult();
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch {
+    showResult(origin, 'The sandbox did not answer: is it still running?', true);
+    return null;
+  }
   const envelope = await res.json().catch(() => ({ message: res.statusText }));
-  toast(`${res.status} ${envelope.message ?? ''}`, !res.ok);
-  return envelope;
+  showResult(origin, res.ok ? success(envelope) : refusal(res.status, envelope), !res.ok);
+  return res.ok ? envelope : null;
 }
 
-/** A form's fields as a JSON body: empty ones left out, `data-kobo` fields turned from naira into kobo. */
+/**
+ * A form's fields as a JSON body: empty ones and those named `_…` left out, `data-kobo` fields turned from naira
+ * into kobo, `data-times="_unit"` fields multiplied by the value of that field (a unit).
+ */
 function bodyOf(form) {
   const body = {};
   for (const field of form.elements) {
-    if (!field.name || field.value === '') continue;
-    body[field.name] = field.hasAttribute('data-kobo') ? Math.round(Number(field.value) * 100) : field.value;
+    if (!field.name || field.name.startsWith('_') || field.value === '') continue;
+    if (field.hasAttribute('data-kobo')) body[field.name] = Math.round(Number(field.value) * 100);
+    else if (field.dataset.times)
+      body[field.name] = Math.round(Number(field.value) * Number(form.elements[field.dataset.times].value));
+    else body[field.name] = field.value;
   }
   return body;
 }
@@ -38,21 +109,164 @@ document.addEventListener('submit', async (event) => {
   const form = event.target.closest('form[data-call]');
   if (!form) return;
   event.preventDefault();
-  await call(form.dataset.call, bodyOf(form));
-  if (form.id === 'payment-form') form.reset();
+  const done = await call(form.dataset.call, bodyOf(form), form);
+  if (done && form.id === 'payment-form') form.reset();
 });
 
 document.addEventListener('click', async (event) => {
-  const button = event.target.closest('button');
-  if (!button) return;
-  if (button.dataset.items) {
-    await toggleItems(button.dataset.items);
+  const row = event.target.closest('#requests > tr[data-seq]');
+  if (row && !event.target.closest('button, a')) {
+    openRequest(row.dataset.seq);
     return;
   }
+  const button = event.target.closest('button');
+  if (!button) return;
+  if (button.dataset.items) return toggleItems(button.dataset.items);
+  if (button.dataset.requestId) return openRequestById(button.dataset.requestId, button);
+  if (button.dataset.copy !== undefined) return copy(button.dataset.copy, button);
+  if (button.dataset.pay) return payInto(button.dataset.pay);
+  if (button.hasAttribute('data-close')) return button.closest('dialog').close();
   if (!button.dataset.call || button.type === 'submit') return;
   if (button.dataset.confirm && !window.confirm(button.dataset.confirm)) return;
-  await call(button.dataset.call, button.dataset.item ? { itemId: button.dataset.item } : {});
+  const body = button.dataset.body ? JSON.parse(button.dataset.body) : {};
+  await call(button.dataset.call, body, button);
 });
+
+document.addEventListener('keydown', (event) => {
+  const row = event.target.closest?.('#requests > tr[data-seq]');
+  if (row && event.key === 'Enter') openRequest(row.dataset.seq);
+});
+
+async function copy(text, origin) {
+  clearResult();
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // No clipboard API (a page not served from localhost): the old way, through a selected text area.
+    const area = document.createElement('textarea');
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    document.execCommand('copy');
+    area.remove();
+  }
+  showResult(origin, 'Copied', false);
+}
+
+function payInto(accountNumber) {
+  const form = $('#payment-form');
+  form.elements.accountNumber.value = accountNumber;
+  form.scrollIntoView({ block: 'center' });
+  form.elements.amount.focus();
+}
+
+// ------------------------------------------------------------------ filters: one client, and each list's own
+
+/** Each list's own filter, by the id of its `<tbody>`. */
+const listFilters = {
+  requests: (row) => {
+    const path = $('#filter-path').value.trim();
+    const status = $('#filter-status').value.trim();
+    const rowPath = row.dataset.path || '';
+    return (
+      (!path || rowPath.includes(path)) &&
+      statusMatches(row.dataset.code || '', status) &&
+      !($('#hide-sandbox').checked && rowPath.startsWith('/__sandbox'))
+    );
+  },
+  transactions: (row) => {
+    const business = $('#business-filter').value;
+    return (!business || row.dataset.business === business) && (!$('#ledger-failed').checked || row.dataset.status === 'failed');
+  },
+};
+
+function statusMatches(code, wanted) {
+  if (!wanted) return true;
+  if (/^\dxx$/i.test(wanted)) return code[0] === wanted[0];
+  return code === wanted;
+}
+
+/** Shows or hides one row (or option) by the client picked and its list's filter. */
+function filterRow(row) {
+  const ofClient = !picked || row.dataset.client === undefined || row.dataset.client === picked;
+  const filter = listFilters[row.parentElement?.id];
+  row.hidden = !(ofClient && (!filter || filter(row)));
+}
+
+/** A list shows its table, or the words that say what to do when none of its rows is shown. */
+function refreshEmpty(list) {
+  const holder = list.closest('.list');
+  if (!holder) return;
+  const rows = list.tagName === 'TABLE' ? list.tBodies : list.children;
+  holder.classList.toggle('is-empty', ![...rows].some((row) => !row.hidden));
+}
+
+const LISTS = ['#clients', '#transactions', '#batches', '#deliveries', '#virtual-accounts', '#outbox', '#disputes', '#requests'];
+
+function filterList(list) {
+  const rows = list.tagName === 'TABLE' ? list.tBodies : list.children;
+  for (const row of rows) filterRow(row);
+  refreshEmpty(list);
+}
+
+function filterAll() {
+  for (const selector of LISTS) filterList($(selector));
+  for (const option of $$('#va-list option, #business-filter option[data-client]')) filterRow(option);
+}
+
+for (const id of ['#filter-path', '#filter-status', '#hide-sandbox']) $(id).addEventListener('input', () => filterList($('#requests')));
+for (const id of ['#business-filter', '#ledger-failed']) $(id).addEventListener('input', () => filterList($('#transactions')));
+
+$('#client-picker').addEventListener('change', (event) => {
+  const url = new URL(window.location.href);
+  if (event.target.value) url.searchParams.set('client', event.target.value);
+  else url.searchParams.delete('client');
+  window.location.assign(url);
+});
+
+// ------------------------------------------------------------------ folding sections, remembered
+
+for (const details of $$('details[data-fold]')) {
+  const stored = localStorage.getItem(`fold:${details.dataset.fold}`);
+  if (stored) details.open = stored === 'open';
+  details.addEventListener('toggle', () =>
+    localStorage.setItem(`fold:${details.dataset.fold}`, details.open ? 'open' : 'closed'),
+  );
+}
+
+// ------------------------------------------------------------------ the clock, and times in words
+
+/** Now on the sandbox's clock, from the clock panel: frozen where it stands, or real time plus its offset. */
+function sandboxNow() {
+  const panel = $('#clock-panel');
+  if (!panel) return Date.now();
+  return panel.dataset.frozen === 'true' ? Number(panel.dataset.now) : Date.now() + Number(panel.dataset.offsetMs);
+}
+
+function durationWords(ms) {
+  const s = Math.round(Math.abs(ms) / 1000);
+  if (s < 60) return `${s} s`;
+  const min = Math.floor(s / 60);
+  if (min < 60) return `${min} min`;
+  const h = Math.floor(min / 60);
+  if (h < 24) return min % 60 === 0 ? `${h} h` : `${h} h ${min % 60} min`;
+  const d = Math.floor(h / 24);
+  return h % 24 === 0 ? `${d} d` : `${d} d ${h % 24} h`;
+}
+
+function tick() {
+  const now = sandboxNow();
+  const clock = $('#clock-now');
+  if (clock) clock.textContent = new Date(now).toISOString().slice(0, 19).replace('T', ' ');
+  for (const time of $$('time.rel')) {
+    const at = Date.parse(time.getAttribute('datetime'));
+    const words = Math.abs(at - now) < 500 ? 'now' : at > now ? `in ${durationWords(at - now)}` : `${durationWords(now - at)} ago`;
+    if (time.textContent !== words) time.textContent = words;
+    time.closest('.expiry')?.classList.toggle('expired', at <= now);
+  }
+}
+
+setInterval(tick, 1000);
 
 // ------------------------------------------------------------------ bulk items
 
@@ -65,6 +279,9 @@ function cell(text, className) {
   return td;
 }
 
+/** The batches whose items show failed ones only. */
+const failedOnly = new Set();
+
 /** The items of a batch, under its row, fetched from the control API. */
 async function renderItems(batchId) {
   const res = await fetch(`/__sandbox/bulk-transfers/${batchId}`);
@@ -72,6 +289,14 @@ async function renderItems(batchId) {
   const { data } = await res.json();
   const row = document.getElementById(`items-${batchId}`);
   if (!row) return;
+  const requestId = document.getElementById(`batch-${batchId}`)?.dataset.requestId;
+  const holder = document.createElement('div');
+  const filter = document.createElement('label');
+  const box = document.createElement('input');
+  box.type = 'checkbox';
+  box.checked = failedOnly.has(batchId);
+  box.setAttribute('aria-label', `Failed items only of ${data.batchName}`);
+  filter.append(box, ` failed only (${data.items.filter((i) => i.status === 'failed').length} of ${data.items.length})`);
   const table = document.createElement('table');
   table.className = 'items';
   table.innerHTML =
@@ -89,19 +314,39 @@ async function renderItems(batchId) {
       cell(String(item.reprocessCount)),
     );
     const actions = document.createElement('td');
+    actions.className = 'actions';
     if (item.status === 'failed' && data.status !== 'processing') {
       const button = document.createElement('button');
       button.type = 'button';
       button.textContent = 'Reprocess';
       button.dataset.call = `POST /__sandbox/bulk-transfers/${batchId}/reprocess`;
-      button.dataset.item = item.id;
+      button.dataset.body = JSON.stringify({ itemId: item.id });
       actions.append(button);
+    }
+    if (item.status === 'failed' && requestId) {
+      const link = document.createElement('button');
+      link.type = 'button';
+      link.className = 'link';
+      link.textContent = 'request';
+      link.title = 'The request that made this batch';
+      link.dataset.requestId = requestId;
+      actions.append(link);
     }
     tr.append(actions);
     body.append(tr);
   }
+  const applyFilter = () => {
+    for (const tr of body.children) tr.hidden = box.checked && tr.dataset.status !== 'failed';
+  };
+  box.addEventListener('change', () => {
+    if (box.checked) failedOnly.add(batchId);
+    else failedOnly.delete(batchId);
+    applyFilter();
+  });
+  applyFilter();
   table.append(body);
-  row.firstElementChild.replaceChildren(table);
+  holder.append(filter, table);
+  row.firstElementChild.replaceChildren(holder);
 }
 
 async function toggleItems(batchId) {
@@ -114,9 +359,102 @@ async function toggleItems(batchId) {
   const row = document.createElement('tr');
   row.id = `items-${batchId}`;
   row.className = 'items-row';
+  row.dataset.client = batchRow.dataset.client;
   row.innerHTML = '<td colspan="6">loading…</td>';
   batchRow.after(row);
   await renderItems(batchId);
+}
+
+// ------------------------------------------------------------------ request detail
+
+function text(tag, content, className) {
+  const element = document.createElement(tag);
+  element.textContent = content;
+  if (className) element.className = className;
+  return element;
+}
+
+function pairs(entries) {
+  const table = document.createElement('table');
+  table.className = 'pairs';
+  const body = document.createElement('tbody');
+  for (const [name, value] of entries) {
+    const tr = document.createElement('tr');
+    tr.append(text('th', name), text('td', value));
+    body.append(tr);
+  }
+  table.append(body);
+  return table;
+}
+
+function bodyBlock(part) {
+  if (part.body !== null && part.body !== undefined) return text('pre', JSON.stringify(part.body, null, 2));
+  if (part.truncated) return text('p', `Not kept: ${part.bodySize} bytes, past --journal-body-limit.`, 'muted');
+  if (part.bodySize) return text('p', `${part.bodySize} bytes of ${part.contentType ?? 'unknown type'}, not shown.`, 'muted');
+  return text('p', 'No body.', 'muted');
+}
+
+/** Shows one journal entry (`GET /__sandbox/requests/{id}`) in the dialog. */
+function showRequest(entry) {
+  const dialog = $('#request-detail');
+  $('#request-title').textContent = `${entry.method} ${entry.path} → ${entry.status}`;
+  const body = $('#request-body');
+  const query = Object.entries(entry.query);
+  const facts = [
+    ['Time', entry.time],
+    ['Duration', `${entry.durationMs} ms`],
+    ['Request id', entry.requestId],
+    ['Client', entry.clientId ?? '—'],
+    ['Business', entry.businessId ?? '—'],
+    ['Scenario rule', entry.scenario ? `${entry.scenario.name}, rule ${entry.scenario.rule}` : 'none fired'],
+  ];
+  const parts = [pairs(facts)];
+  if (entry.warnings.length > 0) {
+    parts.push(text('h3', 'x-sandbox-warning: production would refuse this'));
+    const list = document.createElement('ul');
+    list.className = 'warnings';
+    for (const warning of entry.warnings) list.append(text('li', warning));
+    parts.push(list);
+  }
+  parts.push(text('h3', 'Request'));
+  if (query.length > 0) parts.push(pairs(query.map(([k, v]) => [`?${k}`, v])));
+  parts.push(pairs(Object.entries(entry.request.headers)), bodyBlock(entry.request));
+  parts.push(text('h3', `Response: ${entry.response.status} ${entry.response.message ?? ''}`));
+  parts.push(bodyBlock(entry.response));
+  if (entry.curl) {
+    const head = text('h3', 'As curl');
+    const button = text('button', 'Copy as curl');
+    button.type = 'button';
+    button.dataset.copy = entry.curl;
+    head.append(' ', button);
+    parts.push(head, text('pre', entry.curl, 'curl'), text('p', 'Secrets are masked in the journal: the command reads them from the shell variables it names.', 'muted'));
+  }
+  body.replaceChildren(...parts);
+  if (!dialog.open) dialog.showModal();
+}
+
+async function openRequest(seq) {
+  clearResult();
+  const res = await fetch(`/__sandbox/requests/${encodeURIComponent(seq)}`);
+  if (!res.ok) {
+    const row = $(`#requests > tr[data-seq="${CSS.escape(seq)}"]`);
+    if (row) showResult(row.lastElementChild, 'No longer in the journal: it keeps the newest requests only.', true);
+    return;
+  }
+  showRequest((await res.json()).data);
+}
+
+/** Opens the first journal entry of the request with this `x-request-id` (the one that made a record). */
+async function openRequestById(requestId, origin) {
+  clearResult();
+  const res = await fetch(`/__sandbox/requests?requestId=${encodeURIComponent(requestId)}&limit=100`);
+  const found = res.ok ? (await res.json()).data : [];
+  const first = found.at(-1);
+  if (!first) {
+    showResult(origin, 'That request is no longer in the journal: it keeps the newest requests only.', true);
+    return;
+  }
+  await openRequest(first.id);
 }
 
 // ------------------------------------------------------------------ live feed
@@ -128,7 +466,7 @@ function trim(list) {
 }
 
 function fromHtml(html, parent) {
-  // A <tr> or an <option> only parses inside its own kind of parent.
+  // A <tr>, a <tbody> or an <option> only parses inside its own kind of parent.
   const holder = document.createElement(parent ? parent.tagName : 'div');
   holder.innerHTML = html;
   return holder.firstElementChild;
@@ -137,63 +475,42 @@ function fromHtml(html, parent) {
 function applyPatch({ id, html, parent, position }) {
   const current = document.getElementById(id);
   const list = parent ? document.getElementById(parent) : null;
+  if (!current && !list) return;
   const next = fromHtml(html, current ? current.parentElement : list);
   if (!next) return;
   if (current) {
+    // What the reader opened inside the old element stays open in the new one.
+    const opened = $$('details[open][id]', current).map((details) => details.id);
     current.replaceWith(next);
-  } else if (list) {
-    if (position === 'append') list.append(next);
-    else list.prepend(next);
+    for (const openId of opened) document.getElementById(openId)?.setAttribute('open', '');
+  } else if (position === 'append') list.append(next);
+  else {
+    list.prepend(next);
     trim(list);
   }
+  filterRow(next);
+  reattachResult(id, next);
   if (id.startsWith('batch-')) {
-    const items = document.getElementById(`items-${id.slice('batch-'.length)}`);
+    const batchId = id.slice('batch-'.length);
+    const items = document.getElementById(`items-${batchId}`);
     if (items) {
       next.after(items);
-      renderItems(id.slice('batch-'.length));
+      renderItems(batchId);
     }
   }
+  if (next.parentElement) refreshEmpty(next.parentElement);
 }
-
-// ------------------------------------------------------------------ request journal filter
-
-function statusMatches(code, wanted) {
-  if (!wanted) return true;
-  if (/^\dxx$/i.test(wanted)) return code[0] === wanted[0];
-  return code === wanted;
-}
-
-function filterRow(row) {
-  const path = $('#filter-path').value.trim();
-  const status = $('#filter-status').value.trim();
-  const hideSandbox = $('#hide-sandbox').checked;
-  const rowPath = row.dataset.path || '';
-  const visible =
-    (!path || rowPath.includes(path)) &&
-    statusMatches(row.dataset.code || '', status) &&
-    !(hideSandbox && rowPath.startsWith('/__sandbox'));
-  row.hidden = !visible;
-}
-
-function filterAll() {
-  for (const row of $('#requests').children) filterRow(row);
-}
-
-for (const id of ['#filter-path', '#filter-status', '#hide-sandbox'])
-  $(id).addEventListener('input', filterAll);
-filterAll();
 
 function prependRequests(html) {
   const list = $('#requests');
   const holder = document.createElement('tbody');
   holder.innerHTML = html;
   const rows = [...holder.children];
-  for (const row of rows) filterRow(row);
   list.prepend(...rows);
+  for (const row of rows) filterRow(row);
   trim(list);
+  refreshEmpty(list);
 }
-
-// ------------------------------------------------------------------ connection
 
 function connect() {
   const live = $('#live');
@@ -204,9 +521,16 @@ function connect() {
   });
   events.addEventListener('patch', (e) => {
     for (const patch of JSON.parse(e.data)) applyPatch(patch);
+    $('#client-picker').value = picked;
+    tick();
   });
   events.addEventListener('remove', (e) => {
-    for (const id of JSON.parse(e.data)) document.getElementById(id)?.remove();
+    for (const id of JSON.parse(e.data)) {
+      const element = document.getElementById(id);
+      const owner = element?.parentElement;
+      element?.remove();
+      if (owner) refreshEmpty(owner);
+    }
   });
   events.addEventListener('requests', (e) => prependRequests(JSON.parse(e.data)));
   events.addEventListener('reload', () => window.location.reload());
@@ -216,4 +540,6 @@ function connect() {
   });
 }
 
+filterAll();
+tick();
 connect();

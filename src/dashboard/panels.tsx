@@ -1,0 +1,113 @@
+import type { Deps } from '../deps.js';
+import { dateTimeOf, durationWords, isoOf } from './format.js';
+
+// The panels that show one thing each rather than a list: the clock and the scenario. The live feed renders them
+// again when what they show changes.
+
+/** What the clock panel shows that can change by a call: where it stands against real time, frozen or not. */
+export function clockKey(deps: Pick<Deps, 'clock'>): string {
+  const { offsetMs, frozenAt } = deps.clock.state();
+  return `${offsetMs}:${frozenAt}`;
+}
+
+const ADVANCE_STEPS: [label: string, ms: number][] = [
+  ['+1 min', 60_000],
+  ['+1 h', 3_600_000],
+  ['+1 day', 86_400_000],
+];
+
+/**
+ * The virtual clock: now (the page keeps it ticking while the clock runs, from `data-offset-ms`), frozen or
+ * running, how far it is from real time, and the calls that move it.
+ */
+export function ClockPanel({ deps }: { deps: Pick<Deps, 'clock'> }) {
+  const { now, frozen, offsetMs } = deps.clock.describe();
+  const nowMs = Date.parse(now);
+  const away = Math.abs(offsetMs) < 1000 ? 'on real time' : `${durationWords(offsetMs)} ${offsetMs > 0 ? 'ahead of' : 'behind'} real time`;
+  return (
+    <div id="clock-panel" data-frozen={String(frozen)} data-offset-ms={String(offsetMs)} data-now={String(nowMs)}>
+      <p class="clock-line">
+        <time id="clock-now" datetime={isoOf(nowMs)}>
+          {dateTimeOf(isoOf(nowMs))}
+        </time>{' '}
+        <span class={`badge ${frozen ? 'frozen' : 'ok'}`}>{frozen ? 'frozen' : 'running'}</span>{' '}
+        <span class="muted">{away} (UTC)</span>
+      </p>
+      <div class="inline">
+        {ADVANCE_STEPS.map(([label, ms]) => (
+          <button type="button" data-call="POST /__sandbox/clock/advance" data-body={JSON.stringify({ ms })}>
+            {label}
+          </button>
+        ))}
+        <form class="inline" data-call="POST /__sandbox/clock/advance">
+          <input
+            name="ms"
+            type="number"
+            min="1"
+            step="1"
+            data-times="_unit"
+            placeholder="how far"
+            aria-label="Advance the clock by"
+            required
+          />
+          <select name="_unit" aria-label="Unit">
+            <option value="1000">seconds</option>
+            <option value="60000" selected>
+              minutes
+            </option>
+            <option value="3600000">hours</option>
+            <option value="86400000">days</option>
+          </select>
+          <button type="submit">Advance</button>
+        </form>
+        {frozen ? (
+          <button type="button" data-call="POST /__sandbox/clock/freeze" data-body='{"frozen":false}'>
+            Let it run
+          </button>
+        ) : (
+          <button type="button" data-call="POST /__sandbox/clock/freeze" data-body='{"frozen":true}'>
+            Freeze
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** What the scenario panel shows that can change: the active scenario and its number of overrides. */
+export function scenarioKey(deps: Pick<Deps, 'scenarios'>): string {
+  const { name, overrides } = deps.scenarios.describe();
+  return `${name}:${overrides.length}`;
+}
+
+export function ScenarioPanel({ deps }: { deps: Pick<Deps, 'scenarios'> }) {
+  const active = deps.scenarios.describe();
+  return (
+    <div id="scenario-panel">
+      <p>
+        Active: <strong data-scenario={active.name}>{active.name}</strong>
+        {active.overrides.length > 0 ? ` (+${active.overrides.length} override rules)` : ''}
+        <span class="muted"> — {active.description}</span>
+      </p>
+      <div class="inline">
+        <form class="inline" data-call="PUT /__sandbox/scenario">
+          <select name="name" aria-label="Ready scenario">
+            {deps.scenarios.library.list().map((s) => (
+              <option value={s.name} title={s.description} selected={s.name === active.name}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+          <button type="submit">Use scenario</button>
+        </form>
+        <button
+          type="button"
+          data-call="POST /__sandbox/reset"
+          data-confirm="Reset the whole state to the fixtures?"
+        >
+          Reset sandbox
+        </button>
+      </div>
+    </div>
+  );
+}
