@@ -60,13 +60,13 @@ const businessName = (deps: Deps, businessId: string) =>
 function BusinessCells({ deps, business: b }: { deps: Deps; business: BusinessRecord }) {
   return (
     <>
-      <td>
+      <td class="business-name">
         {b.businessName}
         <div class="muted">{b.id}</div>
       </td>
       <td>{b.account?.accountNumber ?? '—'}</td>
       <td class="num balance">{formatNaira(b.balance)}</td>
-      <td class="num">{formatNaira(ledgerBalance(deps.store, b.id))}</td>
+      <td class="num ledger">{formatNaira(ledgerBalance(deps.store, b.id))}</td>
       <td>{b.isApproved ? <span class="badge ok">approved</span> : <span class="badge">not approved</span>}</td>
       <td class="actions">
         {b.isApproved ? null : (
@@ -448,7 +448,6 @@ export function RequestRow({ entry: r }: { entry: RequestEntry }) {
       data-client={r.clientId ?? ''}
       class={r.status >= 400 ? 'bad' : undefined}
       tabindex={0}
-      title="Open to see what the request and its answer carried"
     >
       <td>{timeOf(r.time)}</td>
       <td>{r.method}</td>

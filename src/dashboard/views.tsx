@@ -259,6 +259,7 @@ export function Page({ deps, requests, clientId }: PageProps) {
                 <label>
                   <input id="ledger-failed" type="checkbox" /> failed only
                 </label>
+                <output id="ledger-summary" class="muted" />
               </div>
               <List
                 id="transactions"

@@ -1,26 +1,38 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentials as credentialsSchema } from '../../src/control/clients/schemas.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox.js';
 import { dataOf } from '../support/answers.js';
-import { bulkHelpers, processBatch } from '../support/bulk.js';
+import { BANK, bulkHelpers, drain, processBatch } from '../support/bulk.js';
 import { startReceiver } from '../support/receiver.js';
-import { A, call } from '../support/sandbox.js';
+import { A, B, call, schemeA, tokenFor } from '../support/sandbox.js';
 import { webhookSetup } from '../support/webhooks.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
-/** Where the screenshot of the page is kept after the run (ignored by git; CI may upload it). */
+const skipped = hasChromium ? '' : ` (skipped: ${CHROMIUM} is not installed)`;
+/** Where the screenshots of the page are kept after the run (ignored by git; CI may upload them). */
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-results');
+const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
+/** A receiver account the default scenario fails with 51 Insufficient Funds. */
+const FAILING_ACCOUNT = '0000000051';
 
-const { transfers, create } = bulkHelpers({
+const { transfer, transfers, create } = bulkHelpers({
   label: 'ui',
   narration: 'dashboard',
   batchName: 'Dashboard payroll',
 });
+
+/** Saves a screenshot of the page, or of one part of it, under test-results/. */
+async function shot(target: Page | Locator, name: string): Promise<void> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, name);
+  if ('goto' in target) await target.screenshot({ path, fullPage: true });
+  else await target.screenshot({ path });
+}
 
 /**
  * Every aria-valuenow the batch's progress bar shows, as the page receives it, gathered in the page. (A script
@@ -48,13 +60,7 @@ beforeAll(async () => {
   chromiumBrowser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
   });
 });
 afterAll(async () => {
@@ -62,9 +68,10 @@ afterAll(async () => {
 });
 
 /** A fresh browser context on the shared Chromium, every request outside the sandbox refused and noted. */
-async function openContext(base: string) {
+async function openContext(base: string, viewport = { width: 1400, height: 1800 }) {
   if (!chromiumBrowser) throw new Error('Chromium did not start');
-  const context = await chromiumBrowser.newContext({ viewport: { width: 1400, height: 1800 } });
+  const context = await chromiumBrowser.newContext({ viewport });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   const outside: string[] = [];
   const errors: string[] = [];
   await context.route('**/*', (route) => {
@@ -76,7 +83,14 @@ async function openContext(base: string) {
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(error.message));
   const close = () => context.close();
-  return { page, outside, errors, close };
+  const clipboard = () => page.evaluate('navigator.clipboard.readText()') as Promise<string>;
+  return { page, outside, errors, close, clipboard };
+}
+
+/** Opens the dashboard and waits until its live feed is connected. */
+async function openDashboard(page: Page, url: string): Promise<void> {
+  expect((await page.goto(url))?.status()).toBe(200);
+  await page.locator('#live', { hasText: 'live' }).waitFor();
 }
 
 describe('the dashboard in a browser', () => {
@@ -103,7 +117,7 @@ describe('the dashboard in a browser', () => {
   });
 
   it.skipIf(!hasChromium)(
-    `shows a batch's progress live, sends a payment from its form and shows the delivery${hasChromium ? '' : ` (skipped: ${CHROMIUM} is not installed)`}`,
+    `shows a batch's progress live, sends a payment from its form and shows the delivery${skipped}`,
     async () => {
       const { account } = await webhookSetup(sandbox, receiver.url, {
         type: 'permanent',
@@ -111,10 +125,8 @@ describe('the dashboard in a browser', () => {
       });
       browser = await openContext(sandbox.url);
       const { page, outside, errors } = browser;
-
-      expect((await page.goto(`${sandbox.url}/__sandbox/ui`))?.status()).toBe(200);
-      await page.locator('#live', { hasText: 'live' }).waitFor();
-      // The fixtures, with naira balances.
+      await openDashboard(page, `${sandbox.url}/__sandbox/ui`);
+      // The fixtures, with naira balances, in the one clients table.
       await expect(page.locator(`#client-${A.id}`).textContent()).resolves.toContain('₦5,000,000.00');
 
       // A batch started by the app under test, as a developer's app would, appears and moves while it runs.
@@ -145,12 +157,33 @@ describe('the dashboard in a browser', () => {
       await items.nth(23).waitFor();
       expect(await items.count()).toBe(24);
 
-      // An incoming payment from the form: the delivery appears, acknowledged, without a reload.
+      // A batch with one failing item: the failed-only filter shows it alone, with the request that made it.
+      const mixed = await create(sandbox, [transfer(), transfer({ receiverAccountNumber: FAILING_ACCOUNT }), transfer()]);
+      expect((await processBatch(sandbox, mixed.id)).status).toBe(202);
+      await drain(sandbox);
+      const mixedRow = page.locator(`#batch-${mixed.id}`);
+      await mixedRow.locator('.badge', { hasText: 'partially completed' }).waitFor();
+      await mixedRow.getByRole('button', { name: 'Items' }).click();
+      const mixedItems = page.locator(`#items-${mixed.id}`);
+      await mixedItems.locator('tbody tr').nth(2).waitFor();
+      await mixedItems.getByLabel(/Failed items only/).check();
+      const shownItems = mixedItems.locator('tbody tr:not([hidden])');
+      await expect(shownItems.count()).resolves.toBe(1);
+      await expect(shownItems.textContent()).resolves.toContain('51');
+      await shownItems.getByRole('button', { name: 'request' }).click();
+      await page.locator('#request-title', { hasText: 'POST /api/v1/clients/business/customers/funds/bulk-transfer' }).waitFor();
+      await page.locator('#request-detail').getByRole('button', { name: 'Close' }).click();
+
+      // An incoming payment from the form: the result shows next to the form, in words; the delivery appears,
+      // acknowledged, without a reload.
+      const form = page.locator('#payment-form');
       await page.getByLabel('Virtual account number').fill(account.accountNumber);
       await page.getByLabel('Amount in naira').fill('1500');
       await page.getByLabel('Payer name').fill('Ada from the browser');
       await page.getByRole('button', { name: 'Send payment' }).click();
-      await page.locator('#toast', { hasText: '201 Payment received' }).waitFor();
+      const formResult = page.locator('#payment-form + output.result');
+      await formResult.waitFor();
+      await expect(formResult.textContent()).resolves.toMatch(/^Payment received/);
       const delivery = page.locator('#deliveries tr', { hasText: account.accountNumber });
       await delivery.locator('.badge', { hasText: 'delivered' }).waitFor({ timeout: 20_000 });
       await expect(delivery.textContent()).resolves.toContain('₦1,500.00');
@@ -160,10 +193,22 @@ describe('the dashboard in a browser', () => {
         accountName: 'Ada from the browser',
       });
 
-      // Approve A2 from its row: the row turns approved through the live feed.
+      // A refused one: the reason in words next to the form, no status code; the next action clears it.
+      await page.getByLabel('Virtual account number').fill('9999999999');
+      await page.getByLabel('Amount in naira').fill('1');
+      await page.getByRole('button', { name: 'Send payment' }).click();
+      await formResult.and(page.locator('.bad')).waitFor();
+      const refused = (await formResult.textContent()) ?? '';
+      expect(refused).toMatch(/virtual account/i);
+      expect(refused).not.toMatch(/\b404\b/);
+      await expect(form.evaluate((f) => f.nextElementSibling?.className)).resolves.toContain('result');
+
+      // Approve A2 from its row: the row turns approved through the live feed, and the result stays beside it.
       const a2 = page.locator(`[data-business="${A.a2.id}"]`);
       await a2.getByRole('button', { name: 'Approve' }).click();
       await a2.locator('.badge', { hasText: /^approved$/ }).waitFor();
+      await expect(formResult.count()).resolves.toBe(0);
+      await page.locator(`#client-${A.id} output.result.ok`).waitFor();
       const credentials = dataOf(await call(sandbox, 'GET', '/__sandbox/credentials'), credentialsSchema);
       const approved = credentials.clients.flatMap((c) => c.businesses).find((b) => b.id === A.a2.id);
       expect(approved?.isApproved).toBe(true);
@@ -175,8 +220,7 @@ describe('the dashboard in a browser', () => {
       await expect(visible.count()).resolves.toBeGreaterThan(0);
       for (const text of await visible.allTextContents()) expect(text).toContain('/process');
 
-      await mkdir(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png'), fullPage: true });
+      await shot(page, 'dashboard.png');
       expect(outside).toEqual([]);
       expect(errors).toEqual([]);
     },
@@ -184,11 +228,160 @@ describe('the dashboard in a browser', () => {
   );
 });
 
-describe('the dashboard with a busy sandbox', () => {
+describe('every part of the state, live', () => {
+  let sandbox: RunningSandbox;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let browser: Awaited<ReturnType<typeof openContext>> | undefined;
+  beforeAll(async () => {
+    // A receiver that is down (500 to everything) and a retry a minute away: the delivery stays pending.
+    sandbox = await startSandbox({
+      inMemory: true,
+      port: 0,
+      log: () => undefined,
+      webhookRetryBase: 60_000,
+    });
+    receiver = await startReceiver([], 500);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await sandbox?.close();
+  });
+
+  it.skipIf(!hasChromium)(
+    `shows transfers and the ledger, deliveries, virtual accounts, the outbox, disputes and the clock, and what each request carried${skipped}`,
+    async () => {
+      const { headers, account } = await webhookSetup(sandbox, receiver.url, {
+        type: 'temporal',
+        reference: 'ui-temporal',
+      });
+      browser = await openContext(sandbox.url);
+      const { page, outside, errors, clipboard } = browser;
+      await openDashboard(page, `${sandbox.url}/__sandbox/ui`);
+      // A fresh sandbox says what to do where a list is empty.
+      await expect(page.locator('#sec-disputes .empty').isVisible()).resolves.toBe(true);
+      await expect(page.locator('#sec-outbox .empty').isVisible()).resolves.toBe(true);
+
+      // Transfers and the ledger: a transfer that fails appears with its error code, and leads to its request.
+      const sent = await call(sandbox, 'POST', TRANSFER, {
+        headers,
+        body: {
+          amount: 250_000,
+          receiverAccountNumber: FAILING_ACCOUNT,
+          receiverBankCode: BANK,
+          retrievalReference: 'ui-rent-1',
+          narration: 'November rent',
+        },
+      });
+      expect(sent.status).toBeLessThan(500);
+      const good = await call(sandbox, 'POST', TRANSFER, {
+        headers,
+        body: { ...transfer(), retrievalReference: 'ui-salary-1', narration: 'Salary' },
+      });
+      expect(good.status).toBe(200);
+      const failedEntry = page.locator('#transactions tr[data-status="failed"]', { hasText: 'ui-rent-1' });
+      await failedEntry.waitFor();
+      await expect(failedEntry.textContent()).resolves.toContain('51');
+      await expect(failedEntry.textContent()).resolves.toContain(FAILING_ACCOUNT);
+      await page.locator('#transactions tr[data-status="successful"]', { hasText: 'ui-salary-1' }).waitFor();
+      await page.getByLabel('failed only').check();
+      await expect(page.locator('#transactions tr:not([hidden])').count()).resolves.toBe(1);
+      await page.getByLabel('Show one business').selectOption(A.a1.id);
+      await expect(page.locator('#ledger-summary').textContent()).resolves.toMatch(/available ₦.*ledger ₦/);
+      await shot(page.locator('#sec-ledger'), 'dashboard-ledger.png');
+
+      // The request that made it: headers redacted, the body as sent, and a curl command to send it again.
+      await failedEntry.getByRole('button', { name: 'request' }).click();
+      const detail = page.locator('#request-detail');
+      await page.locator('#request-title', { hasText: `POST ${TRANSFER}` }).waitFor();
+      const shown = (await detail.textContent()) ?? '';
+      expect(shown).toContain('ui-rent-1');
+      expect(shown).toContain(`****${A.secretKey.slice(-4)}`);
+      expect(shown).not.toContain(A.secretKey);
+      await detail.getByRole('button', { name: 'Copy as curl' }).click();
+      const curl = await clipboard();
+      expect(curl).toMatch(/^curl -X POST /);
+      expect(curl).toContain(TRANSFER);
+      expect(curl).not.toContain(A.secretKey);
+      await shot(detail, 'dashboard-request.png');
+      await detail.getByRole('button', { name: 'Close' }).click();
+
+      // A webhook delivery to a receiver that is down: pending, its next attempt and attempts left, the payload and
+      // the headers it is sent with, AUTH-KEY redacted.
+      const paid = await call(sandbox, 'POST', '/__sandbox/incoming-payments', {
+        body: { accountNumber: account.accountNumber, amount: 70_000 },
+      });
+      expect(paid.status).toBe(201);
+      const delivery = page.locator('#deliveries tr', { hasText: account.accountNumber });
+      await delivery.locator('.timeline li.bad').waitFor({ timeout: 10_000 });
+      await expect(delivery.locator('.badge').textContent()).resolves.toBe('pending');
+      await delivery.getByText(/next attempt in \d+ s/).waitFor();
+      await delivery.getByText('Payload and headers').click();
+      await expect(delivery.textContent()).resolves.toContain(`****${A.webhookAuthKey.slice(-4)}`);
+      await expect(delivery.textContent()).resolves.toContain('"amount": 70000');
+      await shot(page.locator('#sec-deliveries'), 'dashboard-deliveries.png');
+
+      // Virtual accounts, with the temporal one's expiry in words.
+      const accountRow = page.locator('#virtual-accounts tr', { hasText: account.accountNumber });
+      await expect(accountRow.locator('time.rel').textContent()).resolves.toMatch(/^in \d+/);
+      await shot(page.locator('#sec-accounts'), 'dashboard-accounts.png');
+
+      // The outbox: an invitation's token, copied.
+      const roles = await call(sandbox, 'GET', '/api/v1/clients/members/roles', { headers });
+      const role = (roles.body.data as { id: string; name: string }[]).find((r) => r.name !== 'Owner');
+      const invited = await call(sandbox, 'POST', '/api/v1/clients/members', {
+        headers,
+        body: { email: 'new.member@adebayo.test', memberRoleId: role?.id },
+      });
+      expect(invited.status, JSON.stringify(invited.body)).toBeLessThan(300);
+      const message = page.locator('#outbox tr', { hasText: 'new.member@adebayo.test' });
+      await message.waitFor();
+      const token = (await message.locator('code.secret').textContent()) ?? '';
+      expect(token.length).toBeGreaterThan(8);
+      await message.getByRole('button', { name: /^Copy the invitation token/ }).click();
+      await message.locator('output.result', { hasText: 'Copied' }).waitFor();
+      await expect(clipboard()).resolves.toBe(token);
+      await shot(page.locator('#sec-outbox'), 'dashboard-outbox.png');
+
+      // Disputes: one opened by the app, resolved from the page.
+      const transactionId = (good.body.data as { transactionReference: string }).transactionReference;
+      const opened = await call(sandbox, 'POST', '/api/v1/clients/business/disputes', {
+        headers,
+        body: { transactionId, description: 'Paid twice' },
+      });
+      expect(opened.status, JSON.stringify(opened.body)).toBeLessThan(300);
+      const dispute = page.locator('#disputes tr', { hasText: 'Paid twice' });
+      await dispute.getByRole('button', { name: 'Resolve' }).click();
+      await dispute.locator('.badge', { hasText: 'resolved' }).waitFor();
+      await expect(dispute.getByRole('button', { name: 'Resolve' }).count()).resolves.toBe(0);
+      await dispute.locator('output.result.ok').waitFor();
+      await shot(page.locator('#sec-disputes'), 'dashboard-disputes.png');
+
+      // The clock: an hour ahead, then frozen, both from the page.
+      const before = Date.parse((await page.locator('#clock-now').getAttribute('datetime')) ?? '');
+      await page.getByRole('button', { name: '+1 h' }).click();
+      await page.locator('#clock-panel + output.result, #clock-panel output.result').first().waitFor();
+      await page.locator('#clock-panel', { hasText: 'ahead of real time' }).waitFor();
+      const after = Date.parse((await page.locator('#clock-now').getAttribute('datetime')) ?? '');
+      expect(after - before).toBeGreaterThanOrEqual(3_600_000);
+      expect(after - before).toBeLessThan(3_700_000);
+      await page.getByRole('button', { name: 'Freeze' }).click();
+      await page.locator('#clock-panel .badge', { hasText: 'frozen' }).waitFor();
+      await expect(sandbox.clock.get()).resolves.toMatchObject({ frozen: true });
+      await shot(page.locator('#sec-clock'), 'dashboard-clock.png');
+
+      expect(outside).toEqual([]);
+      expect(errors).toEqual([]);
+    },
+    60_000,
+  );
+});
+
+describe('many tenants', () => {
   let sandbox: RunningSandbox;
   let browser: Awaited<ReturnType<typeof openContext>> | undefined;
   beforeAll(async () => {
-    sandbox = await startSandbox({ inMemory: true, port: 0, log: () => undefined, journalSize: 5000 });
+    sandbox = await startSandbox({ inMemory: true, port: 0, log: () => undefined, journalSize: 10_000 });
   });
   afterAll(async () => {
     await browser?.close();
@@ -196,36 +389,62 @@ describe('the dashboard with a busy sandbox', () => {
   });
 
   it.skipIf(!hasChromium)(
-    'stays usable with hundreds of batches and thousands of journal lines: the page keeps the newest rows only',
+    `loads live within a second with 100 clients, 300 batches and 6,000 journal lines, every heading on the first screen${skipped}`,
     async () => {
+      for (let i = 0; i < 98; i++) await sandbox.newClient();
       for (let i = 0; i < 300; i++) await create(sandbox, transfers(1), undefined, `Batch ${i}`);
-      for (let i = 0; i < 3000; i++) await call(sandbox, 'GET', '/__sandbox/health');
-      browser = await openContext(sandbox.url);
+      for (let i = 0; i < 6000 - 300; i++) await call(sandbox, 'GET', '/__sandbox/health');
+      browser = await openContext(sandbox.url, { width: 1280, height: 720 });
       const { page, outside, errors } = browser;
       const started = performance.now();
-      expect((await page.goto(`${sandbox.url}/__sandbox/ui`))?.status()).toBe(200);
-      await page.locator('#live', { hasText: 'live' }).waitFor();
+      await openDashboard(page, `${sandbox.url}/__sandbox/ui`);
       const loadMs = performance.now() - started;
+      await mkdir(ARTIFACTS, { recursive: true });
+      await writeFile(
+        join(ARTIFACTS, 'dashboard-load.json'),
+        `${JSON.stringify({ clients: 100, batches: 300, journalLines: 6000, loadToLiveMs: Math.round(loadMs) })}\n`,
+      );
+      console.log(`dashboard load to live with 100 clients, 300 batches, 6,000 journal lines: ${Math.round(loadMs)} ms`);
+      // A bound far above the figure (see test-results/dashboard-load.json): a sanity check, not the benchmark.
+      expect(loadMs).toBeLessThan(10_000);
+
+      // The clients table starts folded, and every section's heading is on the first screen.
+      await expect(page.locator('#sec-clients details').getAttribute('open')).resolves.toBeNull();
+      await expect(page.locator('#sec-clients summary').textContent()).resolves.toContain('100 clients');
+      for (const link of await page.locator('nav.sections a').all()) {
+        const box = await link.boundingBox();
+        expect(box && box.y + box.height <= 720, `${await link.textContent()} on the first screen`).toBe(true);
+      }
+      const headings = await page.locator('main h2').allTextContents();
+      const linked = await page.locator('nav.sections a[href^="#"]').allTextContents();
+      expect(linked).toEqual(headings);
       // The newest first, and no more than the page renders at first.
       expect(await page.locator('#batches > tr').count()).toBe(100);
       await expect(page.locator('#batches > tr').first().textContent()).resolves.toContain('Batch 299');
       expect(await page.locator('#requests > tr').count()).toBe(200);
-      // Thousands more lines while it is open: a burst reaches the page as its newest lines (at most 200 a
-      // frame), the page keeps at most 1 000, and it still shows what comes next.
-      for (let i = 0; i < 3000; i++) await call(sandbox, 'GET', `/__sandbox/health?n=${i}`);
-      const last = await create(sandbox, transfers(1), undefined, 'The last one');
-      await page.locator(`#batch-${last.id}`).waitFor();
-      await page
-        .locator('#requests > tr[data-path$="/bulk-transfer"]')
-        .first()
-        .waitFor({ state: 'attached' });
-      const rows = await page.locator('#requests > tr').count();
-      expect(rows).toBeGreaterThan(200);
-      expect(rows).toBeLessThanOrEqual(1000);
-      expect(await page.locator('#batches > tr').count()).toBe(101);
-      await page.getByLabel('Filter by path').fill('/bulk-transfer');
-      expect(await page.locator('#requests > tr:not([hidden])').count()).toBeGreaterThan(0);
-      expect(loadMs, 'page load to live, ms').toBeLessThan(10_000);
+      await shot(page, 'dashboard-many-clients.png');
+
+      // One client picked: every section shows its records only, and the live feed's rows of others stay hidden.
+      await page.getByLabel('Show one client').selectOption(B.id);
+      await page.waitForURL(/\?client=/);
+      await page.locator('#live', { hasText: 'live' }).waitFor();
+      await expect(page.locator('#clients > tbody:not([hidden])').count()).resolves.toBe(1);
+      await expect(page.locator(`#client-${B.id}`).isVisible()).resolves.toBe(true);
+      await expect(page.locator('#sec-batches .empty').isVisible()).resolves.toBe(true);
+      const other = await create(sandbox, transfers(1), undefined, 'Not B');
+      const ofB = await call(sandbox, 'POST', TRANSFER, {
+        headers: schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id),
+        body: { ...transfer(), retrievalReference: 'ui-b-1', narration: 'B pays' },
+      });
+      expect(ofB.status).toBe(200);
+      await page.locator('#transactions tr', { hasText: 'ui-b-1' }).waitFor();
+      await page.locator(`#batch-${other.id}`).waitFor({ state: 'attached' });
+      await expect(page.locator(`#batch-${other.id}`).isVisible()).resolves.toBe(false);
+      await expect(page.locator('#sec-batches .empty').isVisible()).resolves.toBe(true);
+      for (const row of await page.locator('#transactions > tr:not([hidden]), #requests > tr:not([hidden])').all())
+        await expect(row.getAttribute('data-client')).resolves.toBe(B.id);
+      await shot(page, 'dashboard-one-client.png');
+
       expect(outside).toEqual([]);
       expect(errors).toEqual([]);
     },

@@ -215,7 +215,21 @@ function filterAll() {
 }
 
 for (const id of ['#filter-path', '#filter-status', '#hide-sandbox']) $(id).addEventListener('input', () => filterList($('#requests')));
-for (const id of ['#business-filter', '#ledger-failed']) $(id).addEventListener('input', () => filterList($('#transactions')));
+for (const id of ['#business-filter', '#ledger-failed'])
+  $(id).addEventListener('input', () => {
+    filterList($('#transactions'));
+    ledgerSummary();
+  });
+
+/** The business picked in the ledger: its available and ledger balances, from its row of the clients table. */
+function ledgerSummary() {
+  const id = $('#business-filter').value;
+  const row = id && $(`#clients tr[data-business="${CSS.escape(id)}"]`);
+  const name = row ? $('td.business-name', row)?.firstChild?.textContent : '';
+  $('#ledger-summary').textContent = row
+    ? `${name}: available ${$('td.balance', row).textContent}, ledger ${$('td.ledger', row).textContent}`
+    : '';
+}
 
 $('#client-picker').addEventListener('change', (event) => {
   const url = new URL(window.location.href);
@@ -465,18 +479,21 @@ function trim(list) {
   while (keep > 0 && list.children.length > keep) list.lastElementChild.remove();
 }
 
-function fromHtml(html, parent) {
-  // A <tr>, a <tbody> or an <option> only parses inside its own kind of parent.
-  const holder = document.createElement(parent ? parent.tagName : 'div');
-  holder.innerHTML = html;
-  return holder.firstElementChild;
+/**
+ * The element of a row's HTML. Parsed in a template, where a <tr>, a <tbody> or an <option> stays what it is (a
+ * <select> would also make the option selected, and a moved selected option changes the select's value).
+ */
+function fromHtml(html) {
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  return template.content.firstElementChild;
 }
 
 function applyPatch({ id, html, parent, position }) {
   const current = document.getElementById(id);
   const list = parent ? document.getElementById(parent) : null;
   if (!current && !list) return;
-  const next = fromHtml(html, current ? current.parentElement : list);
+  const next = fromHtml(html);
   if (!next) return;
   if (current) {
     // What the reader opened inside the old element stays open in the new one.
@@ -522,6 +539,7 @@ function connect() {
   events.addEventListener('patch', (e) => {
     for (const patch of JSON.parse(e.data)) applyPatch(patch);
     $('#client-picker').value = picked;
+    ledgerSummary();
     tick();
   });
   events.addEventListener('remove', (e) => {
