@@ -204,6 +204,47 @@ describe('filters', () => {
     expect(ofA1).toHaveLength(3);
   });
 
+  it('requestId: the x-request-id the sandbox answered with, exactly, in the query, the search and the verification', async () => {
+    const sandbox = await filled();
+    const owner = await ownerHeaders(sandbox);
+    const sent = await call(sandbox, 'POST', TRANSFER, {
+      headers: { ...owner, 'x-request-id': 'find-me-1' },
+      body: transferBody('ref-id-1'),
+    });
+    expect(sent.headers.get('x-request-id')).toBe('find-me-1');
+    // One the sandbox made up is found as well, by what it answered.
+    const made = await call(sandbox, 'POST', TRANSFER, { headers: owner, body: transferBody('ref-id-2') });
+    const madeId = made.headers.get('x-request-id') ?? '';
+    const found = (await journal(sandbox, '?requestId=find-me-1')).data;
+    expect(found.map((e) => [e.requestId, e.request.body])).toEqual([
+      ['find-me-1', transferBody('ref-id-1')],
+    ]);
+    expect((await journal(sandbox, `?requestId=${madeId}`)).data.map((e) => e.requestId)).toEqual([madeId]);
+    // Exact: neither a part of it nor another case.
+    expect((await journal(sandbox, '?requestId=find-me')).data).toEqual([]);
+    expect((await journal(sandbox, '?requestId=FIND-ME-1')).data).toEqual([]);
+    const search = await call(sandbox, 'POST', '/__sandbox/requests/search', {
+      body: { requestId: 'find-me-1', method: 'POST' },
+    });
+    expect(pageOf(search, requestEntry).data.map((e) => e.requestId)).toEqual(['find-me-1']);
+    const held = await call(sandbox, 'POST', '/__sandbox/requests/verify', {
+      body: { requestId: 'find-me-1', exactly: 1 },
+    });
+    expect(dataOf(held, verificationResult).count).toBe(1);
+    const missed = await call(sandbox, 'POST', '/__sandbox/requests/verify', {
+      body: { requestId: 'find-me-1', status: 400 },
+    });
+    expect(missed.status).toBe(409);
+    expect(missed.body.message).toBe(
+      'Expected at least 1 request matching status 400, requestId find-me-1, found 0',
+    );
+    const { nearest } = missed.body.data as {
+      nearest: { unmatched: string[]; entry: { requestId: string } }[];
+    };
+    expect(nearest[0]).toMatchObject({ unmatched: ['status'], entry: { requestId: 'find-me-1' } });
+    expect(nearest[1]?.unmatched).toEqual(['requestId']);
+  });
+
   it('body.<dotted.path>=value: a text, a number, nested and through lists', async () => {
     const sandbox = await filled();
     const refs = async (q: string) =>

@@ -13,7 +13,7 @@ import { filterOfQuery, findRequests, getRequest, harOf, searchOf, verifyRequest
 const TAG = 'Sandbox';
 
 const FILTERS =
-  '`method` (any case), `path` (a part of it), `status` (`400` or a class, `4xx`), `clientId` and `businessId` (what the credentials resolved to)';
+  '`method` (any case), `path` (a part of it), `status` (`400` or a class, `4xx`), `clientId` and `businessId` (what the credentials resolved to), `requestId` (the `x-request-id` the sandbox answered with, exactly: the `requestId` of a ledger entry or a batch finds the request that made it)';
 const NOT_JOURNALED =
   'Calls to the journal’s own routes (`/__sandbox/requests…`) are not journaled: a verification never counts itself.';
 const BAD_STATUS =

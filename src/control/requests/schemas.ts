@@ -31,6 +31,15 @@ const filterFields = {
     .max(200)
     .optional()
     .describe('the business of the `businessId` header'),
+  requestId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'the `x-request-id` the sandbox answered with (a ledger entry’s or a batch’s `requestId`), exactly',
+    ),
 };
 
 const pageFields = {
@@ -79,6 +88,8 @@ export interface RequestFilter {
   clientId?: string;
   /** The business the credentials resolved to. */
   businessId?: string;
+  /** The `x-request-id` the sandbox answered with, exactly (a ledger entry's or a batch's `requestId`). */
+  requestId?: string;
   /** A JSON subset the request body must contain (see `bodySubset`): `{ retrievalReference: 'abc' }`. */
   body?: unknown;
 }

@@ -23,8 +23,8 @@ export function filterOfQuery(query: RequestsQuery): Filter {
     if (key.startsWith(BODY_PARAM) && key.length > BODY_PARAM.length && typeof value === 'string')
       bodyPaths.push([key.slice(BODY_PARAM.length), value]);
   }
-  const { method, path, status, clientId, businessId } = query;
-  return { method, path, status, clientId, businessId, bodyPaths };
+  const { method, path, status, clientId, businessId, requestId } = query;
+  return { method, path, status, clientId, businessId, requestId, bodyPaths };
 }
 
 /** The entries that match, newest first. */
@@ -87,6 +87,7 @@ export function filterText(filter: Filter): string {
   if (filter.status !== undefined) parts.push(`status ${filter.status}`);
   if (filter.clientId !== undefined) parts.push(`clientId ${filter.clientId}`);
   if (filter.businessId !== undefined) parts.push(`businessId ${filter.businessId}`);
+  if (filter.requestId !== undefined) parts.push(`requestId ${filter.requestId}`);
   for (const [path, value] of filter.bodyPaths ?? []) parts.push(`body.${path}=${value}`);
   if (filter.body !== undefined) {
     const json = JSON.stringify(filter.body);
