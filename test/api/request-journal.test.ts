@@ -3,7 +3,12 @@ import { Ajv } from 'ajv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { apiRouteList } from '../../src/api/routes.js';
-import { harDocument, requestEntry, verificationResult } from '../../src/control/requests/schemas.js';
+import {
+  harDocument,
+  requestEntry,
+  requestEntryWithCurl,
+  verificationResult,
+} from '../../src/control/requests/schemas.js';
 import { controlRouteList } from '../../src/control/routes.js';
 import { isSecretField, masked, redactJson } from '../../src/http/redact.js';
 import { isReply } from '../../src/http/route.js';
@@ -73,8 +78,37 @@ describe('the journal entry', () => {
     });
     expect(entry.response.bodySize).toBe(Buffer.byteLength(JSON.stringify(res.body)));
     // And by its id.
-    const one = dataOf(await call(sandbox, 'GET', `/__sandbox/requests/${entry.id}`), requestEntry);
+    const { curl, ...one } = dataOf(
+      await call(sandbox, 'GET', `/__sandbox/requests/${entry.id}`),
+      requestEntryWithCurl,
+    );
     expect(one).toEqual(entry);
+    // Only the single entry carries the command; the credentials in it are shell variables.
+    expect(entry).not.toHaveProperty('curl');
+    expect(curl).toMatch(new RegExp(`^curl -X POST 'http://localhost${TRANSFER}\\?trace=1&trace=2' -H `));
+    expect(curl).toContain(`-H "authorization: Bearer $AUTHORIZATION"`);
+    expect(curl).toContain(`-H "secret_key: $SECRET_KEY"`);
+    expect(curl).toContain(`-H 'businessid: ${A.a1.id}'`);
+    expect(curl).not.toMatch(/content-length|'host:/);
+    expect(curl.endsWith(` --data-raw '${text.replace('\n', ' ')}'`)).toBe(true);
+    expect(curl).not.toContain(token);
+    expect(curl).not.toContain(A.secretKey);
+  });
+
+  it('curl: a secret field of the body is sent as the journal shows it; no body, no --data-raw', async () => {
+    const sandbox = await memorySandbox();
+    await tokenFor(sandbox, A.owner);
+    const signin = await newest(sandbox, '?path=signin');
+    const { curl } = dataOf(
+      await call(sandbox, 'GET', `/__sandbox/requests/${signin.id}`),
+      requestEntryWithCurl,
+    );
+    expect(curl).toContain(`--data-raw '{"email":"${A.owner.email}","password":"****"}'`);
+    expect(curl).not.toContain(A.owner.password);
+    await call(sandbox, 'GET', '/api/v1/nowhere?page=2');
+    const get = await newest(sandbox, '?path=nowhere');
+    const plain = dataOf(await call(sandbox, 'GET', `/__sandbox/requests/${get.id}`), requestEntryWithCurl);
+    expect(plain.curl).toBe("curl -X GET 'http://localhost/api/v1/nowhere?page=2'");
   });
 
   it('shows scheme B callers and the redacted key secret; x-api-key (the public key) stays readable', async () => {

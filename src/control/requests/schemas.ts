@@ -208,6 +208,15 @@ export const requestEntry = lazy('RequestEntry', () =>
 );
 export type RequestEntryView = z.infer<ReturnType<typeof requestEntry>>;
 
+/** What a credential header's shell variable is called, and what the body is: said once, for the schema and the route. */
+export const CURL_DESCRIPTION =
+  "a one-line POSIX shell command that sends the request again as the journal recorded it: `curl -X METHOD 'url with query' -H 'name: value' … --data-raw '<body>'`, every word single-quoted. A credential header (one the journal redacts) is double-quoted with a shell variable in place of the secret, named after the header upper-cased with `-` as `_` (`-H \"secret_key: $SECRET_KEY\"`, `-H \"authorization: Bearer $AUTHORIZATION\"`: a scheme word stays): set those to the real secrets before running it. The body is the recorded JSON as the journal shows it, so a secret field (a password) is sent as `****`; no `--data-raw` when there was no JSON body kept. `host`, `content-length`, `connection`, `transfer-encoding`, `accept-encoding`, `keep-alive` and the other connection headers are left out: curl sets its own. Secret query parameters are redacted in the URL too.";
+
+export const requestEntryWithCurl = lazy('RequestEntryWithCurl', () =>
+  requestEntry().extend({ curl: z.string().describe(CURL_DESCRIPTION) }),
+);
+export type RequestEntryWithCurlView = z.infer<ReturnType<typeof requestEntryWithCurl>>;
+
 export const verificationResult = lazy('RequestVerificationResult', () =>
   z.strictObject({
     count: z.number().int().describe('requests in the journal that match'),

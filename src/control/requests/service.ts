@@ -6,11 +6,12 @@ import type {
   HarView,
   ParsedVerification,
   RequestEntryView,
+  RequestEntryWithCurlView,
   RequestSearch,
   RequestsQuery,
   VerificationResultView,
 } from './schemas.js';
-import { entryView, harEntry } from './view.js';
+import { entryView, entryWithCurl, harEntry } from './view.js';
 
 /** How many entries a verification that does not hold shows as the nearest. */
 export const NEAREST = 5;
@@ -49,12 +50,12 @@ export function searchOf(search: RequestSearch): { filter: Filter; page: { page:
   return { filter, page: { page, limit } };
 }
 
-/** One entry by its id; 404 once it has left the journal (or never was). */
-export function getRequest(journal: RequestJournal, id: string): RequestEntryView {
+/** One entry by its id, with its `curl` command; 404 once it has left the journal (or never was). */
+export function getRequest(journal: RequestJournal, id: string): RequestEntryWithCurlView {
   const entry = /^\d{1,15}$/.test(id) ? journal.get(Number(id)) : undefined;
   if (!entry)
     throw new ApiError(404, `Request not found: no entry ${id} in the journal (it holds the last ones only)`);
-  return entryView(entry);
+  return entryWithCurl(entry);
 }
 
 /** The journal as HAR 1.2, newest first. */
