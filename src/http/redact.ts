@@ -9,10 +9,11 @@ export function masked(value: string): string {
 
 /**
  * Headers whose value is a credential: the sandbox's own (`authorization`, `secret_key`, `x-api-secret`,
- * `x-sandbox-token`, the dashboard's cookie) and any whose name says token, secret, password or cookie.
- * `x-api-key` is the public key (`pk_…`) and stays readable, like the `publicKey` field.
+ * `x-sandbox-token`, the dashboard's cookie, the `AUTH-KEY` a webhook delivery carries) and any whose name says
+ * token, secret, password, cookie or auth-key. `x-api-key` is the public key (`pk_…`) and stays readable, like the
+ * `publicKey` field.
  */
-const SECRET_HEADER = /authorization|secret|token|password|cookie|^x-api-secret$/i;
+const SECRET_HEADER = /authorization|secret|token|password|cookie|auth-key/i;
 
 /**
  * JSON fields (and query parameters) whose value is a secret, by name, case-insensitively: passwords, access
