@@ -226,6 +226,8 @@ export class BulkProcessor {
         errorMessage: '',
         providerReference,
         fingerprint: null,
+        // Made in the background, by no request: the batch keeps the id of the request that created it.
+        requestId: null,
       });
       done = {
         ...item,

@@ -6,7 +6,7 @@ import { attemptFailed, backgroundError } from '../log-events.js';
 import type { ClientRecord, DeliveryAttempt, DeliveryRecord } from '../store/records.js';
 import { StoreWriteError } from '../store/write-error.js';
 import { pruneDeliveries } from './delivery-log.js';
-import { WEBHOOK_USER_AGENT } from './webhook-agent.js';
+import { webhookHeaders } from './webhook-agent.js';
 import { postWebhook } from './webhook-post.js';
 
 type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'log' | 'scenarios'>;
@@ -277,11 +277,7 @@ export class WebhookDispatcher {
     try {
       statusCode = await postWebhook(
         delivery.url ?? '',
-        {
-          'content-type': 'application/json',
-          'AUTH-KEY': client.webhookAuthKey,
-          'user-agent': WEBHOOK_USER_AGENT,
-        },
+        webhookHeaders(client),
         JSON.stringify(delivery.payload),
         config.webhookTimeout,
       );

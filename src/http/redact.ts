@@ -9,10 +9,11 @@ export function masked(value: string): string {
 
 /**
  * Headers whose value is a credential: the sandbox's own (`authorization`, `secret_key`, `x-api-secret`,
- * `x-sandbox-token`, the dashboard's cookie) and any whose name says token, secret, password or cookie.
- * `x-api-key` is the public key (`pk_…`) and stays readable, like the `publicKey` field.
+ * `x-sandbox-token`, the dashboard's cookie, the `AUTH-KEY` a webhook delivery carries) and any whose name says
+ * token, secret, password, cookie or auth-key. `x-api-key` is the public key (`pk_…`) and stays readable, like the
+ * `publicKey` field.
  */
-const SECRET_HEADER = /authorization|secret|token|password|cookie|^x-api-secret$/i;
+const SECRET_HEADER = /authorization|secret|token|password|cookie|auth-key/i;
 
 /**
  * JSON fields (and query parameters) whose value is a secret, by name, case-insensitively: passwords, access
@@ -65,13 +66,25 @@ function hiddenField(name: string, value: unknown): unknown {
   return '****';
 }
 
-/** A header's value as shown: `Bearer ****9f3a` keeps the scheme word of an `Authorization`. */
-export function redactHeader(name: string, value: string): string {
-  if (!isSecretHeader(name)) return value;
+/**
+ * A credential header's value in its two parts: the scheme word an `Authorization` shows (`Bearer`; '' for none)
+ * and the secret after it. Null for a header that is not a credential. What `redactHeader` hides is the secret,
+ * and what a `curl` command of the journal asks a shell variable for.
+ */
+export function credentialOf(name: string, value: string): { scheme: string; secret: string } | null {
+  if (!isSecretHeader(name)) return null;
   const space = value.indexOf(' ');
   if (/authorization/i.test(name) && space > 0)
-    return `${value.slice(0, space)} ${masked(value.slice(space + 1).trim())}`;
-  return masked(value);
+    return { scheme: value.slice(0, space), secret: value.slice(space + 1).trim() };
+  return { scheme: '', secret: value };
+}
+
+/** A header's value as shown: `Bearer ****9f3a` keeps the scheme word of an `Authorization`. */
+export function redactHeader(name: string, value: string): string {
+  const credential = credentialOf(name, value);
+  if (credential === null) return value;
+  const secret = masked(credential.secret);
+  return credential.scheme === '' ? secret : `${credential.scheme} ${secret}`;
 }
 
 /** A secret's value shorter than this is not looked for in other texts: too many false hits. */

@@ -117,6 +117,13 @@ export const transactionRecord = z.object({
   providerReference: z.string().nullable(),
   /** Fingerprint of the request that made it, to tell a replay from a reuse of its reference. */
   fingerprint: z.string().nullable(),
+  /**
+   * The \`x-request-id\` of the API request that made the entry (the id the sandbox answered with), to find it in
+   * the request journal (\`GET /__sandbox/requests?requestId=\`). Null for entries the sandbox made itself (control
+   * routes such as balance adjustments and incoming payments, the debits of bulk items made in the background)
+   * and in states written before it was kept. A replay keeps the first request's id.
+   */
+  requestId: z.string().nullable().default(null),
   createdAt: z.string(),
 });
 
@@ -235,6 +242,12 @@ export const bulkTransferRecord = z.object({
   failureReason: z.string().nullable(),
   /** The job of the last claim that queued items. */
   jobId: z.string().nullable(),
+  /**
+   * The \`x-request-id\` of the API request that made the batch (the id the sandbox answered with), to find it in
+   * the request journal (\`GET /__sandbox/requests?requestId=\`). Null in states written before it was kept. Processing and
+   * reprocessing are other requests: the journal has those, by the batch's id in their body.
+   */
+  requestId: z.string().nullable().default(null),
   createdAt: z.string(),
 });
 

@@ -108,9 +108,13 @@ describe('GET /__sandbox/bulk-transfers', () => {
     expect(data.map((b) => b.id)).toEqual([last.id, partial.id, ofA2.id, ofB.id, first.id]);
     expect(data.map((b) => b.clientId)).toEqual([A.id, A.id, A.id, B.id, A.id]);
     for (const row of data) expect(row).not.toHaveProperty('items');
-    // Apart from clientId, each row is what the bank's own API shows of the batch.
+    // Apart from clientId and requestId, each row is what the bank's own API shows of the batch.
     const { items: _items, ...ofBView } = await getBatch(sandbox, ofB.id, keysB1);
-    expect(data.find((b) => b.id === ofB.id)).toEqual({ ...ofBView, clientId: B.id });
+    expect(data.find((b) => b.id === ofB.id)).toEqual({
+      ...ofBView,
+      clientId: B.id,
+      requestId: expect.any(String),
+    });
     expect(data.find((b) => b.id === partial.id)).toMatchObject({
       status: 'partially_completed',
       completedItems: 1,
@@ -215,9 +219,10 @@ describe('GET /__sandbox/bulk-transfers/:id', () => {
     expect(seen.items.map((i) => i.itemIndex)).toEqual([0, 1, 2, 3]);
     expect(seen.items.map((i) => i.retrievalReference)).toEqual(items.map((t) => t.retrievalReference));
     expect(seen.items.map((i) => i.amount)).toEqual(['300000', '100000', '200000', '150000']);
-    // Apart from clientId, exactly what the owner reads through the API.
-    const { clientId, ...rest } = seen;
+    // Apart from clientId and requestId, exactly what the owner reads through the API.
+    const { clientId, requestId, ...rest } = seen;
     expect(clientId).toBe(B.id);
+    expect(requestId).toMatch(/\S/);
     expect(rest).toEqual(await getBatch(sandbox, batch.id, keysB1));
   });
 

@@ -3,7 +3,12 @@ import { Ajv } from 'ajv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { apiRouteList } from '../../src/api/routes.js';
-import { harDocument, requestEntry, verificationResult } from '../../src/control/requests/schemas.js';
+import {
+  harDocument,
+  requestEntry,
+  requestEntryWithCurl,
+  verificationResult,
+} from '../../src/control/requests/schemas.js';
 import { controlRouteList } from '../../src/control/routes.js';
 import { isSecretField, masked, redactJson } from '../../src/http/redact.js';
 import { isReply } from '../../src/http/route.js';
@@ -73,8 +78,37 @@ describe('the journal entry', () => {
     });
     expect(entry.response.bodySize).toBe(Buffer.byteLength(JSON.stringify(res.body)));
     // And by its id.
-    const one = dataOf(await call(sandbox, 'GET', `/__sandbox/requests/${entry.id}`), requestEntry);
+    const { curl, ...one } = dataOf(
+      await call(sandbox, 'GET', `/__sandbox/requests/${entry.id}`),
+      requestEntryWithCurl,
+    );
     expect(one).toEqual(entry);
+    // Only the single entry carries the command; the credentials in it are shell variables.
+    expect(entry).not.toHaveProperty('curl');
+    expect(curl).toMatch(new RegExp(`^curl -X POST 'http://localhost${TRANSFER}\\?trace=1&trace=2' -H `));
+    expect(curl).toContain(`-H "authorization: Bearer $AUTHORIZATION"`);
+    expect(curl).toContain(`-H "secret_key: $SECRET_KEY"`);
+    expect(curl).toContain(`-H 'businessid: ${A.a1.id}'`);
+    expect(curl).not.toMatch(/content-length|'host:/);
+    expect(curl.endsWith(` --data-raw '${text.replace('\n', ' ')}'`)).toBe(true);
+    expect(curl).not.toContain(token);
+    expect(curl).not.toContain(A.secretKey);
+  });
+
+  it('curl: a secret field of the body is sent as the journal shows it; no body, no --data-raw', async () => {
+    const sandbox = await memorySandbox();
+    await tokenFor(sandbox, A.owner);
+    const signin = await newest(sandbox, '?path=signin');
+    const { curl } = dataOf(
+      await call(sandbox, 'GET', `/__sandbox/requests/${signin.id}`),
+      requestEntryWithCurl,
+    );
+    expect(curl).toContain(`--data-raw '{"email":"${A.owner.email}","password":"****"}'`);
+    expect(curl).not.toContain(A.owner.password);
+    await call(sandbox, 'GET', '/api/v1/nowhere?page=2');
+    const get = await newest(sandbox, '?path=nowhere');
+    const plain = dataOf(await call(sandbox, 'GET', `/__sandbox/requests/${get.id}`), requestEntryWithCurl);
+    expect(plain.curl).toBe("curl -X GET 'http://localhost/api/v1/nowhere?page=2'");
   });
 
   it('shows scheme B callers and the redacted key secret; x-api-key (the public key) stays readable', async () => {
@@ -202,6 +236,47 @@ describe('filters', () => {
     expect(ofB.map((e) => e.request.body)).toEqual([transferBody('ref-b-1')]);
     const ofA1 = (await journal(sandbox, `?businessId=${A.a1.id.toUpperCase()}&path=funds`)).data;
     expect(ofA1).toHaveLength(3);
+  });
+
+  it('requestId: the x-request-id the sandbox answered with, exactly, in the query, the search and the verification', async () => {
+    const sandbox = await filled();
+    const owner = await ownerHeaders(sandbox);
+    const sent = await call(sandbox, 'POST', TRANSFER, {
+      headers: { ...owner, 'x-request-id': 'find-me-1' },
+      body: transferBody('ref-id-1'),
+    });
+    expect(sent.headers.get('x-request-id')).toBe('find-me-1');
+    // One the sandbox made up is found as well, by what it answered.
+    const made = await call(sandbox, 'POST', TRANSFER, { headers: owner, body: transferBody('ref-id-2') });
+    const madeId = made.headers.get('x-request-id') ?? '';
+    const found = (await journal(sandbox, '?requestId=find-me-1')).data;
+    expect(found.map((e) => [e.requestId, e.request.body])).toEqual([
+      ['find-me-1', transferBody('ref-id-1')],
+    ]);
+    expect((await journal(sandbox, `?requestId=${madeId}`)).data.map((e) => e.requestId)).toEqual([madeId]);
+    // Exact: neither a part of it nor another case.
+    expect((await journal(sandbox, '?requestId=find-me')).data).toEqual([]);
+    expect((await journal(sandbox, '?requestId=FIND-ME-1')).data).toEqual([]);
+    const search = await call(sandbox, 'POST', '/__sandbox/requests/search', {
+      body: { requestId: 'find-me-1', method: 'POST' },
+    });
+    expect(pageOf(search, requestEntry).data.map((e) => e.requestId)).toEqual(['find-me-1']);
+    const held = await call(sandbox, 'POST', '/__sandbox/requests/verify', {
+      body: { requestId: 'find-me-1', exactly: 1 },
+    });
+    expect(dataOf(held, verificationResult).count).toBe(1);
+    const missed = await call(sandbox, 'POST', '/__sandbox/requests/verify', {
+      body: { requestId: 'find-me-1', status: 400 },
+    });
+    expect(missed.status).toBe(409);
+    expect(missed.body.message).toBe(
+      'Expected at least 1 request matching status 400, requestId find-me-1, found 0',
+    );
+    const { nearest } = missed.body.data as {
+      nearest: { unmatched: string[]; entry: { requestId: string } }[];
+    };
+    expect(nearest[0]).toMatchObject({ unmatched: ['status'], entry: { requestId: 'find-me-1' } });
+    expect(nearest[1]?.unmatched).toEqual(['requestId']);
   });
 
   it('body.<dotted.path>=value: a text, a number, nested and through lists', async () => {

@@ -3,6 +3,7 @@ import { accountDetails } from '../../src/api/business/schemas.js';
 import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
 import { delivery as deliverySchema } from '../../src/control/webhooks/schemas.js';
 import type { Clock } from '../../src/domain/clock.js';
+import { masked } from '../../src/http/redact.js';
 import { createSandbox, type Sandbox, version } from '../../src/sandbox.js';
 import { dataOf, pageOf } from '../support/answers.js';
 import { ledgerOf } from '../support/money.js';
@@ -115,6 +116,23 @@ describe('incoming payments', () => {
       amount: 500_000,
       charge: 2_500,
     });
+  });
+
+  it('shows the headers a delivery is sent with, AUTH-KEY redacted, in the list and by id', async () => {
+    const hook = await receiver();
+    const sandbox = await memorySandbox(FAST);
+    const { d } = await settledDelivery(sandbox, hook.url);
+    const [got] = hook.received;
+    const shown = { ...d.headers };
+    expect(shown['AUTH-KEY']).toBe(masked(A.webhookAuthKey));
+    expect(JSON.stringify(shown)).not.toContain(A.webhookAuthKey);
+    // Everything else exactly as the receiver got it.
+    delete shown['AUTH-KEY'];
+    for (const [name, value] of Object.entries(shown))
+      expect(got?.headers[name.toLowerCase()], name).toBe(value);
+    expect(Object.keys(d.headers).sort()).toEqual(['AUTH-KEY', 'content-type', 'user-agent']);
+    const listed = pageOf(await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries'), deliverySchema).data;
+    expect(listed.find((x) => x.id === d.id)?.headers).toEqual(d.headers);
   });
 
   it('caps the charge (0.5%, at most 30 000 kobo)', async () => {

@@ -89,8 +89,14 @@ function batchOf(tx: Pick<Tx, 'get'>, business: BusinessRecord, id: string): Bul
   return batch;
 }
 
-/** Creates a batch: every item `pending`, in the order submitted. */
-export async function createBulk(deps: Deps, actor: Actor, business: BusinessRecord, input: CreateBulkInput) {
+/** Creates a batch: every item `pending`, in the order submitted. `requestId`: the creating request's, kept on it. */
+export async function createBulk(
+  deps: Deps,
+  actor: Actor,
+  business: BusinessRecord,
+  input: CreateBulkInput,
+  requestId: string | null = null,
+) {
   const banks = new Set(deps.fixtures.banks.banks.map((b) => b.code));
   const seen = new Map<string, number>();
   const errors: FieldError[] = [];
@@ -128,6 +134,7 @@ export async function createBulk(deps: Deps, actor: Actor, business: BusinessRec
       status: 'pending',
       failureReason: null,
       jobId: null,
+      requestId,
       createdAt,
     };
     tx.put('bulkTransfers', record);

@@ -1,11 +1,14 @@
+import type { Context } from 'hono';
+import type { Deps } from '../../deps.js';
 import { nubanWarning } from '../../domain/stricter-in-production.js';
+import type { AppEnv } from '../../http/env.js';
 import type { Route } from '../../http/route.js';
 import { defineRoute, reply } from '../../http/route.js';
 import { chosenScenario } from '../../http/scenario.js';
 import { warn } from '../../http/warnings.js';
 import { NO_PAYMENT_ACCOUNT_CAUSE, PROVIDER_OUTAGE_CAUSE, transferExample } from '../examples.js';
 import { type TransferInput, transferBody, transferResult } from './schemas.js';
-import { sendTransfer } from './service.js';
+import { sendTransfer, type TransferOptions } from './service.js';
 
 const FUNDS = '/clients/business/customers/funds';
 const TAG = 'Transfers';
@@ -39,6 +42,13 @@ const warnOfReceiver = (c: Parameters<typeof warn>[0], body: TransferInput) =>
     ),
   );
 
+/** What the request says of a transfer besides its body: its chosen scenario, where the rule that fired goes, its id. */
+const requestOf = (c: Context<AppEnv>, deps: Pick<Deps, 'scenarios'>): TransferOptions => ({
+  scenario: chosenScenario(c, deps),
+  fired: (rule) => c.set('scenario', rule),
+  requestId: c.get('requestId'),
+});
+
 /** `/clients/business/customers/funds`: single transfers (bulk transfers live beside them). */
 export const transferRoutes: Route[] = [
   defineRoute({
@@ -57,9 +67,7 @@ export const transferRoutes: Route[] = [
     handle: async ({ deps, c, actor, business, body }) => {
       warnOfReceiver(c, body);
       return {
-        data: await sendTransfer(deps, actor(), business, body, 'transfer', chosenScenario(c, deps), (rule) =>
-          c.set('scenario', rule),
-        ),
+        data: await sendTransfer(deps, actor(), business, body, 'transfer', requestOf(c, deps)),
       };
     },
   }),
@@ -78,15 +86,7 @@ export const transferRoutes: Route[] = [
     handle: async ({ deps, c, actor, business, body }) => {
       warnOfReceiver(c, body);
       return {
-        data: await sendTransfer(
-          deps,
-          actor(),
-          business,
-          body,
-          'anonymous_transfer',
-          chosenScenario(c, deps),
-          (rule) => c.set('scenario', rule),
-        ),
+        data: await sendTransfer(deps, actor(), business, body, 'anonymous_transfer', requestOf(c, deps)),
       };
     },
   }),

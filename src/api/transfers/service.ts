@@ -16,6 +16,16 @@ import type { TransferInput, TransferResultView } from './schemas.js';
 
 export type TransferKind = 'transfer' | 'anonymous_transfer';
 
+/** What the request a transfer came with says of it, besides its body. */
+export interface TransferOptions {
+  /** A ready scenario the request picked for itself. */
+  scenario?: string;
+  /** Hears the scenario rule that applied, if one did (the request journal shows it). */
+  fired?: (rule: FiredRule) => void;
+  /** The request's `x-request-id`, kept on the ledger entry; null (the default) when no request made it. */
+  requestId?: string | null;
+}
+
 /** The bank code must be one of the fixtures' CBN/NIP banks. */
 export function assertKnownBank(deps: Deps, code: string): void {
   if (!deps.fixtures.banks.banks.some((b) => b.code === code)) throw new ApiError(400, 'Invalid bank code');
@@ -64,8 +74,7 @@ function previousTransfer(tx: Pick<Tx, 'where'>, businessId: string, retrievalRe
  * mutation: a repeated `retrievalReference` answers what the first request got (same body) or 409 (another
  * body); a failure from the rules or a balance that does not cover amount plus fee records a failed entry and
  * debits nothing; otherwise the ledger debits `amount + charge`. So two concurrent transfers can never
- * overdraw the account. `chosenScenario` is a ready scenario the request picked for itself; `fired` hears the
- * scenario rule that applied, if one did (the request journal shows it).
+ * overdraw the account. A replay answers from the first entry, which keeps the first request's `requestId`.
  */
 export async function sendTransfer(
   deps: Deps,
@@ -73,8 +82,7 @@ export async function sendTransfer(
   business: BusinessRecord,
   input: TransferInput,
   kind: TransferKind,
-  chosenScenario?: string,
-  fired?: (rule: FiredRule) => void,
+  { scenario: chosenScenario, fired, requestId = null }: TransferOptions = {},
 ): Promise<TransferResultView> {
   assertKnownBank(deps, input.receiverBankCode);
   const print = fingerprint(kind, input);
@@ -130,6 +138,7 @@ export async function sendTransfer(
       errorMessage: failure?.errorMessage ?? '',
       providerReference: failure ? null : nipSessionId(deps.fixtures.banks.homeBankCode, tx.random(), now),
       fingerprint: print,
+      requestId,
     });
     const to = `${input.receiverAccountNumber} (${input.receiverBankCode})`;
     recordAudit(tx, deps, actor, {

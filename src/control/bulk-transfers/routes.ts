@@ -18,7 +18,8 @@ export const bulkTransferRoutes: Route[] = [
     method: 'get',
     path: '/bulk-transfers',
     summary: 'Bulk transfers of every client',
-    description: 'Newest first, with their counters and `clientId`.',
+    description:
+      'Newest first, with their counters, `clientId` and the `requestId` of the request that created each (`GET /__sandbox/requests?requestId=`).',
     tag: TAG,
     auth: { scheme: 'none' },
     query: batchesQuery,

@@ -20,13 +20,20 @@ export const reprocessItemBody = z.object({
 // What the routes answer.
 
 const clientId = () => z.string().describe('the client the batch belongs to');
+const requestId = () =>
+  z
+    .string()
+    .nullable()
+    .describe(
+      'the `x-request-id` of the request that created the batch (`GET /__sandbox/requests?requestId=`); null in states written before it was kept',
+    );
 
 export const clientBulkTransfer = lazy('ClientBulkTransfer', () =>
-  bulkTransfer().extend({ clientId: clientId() }),
+  bulkTransfer().extend({ clientId: clientId(), requestId: requestId() }),
 );
 export type ClientBulkTransferView = z.infer<ReturnType<typeof clientBulkTransfer>>;
 
 export const clientBulkTransferWithItems = lazy('ClientBulkTransferWithItems', () =>
-  bulkTransferWithItems().extend({ clientId: clientId() }),
+  bulkTransferWithItems().extend({ clientId: clientId(), requestId: requestId() }),
 );
 export type ClientBulkTransferWithItemsView = z.infer<ReturnType<typeof clientBulkTransferWithItems>>;

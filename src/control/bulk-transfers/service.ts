@@ -19,14 +19,18 @@ export function listBatches(
         (query.clientId === undefined || b.clientId === query.clientId),
     )
     .reverse();
-  return paginate(matching, query, (b) => ({ ...batchView(b), clientId: b.clientId }));
+  return paginate(matching, query, (b) => ({
+    ...batchView(b),
+    clientId: b.clientId,
+    requestId: b.requestId,
+  }));
 }
 
 /** One batch of any client, with its items. */
 export function getBatch(deps: Deps, id: string): ClientBulkTransferWithItemsView {
   const batch = deps.store.get('bulkTransfers', id);
   if (!batch) throw new ApiError(404, 'Bulk transfer not found');
-  return { ...fullView(deps, batch), clientId: batch.clientId };
+  return { ...fullView(deps, batch), clientId: batch.clientId, requestId: batch.requestId };
 }
 
 /**

@@ -55,6 +55,7 @@ export async function receivePayment(
       errorMessage: '',
       providerReference: null,
       fingerprint: null,
+      requestId: null,
     });
     const bankName = fixtures.banks.banks.find((b) => b.code === payerBank)?.name ?? '';
     const payload: WebhookPayload = {

@@ -42,7 +42,8 @@ export const moneyRoutes: Route[] = [
     method: 'get',
     path: '/businesses/{id}/ledger',
     summary: 'A business’s ledger',
-    description: 'Newest first, with `balance` and the `ledgerBalance` it explains.',
+    description:
+      'Newest first, with `balance` and the `ledgerBalance` it explains. Each entry as kept, with the `requestId` of the API request that made it (`GET /__sandbox/requests?requestId=`): null for entries the sandbox made itself (balance adjustments, incoming payments, bulk items debited in the background) and in states written before it was kept.',
     tag: TAG,
     auth: { scheme: 'none' },
     params: { id: businessId },

@@ -32,7 +32,19 @@ export const ledger = lazy('Ledger', () =>
     openingBalance: z.number().int(),
     balance: z.number().int().describe('kobo, as kept'),
     ledgerBalance: z.number().int().describe('kobo: the opening balance plus every successful entry'),
-    transactions: z.array(z.strictObject(transactionRecord.shape)).describe('newest first, as kept'),
+    transactions: z
+      .array(
+        z.strictObject({
+          ...transactionRecord.shape,
+          requestId: z
+            .string()
+            .nullable()
+            .describe(
+              'the `x-request-id` of the API request that made the entry; null for entries the sandbox made itself and in states written before it was kept',
+            ),
+        }),
+      )
+      .describe('newest first, as kept'),
   }),
 );
 export type LedgerView = z.infer<ReturnType<typeof ledger>>;

@@ -28,6 +28,7 @@ export async function setBalance(deps: Deps, businessId: string, balance: number
         errorMessage: '',
         providerReference: null,
         fingerprint: null,
+        requestId: null,
       });
     }
     return { businessId, accountBalance: String(balance) };

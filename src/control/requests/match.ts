@@ -13,6 +13,8 @@ export interface Filter {
   status?: string;
   clientId?: string;
   businessId?: string;
+  /** The `x-request-id` the sandbox answered with: an exact match. */
+  requestId?: string;
   /** `body.<dotted.path>=value` query parameters: each path must hold the value. */
   bodyPaths?: [path: string, value: string][];
   /** A JSON subset the body must contain (`POST …/search` and `…/verify`); undefined for none. */
@@ -92,7 +94,7 @@ export function statusMatches(status: number, wanted: string): boolean {
 /** The criteria of a filter: each given filter is one, and so is each field of a body subset. */
 export function criteriaOf(filter: Filter): Criterion[] {
   const list: Criterion[] = [];
-  const { method, path, status, clientId, businessId } = filter;
+  const { method, path, status, clientId, businessId, requestId } = filter;
   if (method !== undefined) list.push({ name: 'method', test: (e) => e.method === method });
   if (path !== undefined) list.push({ name: 'path', test: (e) => e.path.includes(path) });
   if (status !== undefined) list.push({ name: 'status', test: (e) => statusMatches(e.status, status) });
@@ -104,6 +106,7 @@ export function criteriaOf(filter: Filter): Criterion[] {
     const id = canonicalId(businessId);
     list.push({ name: 'businessId', test: (e) => e.businessId === id });
   }
+  if (requestId !== undefined) list.push({ name: 'requestId', test: (e) => e.requestId === requestId });
   for (const [dotted, value] of filter.bodyPaths ?? []) {
     const segments = dotted.split('.');
     list.push({ name: `body.${dotted}`, test: (_, body) => holdsAt(body(), segments, value) });

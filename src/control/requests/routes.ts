@@ -1,8 +1,10 @@
 import { defineRoute, page, type Route, raw, reply } from '../../http/route.js';
 import {
+  CURL_DESCRIPTION,
   deletedRequests,
   harDocument,
   requestEntry,
+  requestEntryWithCurl,
   requestSearch,
   requestsQuery,
   requestVerification,
@@ -13,7 +15,7 @@ import { filterOfQuery, findRequests, getRequest, harOf, searchOf, verifyRequest
 const TAG = 'Sandbox';
 
 const FILTERS =
-  '`method` (any case), `path` (a part of it), `status` (`400` or a class, `4xx`), `clientId` and `businessId` (what the credentials resolved to)';
+  '`method` (any case), `path` (a part of it), `status` (`400` or a class, `4xx`), `clientId` and `businessId` (what the credentials resolved to), `requestId` (the `x-request-id` the sandbox answered with, exactly: the `requestId` of a ledger entry or a batch finds the request that made it)';
 const NOT_JOURNALED =
   'Calls to the journal’s own routes (`/__sandbox/requests…`) are not journaled: a verification never counts itself.';
 const BAD_STATUS =
@@ -95,11 +97,12 @@ export const requestRoutes: Route[] = [
     method: 'get',
     path: '/requests/{id}',
     summary: 'One request of the journal',
+    description: `The entry as the list shows it, and \`curl\`: ${CURL_DESCRIPTION} ${NOT_JOURNALED}`,
     tag: TAG,
     auth: { scheme: 'none' },
     params: { id: { description: 'the entry’s `id`', example: '1' } },
     responses: {
-      200: reply('Request', requestEntry),
+      200: reply('Request', requestEntryWithCurl),
       404: '`Request not found: …`: the entry has left the journal (or never was)',
     },
     handle: ({ control, params }) => ({ data: getRequest(control.requests, params.id) }),

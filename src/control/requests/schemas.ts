@@ -31,6 +31,15 @@ const filterFields = {
     .max(200)
     .optional()
     .describe('the business of the `businessId` header'),
+  requestId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'the `x-request-id` the sandbox answered with (a ledger entry’s or a batch’s `requestId`), exactly',
+    ),
 };
 
 const pageFields = {
@@ -79,6 +88,8 @@ export interface RequestFilter {
   clientId?: string;
   /** The business the credentials resolved to. */
   businessId?: string;
+  /** The `x-request-id` the sandbox answered with, exactly (a ledger entry's or a batch's `requestId`). */
+  requestId?: string;
   /** A JSON subset the request body must contain (see `bodySubset`): `{ retrievalReference: 'abc' }`. */
   body?: unknown;
 }
@@ -196,6 +207,15 @@ export const requestEntry = lazy('RequestEntry', () =>
   }),
 );
 export type RequestEntryView = z.infer<ReturnType<typeof requestEntry>>;
+
+/** What a credential header's shell variable is called, and what the body is: said once, for the schema and the route. */
+export const CURL_DESCRIPTION =
+  "a one-line POSIX shell command that sends the request again as the journal recorded it: `curl -X METHOD 'url with query' -H 'name: value' … --data-raw '<body>'`, every word single-quoted. A credential header (one the journal redacts) is double-quoted with a shell variable in place of the secret, named after the header upper-cased with `-` as `_` (`-H \"secret_key: $SECRET_KEY\"`, `-H \"authorization: Bearer $AUTHORIZATION\"`: a scheme word stays): set those to the real secrets before running it. The body is the recorded JSON as the journal shows it, so a secret field (a password) is sent as `****`; no `--data-raw` when there was no JSON body kept. `host`, `content-length`, `connection`, `transfer-encoding`, `accept-encoding`, `keep-alive` and the other connection headers are left out: curl sets its own. Secret query parameters are redacted in the URL too.";
+
+export const requestEntryWithCurl = lazy('RequestEntryWithCurl', () =>
+  requestEntry().extend({ curl: z.string().describe(CURL_DESCRIPTION) }),
+);
+export type RequestEntryWithCurlView = z.infer<ReturnType<typeof requestEntryWithCurl>>;
 
 export const verificationResult = lazy('RequestVerificationResult', () =>
   z.strictObject({

@@ -6,11 +6,12 @@ import type {
   HarView,
   ParsedVerification,
   RequestEntryView,
+  RequestEntryWithCurlView,
   RequestSearch,
   RequestsQuery,
   VerificationResultView,
 } from './schemas.js';
-import { entryView, harEntry } from './view.js';
+import { entryView, entryWithCurl, harEntry } from './view.js';
 
 /** How many entries a verification that does not hold shows as the nearest. */
 export const NEAREST = 5;
@@ -23,8 +24,8 @@ export function filterOfQuery(query: RequestsQuery): Filter {
     if (key.startsWith(BODY_PARAM) && key.length > BODY_PARAM.length && typeof value === 'string')
       bodyPaths.push([key.slice(BODY_PARAM.length), value]);
   }
-  const { method, path, status, clientId, businessId } = query;
-  return { method, path, status, clientId, businessId, bodyPaths };
+  const { method, path, status, clientId, businessId, requestId } = query;
+  return { method, path, status, clientId, businessId, requestId, bodyPaths };
 }
 
 /** The entries that match, newest first. */
@@ -49,12 +50,12 @@ export function searchOf(search: RequestSearch): { filter: Filter; page: { page:
   return { filter, page: { page, limit } };
 }
 
-/** One entry by its id; 404 once it has left the journal (or never was). */
-export function getRequest(journal: RequestJournal, id: string): RequestEntryView {
+/** One entry by its id, with its `curl` command; 404 once it has left the journal (or never was). */
+export function getRequest(journal: RequestJournal, id: string): RequestEntryWithCurlView {
   const entry = /^\d{1,15}$/.test(id) ? journal.get(Number(id)) : undefined;
   if (!entry)
     throw new ApiError(404, `Request not found: no entry ${id} in the journal (it holds the last ones only)`);
-  return entryView(entry);
+  return entryWithCurl(entry);
 }
 
 /** The journal as HAR 1.2, newest first. */
@@ -87,6 +88,7 @@ export function filterText(filter: Filter): string {
   if (filter.status !== undefined) parts.push(`status ${filter.status}`);
   if (filter.clientId !== undefined) parts.push(`clientId ${filter.clientId}`);
   if (filter.businessId !== undefined) parts.push(`businessId ${filter.businessId}`);
+  if (filter.requestId !== undefined) parts.push(`requestId ${filter.requestId}`);
   for (const [path, value] of filter.bodyPaths ?? []) parts.push(`body.${path}=${value}`);
   if (filter.body !== undefined) {
     const json = JSON.stringify(filter.body);

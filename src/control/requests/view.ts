@@ -2,7 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import { WARNING_HEADER } from '../../domain/stricter-in-production.js';
 import { redactHeader, redactJson, redactQuery, redactUrl } from '../../http/redact.js';
 import type { RequestEntry } from '../../http/request-log.js';
-import type { HarView, RequestEntryView } from './schemas.js';
+import { curlCommand } from './curl.js';
+import type { HarView, RequestEntryView, RequestEntryWithCurlView } from './schemas.js';
 
 // A journal entry as the control API shows it: parsed, sized and redacted here, when someone reads it, never
 // while the request is answered.
@@ -114,6 +115,14 @@ export function entryView(entry: RequestEntry): RequestEntryView {
     request,
     response,
   };
+}
+
+/** An entry as `GET /__sandbox/requests/{id}` shows it: the view, and a `curl` command that sends it again. */
+export function entryWithCurl(entry: RequestEntry): RequestEntryWithCurlView {
+  const headers = headersOf(entry);
+  const { text } = requestOf(entry, headers);
+  const curl = curlCommand({ method: entry.method, url: redactUrl(entry.url), headers, body: text });
+  return { ...entryView(entry), curl };
 }
 
 type HarEntry = HarView['log']['entries'][number];

@@ -13,7 +13,7 @@ export const webhookRoutes: Route[] = [
     path: '/webhooks/deliveries',
     summary: 'Webhook deliveries',
     description:
-      'Newest first, each with every attempt (time, status code, error, duration). Times are ISO 8601 text, `nextAttemptAt` included.',
+      'Newest first, each with every attempt (time, status code, error, duration) and `headers`, the headers it is sent with (`AUTH-KEY` redacted to its last 4 characters, as the request journal redacts credentials; none when the client is gone). Times are ISO 8601 text, `nextAttemptAt` included.',
     tag: TAG,
     auth: { scheme: 'none' },
     query: deliveriesQuery,
@@ -25,6 +25,8 @@ export const webhookRoutes: Route[] = [
     method: 'get',
     path: '/webhooks/deliveries/{id}',
     summary: 'A webhook delivery',
+    description:
+      'With every attempt and the `headers` it is sent with, `AUTH-KEY` redacted (as in the list).',
     tag: TAG,
     auth: { scheme: 'none' },
     params: { id: deliveryId },

@@ -1,13 +1,30 @@
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../domain/errors.js';
 import { type Pagination, paginate } from '../../domain/pagination.js';
+import { webhookHeaders } from '../../engine/webhook-agent.js';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
-import type { DeliveryRecord } from '../../store/records.js';
+import { redactHeader } from '../../http/redact.js';
+import type { ClientRecord, DeliveryRecord } from '../../store/records.js';
+import type { Store } from '../../store/store.js';
 import type { DeliveriesQuery, DeliveryView } from './schemas.js';
 
-/** A delivery as the control API answers it: `nextAttemptAt` as ISO 8601 text (the record keeps ms). */
-function view(d: DeliveryRecord): DeliveryView {
-  return { ...d, nextAttemptAt: d.nextAttemptAt === null ? null : new Date(d.nextAttemptAt).toISOString() };
+/** The headers a delivery is sent with, as the journal would show them: `AUTH-KEY` redacted. */
+function shownHeaders(client: ClientRecord | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(webhookHeaders(client))) out[name] = redactHeader(name, value);
+  return out;
+}
+
+/**
+ * A delivery as the control API answers it: `nextAttemptAt` as ISO 8601 text (the record keeps ms), and the
+ * headers its attempts are sent with, built from the client as it is now.
+ */
+function view(store: Pick<Store, 'get'>, d: DeliveryRecord): DeliveryView {
+  return {
+    ...d,
+    nextAttemptAt: d.nextAttemptAt === null ? null : new Date(d.nextAttemptAt).toISOString(),
+    headers: shownHeaders(store.get('clients', d.clientId)),
+  };
 }
 
 /** Every client's deliveries, newest first, of one status or client if asked. */
@@ -23,14 +40,14 @@ export function listDeliveries(
         (query.clientId === undefined || d.clientId === query.clientId),
     )
     .reverse();
-  return paginate(matching, query, view);
+  return paginate(matching, query, (d) => view(deps.store, d));
 }
 
 /** One delivery with its attempts. */
 export function getDelivery(deps: Pick<Deps, 'store'>, id: string): DeliveryView {
   const delivery = deps.store.get('deliveries', id);
   if (!delivery) throw new ApiError(404, 'Delivery not found');
-  return view(delivery);
+  return view(deps.store, delivery);
 }
 
 /** Sends a delivery again, to the client's current webhook URL, with a fresh round of attempts. */
@@ -53,5 +70,5 @@ export async function redeliver(deps: Deps, webhooks: WebhookDispatcher, id: str
   });
   webhooks.cancel(id);
   webhooks.deliver(id);
-  return view(delivery);
+  return view(store, delivery);
 }
