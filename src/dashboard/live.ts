@@ -2,9 +2,8 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Deps } from '../deps.js';
 import type { RequestEntry, RequestJournal } from '../http/request-log.js';
-import type { CollectionName } from '../store/records.js';
+import type { CollectionName, Collections } from '../store/records.js';
 import type { StoreChange } from '../store/store.js';
-import type { Collections } from '../store/records.js';
 import { ClockPanel, clockKey, ScenarioPanel, scenarioKey } from './panels.js';
 import {
   BatchRow,
@@ -80,7 +79,12 @@ interface Shown<K extends CollectionName> {
 const shown: { [K in CollectionName]?: Shown<K> } = {
   bulkTransfers: {
     patches: (deps, batch) => [
-      { id: ids.batch(batch.id), html: String(BatchRow({ deps, batch })), parent: 'batches', position: 'prepend' },
+      {
+        id: ids.batch(batch.id),
+        html: String(BatchRow({ deps, batch })),
+        parent: 'batches',
+        position: 'prepend',
+      },
     ],
     ids: (id) => [ids.batch(id)],
   },
@@ -125,7 +129,12 @@ const shown: { [K in CollectionName]?: Shown<K> } = {
   },
   outbox: {
     patches: (_deps, message) => [
-      { id: ids.message(message.id), html: String(MessageRow({ message })), parent: 'outbox', position: 'prepend' },
+      {
+        id: ids.message(message.id),
+        html: String(MessageRow({ message })),
+        parent: 'outbox',
+        position: 'prepend',
+      },
     ],
     ids: (id) => [ids.message(id)],
   },
@@ -182,7 +191,12 @@ export function frame(deps: Deps, pending: Pending): Frame {
       continue;
     }
     out.patches.push(
-      { id: ids.client(clientId), html: String(ClientRows({ deps, client })), parent: 'clients', position: 'append' },
+      {
+        id: ids.client(clientId),
+        html: String(ClientRows({ deps, client })),
+        parent: 'clients',
+        position: 'append',
+      },
       {
         id: ids.clientOption(clientId),
         html: String(ClientOption({ client })),

@@ -23,9 +23,17 @@ const ADVANCE_STEPS: [label: string, ms: number][] = [
 export function ClockPanel({ deps }: { deps: Pick<Deps, 'clock'> }) {
   const { now, frozen, offsetMs } = deps.clock.describe();
   const nowMs = Date.parse(now);
-  const away = Math.abs(offsetMs) < 1000 ? 'on real time' : `${durationWords(offsetMs)} ${offsetMs > 0 ? 'ahead of' : 'behind'} real time`;
+  const away =
+    Math.abs(offsetMs) < 1000
+      ? 'on real time'
+      : `${durationWords(offsetMs)} ${offsetMs > 0 ? 'ahead of' : 'behind'} real time`;
   return (
-    <div id="clock-panel" data-frozen={String(frozen)} data-offset-ms={String(offsetMs)} data-now={String(nowMs)}>
+    <div
+      id="clock-panel"
+      data-frozen={String(frozen)}
+      data-offset-ms={String(offsetMs)}
+      data-now={String(nowMs)}
+    >
       <p class="clock-line">
         <time id="clock-now" datetime={isoOf(nowMs)}>
           {dateTimeOf(isoOf(nowMs))}

@@ -41,7 +41,9 @@ export const dashboardRoutes: Route[] = [
       client: z
         .string()
         .optional()
-        .describe('a client’s `id`: every section shows that client’s records only (an unknown one shows all)'),
+        .describe(
+          'a client’s `id`: every section shows that client’s records only (an unknown one shows all)',
+        ),
     }),
     responses: {
       200: rawOf('The page (text/html)', 'text/html; charset=utf-8'),

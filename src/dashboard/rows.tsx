@@ -31,7 +31,9 @@ export const ids = {
 } as const;
 
 /** A badge with the status as its class, for the colours. */
-const Badge = ({ status }: { status: string }) => <span class={`badge ${status}`}>{status.replace('_', ' ')}</span>;
+const Badge = ({ status }: { status: string }) => (
+  <span class={`badge ${status}`}>{status.replace('_', ' ')}</span>
+);
 
 /** A time the page keeps current in words (`in 12 min`, `3 min ago`) against the sandbox clock; `at` in ms. */
 const Relative = ({ at }: { at: number }) => (
@@ -67,7 +69,9 @@ function BusinessCells({ deps, business: b }: { deps: Deps; business: BusinessRe
       <td>{b.account?.accountNumber ?? '—'}</td>
       <td class="num balance">{formatNaira(b.balance)}</td>
       <td class="num ledger">{formatNaira(ledgerBalance(deps.store, b.id))}</td>
-      <td>{b.isApproved ? <span class="badge ok">approved</span> : <span class="badge">not approved</span>}</td>
+      <td>
+        {b.isApproved ? <span class="badge ok">approved</span> : <span class="badge">not approved</span>}
+      </td>
       <td class="actions">
         {b.isApproved ? null : (
           <button type="button" data-call={`POST /__sandbox/businesses/${b.id}/approve`}>

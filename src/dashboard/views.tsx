@@ -1,9 +1,7 @@
+import { shownHeaders } from '../control/webhooks/service.js';
 import type { Deps } from '../deps.js';
-import { WEBHOOK_USER_AGENT } from '../engine/webhook-agent.js';
-import { masked } from '../http/redact.js';
 import type { RequestEntry } from '../http/request-log.js';
-import type { Collections } from '../store/records.js';
-import type { DeliveryRecord } from '../store/records.js';
+import type { Collections, DeliveryRecord } from '../store/records.js';
 import { ClockPanel, ScenarioPanel } from './panels.js';
 import {
   BatchRow,
@@ -37,15 +35,9 @@ export const FIRST_ROWS = {
 /** Past this many clients, the clients table starts folded (unless a client is picked), so every heading shows. */
 export const FOLD_CLIENTS_OVER = 8;
 
-/** The headers a delivery is sent with, as the dashboard shows them: `AUTH-KEY` by its last 4 characters. */
-export function deliveryHeaders(deps: Pick<Deps, 'store'>, delivery: DeliveryRecord): ShownHeaders {
-  const client = deps.store.get('clients', delivery.clientId);
-  return {
-    'content-type': 'application/json',
-    ...(client ? { 'AUTH-KEY': masked(client.webhookAuthKey) } : {}),
-    'user-agent': WEBHOOK_USER_AGENT,
-  };
-}
+/** The headers a delivery is sent with, as the control API shows them: `AUTH-KEY` redacted. */
+export const deliveryHeaders = (deps: Pick<Deps, 'store'>, delivery: DeliveryRecord): ShownHeaders =>
+  shownHeaders(deps.store.get('clients', delivery.clientId));
 
 type ByClient = 'bulkTransfers' | 'deliveries' | 'virtualAccounts' | 'outbox';
 type ByBusiness = 'transactions' | 'disputes';
@@ -158,7 +150,9 @@ export function Page({ deps, requests, clientId }: PageProps) {
   const clients = store.all('clients');
   const picked = clientId === undefined ? undefined : store.get('clients', clientId);
   const shownClients = picked ? [picked] : clients;
-  const businessCount = picked ? store.countWhere('businesses', 'clientId', picked.id) : store.count('businesses');
+  const businessCount = picked
+    ? store.countWhere('businesses', 'clientId', picked.id)
+    : store.count('businesses');
   const shownRequests = (picked ? requests.filter((r) => r.clientId === picked.id) : requests).slice(
     0,
     FIRST_ROWS.requests,
@@ -264,7 +258,17 @@ export function Page({ deps, requests, clientId }: PageProps) {
               <List
                 id="transactions"
                 keep={FIRST_ROWS.transactions * 2}
-                head={['Time', 'Business', 'Kind', '#Amount', 'Status', 'Counterparty', 'References', '#Balance after', '']}
+                head={[
+                  'Time',
+                  'Business',
+                  'Kind',
+                  '#Amount',
+                  'Status',
+                  'Counterparty',
+                  'References',
+                  '#Balance after',
+                  '',
+                ]}
                 empty={`No transfers yet. Your app sends one with POST ${FUNDS}/transfer; a balance set above or an incoming payment below is an entry too.`}
               >
                 {of('transactions', FIRST_ROWS.transactions).map((t) => (
@@ -336,7 +340,11 @@ export function Page({ deps, requests, clientId }: PageProps) {
                 ))}
               </List>
             </Section>
-            <Section id="sec-outbox" title="Outbox" note="OTPs and invitation tokens the bank would have sent">
+            <Section
+              id="sec-outbox"
+              title="Outbox"
+              note="OTPs and invitation tokens the bank would have sent"
+            >
               <List
                 id="outbox"
                 keep={FIRST_ROWS.outbox * 2}
@@ -363,7 +371,11 @@ export function Page({ deps, requests, clientId }: PageProps) {
             <Section id="sec-requests" title="Requests" note="open a row to see what it carried">
               <div class="inline filters">
                 <input id="filter-path" placeholder="path contains" aria-label="Filter by path" />
-                <input id="filter-status" placeholder="status, e.g. 4xx or 201" aria-label="Filter by status" />
+                <input
+                  id="filter-status"
+                  placeholder="status, e.g. 4xx or 201"
+                  aria-label="Filter by status"
+                />
                 <label>
                   <input id="hide-sandbox" type="checkbox" checked /> hide /__sandbox
                 </label>

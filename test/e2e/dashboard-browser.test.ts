@@ -60,7 +60,13 @@ beforeAll(async () => {
   chromiumBrowser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+    ],
   });
 });
 afterAll(async () => {
@@ -158,7 +164,11 @@ describe('the dashboard in a browser', () => {
       expect(await items.count()).toBe(24);
 
       // A batch with one failing item: the failed-only filter shows it alone, with the request that made it.
-      const mixed = await create(sandbox, [transfer(), transfer({ receiverAccountNumber: FAILING_ACCOUNT }), transfer()]);
+      const mixed = await create(sandbox, [
+        transfer(),
+        transfer({ receiverAccountNumber: FAILING_ACCOUNT }),
+        transfer(),
+      ]);
       expect((await processBatch(sandbox, mixed.id)).status).toBe(202);
       await drain(sandbox);
       const mixedRow = page.locator(`#batch-${mixed.id}`);
@@ -171,7 +181,9 @@ describe('the dashboard in a browser', () => {
       await expect(shownItems.count()).resolves.toBe(1);
       await expect(shownItems.textContent()).resolves.toContain('51');
       await shownItems.getByRole('button', { name: 'request' }).click();
-      await page.locator('#request-title', { hasText: 'POST /api/v1/clients/business/customers/funds/bulk-transfer' }).waitFor();
+      await page
+        .locator('#request-title', { hasText: 'POST /api/v1/clients/business/customers/funds/bulk-transfer' })
+        .waitFor();
       await page.locator('#request-detail').getByRole('button', { name: 'Close' }).click();
 
       // An incoming payment from the form: the result shows next to the form, in words; the delivery appears,
@@ -404,7 +416,9 @@ describe('many tenants', () => {
         join(ARTIFACTS, 'dashboard-load.json'),
         `${JSON.stringify({ clients: 100, batches: 300, journalLines: 6000, loadToLiveMs: Math.round(loadMs) })}\n`,
       );
-      console.log(`dashboard load to live with 100 clients, 300 batches, 6,000 journal lines: ${Math.round(loadMs)} ms`);
+      console.log(
+        `dashboard load to live with 100 clients, 300 batches, 6,000 journal lines: ${Math.round(loadMs)} ms`,
+      );
       // A bound far above the figure (see test-results/dashboard-load.json): a sanity check, not the benchmark.
       expect(loadMs).toBeLessThan(10_000);
 
@@ -413,7 +427,9 @@ describe('many tenants', () => {
       await expect(page.locator('#sec-clients summary').textContent()).resolves.toContain('100 clients');
       for (const link of await page.locator('nav.sections a').all()) {
         const box = await link.boundingBox();
-        expect(box && box.y + box.height <= 720, `${await link.textContent()} on the first screen`).toBe(true);
+        expect(box && box.y + box.height <= 720, `${await link.textContent()} on the first screen`).toBe(
+          true,
+        );
       }
       const headings = await page.locator('main h2').allTextContents();
       const linked = await page.locator('nav.sections a[href^="#"]').allTextContents();
@@ -441,7 +457,9 @@ describe('many tenants', () => {
       await page.locator(`#batch-${other.id}`).waitFor({ state: 'attached' });
       await expect(page.locator(`#batch-${other.id}`).isVisible()).resolves.toBe(false);
       await expect(page.locator('#sec-batches .empty').isVisible()).resolves.toBe(true);
-      for (const row of await page.locator('#transactions > tr:not([hidden]), #requests > tr:not([hidden])').all())
+      for (const row of await page
+        .locator('#transactions > tr:not([hidden]), #requests > tr:not([hidden])')
+        .all())
         await expect(row.getAttribute('data-client')).resolves.toBe(B.id);
       await shot(page, 'dashboard-one-client.png');
 

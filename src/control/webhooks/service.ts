@@ -9,7 +9,7 @@ import type { Store } from '../../store/store.js';
 import type { DeliveriesQuery, DeliveryView } from './schemas.js';
 
 /** The headers a delivery is sent with, as the journal would show them: `AUTH-KEY` redacted. */
-function shownHeaders(client: ClientRecord | undefined): Record<string, string> {
+export function shownHeaders(client: ClientRecord | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(webhookHeaders(client))) out[name] = redactHeader(name, value);
   return out;

@@ -63,7 +63,8 @@ function refusal(status, envelope) {
 function success(envelope) {
   const data = envelope.data ?? {};
   let text = envelope.message || 'Done';
-  if (typeof data.now === 'string') text += `: the clock now reads ${data.now.slice(0, 19).replace('T', ' ')} UTC`;
+  if (typeof data.now === 'string')
+    text += `: the clock now reads ${data.now.slice(0, 19).replace('T', ' ')} UTC`;
   else if (typeof data.balance === 'number') text += `: ${naira.format(data.balance / 100)}`;
   return text;
 }
@@ -176,7 +177,10 @@ const listFilters = {
   },
   transactions: (row) => {
     const business = $('#business-filter').value;
-    return (!business || row.dataset.business === business) && (!$('#ledger-failed').checked || row.dataset.status === 'failed');
+    return (
+      (!business || row.dataset.business === business) &&
+      (!$('#ledger-failed').checked || row.dataset.status === 'failed')
+    );
   },
 };
 
@@ -201,7 +205,16 @@ function refreshEmpty(list) {
   holder.classList.toggle('is-empty', ![...rows].some((row) => !row.hidden));
 }
 
-const LISTS = ['#clients', '#transactions', '#batches', '#deliveries', '#virtual-accounts', '#outbox', '#disputes', '#requests'];
+const LISTS = [
+  '#clients',
+  '#transactions',
+  '#batches',
+  '#deliveries',
+  '#virtual-accounts',
+  '#outbox',
+  '#disputes',
+  '#requests',
+];
 
 function filterList(list) {
   const rows = list.tagName === 'TABLE' ? list.tBodies : list.children;
@@ -214,7 +227,8 @@ function filterAll() {
   for (const option of $$('#va-list option, #business-filter option[data-client]')) filterRow(option);
 }
 
-for (const id of ['#filter-path', '#filter-status', '#hide-sandbox']) $(id).addEventListener('input', () => filterList($('#requests')));
+for (const id of ['#filter-path', '#filter-status', '#hide-sandbox'])
+  $(id).addEventListener('input', () => filterList($('#requests')));
 for (const id of ['#business-filter', '#ledger-failed'])
   $(id).addEventListener('input', () => {
     filterList($('#transactions'));
@@ -254,7 +268,9 @@ for (const details of $$('details[data-fold]')) {
 function sandboxNow() {
   const panel = $('#clock-panel');
   if (!panel) return Date.now();
-  return panel.dataset.frozen === 'true' ? Number(panel.dataset.now) : Date.now() + Number(panel.dataset.offsetMs);
+  return panel.dataset.frozen === 'true'
+    ? Number(panel.dataset.now)
+    : Date.now() + Number(panel.dataset.offsetMs);
 }
 
 function durationWords(ms) {
@@ -274,7 +290,12 @@ function tick() {
   if (clock) clock.textContent = new Date(now).toISOString().slice(0, 19).replace('T', ' ');
   for (const time of $$('time.rel')) {
     const at = Date.parse(time.getAttribute('datetime'));
-    const words = Math.abs(at - now) < 500 ? 'now' : at > now ? `in ${durationWords(at - now)}` : `${durationWords(now - at)} ago`;
+    const words =
+      Math.abs(at - now) < 500
+        ? 'now'
+        : at > now
+          ? `in ${durationWords(at - now)}`
+          : `${durationWords(now - at)} ago`;
     if (time.textContent !== words) time.textContent = words;
     time.closest('.expiry')?.classList.toggle('expired', at <= now);
   }
@@ -310,7 +331,10 @@ async function renderItems(batchId) {
   box.type = 'checkbox';
   box.checked = failedOnly.has(batchId);
   box.setAttribute('aria-label', `Failed items only of ${data.batchName}`);
-  filter.append(box, ` failed only (${data.items.filter((i) => i.status === 'failed').length} of ${data.items.length})`);
+  filter.append(
+    box,
+    ` failed only (${data.items.filter((i) => i.status === 'failed').length} of ${data.items.length})`,
+  );
   const table = document.createElement('table');
   table.className = 'items';
   table.innerHTML =
@@ -403,8 +427,10 @@ function pairs(entries) {
 
 function bodyBlock(part) {
   if (part.body !== null && part.body !== undefined) return text('pre', JSON.stringify(part.body, null, 2));
-  if (part.truncated) return text('p', `Not kept: ${part.bodySize} bytes, past --journal-body-limit.`, 'muted');
-  if (part.bodySize) return text('p', `${part.bodySize} bytes of ${part.contentType ?? 'unknown type'}, not shown.`, 'muted');
+  if (part.truncated)
+    return text('p', `Not kept: ${part.bodySize} bytes, past --journal-body-limit.`, 'muted');
+  if (part.bodySize)
+    return text('p', `${part.bodySize} bytes of ${part.contentType ?? 'unknown type'}, not shown.`, 'muted');
   return text('p', 'No body.', 'muted');
 }
 
@@ -441,7 +467,15 @@ function showRequest(entry) {
     button.type = 'button';
     button.dataset.copy = entry.curl;
     head.append(' ', button);
-    parts.push(head, text('pre', entry.curl, 'curl'), text('p', 'Secrets are masked in the journal: the command reads them from the shell variables it names.', 'muted'));
+    parts.push(
+      head,
+      text('pre', entry.curl, 'curl'),
+      text(
+        'p',
+        'Secrets are masked in the journal: the command reads them from the shell variables it names.',
+        'muted',
+      ),
+    );
   }
   body.replaceChildren(...parts);
   if (!dialog.open) dialog.showModal();
@@ -452,7 +486,8 @@ async function openRequest(seq) {
   const res = await fetch(`/__sandbox/requests/${encodeURIComponent(seq)}`);
   if (!res.ok) {
     const row = $(`#requests > tr[data-seq="${CSS.escape(seq)}"]`);
-    if (row) showResult(row.lastElementChild, 'No longer in the journal: it keeps the newest requests only.', true);
+    if (row)
+      showResult(row.lastElementChild, 'No longer in the journal: it keeps the newest requests only.', true);
     return;
   }
   showRequest((await res.json()).data);
