@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settings } from '../../src/config.js';
 import { tokenPage } from '../../src/dashboard/token-page.js';
-import { CONTROL_DOCS_URL } from '../../src/openapi/docs-page.js';
+import { CONTROL_DOCS_URL, DOCS_PAGE } from '../../src/openapi/docs-page.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { memorySandbox } from '../support/sandbox.js';
 
@@ -179,5 +179,21 @@ describe('the page escapes what it shows', () => {
     const html = tokenPage({ action: UI, wrong: false, next: `"><script>alert('x')</script>&` });
     expect(html).not.toContain('<script');
     expect(hiddenNext(html)).toBe('&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;');
+  });
+});
+
+describe('/docs and the control document', () => {
+  it('the docs page links its notice to the token page, which comes back to the control document', async () => {
+    const link = /<a id="token-link" href="([^"]+)">/.exec(DOCS_PAGE)?.[1] ?? '';
+    const url = new URL(link, 'http://sandbox.test');
+    expect(url.pathname).toBe(UI);
+    expect(url.searchParams.get('next')).toBe(CONTROL_DOCS_URL);
+    expect(DOCS_PAGE).toContain('The control document needs the control token');
+    // The page itself is open; the control document needs the token, and the cookie opens it.
+    expect((await get('/docs', BROWSER)).status).toBe(200);
+    await expectEnvelope('/__sandbox/openapi.json', { accept: 'application/json' });
+    const res = await get('/__sandbox/openapi.json', { cookie: `sandbox_token=${TOKEN}` });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { openapi?: string }).openapi).toMatch(/^3\./);
   });
 });
