@@ -33,12 +33,12 @@ export const dashboardRoutes: Route[] = [
     path: '/ui',
     summary: 'The live dashboard',
     description:
-      'An HTML page: clients and balances, bulk transfers with live progress, webhook deliveries, an incoming-payment form, the scenario and the request journal. With `--control-token`, open it once as `/__sandbox/ui?token=T`: the token becomes a same-site cookie and the page redirects to itself.',
+      'An HTML page: clients and balances, bulk transfers with live progress, webhook deliveries, an incoming-payment form, the scenario and the request journal. With `--control-token`, open it once as `/__sandbox/ui?token=T`: the token becomes a same-site cookie and the page redirects to itself, or to `next` when that is `/docs` (optionally `/docs?urls.primaryName=…` on the control document). Without a valid token, a browser (`accept` with `text/html`) gets 401 with an HTML page that asks for the token (a form sending `token`, and `next` when given; a wrong `?token=` says so and sets no cookie); any other client gets the JSON 401 envelope.',
     tag: TAG,
     auth: { scheme: 'none' },
     responses: {
       200: rawOf('The page (text/html)', 'text/html; charset=utf-8'),
-      303: 'The token was taken from `?token=` into a cookie',
+      303: 'The token was taken from `?token=` into a cookie; `location` is the accepted `next`, else the page itself',
     },
     handle: ({ c, deps, control }) => {
       const shown = control.requests.entries().filter((r) => !isDashboard(r.path));
