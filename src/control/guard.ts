@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Config } from '../config.js';
-import { dashboardCookie, takeDashboardToken } from '../dashboard/token.js';
+import { dashboardCookie, takeDashboardToken, tokenPrompt } from '../dashboard/token.js';
 import { ApiError } from '../domain/errors.js';
 import { secureEqual } from '../domain/secure-compare.js';
 import { isWebhookAgent } from '../engine/webhook-agent.js';
@@ -9,7 +9,8 @@ import { header } from '../http/headers.js';
 
 /**
  * What stands before every `/__sandbox` path, routes or not (the documents, the dashboard and its assets too):
- * a webhook delivery is refused (403), then with `--control-token` a request without it (401).
+ * a webhook delivery is refused (403), then with `--control-token` a request without it (401: the JSON envelope,
+ * or for a browser opening the dashboard, the page that asks for the token).
  */
 export function controlGuard(config: Pick<Config, 'controlToken'>): MiddlewareHandler<AppEnv> {
   const token = config.controlToken;
@@ -22,8 +23,12 @@ export function controlGuard(config: Pick<Config, 'controlToken'>): MiddlewareHa
       const redirect = takeDashboardToken(c, token);
       if (redirect) return redirect;
       const given = header(c, 'x-sandbox-token') ?? dashboardCookie(c);
-      if (!given || !secureEqual(given, token))
+      if (!given || !secureEqual(given, token)) {
+        // A browser opening the dashboard gets a page that asks for the token; every other caller the envelope.
+        const prompt = tokenPrompt(c);
+        if (prompt) return prompt;
         throw new ApiError(401, 'x-sandbox-token is missing or wrong');
+      }
     }
     await next();
   };

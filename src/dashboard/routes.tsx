@@ -34,7 +34,7 @@ export const dashboardRoutes: Route[] = [
     path: '/ui',
     summary: 'The live dashboard',
     description:
-      'An HTML page: the clock and the scenario, clients and businesses with their balances, transfers and the ledger, bulk transfers with live progress, webhook deliveries with their payload and headers, virtual accounts and an incoming-payment form, the outbox, disputes, and the request journal with each request’s detail. `?client=` shows one client’s records in every section. With `--control-token`, open it once as `/__sandbox/ui?token=T`: the token becomes a same-site cookie and the page redirects to itself.',
+      'An HTML page: the clock and the scenario, clients and businesses with their balances, transfers and the ledger, bulk transfers with live progress, webhook deliveries with their payload and headers, virtual accounts and an incoming-payment form, the outbox, disputes, and the request journal with each request’s detail. `?client=` shows one client’s records in every section. With `--control-token`, open it once as `/__sandbox/ui?token=T`: the token becomes a same-site cookie and the page redirects to itself, or to `next` when that is `/docs` (optionally `/docs?urls.primaryName=…` on the control document). Without a valid token, a browser (`accept` with `text/html`) gets 401 with an HTML page that asks for the token (a form sending `token`, and `next` when given; a wrong `?token=` says so and sets no cookie); any other client gets the JSON 401 envelope.',
     tag: TAG,
     auth: { scheme: 'none' },
     query: z.object({
@@ -47,7 +47,7 @@ export const dashboardRoutes: Route[] = [
     }),
     responses: {
       200: rawOf('The page (text/html)', 'text/html; charset=utf-8'),
-      303: 'The token was taken from `?token=` into a cookie',
+      303: 'The token was taken from `?token=` into a cookie; `location` is the accepted `next`, else the page itself',
     },
     handle: ({ c, deps, control, query }) => {
       const shown = control.requests.entries().filter((r) => !isDashboard(r.path));

@@ -266,8 +266,15 @@ describe('the reference page', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await page.text();
-    const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? '');
+    // What the page loads (scripts, style sheets, the icon); its one link, the control-token notice's, is followed
+    // only by a click and stays on the sandbox.
+    const urls = [...html.matchAll(/<(?:script|link)\b[^>]*\s(?:src|href)="([^"]+)"/g)].map(
+      (m) => m[1] ?? '',
+    );
     expect(urls.length).toBe(Object.keys(DOCS_ASSETS).length + 1);
+    expect([...html.matchAll(/<a\b[^>]*\shref="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      expect.stringMatching(/^\/__sandbox\/ui\?next=/),
+    ]);
     for (const url of urls.filter((u) => !u.startsWith('data:'))) {
       expect(url).toMatch(/^\/docs\/assets\//);
       const res = await sandbox.app.request(url);

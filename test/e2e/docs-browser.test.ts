@@ -1,19 +1,24 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapiDocument } from '../../src/control/sandbox/schemas.js';
 import { DASHBOARD_ASSETS } from '../../src/dashboard/routes.js';
 import { DOCS_ASSETS } from '../../src/openapi/assets.js';
+import { CONTROL_DOCUMENT_NAME } from '../../src/openapi/docs-page.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox.js';
 import { answerOf, bodyOf } from '../support/answers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
+const skipped = hasChromium ? '' : ` (skipped: ${CHROMIUM} is not installed)`;
 const ROOT = join(import.meta.dirname, '..', '..');
+/** Where the screenshot of the token page is kept after the run (ignored by git; CI may upload it). */
+const ARTIFACTS = join(ROOT, 'test-results');
+const TOKEN = 'docs-c0ntrol-token';
 
 /** Anything but the sandbox itself (and inline data) would need the internet the page must not need. */
 const isLocal = (url: string, base: string) =>
@@ -21,47 +26,69 @@ const isLocal = (url: string, base: string) =>
 
 describe('the API reference page in a browser', () => {
   let sandbox: RunningSandbox;
+  /** The same, with `--control-token`. */
+  let guarded: RunningSandbox;
+  let profile: string | undefined;
+  let context: BrowserContext | undefined;
+  /** Requests the page made outside the sandboxes (refused), since the test began. */
+  const outside: string[] = [];
+
   beforeAll(async () => {
-    sandbox = await startSandbox({ inMemory: true, port: 0, log: () => undefined });
+    [sandbox, guarded] = await Promise.all([
+      startSandbox({ inMemory: true, port: 0, log: () => undefined }),
+      startSandbox({ inMemory: true, port: 0, log: () => undefined, controlToken: TOKEN }),
+    ]);
+    if (!hasChromium) return;
+    // One browser for both tests: its start is the dearest part of them.
+    profile = await mkdtemp(join(tmpdir(), 'sandbox-docs-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    // Every request of the page passes here: the sandboxes' own go through, anything else is noted and refused.
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (isLocal(url, sandbox.url) || isLocal(url, guarded.url)) return route.continue();
+      outside.push(url);
+      return route.abort();
+    });
   });
-  afterAll(() => sandbox.close());
+  afterAll(async () => {
+    await context?.close();
+    if (profile) await rm(profile, { recursive: true, force: true });
+    await Promise.all([sandbox?.close(), guarded?.close()]);
+  });
+
+  /** A fresh page, with what went wrong on it: answers of 400 and above, and uncaught errors. */
+  async function openPage(): Promise<{ page: Page; failed: string[]; errors: string[] }> {
+    if (!context) throw new Error('no browser');
+    outside.length = 0;
+    const page = await context.newPage();
+    const failed: string[] = [];
+    const errors: string[] = [];
+    page.on('response', (res) => {
+      if (res.status() >= 400) failed.push(`${res.status()} ${new URL(res.url()).pathname}`);
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    return { page, failed, errors };
+  }
 
   it.skipIf(!hasChromium)(
-    `renders both documents in headless Chromium with no request outside 127.0.0.1${hasChromium ? '' : ` (skipped: ${CHROMIUM} is not installed)`}`,
+    `renders both documents in headless Chromium with no request outside 127.0.0.1${skipped}`,
     async () => {
       expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const profile = await mkdtemp(join(tmpdir(), 'sandbox-docs-chromium-'));
-      const context = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      const outside: string[] = [];
-      const failed: string[] = [];
-      const errors: string[] = [];
+      const { page, failed, errors } = await openPage();
       try {
-        // Every request of the page passes here: the sandbox's own go through, anything else is noted and refused.
-        await context.route('**/*', (route) => {
-          const url = route.request().url();
-          if (isLocal(url, sandbox.url)) return route.continue();
-          outside.push(url);
-          return route.abort();
-        });
-        context.on('response', (res) => {
-          if (res.status() >= 400) failed.push(`${res.status()} ${res.url()}`);
-        });
-        const page = context.pages()[0] ?? (await context.newPage());
-        page.on('pageerror', (error) => errors.push(error.message));
-
         const loaded = await page.goto(`${sandbox.url}/docs`);
         expect(loaded?.status()).toBe(200);
         await page
@@ -74,14 +101,67 @@ describe('the API reference page in a browser', () => {
         expect(await page.getByText('Sign in', { exact: true }).first().isVisible()).toBe(true);
 
         // The other document, through the page's own selector.
-        await page.locator('select').first().selectOption({ label: 'Sandbox control (/__sandbox)' });
+        await page.locator('select').first().selectOption({ label: CONTROL_DOCUMENT_NAME });
         await page.getByText('Wait for the queues').first().waitFor({ state: 'visible', timeout: 20_000 });
+        // With no control token, nothing to ask for.
+        expect(await page.locator('#token-notice').isVisible()).toBe(false);
       } finally {
-        await context.close();
-        await rm(profile, { recursive: true, force: true });
+        await page.close();
       }
       expect(outside).toEqual([]);
       expect(failed).toEqual([]);
+      expect(errors).toEqual([]);
+    },
+    60_000,
+  );
+
+  it.skipIf(!hasChromium)(
+    `with --control-token, the control document sends to the token page, which comes back to it${skipped}`,
+    async () => {
+      const { page, failed, errors } = await openPage();
+      try {
+        // The bank document is not waited for to render (the first test does): only for its answer, so that it
+        // cannot land after the control document's.
+        const bank = page.waitForResponse((res) => new URL(res.url()).pathname === '/openapi.json');
+        await page.goto(`${guarded.url}/docs`);
+        await bank;
+        const notice = page.locator('#token-notice');
+        expect(await notice.isVisible()).toBe(false);
+        await page.locator('select').first().selectOption({ label: CONTROL_DOCUMENT_NAME });
+        await notice.waitFor({ state: 'visible', timeout: 10_000 });
+        expect(await notice.textContent()).toContain('The control document needs the control token');
+
+        // The notice's link: the page that asks for the token.
+        const asked = page.waitForResponse((res) => new URL(res.url()).pathname === '/__sandbox/ui');
+        await page.locator('#token-link').click();
+        expect((await asked).status()).toBe(401);
+        const field = page.getByLabel('Control token');
+        await field.waitFor({ state: 'visible' });
+        expect(await page.evaluate('document.activeElement?.id')).toBe('token');
+        await mkdir(ARTIFACTS, { recursive: true });
+        await page.screenshot({ path: join(ARTIFACTS, 'token-prompt.png'), fullPage: true });
+
+        await field.fill('not-the-token');
+        await page.getByRole('button', { name: 'Open' }).click();
+        await page.getByText('That token was not right').waitFor({ state: 'visible' });
+
+        await page.getByLabel('Control token').fill(TOKEN);
+        await page.getByRole('button', { name: 'Open' }).click();
+        await page.waitForURL((url) => url.pathname === '/docs');
+        // Back on /docs, on the control document, which now loads with the cookie.
+        await page.getByText('Wait for the queues').first().waitFor({ state: 'visible', timeout: 20_000 });
+        // The page opened on it: the selector shows it.
+        expect(await page.locator('select').first().locator('option:checked').textContent()).toBe(
+          CONTROL_DOCUMENT_NAME,
+        );
+        expect(await notice.isVisible()).toBe(false);
+        expect(new URL(page.url()).search).not.toContain(TOKEN);
+      } finally {
+        await page.close();
+      }
+      expect(outside).toEqual([]);
+      // The 401s asked for: the control document before the token, and the token page twice (opened, wrong token).
+      expect(failed).toEqual(['401 /__sandbox/openapi.json', '401 /__sandbox/ui', '401 /__sandbox/ui']);
       expect(errors).toEqual([]);
     },
     60_000,
