@@ -1,16 +1,29 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import clients from '../../fixtures/clients.json' with { type: 'json' };
+import roles from '../../fixtures/roles.json' with { type: 'json' };
+import { dispute } from '../../src/api/disputes/schemas.js';
+import { transferResult } from '../../src/api/transfers/schemas.js';
 import { virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
 import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
 import { approvedBusiness } from '../../src/control/money/schemas.js';
+import { outbox } from '../../src/control/outbox/schemas.js';
 import { readyScenarios } from '../../src/control/scenarios/schemas.js';
 import { virtualAccount as listedVirtualAccount } from '../../src/control/virtual-accounts/schemas.js';
-import { REQUESTS_PER_FRAME } from '../../src/dashboard/live.js';
-import type { Sandbox, SandboxOptions } from '../../src/sandbox.js';
+import { ENTRIES_PER_FRAME, FLUSH_MS, REQUESTS_PER_FRAME } from '../../src/dashboard/live.js';
+import { FOLD_CLIENTS_OVER } from '../../src/dashboard/views.js';
+import { type Sandbox, type SandboxOptions, version } from '../../src/sandbox.js';
 import { dataOf, pageOf } from '../support/answers.js';
-import { bulkHelpers, keysA1, processBatch } from '../support/bulk.js';
-import { A, call, memorySandbox, ownerHeaders } from '../support/sandbox.js';
-import { incomingPayment, webhookSetup } from '../support/webhooks.js';
+import { BANK, bulkHelpers, keysA1, processBatch, RECEIVER } from '../support/bulk.js';
+import { refusedUrl } from '../support/receiver.js';
+import { A, B, call, memorySandbox, ownerHeaders, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
+import {
+  attemptsRecorded,
+  delivery,
+  FAST,
+  incomingPayment,
+  openVirtualAccount,
+  webhookSetup,
+} from '../support/webhooks.js';
 
 // The live dashboard at /__sandbox/ui: the server-rendered page, its assets, the server-sent events that keep
 // it current, and how --control-token reaches it through the `sandbox_token` cookie.
@@ -21,8 +34,12 @@ const EVENTS = '/__sandbox/ui/events';
 const WAIT_MS = 5000;
 /** A receiver account the default scenario fails with 51 Insufficient Funds. */
 const FAILING_ACCOUNT = '0000000051';
+const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
+const DISPUTES = '/api/v1/clients/business/disputes';
+const MEMBERS = '/api/v1/clients/members';
+const VIEWER = roles.find((r) => r.name === 'Viewer')?.id ?? '';
 
-const { transfer, transfers, create } = bulkHelpers({
+const { ref, transfer, transfers, create } = bulkHelpers({
   label: 'dash',
   narration: 'Dashboard payment',
   batchName: 'Dashboard batch',
@@ -63,15 +80,58 @@ function slice(html: string, start: string, end: string): string {
   return html.slice(from, to + end.length);
 }
 
-const clientSection = (html: string, clientId: string) =>
-  slice(html, `<section class="client" id="client-${clientId}">`, '</section>');
+/** A client's `<tbody>` of the one clients table: its business rows. */
+const clientBlock = (html: string, clientId: string) =>
+  slice(html, `<tbody id="client-${clientId}" data-client="${clientId}" class="client">`, '</tbody>');
 const businessRow = (html: string, businessId: string) =>
-  slice(html, `<tr data-business="${businessId}">`, '</tr>');
+  slice(html, `<tr data-business="${businessId}" `, '</tr>');
+/** The `<tr …>` of a list whose opening tag holds `attribute` (e.g. `data-path="/x"`), to its `</tr>`. */
+function rowWith(html: string, attribute: string): string {
+  const at = html.indexOf(attribute);
+  expect(at, `no ${attribute} in the HTML`).toBeGreaterThanOrEqual(0);
+  const from = html.lastIndexOf('<tr ', at);
+  expect(html.slice(from, at), `${attribute} is not in a <tr> tag`).not.toContain('>');
+  return html.slice(from, html.indexOf('</tr>', at) + '</tr>'.length);
+}
 const batchRow = (html: string, batchId: string) => slice(html, `<tr id="batch-${batchId}"`, '</tr>');
 const approveButton = (businessId: string) => `data-call="POST /__sandbox/businesses/${businessId}/approve"`;
 
-async function page(sandbox: Sandbox, headers: Record<string, string> = {}): Promise<string> {
-  const res = await sandbox.app.request(UI, { headers });
+/** The rows of the list whose `<tbody>` has this id, to the end of the words it shows when empty. */
+const listOf = (html: string, id: string) => slice(html, `<tbody id="${id}"`, '</p>');
+/** A delivery's row, to the end of its headers and payload. */
+const deliveryRow = (html: string, deliveryId: string) =>
+  slice(html, `<tr id="delivery-${deliveryId}"`, '</details>');
+/** The client picker's option of a client, its opening tag. */
+const pickerOption = (html: string, clientId: string) => slice(html, `<option id="pick-${clientId}"`, '>');
+
+/** Every list of the page that holds rows of clients, by name. */
+function everyList(html: string): Record<string, string> {
+  const lists: Record<string, string> = {
+    clients: slice(html, '<table id="clients">', '</table>'),
+    'va-list': slice(html, '<datalist id="va-list">', '</datalist>'),
+  };
+  for (const id of [
+    'transactions',
+    'batches',
+    'deliveries',
+    'virtual-accounts',
+    'outbox',
+    'disputes',
+    'requests',
+  ])
+    lists[id] = listOf(html, id);
+  return lists;
+}
+
+/** Whether a section of the page starts unfolded: the attributes of its `<details>` say `open`. */
+function isOpen(html: string, sectionId: string): boolean {
+  const details = html.match(new RegExp(`<section class="panel" id="${sectionId}"><details([^>]*)>`))?.[1];
+  expect(details, `no section ${sectionId}`).toBeDefined();
+  return / open(="")?( |$)/.test(details ?? '');
+}
+
+async function page(sandbox: Sandbox, headers: Record<string, string> = {}, query = ''): Promise<string> {
+  const res = await sandbox.app.request(`${UI}${query}`, { headers });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/html/);
   return res.text();
@@ -104,6 +164,17 @@ const patchIn = (e: SseEvent, id: string): Patch => {
   if (!found) throw new Error(`no patch of ${id} in ${e.data.slice(0, 300)}`);
   return found;
 };
+
+/** The last patch of `id` among the events received so far; fails when there is none. */
+function lastPatch(seen: SseEvent[], id: string): Patch {
+  const found = seen
+    .filter((e) => e.event === 'patch')
+    .flatMap(patchesOf)
+    .filter((p) => p.id === id)
+    .at(-1);
+  if (!found) throw new Error(`no patch of ${id} in the stream`);
+  return found;
+}
 
 /**
  * Opens the dashboard's event stream in process and parses its frames. `next(name, predicate)` answers the next
@@ -194,6 +265,20 @@ async function readyEvents(sandbox: Sandbox, headers: Record<string, string> = {
   return events;
 }
 
+/**
+ * A ready stream whose frames go out when the test calls `flush()`, not every FLUSH_MS: the feed's timer is fake
+ * from before the stream joins to the end of the test, so a test of several frames waits for none of them, and
+ * what it did before a flush is in that frame, however slow the machine.
+ */
+async function steppedEvents(sandbox: Sandbox) {
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  cleanups.push(async () => {
+    vi.useRealTimers();
+  });
+  const events = await readyEvents(sandbox);
+  return { ...events, flush: () => vi.advanceTimersByTime(FLUSH_MS) };
+}
+
 /** The listeners the store has now (a private field: the only way to see that a closed stream let go). */
 const storeListeners = (sandbox: Sandbox) =>
   (sandbox.store as unknown as { listeners: Set<unknown> }).listeners.size;
@@ -207,6 +292,67 @@ async function virtualAccountId(sandbox: Sandbox, accountNumber: string): Promis
   return record.id;
 }
 
+/** A single transfer of ₦1,500.00 to RECEIVER from the business of `headers`; answers the response as it is. */
+function sendTransfer(
+  sandbox: Sandbox,
+  headers: Record<string, string>,
+  overrides: Record<string, unknown> = {},
+) {
+  return call(sandbox, 'POST', TRANSFER, {
+    headers,
+    body: {
+      amount: 150000,
+      receiverAccountNumber: RECEIVER,
+      receiverBankCode: BANK,
+      retrievalReference: ref(),
+      narration: 'Dashboard payment',
+      ...overrides,
+    },
+  });
+}
+
+/**
+ * A record of client A or B in every list of the page (a batch, a transfer with a dispute on it, a virtual account
+ * paid into, so a credit and a delivery, an invitation in the outbox); answers the ids of their rows.
+ */
+async function recordsOf(sandbox: Sandbox, who: 'a' | 'b'): Promise<string[]> {
+  const [client, businessId] = who === 'a' ? [A, A.a1.id] : [B, B.b1.id];
+  const headers = schemeA(await tokenFor(sandbox, client.owner), client.secretKey, businessId);
+  const keys = schemeB(client.publicKey, client.secretKey, businessId);
+  const batch = await create(sandbox, transfers(1), keys, `Batch of ${who}`);
+  const sent = await sendTransfer(sandbox, headers);
+  expect(sent.status).toBe(200);
+  const transactionId = dataOf(sent, transferResult).transactionReference;
+  const opened = await call(sandbox, 'POST', DISPUTES, {
+    headers,
+    body: { transactionId, description: `Dispute of ${who}` },
+  });
+  expect(opened.status).toBe(201);
+  const va = await openVirtualAccount(sandbox, headers, 'permanent', `dash-${who}`);
+  expect(va.status).toBe(201);
+  const { accountNumber } = dataOf(va, virtualAccount);
+  const vaId = await virtualAccountId(sandbox, accountNumber);
+  const paid = await incomingPayment(sandbox, { accountNumber, amount: 100000 });
+  expect(paid.status).toBe(201);
+  const email = `viewer.${who}@dash.test`;
+  expect(
+    (await call(sandbox, 'POST', MEMBERS, { headers, body: { email, memberRoleId: VIEWER } })).status,
+  ).toBe(201);
+  const message = dataOf(await call(sandbox, 'GET', `/__sandbox/outbox?to=${email}`), outbox)[0];
+  if (!message) throw new Error(`no invitation to ${email} in the outbox`);
+  return [
+    `client-${client.id}`,
+    `bizopt-${businessId}`,
+    `batch-${batch.id}`,
+    `tx-${transactionId}`,
+    `dispute-${dataOf(opened, dispute).id}`,
+    `delivery-${dataOf(paid, paymentReceived).deliveryId}`,
+    `varow-${vaId}`,
+    `va-${vaId}`,
+    `msg-${message.id}`,
+  ];
+}
+
 // ------------------------------------------------------------------ the page
 
 describe('GET /__sandbox/ui', () => {
@@ -217,12 +363,15 @@ describe('GET /__sandbox/ui', () => {
 
     let unapproved = 0;
     for (const client of clients) {
-      const section = clientSection(html, client.id);
-      expect(section).toContain(esc(client.name));
+      const block = clientBlock(html, client.id);
+      expect(block).toContain(esc(client.name));
       for (const business of client.businesses) {
-        const row = businessRow(section, business.id);
+        const row = businessRow(block, business.id);
+        expect(row.startsWith(`<tr data-business="${business.id}" data-client="${client.id}">`)).toBe(true);
         expect(row).toContain(esc(business.businessName));
-        expect(row).toContain(`<td class="num balance">${formatKobo(business.balance)}</td>`);
+        // Available, then Ledger: the fixtures have no entries, so both are the balance.
+        const amount = formatKobo(business.balance);
+        expect(row).toContain(`<td class="num balance">${amount}</td><td class="num ledger">${amount}</td>`);
         if (business.isApproved) {
           expect(row).toContain('<span class="badge ok">approved</span>');
           expect(row).not.toContain('not approved');
@@ -251,7 +400,11 @@ describe('GET /__sandbox/ui', () => {
     expect(names).toContain('default');
     expect(names).toContain('happy-path');
 
-    const selected = (html: string) => html.match(/<option value="[^"]*"[^>]*selected[^>]*>/g) ?? [];
+    // The clock's unit select has a selected option too: only the scenario panel's count.
+    const selected = (html: string) =>
+      slice(html, '<div id="scenario-panel">', '</select>').match(
+        /<option value="[^"]*"[^>]*selected[^>]*>/g,
+      ) ?? [];
     const before = await page(sandbox);
     for (const name of names) expect(before).toContain(`<option value="${name}"`);
     expect(before).toContain('data-scenario="default"');
@@ -364,6 +517,127 @@ describe('GET /__sandbox/ui, the request journal', () => {
   });
 });
 
+// ------------------------------------------------------------------ one client, folding, empty lists
+
+describe('GET /__sandbox/ui: ?client=, folding, empty lists, escaping in the new rows', () => {
+  it("shows only the picked client's records in every section, and marks it in the picker", async () => {
+    const sandbox = await sandboxFor();
+    const [a, b] = [await recordsOf(sandbox, 'a'), await recordsOf(sandbox, 'b')];
+    const html = await page(sandbox, {}, `?client=${A.id}`);
+
+    expect(html).toContain(`<body data-client="${A.id}">`);
+    expect(html).not.toContain('showing all');
+    expect(pickerOption(html, A.id)).toContain('selected');
+    expect(pickerOption(html, B.id)).not.toContain('selected');
+    for (const [name, list] of Object.entries(everyList(html))) {
+      expect(list, name).toContain(`data-client="${A.id}"`);
+      expect(list, name).not.toContain(`data-client="${B.id}"`);
+    }
+    for (const id of a) expect(html, id).toContain(`id="${id}"`);
+    for (const id of b) expect(html, id).not.toContain(`id="${id}"`);
+    // The picker still offers B; the ledger's business filter offers A's businesses only.
+    expect(html).toContain(`<option id="bizopt-${A.a1.id}"`);
+    expect(html).not.toContain(`<option id="bizopt-${B.b1.id}"`);
+    expect(html).toContain('1 client · 2 businesses');
+  });
+
+  it('shows every client, and says so, for an unknown client id; escaping the id', async () => {
+    const sandbox = await sandboxFor();
+    const [a, b] = [await recordsOf(sandbox, 'a'), await recordsOf(sandbox, 'b')];
+    const html = await page(sandbox, {}, `?client=${encodeURIComponent('<b>nobody</b>')}`);
+
+    expect(html).toContain('<span class="error">No client &lt;b&gt;nobody&lt;/b&gt;: showing all.</span>');
+    expect(html).not.toContain('<b>nobody');
+    expect(html).toContain('<body data-client="">');
+    expect(html).not.toMatch(/<option id="pick-[^"]*" value="[^"]*" selected/);
+    for (const [name, list] of Object.entries(everyList(html))) {
+      expect(list, name).toContain(`data-client="${A.id}"`);
+      expect(list, name).toContain(`data-client="${B.id}"`);
+    }
+    for (const id of [...a, ...b]) expect(html, id).toContain(`id="${id}"`);
+    // No ?client= at all shows everyone too, without the line.
+    const all = await page(sandbox);
+    expect(all).not.toContain('showing all');
+    for (const id of [...a, ...b]) expect(all, id).toContain(`id="${id}"`);
+  });
+
+  it('folds the clients section past FOLD_CLIENTS_OVER clients, unless one is picked', async () => {
+    const sandbox = await sandboxFor();
+    for (let n = clients.length; n < FOLD_CLIENTS_OVER; n++)
+      expect((await call(sandbox, 'POST', '/__sandbox/clients', { body: {} })).status).toBe(201);
+    const atLimit = await page(sandbox);
+    expect(atLimit).toContain(`All clients (${FOLD_CLIENTS_OVER})`);
+    expect(isOpen(atLimit, 'sec-clients')).toBe(true);
+
+    expect((await call(sandbox, 'POST', '/__sandbox/clients', { body: {} })).status).toBe(201);
+    const past = await page(sandbox);
+    expect(past).toContain(`All clients (${FOLD_CLIENTS_OVER + 1})`);
+    expect(isOpen(past, 'sec-clients')).toBe(false);
+    // Only the clients: every other section stays open.
+    for (const id of ['sec-clock', 'sec-ledger', 'sec-batches', 'sec-outbox'])
+      expect(isOpen(past, id), id).toBe(true);
+
+    expect(isOpen(await page(sandbox, {}, `?client=${A.id}`), 'sec-clients')).toBe(true);
+    // An unknown id picks no one: all of them, folded.
+    expect(isOpen(await page(sandbox, {}, '?client=nobody'), 'sec-clients')).toBe(false);
+  });
+
+  it('says what to do in each list a fresh sandbox has nothing in', async () => {
+    const sandbox = await sandboxFor();
+    const html = await page(sandbox);
+    for (const [id, words] of [
+      ['batches', 'No bulk transfers yet. Your app creates one with POST '],
+      ['deliveries', 'No webhook deliveries yet. Send an incoming payment'],
+      ['outbox', 'Nothing sent yet. A BVN OTP appears when your app registers a business'],
+      ['disputes', 'No disputes. Your app opens one with POST /api/v1/clients/business/disputes'],
+    ] as const) {
+      const list = listOf(html, id);
+      expect(list, id).toMatch(
+        new RegExp(`^<tbody id="${id}" data-keep="\\d+"></tbody></table><p class="empty">`),
+      );
+      expect(list, id).toContain(`<p class="empty">${words}`);
+      // Inside its section, in a list that the page can mark empty.
+      expect(slice(html, `<section class="panel" id="sec-${id}">`, '</section>'), id).toContain(
+        `<div class="list"><table>`,
+      );
+    }
+  });
+
+  it('escapes user data in the new rows: a transfer narration, a dispute description', async () => {
+    const sandbox = await sandboxFor();
+    const headers = await ownerHeaders(sandbox);
+    const events = await steppedEvents(sandbox);
+    const narration = '<img src=x>';
+    const description = '<script>alert("dispute")</script>';
+    const sent = await sendTransfer(sandbox, headers, { narration });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const transactionId = dataOf(sent, transferResult).transactionReference;
+    const opened = await call(sandbox, 'POST', DISPUTES, { headers, body: { transactionId, description } });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+    const disputeId = dataOf(opened, dispute).id;
+
+    events.flush();
+    const frame = await events.next('patch', hasPatch(`dispute-${disputeId}`));
+    const html = await page(sandbox);
+    const rows = [
+      ['the page', rowWith(html, `id="tx-${transactionId}"`), rowWith(html, `id="dispute-${disputeId}"`)],
+      [
+        'the stream',
+        lastPatch(events.seen, `tx-${transactionId}`).html,
+        patchIn(frame, `dispute-${disputeId}`).html,
+      ],
+    ] as const;
+    for (const [where, tx, disputeRow] of rows) {
+      expect(tx, where).toContain(`“${esc(narration)}”`);
+      expect(tx, where).not.toContain(narration);
+      expect(disputeRow, where).toContain(`<td>${esc(description)}</td>`);
+      expect(disputeRow, where).not.toContain('<script');
+    }
+    expect(html).not.toContain(narration);
+    expect(html.match(/<script/g)).toHaveLength(1);
+  });
+});
+
 describe('GET /__sandbox/ui/assets/:file', () => {
   it('serves app.js and style.css with their content types', async () => {
     const sandbox = await sandboxFor();
@@ -431,7 +705,8 @@ describe('GET /__sandbox/ui/events', () => {
     const first = await events.next('patch', hasPatch(clientId));
     const block = patchIn(first, clientId);
     expect(block.parent).toBe('clients');
-    expect(block.html).toContain(`<section class="client" id="${clientId}">`);
+    expect(block.position).toBe('append');
+    expect(block.html.startsWith(`<tbody id="${clientId}" data-client="${A.id}" class="client">`)).toBe(true);
     const a2 = businessRow(block.html, A.a2.id);
     expect(a2).toContain('<span class="badge ok">approved</span>');
     expect(a2).not.toContain('not approved');
@@ -478,7 +753,9 @@ describe('GET /__sandbox/ui/events', () => {
     const row = patchIn(deliveryEvent, `delivery-${deliveryId}`);
     expect(row.parent).toBe('deliveries');
     expect(row.position).toBe('prepend');
-    expect(row.html).toContain(`<tr id="delivery-${deliveryId}" data-status="skipped">`);
+    expect(row.html).toContain(
+      `<tr id="delivery-${deliveryId}" data-client="${A.id}" data-status="skipped">`,
+    );
     expect(row.html).toContain('₦2,500.00');
     expect(row.html).toContain(account.accountNumber);
     expect(row.html).toContain('no webhook URL set');
@@ -572,7 +849,8 @@ describe('GET /__sandbox/ui/events', () => {
       (JSON.parse(e.data) as string).includes('data-path="/api/v1/clients/business"'),
     );
     const rows = JSON.parse(found.data) as string;
-    const row = slice(rows, '<tr data-path="/api/v1/clients/business"', '</tr>');
+    const row = rowWith(rows, 'data-path="/api/v1/clients/business"');
+    expect(row).toContain(`data-client="${A.id}"`);
     expect(row).toContain('data-code="200"');
     expect(row).toContain('<td>GET</td>');
     expect(row).toContain(`<td class="path">/api/v1/clients/business</td>`);
@@ -676,6 +954,257 @@ describe('GET /__sandbox/ui/events', () => {
     );
     // The approval before this stream opened is in its rows all the same (a block is rendered whole).
     expect(businessRow(patchIn(patch, `client-${A.id}`).html, A.a2.id)).toContain('badge ok');
+  });
+});
+
+// ------------------------------------------------------------------ the live stream: the new sections
+
+describe('GET /__sandbox/ui/events, the new sections', () => {
+  it('patches a transfer into transactions, with its amount, status, counterparty and references', async () => {
+    const sandbox = await sandboxFor();
+    const headers = await ownerHeaders(sandbox);
+    const events = await steppedEvents(sandbox);
+    const retrievalReference = ref('live');
+    const sent = await sendTransfer(sandbox, headers, {
+      amount: 150000,
+      retrievalReference,
+      narration: 'Invoice 42',
+    });
+    expect(sent.status).toBe(200);
+    const { transactionReference } = dataOf(sent, transferResult);
+    const id = `tx-${transactionReference}`;
+
+    events.flush();
+    const row = patchIn(await events.next('patch', hasPatch(id)), id);
+    expect(row.parent).toBe('transactions');
+    expect(row.position).toBe('prepend');
+    expect(row.html).toContain(
+      `<tr id="${id}" data-client="${A.id}" data-business="${A.a1.id}" data-status="successful">`,
+    );
+    expect(row.html).toContain(`<td>${esc(A.a1.businessName)}</td>`);
+    expect(row.html).toContain('−₦1,500.00<div class="muted">fee ₦10.75</div>');
+    expect(row.html).toContain('<span class="badge successful">successful</span>');
+    expect(row.html).not.toContain('class="error"');
+    expect(row.html).toContain(`${RECEIVER} (${BANK})`);
+    expect(row.html).toContain(`<div>${transactionReference}</div>`);
+    expect(row.html).toContain(`retrieval ${retrievalReference}`);
+    expect(row.html).toContain('“Invoice 42”');
+    // Balance after: 5 000 000.00 less 1 500.00 and the fee.
+    expect(row.html).toContain(`<td class="num">${formatKobo(500_000_000 - 151_075)}</td>`);
+  });
+
+  it('sends at most ENTRIES_PER_FRAME new ledger entries a frame, the newest', async () => {
+    const sandbox = await sandboxFor({ bulkItemDelay: 0 });
+    const count = ENTRIES_PER_FRAME + 10;
+    const batch = await create(sandbox, transfers(count), keysA1, 'Many entries');
+    // The frames wait for the test: all the entries fall into one frame, whatever the machine's speed.
+    const events = await steppedEvents(sandbox);
+    const before = new Set(sandbox.store.all('transactions').map((t) => t.id));
+    expect((await processBatch(sandbox, batch.id)).status).toBe(202);
+    await sandbox.drain();
+    const entries = sandbox.store.all('transactions').filter((t) => !before.has(t.id));
+    expect(entries.length).toBeGreaterThanOrEqual(count);
+    events.flush();
+    const frame = await events.next('patch', (e) => patchesOf(e).some((p) => p.id.startsWith('tx-')));
+    const sent = patchesOf(frame)
+      .filter((p) => p.id.startsWith('tx-'))
+      .map((p) => p.id);
+    expect(sent).toEqual(entries.slice(-ENTRIES_PER_FRAME).map((t) => `tx-${t.id}`));
+  });
+
+  it('patches a failed transfer with its error code and message, its balance unchanged', async () => {
+    const sandbox = await sandboxFor();
+    const headers = await ownerHeaders(sandbox);
+    const events = await steppedEvents(sandbox);
+    const retrievalReference = ref('fail');
+    const failed = await sendTransfer(sandbox, headers, {
+      receiverAccountNumber: FAILING_ACCOUNT,
+      retrievalReference,
+    });
+    expect(failed.status).toBe(400);
+    expect(failed.body).toMatchObject({ errorCode: '51', message: 'Insufficient Funds' });
+    const data = failed.body.data as { transactionReference: string; retrievalReference: string };
+    expect(data).toEqual({ transactionReference: expect.stringMatching(/\S/), retrievalReference });
+    const id = `tx-${data.transactionReference}`;
+
+    events.flush();
+    const row = patchIn(await events.next('patch', hasPatch(id)), id);
+    expect(row.html).toContain(
+      `<tr id="${id}" data-client="${A.id}" data-business="${A.a1.id}" data-status="failed">`,
+    );
+    expect(row.html).toContain(
+      '<span class="badge failed">failed</span><div class="error">51 Insufficient Funds</div>',
+    );
+    expect(row.html).toContain(`${FAILING_ACCOUNT} (${BANK})`);
+    expect(row.html).toContain(`retrieval ${retrievalReference}`);
+    expect(row.html).toContain('<span class="muted">unchanged</span>');
+  });
+
+  it('renders and patches outbox messages with the OTP or invitation token in data-copy', async () => {
+    const sandbox = await sandboxFor();
+    const headers = await ownerHeaders(sandbox);
+    const events = await steppedEvents(sandbox);
+    const created = await call(sandbox, 'POST', '/api/v1/clients/business', {
+      headers,
+      body: { businessName: 'Dashboard Exports' },
+    });
+    expect(created.status).toBe(201);
+    const invitee = 'dash.viewer@adebayo.test';
+    const invited = await call(sandbox, 'POST', MEMBERS, {
+      headers,
+      body: { email: invitee, memberRoleId: VIEWER },
+    });
+    expect(invited.status).toBe(201);
+    const sent = await call(sandbox, 'GET', '/__sandbox/outbox');
+    expect(sent.status).toBe(200);
+    const messages = dataOf(sent, outbox);
+    const otp = messages.find((m) => m.type === 'bvn_otp' && m.to === A.owner.email);
+    const invitation = messages.find((m) => m.type === 'member_invitation' && m.to === invitee);
+    if (!otp?.data.otp || !invitation?.data.authorizationToken) throw new Error('no OTP or invitation sent');
+
+    events.flush();
+    await events.next('patch', hasPatch(`msg-${invitation.id}`));
+    const html = await page(sandbox);
+    for (const [message, code, kind, label] of [
+      [otp, otp.data.otp, 'BVN OTP', 'OTP'],
+      [invitation, invitation.data.authorizationToken, 'member invitation', 'invitation token'],
+    ] as const) {
+      const id = `msg-${message.id}`;
+      const patch = lastPatch(events.seen, id);
+      expect(patch.parent).toBe('outbox');
+      expect(patch.position).toBe('prepend');
+      for (const row of [patch.html, rowWith(html, `id="${id}"`)]) {
+        expect(row).toContain(`<tr id="${id}" data-client="${A.id}">`);
+        expect(row).toContain(`<td>${kind}</td><td>${esc(message.to)}</td>`);
+        expect(row).toContain(`<code class="secret">${esc(code)}</code><div class="muted">${label}</div>`);
+        expect(row).toContain(
+          `data-copy="${esc(code)}" aria-label="Copy the ${label} sent to ${esc(message.to)}">Copy</button>`,
+        );
+      }
+    }
+  });
+
+  it('patches a dispute with Resolve and Reject while open, and again without them once resolved', async () => {
+    const sandbox = await sandboxFor();
+    const headers = await ownerHeaders(sandbox);
+    const sent = await sendTransfer(sandbox, headers);
+    expect(sent.status).toBe(200);
+    const transactionId = dataOf(sent, transferResult).transactionReference;
+    const events = await steppedEvents(sandbox);
+    const opened = await call(sandbox, 'POST', DISPUTES, {
+      headers,
+      body: { transactionId, description: 'Goods never arrived' },
+    });
+    expect(opened.status).toBe(201);
+    const disputeId = dataOf(opened, dispute).id;
+    const id = `dispute-${disputeId}`;
+    const resolve = `data-call="POST /__sandbox/disputes/${disputeId}/resolve"`;
+    const reject = `data-call="POST /__sandbox/disputes/${disputeId}/reject"`;
+
+    events.flush();
+    const open = patchIn(await events.next('patch', hasPatch(id)), id);
+    expect(open.parent).toBe('disputes');
+    expect(open.position).toBe('prepend');
+    expect(open.html).toContain(`<tr id="${id}" data-client="${A.id}" data-status="open">`);
+    expect(open.html).toContain(`<td class="refs">${transactionId}</td><td>Goods never arrived</td>`);
+    expect(open.html).toContain('<span class="badge open">open</span>');
+    expect(open.html).toContain(`${resolve}>Resolve</button>`);
+    expect(open.html).toContain(`${reject}>Reject</button>`);
+
+    expect((await call(sandbox, 'POST', `/__sandbox/disputes/${disputeId}/resolve`)).status).toBe(200);
+    events.flush();
+    const resolved = patchIn(
+      await events.next(
+        'patch',
+        hasPatch(id, (p) => p.html.includes('data-status="resolved"')),
+      ),
+      id,
+    );
+    expect(resolved.html).toContain('<span class="badge resolved">resolved</span>');
+    expect(resolved.html).not.toContain(resolve);
+    expect(resolved.html).not.toContain(reject);
+    expect(resolved.html).not.toContain('>Resolve<');
+    const { resolvedAt } = sandbox.store.get('disputes', disputeId) ?? {};
+    expect(resolvedAt).toEqual(expect.any(String));
+    expect(resolved.html).toContain(`<div class="muted">${String(resolvedAt).slice(11, 23)}</div>`);
+  });
+
+  it('patches the clock panel when the clock is advanced and when it is frozen', async () => {
+    const sandbox = await sandboxFor();
+    const events = await steppedEvents(sandbox);
+    expect(
+      (await call(sandbox, 'POST', '/__sandbox/clock/advance', { body: { ms: 3_600_000 } })).status,
+    ).toBe(200);
+    events.flush();
+    const advanced = patchIn(await events.next('patch', hasPatch('clock-panel')), 'clock-panel');
+    expect(advanced.parent).toBeUndefined();
+    expect(advanced.html).toMatch(
+      /^<div id="clock-panel" data-frozen="false" data-offset-ms="3600000" data-now="\d+">/,
+    );
+    expect(advanced.html).toContain('1 h ahead of real time');
+    expect(advanced.html).toContain('data-body="{&quot;frozen&quot;:true}">Freeze</button>');
+
+    expect((await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: { frozen: true } })).status).toBe(
+      200,
+    );
+    events.flush();
+    const frozen = patchIn(
+      await events.next(
+        'patch',
+        hasPatch('clock-panel', (p) => p.html.includes('data-frozen="true"')),
+      ),
+      'clock-panel',
+    );
+    const now = Date.parse(sandbox.clock.describe().now);
+    expect(frozen.html).toContain(`data-now="${now}"`);
+    expect(frozen.html).toContain('<span class="badge frozen">frozen</span>');
+    expect(frozen.html).toContain('1 h ahead of real time');
+    expect(frozen.html).toContain('data-body="{&quot;frozen&quot;:false}">Let it run</button>');
+    expect(frozen.html).not.toContain('>Freeze<');
+  });
+
+  it("shows a delivery's headers with AUTH-KEY masked, its payload, and while pending its next attempt", async () => {
+    const sandbox = await sandboxFor({ ...FAST, webhookRetryBase: 60_000 });
+    const { account } = await webhookSetup(sandbox, await refusedUrl(), {
+      type: 'permanent',
+      reference: 'dash-hook',
+    });
+    const events = await steppedEvents(sandbox);
+    const paid = await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: 250000 });
+    expect(paid.status).toBe(201);
+    const { deliveryId } = dataOf(paid, paymentReceived);
+    await attemptsRecorded(sandbox, deliveryId, 1);
+    const stored = await delivery(sandbox, deliveryId);
+    expect(stored.status).toBe('pending');
+    expect(stored.attemptsLeft).toBeGreaterThan(0);
+    const id = `delivery-${deliveryId}`;
+
+    events.flush();
+    const patch = patchIn(
+      await events.next(
+        'patch',
+        hasPatch(id, (p) => p.html.includes('<li class="bad"')),
+      ),
+      id,
+    );
+    const html = await page(sandbox);
+    for (const row of [deliveryRow(patch.html, deliveryId), deliveryRow(html, deliveryId)]) {
+      expect(row).toContain(`data-client="${A.id}" data-status="pending"`);
+      expect(row).toContain(`next attempt <time class="rel" datetime="${stored.nextAttemptAt}"`);
+      expect(row).toContain(`, ${stored.attemptsLeft} left</div>`);
+      const headersShown = slice(row, '<table class="pairs">', '</table>');
+      expect(headersShown).toContain('<tr><th>content-type</th><td>application/json</td></tr>');
+      expect(headersShown).toContain(`<tr><th>AUTH-KEY</th><td>****${A.webhookAuthKey.slice(-4)}</td></tr>`);
+      expect(headersShown).toContain(
+        `<tr><th>user-agent</th><td>banking-sandbox-webhooks/${version}</td></tr>`,
+      );
+      expect(row).toContain('&quot;amount&quot;: 250000,');
+      expect(row).toContain(`&quot;recipientAccountNumber&quot;: &quot;${account.accountNumber}&quot;`);
+    }
+    // The real key is nowhere: not in the page, not in anything the stream sent.
+    expect(html).not.toContain(A.webhookAuthKey);
+    expect(html).not.toContain(A.webhookAuthKey.slice(0, -4));
+    for (const e of events.seen) expect(e.data).not.toContain(A.webhookAuthKey.slice(0, -4));
   });
 });
 

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { dateTimeOf, durationWords, isoOf, relativeTo, timeOf } from '../../src/dashboard/format.js';
+
+const S = 1000;
+const MIN = 60 * S;
+const H = 60 * MIN;
+const D = 24 * H;
+
+describe('durationWords(ms)', () => {
+  it.each([
+    // Seconds, rounded to the nearest.
+    { ms: 0, expected: '0 s' },
+    { ms: 499, expected: '0 s' },
+    { ms: 500, expected: '1 s' },
+    { ms: 45 * S, expected: '45 s' },
+    { ms: 59 * S + 499, expected: '59 s' },
+    // Minutes, whole: a minute and 59 s is still 1 min.
+    { ms: 59 * S + 500, expected: '1 min' },
+    { ms: MIN, expected: '1 min' },
+    { ms: 2 * MIN - S, expected: '1 min' },
+    { ms: 12 * MIN, expected: '12 min' },
+    { ms: H - S, expected: '59 min' },
+    // Hours, with the minutes unless there are none.
+    { ms: H, expected: '1 h' },
+    { ms: H + MIN, expected: '1 h 1 min' },
+    { ms: 3 * H + 5 * MIN, expected: '3 h 5 min' },
+    { ms: 3 * H + 5 * MIN + 59 * S, expected: '3 h 5 min' },
+    { ms: D - MIN, expected: '23 h 59 min' },
+    // Days, with the hours unless there are none; the minutes are left out.
+    { ms: D, expected: '1 d' },
+    { ms: D + 59 * MIN, expected: '1 d' },
+    { ms: D + H, expected: '1 d 1 h' },
+    { ms: 2 * D + 4 * H, expected: '2 d 4 h' },
+    { ms: 2 * D + 4 * H + 30 * MIN, expected: '2 d 4 h' },
+    { ms: 400 * D, expected: '400 d' },
+    // A distance either way: the sign is the caller's (ahead, behind, ago, in).
+    { ms: -45 * S, expected: '45 s' },
+    { ms: -(3 * H + 5 * MIN), expected: '3 h 5 min' },
+    { ms: -2 * D, expected: '2 d' },
+  ])('$ms ms → $expected', ({ ms, expected }) => {
+    expect(durationWords(ms)).toBe(expected);
+  });
+});
+
+describe('relativeTo(at, now)', () => {
+  const now = Date.UTC(2026, 10, 22, 10, 4, 5, 123);
+  it.each([
+    // Within half a second either way is now.
+    { delta: 0, expected: 'now' },
+    { delta: 499, expected: 'now' },
+    { delta: -499, expected: 'now' },
+    // Later is "in …", earlier is "… ago".
+    { delta: 500, expected: 'in 1 s' },
+    { delta: -500, expected: '1 s ago' },
+    { delta: 45 * S, expected: 'in 45 s' },
+    { delta: 12 * MIN, expected: 'in 12 min' },
+    { delta: -3 * MIN, expected: '3 min ago' },
+    { delta: -3 * H, expected: '3 h ago' },
+    { delta: 3 * H + 5 * MIN, expected: 'in 3 h 5 min' },
+    { delta: 2 * D + 4 * H, expected: 'in 2 d 4 h' },
+    { delta: -D, expected: '1 d ago' },
+  ])('now + $delta ms → $expected', ({ delta, expected }) => {
+    expect(relativeTo(now + delta, now)).toBe(expected);
+  });
+});
+
+describe('timeOf(iso) and dateTimeOf(iso)', () => {
+  it.each([
+    { iso: '2026-11-22T10:04:05.123Z', time: '10:04:05.123', dateTime: '2026-11-22 10:04:05' },
+    { iso: '2026-11-22T00:00:00.000Z', time: '00:00:00.000', dateTime: '2026-11-22 00:00:00' },
+    { iso: '2025-01-06T09:00:00.000Z', time: '09:00:00.000', dateTime: '2025-01-06 09:00:00' },
+    { iso: '2026-12-31T23:59:59.999Z', time: '23:59:59.999', dateTime: '2026-12-31 23:59:59' },
+    { iso: '1970-01-01T00:00:00.000Z', time: '00:00:00.000', dateTime: '1970-01-01 00:00:00' },
+    { iso: '9999-12-31T23:59:59.999Z', time: '23:59:59.999', dateTime: '9999-12-31 23:59:59' },
+  ])('$iso → $time, $dateTime', ({ iso, time, dateTime }) => {
+    expect(timeOf(iso)).toBe(time);
+    // The seconds are cut, never rounded: .999 stays in its second.
+    expect(dateTimeOf(iso)).toBe(dateTime);
+  });
+
+  it.each([
+    { ms: 0, iso: '1970-01-01T00:00:00.000Z', time: '00:00:00.000', dateTime: '1970-01-01 00:00:00' },
+    {
+      ms: Date.UTC(2026, 10, 22, 10, 4, 5, 123),
+      iso: '2026-11-22T10:04:05.123Z',
+      time: '10:04:05.123',
+      dateTime: '2026-11-22 10:04:05',
+    },
+  ])('isoOf($ms) is $iso, which both read', ({ ms, iso, time, dateTime }) => {
+    expect(isoOf(ms)).toBe(iso);
+    expect(timeOf(isoOf(ms))).toBe(time);
+    expect(dateTimeOf(isoOf(ms))).toBe(dateTime);
+  });
+});
