@@ -2,11 +2,15 @@
 
 export { formatNaira } from '../domain/money.js';
 
+/** The `T` of an ISO timestamp, wherever its year ends (a year past 9999 is written `+010000`). */
+const timeStart = (iso: string) => iso.indexOf('T');
+
 /** The time of day of an ISO timestamp, to the millisecond: `2026-11-22T10:04:05.123Z` → `10:04:05.123`. */
-export const timeOf = (iso: string) => iso.slice(11, 23);
+export const timeOf = (iso: string) => iso.slice(timeStart(iso) + 1, timeStart(iso) + 13);
 
 /** An ISO timestamp as date and time to the second, for times that may be days away: `2026-11-22 10:04:05`. */
-export const dateTimeOf = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+export const dateTimeOf = (iso: string) =>
+  `${iso.slice(0, timeStart(iso))} ${iso.slice(timeStart(iso) + 1, timeStart(iso) + 9)}`;
 
 /** `ms` (ms since the epoch) as an ISO timestamp. */
 export const isoOf = (ms: number) => new Date(ms).toISOString();
@@ -23,7 +27,10 @@ export function durationWords(ms: number): string {
   return h % 24 === 0 ? `${d} d` : `${d} d ${h % 24} h`;
 }
 
-/** When `at` is, seen from `now` (both ms since the epoch): `in 12 min`, `3 h ago`, `now`. */
+/**
+ * When `at` is, seen from `now` (both ms since the epoch): `in 12 min`, `3 h ago`, `now`. The page renders it, and
+ * its script keeps it current with `relativeWords`, the same rule in the browser (a test holds the two equal).
+ */
 export function relativeTo(at: number, now: number): string {
   if (Math.abs(at - now) < 500) return 'now';
   return at > now ? `in ${durationWords(at - now)}` : `${durationWords(now - at)} ago`;

@@ -92,7 +92,9 @@ const shown: { [K in CollectionName]?: Shown<K> } = {
     patches: (deps, delivery) => [
       {
         id: ids.delivery(delivery.id),
-        html: String(DeliveryRow({ delivery, headers: deliveryHeaders(deps, delivery) })),
+        html: String(
+          DeliveryRow({ delivery, headers: deliveryHeaders(deps, delivery), now: deps.clock.now() }),
+        ),
         parent: 'deliveries',
         position: 'prepend',
       },

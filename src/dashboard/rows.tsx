@@ -11,7 +11,7 @@ import type {
   TransactionRecord,
   VirtualAccountRecord,
 } from '../store/records.js';
-import { dateTimeOf, formatNaira, isoOf, timeOf } from './format.js';
+import { dateTimeOf, formatNaira, isoOf, relativeTo, timeOf } from './format.js';
 
 // One component per row of the dashboard's lists. The page renders them once; the live feed renders the same
 // components again for each record that changed and the page swaps them in by id, so a row has one template.
@@ -35,10 +35,10 @@ const Badge = ({ status }: { status: string }) => (
   <span class={`badge ${status}`}>{status.replace('_', ' ')}</span>
 );
 
-/** A time the page keeps current in words (`in 12 min`, `3 min ago`) against the sandbox clock; `at` in ms. */
-const Relative = ({ at }: { at: number }) => (
+/** A time in words (`in 12 min`, `3 min ago`) that the page keeps current against the sandbox clock; in ms. */
+const Relative = ({ at, now }: { at: number; now: number }) => (
   <time class="rel" datetime={isoOf(at)} title={dateTimeOf(isoOf(at))}>
-    {dateTimeOf(isoOf(at))}
+    {relativeTo(at, now)}
   </time>
 );
 
@@ -269,7 +269,16 @@ export function BatchRow({ deps, batch: b }: { deps: Deps; batch: BulkTransferRe
 /** The headers a delivery is sent with, `AUTH-KEY` shown by its last 4 characters only. */
 export type ShownHeaders = Record<string, string>;
 
-export function DeliveryRow({ delivery: d, headers }: { delivery: DeliveryRecord; headers: ShownHeaders }) {
+export function DeliveryRow({
+  delivery: d,
+  headers,
+  now,
+}: {
+  delivery: DeliveryRecord;
+  headers: ShownHeaders;
+  /** The sandbox clock's now, ms. */
+  now: number;
+}) {
   return (
     <tr id={ids.delivery(d.id)} data-client={d.clientId} data-status={d.status}>
       <td>{timeOf(d.createdAt)}</td>
@@ -284,7 +293,7 @@ export function DeliveryRow({ delivery: d, headers }: { delivery: DeliveryRecord
         <Badge status={d.status} />
         {d.status === 'pending' && d.nextAttemptAt !== null ? (
           <div class="muted">
-            next attempt <Relative at={d.nextAttemptAt} />, {d.attemptsLeft} left
+            next attempt <Relative at={d.nextAttemptAt} now={now} />, {d.attemptsLeft} left
           </div>
         ) : (
           <div class="muted">{d.attemptsLeft} attempts left</div>
@@ -349,7 +358,7 @@ export function VirtualAccountRow({ deps, account: v }: { deps: Deps; account: V
           <span class="muted">never</span>
         ) : (
           <span class="expiry" data-expires={v.expiresAt}>
-            <Relative at={v.expiresAt} />
+            <Relative at={v.expiresAt} now={deps.clock.now()} />
           </span>
         )}
       </td>

@@ -296,7 +296,7 @@ export function Page({ deps, requests, clientId }: PageProps) {
                 empty="No webhook deliveries yet. Send an incoming payment to a virtual account (below); the client's webhook URL is set with POST /api/v1/clients/settings/update-webhook-url."
               >
                 {of('deliveries', FIRST_ROWS.deliveries).map((d) => (
-                  <DeliveryRow delivery={d} headers={deliveryHeaders(deps, d)} />
+                  <DeliveryRow delivery={d} headers={deliveryHeaders(deps, d)} now={deps.clock.now()} />
                 ))}
               </List>
             </Section>

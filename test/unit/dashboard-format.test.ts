@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dateTimeOf, durationWords, isoOf, relativeTo, timeOf } from '../../src/dashboard/format.js';
 
@@ -72,6 +74,9 @@ describe('timeOf(iso) and dateTimeOf(iso)', () => {
     { iso: '2026-12-31T23:59:59.999Z', time: '23:59:59.999', dateTime: '2026-12-31 23:59:59' },
     { iso: '1970-01-01T00:00:00.000Z', time: '00:00:00.000', dateTime: '1970-01-01 00:00:00' },
     { iso: '9999-12-31T23:59:59.999Z', time: '23:59:59.999', dateTime: '9999-12-31 23:59:59' },
+    // Past year 9999 (the clock may be moved that far), ISO 8601 writes the year with a sign and six digits.
+    { iso: '+010000-01-01T00:00:00.000Z', time: '00:00:00.000', dateTime: '+010000-01-01 00:00:00' },
+    { iso: '-000001-06-30T12:30:00.000Z', time: '12:30:00.000', dateTime: '-000001-06-30 12:30:00' },
   ])('$iso → $time, $dateTime', ({ iso, time, dateTime }) => {
     expect(timeOf(iso)).toBe(time);
     // The seconds are cut, never rounded: .999 stays in its second.
@@ -90,5 +95,26 @@ describe('timeOf(iso) and dateTimeOf(iso)', () => {
     expect(isoOf(ms)).toBe(iso);
     expect(timeOf(isoOf(ms))).toBe(time);
     expect(dateTimeOf(isoOf(ms))).toBe(dateTime);
+  });
+});
+
+describe("the page's script keeps times in words by the same rule", () => {
+  // app.js has no build step and cannot import format.ts: its own copy of the rule is read out of the file and
+  // compared with relativeTo over a range of distances.
+  const script = readFileSync(join(import.meta.dirname, '../../src/dashboard/assets/app.js'), 'utf8');
+  const source = (name: string) => {
+    const found = new RegExp(`^function ${name}\\([^)]*\\) \\{\\n[\\s\\S]*?\\n\\}$`, 'm').exec(script);
+    if (!found) throw new Error(`app.js has no function ${name}`);
+    return found[0];
+  };
+  const relativeWords = new Function(
+    `${source('durationWords')}\n${source('relativeWords')}\nreturn relativeWords;`,
+  )() as (at: number, now: number) => string;
+
+  it('answers what relativeTo answers, from a second to weeks either way', () => {
+    const now = Date.UTC(2026, 10, 22, 10, 4, 5, 123);
+    const deltas = [0, 499, 500, 59_499, 59_500, 61 * S, 59 * MIN, H, 25 * H, 3 * D + 5 * H, 30 * D];
+    for (const delta of deltas.flatMap((d) => [d, -d]))
+      expect(relativeWords(now + delta, now), `now + ${delta} ms`).toBe(relativeTo(now + delta, now));
   });
 });

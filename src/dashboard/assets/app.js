@@ -254,12 +254,16 @@ $('#client-picker').addEventListener('change', (event) => {
 
 // ------------------------------------------------------------------ folding sections, remembered
 
+// Only what the reader folded or opened by hand is remembered (a <details> parsed open fires `toggle` too), and the
+// clients table of a picked client is always open, as the server rendered it.
 for (const details of $$('details[data-fold]')) {
-  const stored = localStorage.getItem(`fold:${details.dataset.fold}`);
-  if (stored) details.open = stored === 'open';
-  details.addEventListener('toggle', () =>
-    localStorage.setItem(`fold:${details.dataset.fold}`, details.open ? 'open' : 'closed'),
-  );
+  const key = `fold:${details.dataset.fold}`;
+  const stored = localStorage.getItem(key);
+  if (stored && !(picked && details.dataset.fold === 'sec-clients')) details.open = stored === 'open';
+  details.firstElementChild.addEventListener('click', () => {
+    // The click toggles after this handler: remember the state it is about to take.
+    localStorage.setItem(key, details.open ? 'closed' : 'open');
+  });
 }
 
 // ------------------------------------------------------------------ the clock, and times in words
@@ -273,6 +277,8 @@ function sandboxNow() {
     : Date.now() + Number(panel.dataset.offsetMs);
 }
 
+// The same words as `relativeTo` in src/dashboard/format.ts, which renders them first (test/unit/dashboard-format.test.ts
+// holds the two equal).
 function durationWords(ms) {
   const s = Math.round(Math.abs(ms) / 1000);
   if (s < 60) return `${s} s`;
@@ -284,18 +290,23 @@ function durationWords(ms) {
   return h % 24 === 0 ? `${d} d` : `${d} d ${h % 24} h`;
 }
 
+function relativeWords(at, now) {
+  if (Math.abs(at - now) < 500) return 'now';
+  return at > now ? `in ${durationWords(at - now)}` : `${durationWords(now - at)} ago`;
+}
+
 function tick() {
   const now = sandboxNow();
   const clock = $('#clock-now');
-  if (clock) clock.textContent = new Date(now).toISOString().slice(0, 19).replace('T', ' ');
+  if (clock) {
+    // Date and time to the second, as the server wrote it (a year past 9999 has a sign and six digits).
+    const iso = new Date(now).toISOString();
+    const t = iso.indexOf('T');
+    clock.textContent = `${iso.slice(0, t)} ${iso.slice(t + 1, t + 9)}`;
+  }
   for (const time of $$('time.rel')) {
     const at = Date.parse(time.getAttribute('datetime'));
-    const words =
-      Math.abs(at - now) < 500
-        ? 'now'
-        : at > now
-          ? `in ${durationWords(at - now)}`
-          : `${durationWords(now - at)} ago`;
+    const words = relativeWords(at, now);
     if (time.textContent !== words) time.textContent = words;
     time.closest('.expiry')?.classList.toggle('expired', at <= now);
   }
@@ -524,12 +535,16 @@ function fromHtml(html) {
   return template.content.firstElementChild;
 }
 
+/** Whether an element belongs to another client than the one picked: the page does not take it in. */
+const ofOtherClient = (element) =>
+  picked && element.dataset.client !== undefined && element.dataset.client !== picked;
+
 function applyPatch({ id, html, parent, position }) {
   const current = document.getElementById(id);
   const list = parent ? document.getElementById(parent) : null;
   if (!current && !list) return;
   const next = fromHtml(html);
-  if (!next) return;
+  if (!next || (!current && ofOtherClient(next))) return;
   if (current) {
     // What the reader opened inside the old element stays open in the new one.
     const opened = $$('details[open][id]', current).map((details) => details.id);
@@ -557,7 +572,7 @@ function prependRequests(html) {
   const list = $('#requests');
   const holder = document.createElement('tbody');
   holder.innerHTML = html;
-  const rows = [...holder.children];
+  const rows = [...holder.children].filter((row) => !ofOtherClient(row));
   list.prepend(...rows);
   for (const row of rows) filterRow(row);
   trim(list);
