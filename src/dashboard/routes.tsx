@@ -44,6 +44,12 @@ export const dashboardRoutes: Route[] = [
         .describe(
           'a client’s `id`: every section shows that client’s records only (an unknown one shows all)',
         ),
+      unfold: z
+        .literal('1')
+        .optional()
+        .describe(
+          'render the rows of the clients table even when it starts folded (more than 8 clients, none picked): the page fetches them so when the table is opened',
+        ),
     }),
     responses: {
       200: rawOf('The page (text/html)', 'text/html; charset=utf-8'),
@@ -51,7 +57,12 @@ export const dashboardRoutes: Route[] = [
     },
     handle: ({ c, deps, control, query }) => {
       const shown = control.requests.entries().filter((r) => !isDashboard(r.path));
-      const page = Page({ deps, requests: shown, clientId: query.client || undefined });
+      const page = Page({
+        deps,
+        requests: shown,
+        clientId: query.client || undefined,
+        unfold: query.unfold === '1',
+      });
       return { response: c.html(`<!doctype html>${page}`) };
     },
   }),

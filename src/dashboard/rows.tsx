@@ -177,9 +177,10 @@ export function TransactionRow({ deps, transaction: t }: { deps: Deps; transacti
       <td>
         {t.counterparty ? (
           <>
-            {t.counterparty.accountName || t.counterparty.accountNumber}
+            {t.counterparty.accountNumber}
             <div class="muted">
-              {t.counterparty.accountNumber} ({t.counterparty.bankCode})
+              {t.counterparty.accountName ? `${t.counterparty.accountName}, ` : ''}bank{' '}
+              {t.counterparty.bankCode}
             </div>
           </>
         ) : (

@@ -23,13 +23,13 @@ import {
 
 /** How many rows each list renders at first; the page keeps about twice as many as new ones arrive. */
 export const FIRST_ROWS = {
-  batches: 100,
-  deliveries: 100,
-  transactions: 100,
-  virtualAccounts: 100,
+  batches: 50,
+  deliveries: 50,
+  transactions: 50,
+  virtualAccounts: 50,
   outbox: 50,
   disputes: 50,
-  requests: 200,
+  requests: 100,
 } as const;
 
 /** Past this many clients, the clients table starts folded (unless a client is picked), so every heading shows. */
@@ -142,14 +142,20 @@ export interface PageProps {
   requests: RequestEntry[];
   /** The client picked (`?client=`): every section shows its records only. */
   clientId?: string;
+  /**
+   * Render the clients table even when it starts folded (`?unfold=1`). Folded, its rows are left out of the page
+   * (a hundred clients are a quarter of it) and its script fetches them when the reader opens it.
+   */
+  unfold?: boolean;
 }
 
 /** The whole page, with the newest rows of each list, of every client or of the one picked. */
-export function Page({ deps, requests, clientId }: PageProps) {
+export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
   const { store } = deps;
   const clients = store.all('clients');
   const picked = clientId === undefined ? undefined : store.get('clients', clientId);
   const shownClients = picked ? [picked] : clients;
+  const folded = picked === undefined && clients.length > FOLD_CLIENTS_OVER;
   const businessCount = picked
     ? store.countWhere('businesses', 'clientId', picked.id)
     : store.count('businesses');
@@ -216,10 +222,10 @@ export function Page({ deps, requests, clientId }: PageProps) {
               id="sec-clients"
               title="Clients and businesses"
               note={`${shownClients.length} ${shownClients.length === 1 ? 'client' : 'clients'} · ${businessCount} ${businessCount === 1 ? 'business' : 'businesses'}`}
-              open={picked !== undefined || clients.length <= FOLD_CLIENTS_OVER}
+              open={!folded}
             >
               <div class="list">
-                <table id="clients">
+                <table id="clients" data-lazy={folded && !unfold ? '' : undefined}>
                   <thead>
                     <tr>
                       <th>Client</th>
@@ -231,9 +237,9 @@ export function Page({ deps, requests, clientId }: PageProps) {
                       <th />
                     </tr>
                   </thead>
-                  {shownClients.map((client) => (
-                    <ClientRows deps={deps} client={client} />
-                  ))}
+                  {folded && !unfold
+                    ? null
+                    : shownClients.map((client) => <ClientRows deps={deps} client={client} />)}
                 </table>
                 <p class="empty">
                   No clients. Add one with POST /__sandbox/clients, or reset the sandbox to its fixtures.

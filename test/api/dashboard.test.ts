@@ -573,6 +573,13 @@ describe('GET /__sandbox/ui: ?client=, folding, empty lists, escaping in the new
     const past = await page(sandbox);
     expect(past).toContain(`All clients (${FOLD_CLIENTS_OVER + 1})`);
     expect(isOpen(past, 'sec-clients')).toBe(false);
+    // Folded, the table comes without its rows (the page fetches them with ?unfold=1 when it is opened).
+    expect(past).toContain('<table id="clients" data-lazy="">');
+    expect(past).not.toContain(`id="client-${A.id}"`);
+    const unfolded = await page(sandbox, {}, '?unfold=1');
+    expect(unfolded).not.toContain('data-lazy');
+    expect(unfolded.split('<tbody id="client-').length - 1).toBe(FOLD_CLIENTS_OVER + 1);
+    expect(isOpen(unfolded, 'sec-clients')).toBe(false);
     // Only the clients: every other section stays open.
     for (const id of ['sec-clock', 'sec-ledger', 'sec-batches', 'sec-outbox'])
       expect(isOpen(past, id), id).toBe(true);
@@ -985,7 +992,7 @@ describe('GET /__sandbox/ui/events, the new sections', () => {
     expect(row.html).toContain('−₦1,500.00<div class="muted">fee ₦10.75</div>');
     expect(row.html).toContain('<span class="badge successful">successful</span>');
     expect(row.html).not.toContain('class="error"');
-    expect(row.html).toContain(`${RECEIVER} (${BANK})`);
+    expect(row.html).toContain(`${RECEIVER}<div class="muted">bank ${BANK}</div>`);
     expect(row.html).toContain(`<div>${transactionReference}</div>`);
     expect(row.html).toContain(`retrieval ${retrievalReference}`);
     expect(row.html).toContain('“Invoice 42”');
@@ -1035,7 +1042,7 @@ describe('GET /__sandbox/ui/events, the new sections', () => {
     expect(row.html).toContain(
       '<span class="badge failed">failed</span><div class="error">51 Insufficient Funds</div>',
     );
-    expect(row.html).toContain(`${FAILING_ACCOUNT} (${BANK})`);
+    expect(row.html).toContain(`${FAILING_ACCOUNT}<div class="muted">bank ${BANK}</div>`);
     expect(row.html).toContain(`retrieval ${retrievalReference}`);
     expect(row.html).toContain('<span class="muted">unchanged</span>');
   });

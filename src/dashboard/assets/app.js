@@ -266,6 +266,24 @@ for (const details of $$('details[data-fold]')) {
   });
 }
 
+// A clients table that starts folded comes without its rows: they are fetched the first time it is opened.
+const lazyClients = $('#clients[data-lazy]');
+if (lazyClients) {
+  const details = lazyClients.closest('details');
+  const load = async () => {
+    if (!details.open || !lazyClients.hasAttribute('data-lazy')) return;
+    lazyClients.removeAttribute('data-lazy');
+    const res = await fetch('/__sandbox/ui?unfold=1');
+    if (!res.ok) return;
+    const page = new DOMParser().parseFromString(await res.text(), 'text/html');
+    for (const body of [...lazyClients.tBodies]) body.remove();
+    lazyClients.append(...page.querySelectorAll('#clients > tbody'));
+    filterList(lazyClients);
+  };
+  details.addEventListener('toggle', load);
+  load();
+}
+
 // ------------------------------------------------------------------ the clock, and times in words
 
 /** Now on the sandbox's clock, from the clock panel: frozen where it stands, or real time plus its offset. */
