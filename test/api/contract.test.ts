@@ -366,6 +366,7 @@ const tour: Record<string, Step> = {
     const res = await t.sandbox.app.request('/__sandbox/ui');
     expect(res.status).toBe(200);
     expect(await res.text()).toMatch(/^<!doctype html>/);
+    await control(t, 400, 'GET', '/ui?unfold=yes');
   },
   dashboardEvents: async (t) => {
     const res = await t.sandbox.app.request('/__sandbox/ui/events');
