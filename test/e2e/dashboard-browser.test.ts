@@ -405,7 +405,8 @@ describe('many tenants', () => {
     async () => {
       for (let i = 0; i < 98; i++) await sandbox.newClient();
       for (let i = 0; i < 300; i++) await create(sandbox, transfers(1), undefined, `Batch ${i}`);
-      for (let i = 0; i < 6000 - 300; i++) await call(sandbox, 'GET', '/__sandbox/health');
+      // The rest of the 6,000 lines, as cheaply as a request can be made: in process, the answer not read.
+      for (let i = 0; i < 6000 - 300; i++) await sandbox.app.request('/__sandbox/health');
       browser = await openContext(sandbox.url, { width: 1280, height: 720 });
       const { page, outside, errors } = browser;
       const started = performance.now();
