@@ -363,6 +363,13 @@ describe('every part of the state, live', () => {
       });
       expect(opened.status, JSON.stringify(opened.body)).toBeLessThan(300);
       const dispute = page.locator('#disputes tr', { hasText: 'Paid twice' });
+      // The live feed swaps the row before the answer reaches the page (held back here until it has): the result
+      // still shows in the row, next to where the button was.
+      await page.route('**/__sandbox/disputes/*/resolve', async (route) => {
+        const response = await route.fetch();
+        await dispute.locator('.badge', { hasText: 'resolved' }).waitFor();
+        await route.fulfill({ response });
+      });
       await dispute.getByRole('button', { name: 'Resolve' }).click();
       await dispute.locator('.badge', { hasText: 'resolved' }).waitFor();
       await expect(dispute.getByRole('button', { name: 'Resolve' }).count()).resolves.toBe(0);

@@ -20,33 +20,38 @@ function clearResult() {
 }
 
 /**
- * Shows `text` right after `origin` (the form or button that made the call). When `origin` sits in a row or a
- * panel the live feed may swap, the result is put back into the new one (see `reattachResult`).
+ * Where a call's result goes: right after the form or button that made it. When that sits in a row or a panel the
+ * live feed may swap (often before the answer arrives), the result goes into the new one: by the host's id and the
+ * control's `data-call`.
  */
-function showResult(origin, text, bad) {
+function placeOf(origin) {
+  const anchor = origin.closest('form') ?? origin;
+  const host = anchor.closest('tr[id], tbody[id], #clock-panel, #scenario-panel');
+  return { anchor, hostId: host?.id ?? null, spec: anchor.dataset.call ?? null };
+}
+
+/** Puts the result element in `host` (the row or panel now in the page), after its control if it still has it. */
+function placeIn(host, element, spec) {
+  const anchor =
+    (spec && $$('[data-call]', host).find((el) => el.dataset.call === spec)) || $('.actions', host);
+  if (anchor) anchor.after(element);
+  else host.append(element);
+}
+
+function showResult(place, text, bad) {
   clearResult();
   const element = document.createElement('output');
   element.className = `result ${bad ? 'bad' : 'ok'}`;
   element.setAttribute('role', 'status');
   element.textContent = text;
-  const anchor = origin.closest('form') ?? origin;
-  anchor.after(element);
-  const host = anchor.closest('tr[id], tbody[id], #clock-panel, #scenario-panel');
-  result = {
-    element,
-    hostId: host?.id ?? null,
-    spec: anchor.dataset.call ?? null,
-  };
+  const host = place.hostId ? document.getElementById(place.hostId) : null;
+  if (place.anchor.isConnected) place.anchor.after(element);
+  else if (host) placeIn(host, element, place.spec);
+  result = { element, hostId: place.hostId, spec: place.spec };
 }
 
 function reattachResult(id, next) {
-  if (!result || result.hostId !== id) return;
-  const anchor =
-    (result.spec && $$('[data-call]', next).find((el) => el.dataset.call === result.spec)) ||
-    $('.actions', next) ||
-    next;
-  if (anchor === next) next.append(result.element);
-  else anchor.after(result.element);
+  if (result && result.hostId === id) placeIn(next, result.element, result.spec);
 }
 
 /** What a refused call means, in words: the envelope's message and the fields it names. */
@@ -78,15 +83,16 @@ async function call(spec, body, origin) {
     init.body = JSON.stringify(body);
   }
   clearResult();
+  const place = placeOf(origin);
   let res;
   try {
     res = await fetch(path, init);
   } catch {
-    showResult(origin, 'The sandbox did not answer: is it still running?', true);
+    showResult(place, 'The sandbox did not answer: is it still running?', true);
     return null;
   }
   const envelope = await res.json().catch(() => ({ message: res.statusText }));
-  showResult(origin, res.ok ? success(envelope) : refusal(res.status, envelope), !res.ok);
+  showResult(place, res.ok ? success(envelope) : refusal(res.status, envelope), !res.ok);
   return res.ok ? envelope : null;
 }
 
@@ -140,6 +146,7 @@ document.addEventListener('keydown', (event) => {
 
 async function copy(text, origin) {
   clearResult();
+  const place = placeOf(origin);
   try {
     await navigator.clipboard.writeText(text);
   } catch {
@@ -151,7 +158,7 @@ async function copy(text, origin) {
     document.execCommand('copy');
     area.remove();
   }
-  showResult(origin, 'Copied', false);
+  showResult(place, 'Copied', false);
 }
 
 function payInto(accountNumber) {
@@ -516,7 +523,11 @@ async function openRequest(seq) {
   if (!res.ok) {
     const row = $(`#requests > tr[data-seq="${CSS.escape(seq)}"]`);
     if (row)
-      showResult(row.lastElementChild, 'No longer in the journal: it keeps the newest requests only.', true);
+      showResult(
+        placeOf(row.lastElementChild),
+        'No longer in the journal: it keeps the newest requests only.',
+        true,
+      );
     return;
   }
   showRequest((await res.json()).data);
@@ -529,7 +540,11 @@ async function openRequestById(requestId, origin) {
   const found = res.ok ? (await res.json()).data : [];
   const first = found.at(-1);
   if (!first) {
-    showResult(origin, 'That request is no longer in the journal: it keeps the newest requests only.', true);
+    showResult(
+      placeOf(origin),
+      'That request is no longer in the journal: it keeps the newest requests only.',
+      true,
+    );
     return;
   }
   await openRequest(first.id);
