@@ -26,11 +26,14 @@ const { transfer, transfers, create } = bulkHelpers({
   batchName: 'Dashboard payroll',
 });
 
-/** Saves a screenshot of the page, or of one part of it, under test-results/. */
-async function shot(target: Page | Locator, name: string): Promise<void> {
+/**
+ * Saves a screenshot under test-results/: of one part of the page, of what the window shows, or of the whole page
+ * (the costliest: a long page makes a large image).
+ */
+async function shot(target: Page | Locator, name: string, fullPage = false): Promise<void> {
   await mkdir(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, name);
-  if ('goto' in target) await target.screenshot({ path, fullPage: true });
+  if ('goto' in target) await target.screenshot({ path, fullPage });
   else await target.screenshot({ path });
 }
 
@@ -232,7 +235,7 @@ describe('the dashboard in a browser', () => {
       await expect(visible.count()).resolves.toBeGreaterThan(0);
       for (const text of await visible.allTextContents()) expect(text).toContain('/process');
 
-      await shot(page, 'dashboard.png');
+      await shot(page, 'dashboard.png', true);
       expect(outside).toEqual([]);
       expect(errors).toEqual([]);
     },
