@@ -3,21 +3,17 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openapiDocument } from '../../src/control/sandbox/schemas.js';
-import { DASHBOARD_ASSETS } from '../../src/dashboard/routes.js';
-import { DOCS_ASSETS } from '../../src/openapi/assets.js';
-import { CONTROL_DOCS_URL, CONTROL_DOCUMENT_NAME } from '../../src/openapi/docs-page.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox.js';
-import { answerOf, bodyOf } from '../support/answers.js';
+import { openapiDocument } from '../../../src/control/sandbox/schemas.js';
+import { DASHBOARD_ASSETS } from '../../../src/dashboard/routes.js';
+import { DOCS_ASSETS } from '../../../src/openapi/assets.js';
+import { CONTROL_DOCS_URL, CONTROL_DOCUMENT_NAME } from '../../../src/openapi/docs-page.js';
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox.js';
+import { answerOf, bodyOf } from '../../support/answers.js';
+import { ARTIFACTS, hasChromium, sharedChromium, skipped } from '../../support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const skipped = hasChromium ? '' : ` (skipped: ${CHROMIUM} is not installed)`;
-const ROOT = join(import.meta.dirname, '..', '..');
-/** Where the screenshot of the token page is kept after the run (ignored by git; CI may upload it). */
-const ARTIFACTS = join(ROOT, 'test-results');
+const ROOT = join(import.meta.dirname, '..', '..', '..');
 const TOKEN = 'docs-c0ntrol-token';
 
 /** Anything but the sandbox itself (and inline data) would need the internet the page must not need. */
@@ -28,7 +24,6 @@ describe('the API reference page in a browser', () => {
   let sandbox: RunningSandbox;
   /** The same, with `--control-token`. */
   let guarded: RunningSandbox;
-  let profile: string | undefined;
   let context: BrowserContext | undefined;
   /** Requests the page made outside the sandboxes (refused), since the test began. */
   const outside: string[] = [];
@@ -39,22 +34,8 @@ describe('the API reference page in a browser', () => {
       startSandbox({ inMemory: true, port: 0, log: () => undefined, controlToken: TOKEN }),
     ]);
     if (!hasChromium) return;
-    // One browser for both tests: its start is the dearest part of them.
-    profile = await mkdtemp(join(tmpdir(), 'sandbox-docs-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    // A context of the shared browser, for both tests.
+    context = await (await sharedChromium()).newContext();
     // Every request of the page passes here: the sandboxes' own go through, anything else is noted and refused.
     await context.route('**/*', (route) => {
       const url = route.request().url();
@@ -65,7 +46,6 @@ describe('the API reference page in a browser', () => {
   });
   afterAll(async () => {
     await context?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
     await Promise.all([sandbox?.close(), guarded?.close()]);
   });
 

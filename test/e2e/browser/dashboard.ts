@@ -1,21 +1,16 @@
-import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentials as credentialsSchema } from '../../src/control/clients/schemas.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox.js';
-import { dataOf } from '../support/answers.js';
-import { BANK, bulkHelpers, drain, processBatch } from '../support/bulk.js';
-import { startReceiver } from '../support/receiver.js';
-import { A, B, call, schemeA, tokenFor } from '../support/sandbox.js';
-import { webhookSetup } from '../support/webhooks.js';
+import { credentials as credentialsSchema } from '../../../src/control/clients/schemas.js';
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox.js';
+import { dataOf } from '../../support/answers.js';
+import { BANK, bulkHelpers, drain, processBatch } from '../../support/bulk.js';
+import { ARTIFACTS, hasChromium, sharedChromium, skipped } from '../../support/chromium.js';
+import { startReceiver } from '../../support/receiver.js';
+import { A, B, call, schemeA, tokenFor } from '../../support/sandbox.js';
+import { webhookSetup } from '../../support/webhooks.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const skipped = hasChromium ? '' : ` (skipped: ${CHROMIUM} is not installed)`;
-/** Where the screenshots of the page are kept after the run (ignored by git; CI may upload them). */
-const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-results');
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 /** A receiver account the default scenario fails with 51 Insufficient Funds. */
 const FAILING_ACCOUNT = '0000000051';
@@ -53,33 +48,9 @@ function watchProgress(page: Page, batchId: string): Promise<void> {
   })()`);
 }
 
-/**
- * One headless Chromium for the file: starting it is most of what a test of a page costs, and each test gets a
- * context of its own (cookies, storage and cache of its own, as a fresh profile has).
- */
-let chromiumBrowser: Browser | undefined;
-beforeAll(async () => {
-  if (!hasChromium) return;
-  chromiumBrowser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
-});
-afterAll(async () => {
-  await chromiumBrowser?.close();
-});
-
 /** A fresh browser context on the shared Chromium, every request outside the sandbox refused and noted. */
 async function openContext(base: string, viewport = { width: 1400, height: 1800 }) {
-  if (!chromiumBrowser) throw new Error('Chromium did not start');
-  const context = await chromiumBrowser.newContext({ viewport });
+  const context = await (await sharedChromium()).newContext({ viewport });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   const outside: string[] = [];
   const errors: string[] = [];
