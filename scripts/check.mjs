@@ -1,5 +1,7 @@
-// `npm test`'s first step: the type check and the lint at once (each leaves a core idle most of its time), each
-// one's output printed whole once it ends, and a failure of either fails the step.
+// `npm test`: the type check, the lint and the tests at once. The tests use both cores of a small machine only
+// part of the time (they wait on child processes, a browser, the network), and the type check fills those gaps: a
+// few seconds less than one after the other. The tests print as they run; the type check's and the lint's output is
+// printed whole after them. A failure of any of the three fails the run. `--no-tests` runs the first two only.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -7,20 +9,29 @@ import { dirname, join } from 'node:path';
 const require = createRequire(import.meta.url);
 const bin = (pkg, file) => join(dirname(require.resolve(`${pkg}/package.json`)), file);
 
-const run = (name, args) =>
+/** Runs a step; its output is kept to print later, or goes straight through (`live`). */
+const run = (name, args, live = false) =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('close', (code) => {
-      process.stdout.write(`> ${name}${code === 0 ? '' : ` failed (exit ${code})`}\n${out}`);
-      resolve(code ?? 1);
+    const child = spawn(process.execPath, args, {
+      stdio: ['ignore', live ? 'inherit' : 'pipe', live ? 'inherit' : 'pipe'],
     });
+    let out = '';
+    child.stdout?.on('data', (d) => (out += d));
+    child.stderr?.on('data', (d) => (out += d));
+    child.on('close', (code) => resolve({ name, code: code ?? 1, out }));
   });
 
-const codes = await Promise.all([
+const steps = [
   run('typecheck', [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit']),
   run('lint', [bin('@biomejs/biome', 'bin/biome'), 'check', '--error-on-warnings', 'src', 'test']),
-]);
-process.exit(codes.some((c) => c !== 0) ? 1 : 0);
+];
+if (!process.argv.includes('--no-tests'))
+  steps.push(run('tests', [bin('vitest', 'vitest.mjs'), 'run'], true));
+const results = await Promise.all(steps);
+for (const { name, code, out } of results) {
+  if (name === 'tests') continue;
+  process.stdout.write(`> ${name}${code === 0 ? '' : ` failed (exit ${code})`}\n${out}`);
+}
+const failed = results.filter((r) => r.code !== 0).map((r) => r.name);
+if (failed.length > 0) process.stdout.write(`\nnpm test failed: ${failed.join(', ')}\n`);
+process.exit(failed.length > 0 ? 1 : 0);
