@@ -70,98 +70,67 @@ export const isDashboard = (path: string) => path.startsWith('/__sandbox/ui');
  */
 export const ENTRIES_PER_FRAME = 50;
 
-/** How a collection the page lists becomes rows: the patches of a record, and the ids of its rows. */
-interface Shown<K extends CollectionName> {
-  patches: (deps: Deps, record: Collections[K]) => Patch[];
-  ids: (id: string) => string[];
+/** One row a record of a collection has on the page: its id, the list new ones go to (at the top), its template. */
+interface Row<K extends CollectionName> {
+  id: (id: string) => string;
+  parent: string;
+  render: (deps: Deps, record: Collections[K]) => unknown;
 }
 
-const shown: { [K in CollectionName]?: Shown<K> } = {
-  bulkTransfers: {
-    patches: (deps, batch) => [
-      {
-        id: ids.batch(batch.id),
-        html: String(BatchRow({ deps, batch })),
-        parent: 'batches',
-        position: 'prepend',
-      },
-    ],
-    ids: (id) => [ids.batch(id)],
-  },
-  deliveries: {
-    patches: (deps, delivery) => [
-      {
-        id: ids.delivery(delivery.id),
-        html: String(
-          DeliveryRow({ delivery, headers: deliveryHeaders(deps, delivery), now: deps.clock.now() }),
-        ),
-        parent: 'deliveries',
-        position: 'prepend',
-      },
-    ],
-    ids: (id) => [ids.delivery(id)],
-  },
-  virtualAccounts: {
-    patches: (deps, account) => [
-      {
-        id: ids.virtualAccount(account.id),
-        html: String(VirtualAccountOption({ account })),
-        parent: 'va-list',
-        position: 'prepend',
-      },
-      {
-        id: ids.virtualAccountRow(account.id),
-        html: String(VirtualAccountRow({ deps, account })),
-        parent: 'virtual-accounts',
-        position: 'prepend',
-      },
-    ],
-    ids: (id) => [ids.virtualAccount(id), ids.virtualAccountRow(id)],
-  },
-  transactions: {
-    patches: (deps, transaction) => [
-      {
-        id: ids.transaction(transaction.id),
-        html: String(TransactionRow({ deps, transaction })),
-        parent: 'transactions',
-        position: 'prepend',
-      },
-    ],
-    ids: (id) => [ids.transaction(id)],
-  },
-  outbox: {
-    patches: (_deps, message) => [
-      {
-        id: ids.message(message.id),
-        html: String(MessageRow({ message })),
-        parent: 'outbox',
-        position: 'prepend',
-      },
-    ],
-    ids: (id) => [ids.message(id)],
-  },
-  disputes: {
-    patches: (deps, dispute) => [
-      {
-        id: ids.dispute(dispute.id),
-        html: String(DisputeRow({ deps, dispute })),
-        parent: 'disputes',
-        position: 'prepend',
-      },
-    ],
-    ids: (id) => [ids.dispute(id)],
-  },
+/** The rows of each collection the page lists (a virtual account has two: its row and its payment-form option). */
+const shown: { [K in CollectionName]?: Row<K>[] } = {
+  bulkTransfers: [{ id: ids.batch, parent: 'batches', render: (deps, batch) => BatchRow({ deps, batch }) }],
+  deliveries: [
+    {
+      id: ids.delivery,
+      parent: 'deliveries',
+      render: (deps, delivery) =>
+        DeliveryRow({ delivery, headers: deliveryHeaders(deps, delivery), now: deps.clock.now() }),
+    },
+  ],
+  virtualAccounts: [
+    {
+      id: ids.virtualAccount,
+      parent: 'va-list',
+      render: (_deps, account) => VirtualAccountOption({ account }),
+    },
+    {
+      id: ids.virtualAccountRow,
+      parent: 'virtual-accounts',
+      render: (deps, account) => VirtualAccountRow({ deps, account }),
+    },
+  ],
+  transactions: [
+    {
+      id: ids.transaction,
+      parent: 'transactions',
+      render: (deps, transaction) => TransactionRow({ deps, transaction }),
+    },
+  ],
+  outbox: [{ id: ids.message, parent: 'outbox', render: (_deps, message) => MessageRow({ message }) }],
+  disputes: [
+    { id: ids.dispute, parent: 'disputes', render: (deps, dispute) => DisputeRow({ deps, dispute }) },
+  ],
 };
 
 /** The collections the page shows, and the ones whose change shows through another (a client's businesses). */
 const SHOWN = new Set<CollectionName>(['clients', 'businesses', ...(Object.keys(shown) as CollectionName[])]);
 
+/** The patches of a record's rows, or their ids to remove when it is gone. */
 function patchesOf<K extends CollectionName>(deps: Deps, collection: K, id: string, out: Frame): void {
-  const how = shown[collection] as Shown<K> | undefined;
-  if (!how) return;
+  const rows = shown[collection] as Row<K>[] | undefined;
+  if (!rows) return;
   const record = deps.store.get(collection, id);
-  if (record) out.patches.push(...how.patches(deps, record));
-  else out.removed.push(...how.ids(id));
+  for (const row of rows) {
+    if (!record) out.removed.push(row.id(id));
+    else
+      out.patches.push({
+        id: row.id(id),
+        html: String(row.render(deps, record)),
+        parent: row.parent,
+        position: 'prepend',
+      });
+  }
 }
 
 interface Frame {

@@ -1,3 +1,4 @@
+import { html } from 'hono/html';
 import { settings } from '../config.js';
 
 // What a browser gets instead of the JSON 401 when it opens the dashboard without `--control-token`: a page that
@@ -14,20 +15,11 @@ export const TOKEN_PAGE_HEADERS = {
     "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 } as const;
 
-/** Text safe inside an element or a quoted attribute. */
-const escapeHtml = (text: string) =>
-  text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-
 const { flag, env } = settings.controlToken;
 
 /**
  * The page that asks for the control token. `wrong`: a token was offered and was not right (the page says so, and
- * never shows it back). `next`: where to go once it is right, carried by the form; it is escaped here whatever it
+ * never shows it back). `next`: where to go once it is right, carried by the form; it is escaped whatever it
  * is, though the caller only gives one of the places `token.ts` accepts.
  */
 export function tokenPage({
@@ -39,12 +31,12 @@ export function tokenPage({
   wrong: boolean;
   next?: string;
 }): string {
-  const nextField =
-    next === undefined ? '' : `\n<input type="hidden" name="next" value="${escapeHtml(next)}">`;
+  // `html` escapes every value put into it (the fragments made with it stay as they are).
+  const nextField = next === undefined ? '' : html`\n<input type="hidden" name="next" value="${next}">`;
   const wrongLine = wrong
-    ? '\n<p class="wrong" role="alert">That token was not right. Check it and try again.</p>'
+    ? html`\n<p class="wrong" role="alert">That token was not right. Check it and try again.</p>`
     : '';
-  return `<!doctype html>
+  return String(html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -69,7 +61,7 @@ button { margin-top: 1rem; padding: .5rem 1.25rem; font: inherit; color: #fff; b
 <p>It was started with <code>--${flag}</code> (or the environment variable <code>${env}</code>), so its dashboard, its
 control API and the control document open only with that token. It is the value given there: look in the command,
 the compose file or the environment that started the sandbox.</p>${wrongLine}
-<form method="get" action="${escapeHtml(action)}">
+<form method="get" action="${action}">
 <label for="token">Control token</label>
 <input id="token" name="token" type="password" autocomplete="off" required autofocus>${nextField}
 <button type="submit">Open</button>
@@ -79,5 +71,5 @@ the header <code>x-sandbox-token</code>.</p>
 </main>
 </body>
 </html>
-`;
+`);
 }
