@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Deps } from '../deps.js';
 import type { RequestEntry, RequestJournal } from '../http/request-log.js';
+import { ledgerBalance } from '../ledger/ledger.js';
 import type { CollectionName, Collections } from '../store/records.js';
 import type { StoreChange } from '../store/store.js';
 import { ClockPanel, clockKey, ScenarioPanel, scenarioKey } from './panels.js';
@@ -116,19 +117,26 @@ const shown: { [K in CollectionName]?: Row<K>[] } = {
 /** The collections the page shows, and the ones whose change shows through another (a client's businesses). */
 const SHOWN = new Set<CollectionName>(['clients', 'businesses', ...(Object.keys(shown) as CollectionName[])]);
 
-/** The patches of a record's rows, or their ids to remove when it is gone. */
-function patchesOf<K extends CollectionName>(deps: Deps, collection: K, id: string, out: Frame): void {
-  const rows = shown[collection] as Row<K>[] | undefined;
+/**
+ * The patches of a record's rows, or their ids to remove when it is gone. Only a record new in this frame names
+ * the list to put it in: a change to one the page does not show (older than its first rows, or trimmed) is not
+ * news at the top of the list, and the page leaves it out.
+ */
+function patchesOf<K extends CollectionName>(
+  deps: Deps,
+  { collection, id, created }: StoreChange,
+  out: Frame,
+): void {
+  const rows = shown[collection as K] as Row<K>[] | undefined;
   if (!rows) return;
-  const record = deps.store.get(collection, id);
+  const record = deps.store.get(collection as K, id);
   for (const row of rows) {
     if (!record) out.removed.push(row.id(id));
     else
       out.patches.push({
         id: row.id(id),
         html: String(row.render(deps, record)),
-        parent: row.parent,
-        position: 'prepend',
+        ...(created ? { parent: row.parent, position: 'prepend' as const } : {}),
       });
   }
 }
@@ -142,45 +150,46 @@ interface Frame {
 /** What one frame sends: patches to apply, rows to remove, request rows to prepend. */
 export function frame(deps: Deps, pending: Pending): Frame {
   const out: Frame = { patches: [], removed: [], requests: '' };
-  const clients = new Set<string>();
+  /** The clients whose rows changed, and whether the client itself is new in this frame. */
+  const clients = new Map<string, boolean>();
+  const newBusinesses = new Set<string>();
   const { store } = deps;
-  const entries: string[] = [];
-  for (const { collection, id } of pending.records.values()) {
-    if (collection === 'clients') clients.add(id);
+  const entries: StoreChange[] = [];
+  for (const change of pending.records.values()) {
+    const { collection, id } = change;
+    if (collection === 'clients') clients.set(id, change.created);
     else if (collection === 'businesses') {
       const business = store.get('businesses', id);
-      if (business) clients.add(business.clientId);
-      else out.removed.push(ids.businessOption(id));
-    } else if (collection === 'transactions') entries.push(id);
-    else patchesOf(deps, collection, id, out);
+      if (!business) out.removed.push(ids.businessOption(id));
+      else {
+        clients.set(business.clientId, clients.get(business.clientId) ?? false);
+        if (change.created) newBusinesses.add(id);
+      }
+    } else if (collection === 'transactions') entries.push(change);
+    else patchesOf(deps, change, out);
   }
-  for (const id of entries.slice(-ENTRIES_PER_FRAME)) patchesOf(deps, 'transactions', id, out);
-  for (const clientId of clients) {
+  for (const change of entries.slice(-ENTRIES_PER_FRAME)) patchesOf(deps, change, out);
+  const append = (created: boolean, parent: string) =>
+    created ? { parent, position: 'append' as const } : {};
+  for (const [clientId, created] of clients) {
     const client = store.get('clients', clientId);
     if (!client) {
       out.removed.push(ids.client(clientId), ids.clientOption(clientId));
       continue;
     }
     out.patches.push(
-      {
-        id: ids.client(clientId),
-        html: String(ClientRows({ deps, client })),
-        parent: 'clients',
-        position: 'append',
-      },
+      { id: ids.client(clientId), html: String(ClientRows({ deps, client })), ...append(created, 'clients') },
       {
         id: ids.clientOption(clientId),
         html: String(ClientOption({ client })),
-        parent: 'client-picker',
-        position: 'append',
+        ...append(created, 'client-picker'),
       },
     );
     for (const business of store.where('businesses', 'clientId', clientId))
       out.patches.push({
         id: ids.businessOption(business.id),
-        html: String(BusinessOption({ business, client })),
-        parent: 'business-filter',
-        position: 'append',
+        html: String(BusinessOption({ business, client, ledger: ledgerBalance(store, business.id) })),
+        ...append(created || newBusinesses.has(business.id), 'business-filter'),
       });
   }
   const news = pending.requests.filter((r) => !isDashboard(r.path)).slice(-REQUESTS_PER_FRAME);
@@ -311,8 +320,11 @@ export class LiveFeed {
         if (changes === 'replaced') this.pending.replaced = true;
         else
           for (const change of changes)
-            if (SHOWN.has(change.collection))
-              this.pending.records.set(`${change.collection}:${change.id}`, change);
+            if (SHOWN.has(change.collection)) {
+              // Created in this frame stays created, however often it changed after.
+              const key = `${change.collection}:${change.id}`;
+              if (!this.pending.records.get(key)?.created) this.pending.records.set(key, change);
+            }
       }),
       this.requests.subscribe((entry) => {
         const requests = this.pending.requests;

@@ -137,9 +137,26 @@ export const ClientOption = ({ client, selected }: { client: ClientRecord; selec
   </option>
 );
 
-/** A business in the ledger's business filter. */
-export const BusinessOption = ({ business, client }: { business: BusinessRecord; client: ClientRecord }) => (
-  <option id={ids.businessOption(business.id)} value={business.id} data-client={client.id}>
+/**
+ * A business in the ledger's business filter, with its balances for the line beside the filter (the clients table
+ * may not be on the page: folded, it comes without rows).
+ */
+export const BusinessOption = ({
+  business,
+  client,
+  ledger,
+}: {
+  business: BusinessRecord;
+  client: ClientRecord;
+  /** Kobo: the opening balance plus every ledger entry. */
+  ledger: number;
+}) => (
+  <option
+    id={ids.businessOption(business.id)}
+    value={business.id}
+    data-client={client.id}
+    data-balances={`${business.businessName}: available ${formatNaira(business.balance)}, ledger ${formatNaira(ledger)}`}
+  >
     {business.businessName} ({client.name})
   </option>
 );

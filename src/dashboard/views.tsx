@@ -1,6 +1,7 @@
 import { shownHeaders } from '../control/webhooks/service.js';
 import type { Deps } from '../deps.js';
 import type { RequestEntry } from '../http/request-log.js';
+import { ledgerBalance } from '../ledger/ledger.js';
 import type { Collections, DeliveryRecord } from '../store/records.js';
 import { ClockPanel, ScenarioPanel } from './panels.js';
 import {
@@ -253,7 +254,9 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
                   {shownClients.flatMap((c) =>
                     store
                       .where('businesses', 'clientId', c.id)
-                      .map((b) => <BusinessOption business={b} client={c} />),
+                      .map((b) => (
+                        <BusinessOption business={b} client={c} ledger={ledgerBalance(store, b.id)} />
+                      )),
                   )}
                 </select>
                 <label>
@@ -316,7 +319,7 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
                   aria-label="Virtual account number"
                   required
                 />
-                <datalist id="va-list">
+                <datalist id="va-list" data-keep={String(FIRST_ROWS.virtualAccounts * 2)}>
                   {of('virtualAccounts', FIRST_ROWS.virtualAccounts).map((v) => (
                     <VirtualAccountOption account={v} />
                   ))}

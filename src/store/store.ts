@@ -66,6 +66,8 @@ export interface Tx {
 export interface StoreChange {
   collection: CollectionName;
   id: string;
+  /** The record did not exist before this change (an insert). */
+  created: boolean;
 }
 /** Told of every committed mutation's changes, or `replaced` when the whole state was (reset, import). */
 export type StoreListener = (changes: readonly StoreChange[] | 'replaced') => void;
@@ -458,7 +460,7 @@ export class Store {
     // the same record parsed from JSON; the soak benchmark showed the difference growing with every write.
     const op = JSON.stringify([collection, id, record]);
     tx.ops.push(op);
-    tx.changes.push({ collection, id });
+    tx.changes.push({ collection, id, created: previous === null && record !== null });
     const [, storedId, stored] = JSON.parse(op) as Op;
     this.apply(collection, storedId, stored);
   }

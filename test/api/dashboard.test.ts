@@ -108,7 +108,7 @@ const pickerOption = (html: string, clientId: string) => slice(html, `<option id
 function everyList(html: string): Record<string, string> {
   const lists: Record<string, string> = {
     clients: slice(html, '<table id="clients">', '</table>'),
-    'va-list': slice(html, '<datalist id="va-list">', '</datalist>'),
+    'va-list': slice(html, '<datalist id="va-list"', '</datalist>'),
   };
   for (const id of [
     'transactions',
@@ -711,8 +711,9 @@ describe('GET /__sandbox/ui/events', () => {
     expect(approved.status).toBe(200);
     const first = await events.next('patch', hasPatch(clientId));
     const block = patchIn(first, clientId);
-    expect(block.parent).toBe('clients');
-    expect(block.position).toBe('append');
+    // A client already on the page: swapped in where it is, never put in a list again.
+    expect(block.parent).toBeUndefined();
+    expect(block.position).toBeUndefined();
     expect(block.html.startsWith(`<tbody id="${clientId}" data-client="${A.id}" class="client">`)).toBe(true);
     const a2 = businessRow(block.html, A.a2.id);
     expect(a2).toContain('<span class="badge ok">approved</span>');
@@ -815,6 +816,44 @@ describe('GET /__sandbox/ui/events', () => {
     );
     expect(last.html).toContain('data-status="completed"');
     expect(last.html).toContain('3 completed · 0 failed · 0 pending of 3');
+    // A change to a batch that already was: swapped in where the page has it, never put at the top of the list
+    // (a batch older than the page's first rows would jump there, out of order).
+    expect(last.parent).toBeUndefined();
+    expect(last.position).toBeUndefined();
+  });
+
+  it('names the list to put a client, its picker option and its businesses in only when they are new', async () => {
+    const sandbox = await sandboxFor();
+    const events = await readyEvents(sandbox);
+    const made = await call(sandbox, 'POST', '/__sandbox/clients', { body: { name: 'Fresh Tenant' } });
+    expect(made.status).toBe(201);
+    const { clientId } = made.body.data as { clientId: string };
+    const frame = await events.next('patch', hasPatch(`client-${clientId}`));
+    expect(patchIn(frame, `client-${clientId}`)).toMatchObject({ parent: 'clients', position: 'append' });
+    expect(patchIn(frame, `pick-${clientId}`)).toMatchObject({ parent: 'client-picker', position: 'append' });
+    const business = patchesOf(frame).find((p) => p.id.startsWith('bizopt-'));
+    expect(business).toMatchObject({ parent: 'business-filter', position: 'append' });
+    // The option carries the business's balances, for the line beside the filter.
+    expect(business?.html).toMatch(
+      /data-balances="Fresh Tenant Business: available ₦[\d,.]+, ledger ₦[\d,.]+"/,
+    );
+
+    // Its balance set: the same rows again, in place.
+    const businessId = business?.id.slice('bizopt-'.length) ?? '';
+    expect(
+      (
+        await call(sandbox, 'PUT', `/__sandbox/businesses/${businessId}/balance`, {
+          body: { balance: 12_345 },
+        })
+      ).status,
+    ).toBe(200);
+    const again = await events.next(
+      'patch',
+      hasPatch(`bizopt-${businessId}`, (p) => p.html.includes('₦123.45')),
+    );
+    for (const id of [`client-${clientId}`, `pick-${clientId}`, `bizopt-${businessId}`])
+      expect(patchIn(again, id)).not.toHaveProperty('parent');
+    expect(patchIn(again, `bizopt-${businessId}`).html).toContain('available ₦123.45, ledger ₦123.45');
   });
 
   it('sends each record once per frame however often it changed', async () => {

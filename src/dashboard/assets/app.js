@@ -242,14 +242,10 @@ for (const id of ['#business-filter', '#ledger-failed'])
     ledgerSummary();
   });
 
-/** The business picked in the ledger: its available and ledger balances, from its row of the clients table. */
+/** The business picked in the ledger: its available and ledger balances, which its option carries. */
 function ledgerSummary() {
-  const id = $('#business-filter').value;
-  const row = id && $(`#clients tr[data-business="${CSS.escape(id)}"]`);
-  const name = row ? $('td.business-name', row)?.firstChild?.textContent : '';
-  $('#ledger-summary').textContent = row
-    ? `${name}: available ${$('td.balance', row).textContent}, ledger ${$('td.ledger', row).textContent}`
-    : '';
+  const select = $('#business-filter');
+  $('#ledger-summary').textContent = select.value ? (select.selectedOptions[0]?.dataset.balances ?? '') : '';
 }
 
 $('#client-picker').addEventListener('change', (event) => {
@@ -353,8 +349,33 @@ function cell(text, className) {
 /** The batches whose items show failed ones only. */
 const failedOnly = new Set();
 
-/** The items of a batch, under its row, fetched from the control API. */
+/** The batches whose items are being fetched, each with whether a change came meanwhile (fetch once more). */
+const itemLoads = new Map();
+
+/**
+ * The items of a batch, under its row, fetched from the control API. A running batch changes ten times a second:
+ * one fetch at a time per batch, and one more after it when the batch changed meanwhile, so an older answer never
+ * lands after a newer one.
+ */
 async function renderItems(batchId) {
+  const loading = itemLoads.get(batchId);
+  if (loading) {
+    loading.again = true;
+    return;
+  }
+  const mine = { again: false };
+  itemLoads.set(batchId, mine);
+  try {
+    do {
+      mine.again = false;
+      await loadItems(batchId);
+    } while (mine.again);
+  } finally {
+    itemLoads.delete(batchId);
+  }
+}
+
+async function loadItems(batchId) {
   const res = await fetch(`/__sandbox/bulk-transfers/${batchId}`);
   if (!res.ok) return;
   const { data } = await res.json();
@@ -533,10 +554,15 @@ async function openRequest(seq) {
   showRequest((await res.json()).data);
 }
 
-/** Opens the first journal entry of the request with this `x-request-id` (the one that made a record). */
+/**
+ * Opens the first journal entry of the request with this `x-request-id` that made a record (a POST: an app may
+ * send one id for a whole flow, its reads included).
+ */
 async function openRequestById(requestId, origin) {
   clearResult();
-  const res = await fetch(`/__sandbox/requests?requestId=${encodeURIComponent(requestId)}&limit=100`);
+  const res = await fetch(
+    `/__sandbox/requests?requestId=${encodeURIComponent(requestId)}&method=POST&limit=100`,
+  );
   const found = res.ok ? (await res.json()).data : [];
   const first = found.at(-1);
   if (!first) {
@@ -579,10 +605,24 @@ function applyPatch({ id, html, parent, position }) {
   const next = fromHtml(html);
   if (!next || (!current && ofOtherClient(next))) return;
   if (current) {
-    // What the reader opened inside the old element stays open in the new one.
+    // What the reader opened inside the old element stays open in the new one, and what they were typing in one of
+    // its forms stays typed (a balance changes while someone writes a new one).
     const opened = $$('details[open][id]', current).map((details) => details.id);
+    const typing = document.activeElement;
+    const typed =
+      current.contains(typing) && typing.name && typing.form?.dataset.call
+        ? { call: typing.form.dataset.call, name: typing.name, value: typing.value }
+        : null;
     current.replaceWith(next);
     for (const openId of opened) document.getElementById(openId)?.setAttribute('open', '');
+    if (typed) {
+      const form = $$('form[data-call]', next).find((f) => f.dataset.call === typed.call);
+      const field = form?.elements[typed.name];
+      if (field) {
+        field.value = typed.value;
+        field.focus();
+      }
+    }
   } else if (position === 'append') list.append(next);
   else {
     list.prepend(next);
@@ -603,9 +643,9 @@ function applyPatch({ id, html, parent, position }) {
 
 function prependRequests(html) {
   const list = $('#requests');
-  const holder = document.createElement('tbody');
-  holder.innerHTML = html;
-  const rows = [...holder.children].filter((row) => !ofOtherClient(row));
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  const rows = [...template.content.children].filter((row) => !ofOtherClient(row));
   list.prepend(...rows);
   for (const row of rows) filterRow(row);
   trim(list);
@@ -620,13 +660,21 @@ function connect() {
     live.className = 'badge ok';
   });
   events.addEventListener('patch', (e) => {
+    // A patched option of a select (a business whose balance moved) is a new element: the select would fall back
+    // to its first option. Each keeps what the reader chose.
+    const business = $('#business-filter').value;
     for (const patch of JSON.parse(e.data)) applyPatch(patch);
     $('#client-picker').value = picked;
+    if ($('#business-filter').value !== business) {
+      $('#business-filter').value = business;
+      filterList($('#transactions'));
+    }
     ledgerSummary();
     tick();
   });
   events.addEventListener('remove', (e) => {
     for (const id of JSON.parse(e.data)) {
+      if (id.startsWith('batch-')) document.getElementById(`items-${id.slice('batch-'.length)}`)?.remove();
       const element = document.getElementById(id);
       const owner = element?.parentElement;
       element?.remove();

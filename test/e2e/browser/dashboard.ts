@@ -260,20 +260,28 @@ describe('every part of the state, live', () => {
         },
       });
       expect(sent.status).toBeLessThan(500);
+      const failedEntry = page.locator('#transactions tr[data-status="failed"]', { hasText: 'ui-rent-1' });
+      await failedEntry.waitFor();
+      await expect(failedEntry.textContent()).resolves.toContain('51');
+      await expect(failedEntry.textContent()).resolves.toContain(FAILING_ACCOUNT);
+      // One business, failed entries only; the filters hold while the app's next transfer moves its balance.
+      await page.getByLabel('Show one business').selectOption(A.a1.id);
+      await page.getByLabel('failed only').check();
+      const balancesBefore = (await page.locator('#ledger-summary').textContent()) ?? '';
+      expect(balancesBefore).toMatch(/^Adebayo Foods: available ₦[\d,.]+, ledger ₦[\d,.]+$/);
       const good = await call(sandbox, 'POST', TRANSFER, {
         headers,
         body: { ...transfer(), retrievalReference: 'ui-salary-1', narration: 'Salary' },
       });
       expect(good.status).toBe(200);
-      const failedEntry = page.locator('#transactions tr[data-status="failed"]', { hasText: 'ui-rent-1' });
-      await failedEntry.waitFor();
-      await expect(failedEntry.textContent()).resolves.toContain('51');
-      await expect(failedEntry.textContent()).resolves.toContain(FAILING_ACCOUNT);
-      await page.locator('#transactions tr[data-status="successful"]', { hasText: 'ui-salary-1' }).waitFor();
-      await page.getByLabel('failed only').check();
+      const goodEntry = page.locator('#transactions tr[data-status="successful"]', {
+        hasText: 'ui-salary-1',
+      });
+      await goodEntry.waitFor({ state: 'attached' });
+      await page.locator('#ledger-summary', { hasNotText: balancesBefore }).waitFor();
+      await expect(page.getByLabel('Show one business').inputValue()).resolves.toBe(A.a1.id);
+      await expect(goodEntry.isVisible()).resolves.toBe(false);
       await expect(page.locator('#transactions tr:not([hidden])').count()).resolves.toBe(1);
-      await page.getByLabel('Show one business').selectOption(A.a1.id);
-      await expect(page.locator('#ledger-summary').textContent()).resolves.toMatch(/available ₦.*ledger ₦/);
       await shot(page.locator('#sec-ledger'), 'dashboard-ledger.png');
 
       // The request that made it: headers redacted, the body as sent, and a curl command to send it again.
@@ -427,6 +435,12 @@ describe('many tenants', () => {
       await page.locator('#sec-clients summary').click();
       await page.locator('#clients > tbody').nth(99).waitFor();
       await expect(page.locator(`#client-${A.id}`).textContent()).resolves.toContain('₦5,000,000.00');
+
+      // The ledger's business filter tells a business's balances with the clients table folded (and rowless).
+      await page.getByLabel('Show one business').selectOption(A.a1.id);
+      await expect(page.locator('#ledger-summary').textContent()).resolves.toMatch(
+        /^Adebayo Foods: available ₦/,
+      );
 
       // One client picked: every section shows its records only, and the live feed's rows of others stay out.
       await page.getByLabel('Show one client').selectOption(B.id);
