@@ -2,9 +2,9 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Deps } from '../deps.js';
 import type { RequestEntry, RequestJournal } from '../http/request-log.js';
-import { ledgerBalance } from '../ledger/ledger.js';
 import type { CollectionName, Collections } from '../store/records.js';
 import type { StoreChange } from '../store/store.js';
+import { LedgerTotals } from './ledger-totals.js';
 import { ClockPanel, clockKey, ScenarioPanel, scenarioKey } from './panels.js';
 import {
   BatchRow,
@@ -69,7 +69,7 @@ export const isDashboard = (path: string) => path.startsWith('/__sandbox/ui');
  * A transfer's new ledger entries a frame carries at most, the newest: a 10 000-item batch posts one per item,
  * and the page keeps the newest rows only.
  */
-export const ENTRIES_PER_FRAME = 50;
+export const ENTRIES_PER_FRAME = 10;
 
 /** One row a record of a collection has on the page: its id, the list new ones go to (at the top), its template. */
 interface Row<K extends CollectionName> {
@@ -148,11 +148,12 @@ interface Frame {
 }
 
 /** What one frame sends: patches to apply, rows to remove, request rows to prepend. */
-export function frame(deps: Deps, pending: Pending): Frame {
+export function frame(deps: Deps, pending: Pending, totals: LedgerTotals): Frame {
   const out: Frame = { patches: [], removed: [], requests: '' };
   /** The clients whose rows changed, and whether the client itself is new in this frame. */
   const clients = new Map<string, boolean>();
-  const newBusinesses = new Set<string>();
+  /** The businesses that changed, and whether each is new. */
+  const businesses = new Map<string, boolean>();
   const { store } = deps;
   const entries: StoreChange[] = [];
   for (const change of pending.records.values()) {
@@ -163,7 +164,7 @@ export function frame(deps: Deps, pending: Pending): Frame {
       if (!business) out.removed.push(ids.businessOption(id));
       else {
         clients.set(business.clientId, clients.get(business.clientId) ?? false);
-        if (change.created) newBusinesses.add(id);
+        businesses.set(id, change.created);
       }
     } else if (collection === 'transactions') entries.push(change);
     else patchesOf(deps, change, out);
@@ -178,19 +179,27 @@ export function frame(deps: Deps, pending: Pending): Frame {
       continue;
     }
     out.patches.push(
-      { id: ids.client(clientId), html: String(ClientRows({ deps, client })), ...append(created, 'clients') },
+      {
+        id: ids.client(clientId),
+        html: String(ClientRows({ deps, client, ledger: (id) => totals.of(id) })),
+        ...append(created, 'clients'),
+      },
       {
         id: ids.clientOption(clientId),
         html: String(ClientOption({ client })),
         ...append(created, 'client-picker'),
       },
     );
-    for (const business of store.where('businesses', 'clientId', clientId))
+    // The filter's options of the businesses that changed (every one of a new client).
+    for (const business of store.where('businesses', 'clientId', clientId)) {
+      const isNew = businesses.get(business.id);
+      if (!created && isNew === undefined) continue;
       out.patches.push({
         id: ids.businessOption(business.id),
-        html: String(BusinessOption({ business, client, ledger: ledgerBalance(store, business.id) })),
-        ...append(created || newBusinesses.has(business.id), 'business-filter'),
+        html: String(BusinessOption({ business, client, ledger: totals.of(business.id) })),
+        ...append(created || isNew === true, 'business-filter'),
       });
+    }
   }
   const news = pending.requests.filter((r) => !isDashboard(r.path)).slice(-REQUESTS_PER_FRAME);
   out.requests = news
@@ -280,6 +289,8 @@ export class LiveFeed {
   private pending = new Pending();
   private timer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void)[] = [];
+  /** The ledger balances the frames show, kept while the feed listens. */
+  private readonly totals: LedgerTotals;
   /** What each of PANELS showed at the last frame. */
   private panelKeys: string[] = [];
   private quietSince = 0;
@@ -287,7 +298,9 @@ export class LiveFeed {
   constructor(
     private readonly deps: Deps,
     private readonly requests: RequestJournal,
-  ) {}
+  ) {
+    this.totals = new LedgerTotals(deps.store);
+  }
 
   /** `GET /__sandbox/ui/events`: a stream that starts with `ready` and then carries every frame. */
   respond(c: Context): Response {
@@ -317,6 +330,7 @@ export class LiveFeed {
     this.pending = new Pending();
     this.unsubscribe = [
       store.subscribe((changes) => {
+        this.totals.heard(changes);
         if (changes === 'replaced') this.pending.replaced = true;
         else
           for (const change of changes)
@@ -344,6 +358,8 @@ export class LiveFeed {
     clearInterval(this.timer);
     this.timer = null;
     for (const off of this.unsubscribe.splice(0)) off();
+    // Not hearing the store any more, the totals would go stale.
+    this.totals.clear();
   }
 
   private broadcast(bytes: Uint8Array): void {
@@ -365,7 +381,7 @@ export class LiveFeed {
       this.broadcast(RELOAD);
       return;
     }
-    const { patches, removed, requests } = frame(this.deps, pending);
+    const { patches, removed, requests } = frame(this.deps, pending, this.totals);
     let text = '';
     if (patches.length > 0) text += sseEvent('patch', JSON.stringify(patches));
     if (removed.length > 0) text += sseEvent('remove', JSON.stringify(removed));

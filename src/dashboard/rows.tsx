@@ -1,6 +1,5 @@
 import type { Deps } from '../deps.js';
 import type { RequestEntry } from '../http/request-log.js';
-import { ledgerBalance } from '../ledger/ledger.js';
 import type {
   BulkTransferRecord,
   BusinessRecord,
@@ -59,7 +58,7 @@ const businessName = (deps: Deps, businessId: string) =>
 
 // ------------------------------------------------------------------ clients and businesses
 
-function BusinessCells({ deps, business: b }: { deps: Deps; business: BusinessRecord }) {
+function BusinessCells({ business: b, ledger }: { business: BusinessRecord; ledger: number }) {
   return (
     <>
       <td class="business-name">
@@ -68,7 +67,7 @@ function BusinessCells({ deps, business: b }: { deps: Deps; business: BusinessRe
       </td>
       <td>{b.account?.accountNumber ?? '—'}</td>
       <td class="num balance">{formatNaira(b.balance)}</td>
-      <td class="num ledger">{formatNaira(ledgerBalance(deps.store, b.id))}</td>
+      <td class="num ledger">{formatNaira(ledger)}</td>
       <td>
         {b.isApproved ? <span class="badge ok">approved</span> : <span class="badge">not approved</span>}
       </td>
@@ -100,7 +99,10 @@ function BusinessCells({ deps, business: b }: { deps: Deps; business: BusinessRe
  * A client and its businesses: one `<tbody>` of the one clients table, so that every balance lines up in its
  * column. The client's cell spans its businesses' rows.
  */
-export function ClientRows({ deps, client }: { deps: Deps; client: ClientRecord }) {
+/** A business's ledger balance in kobo: summed by the page, kept by the live feed (`ledger-totals.ts`). */
+export type LedgerOf = (businessId: string) => number;
+
+export function ClientRows({ deps, client, ledger }: { deps: Deps; client: ClientRecord; ledger: LedgerOf }) {
   const businesses = deps.store.where('businesses', 'clientId', client.id);
   const span = Math.max(1, businesses.length);
   const clientCell = (
@@ -122,7 +124,7 @@ export function ClientRows({ deps, client }: { deps: Deps; client: ClientRecord 
         businesses.map((b, i) => (
           <tr data-business={b.id} data-client={client.id}>
             {i === 0 ? clientCell : null}
-            <BusinessCells deps={deps} business={b} />
+            <BusinessCells business={b} ledger={ledger(b.id)} />
           </tr>
         ))
       )}

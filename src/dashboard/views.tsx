@@ -157,6 +157,7 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
   const picked = clientId === undefined ? undefined : store.get('clients', clientId);
   const shownClients = picked ? [picked] : clients;
   const folded = picked === undefined && clients.length > FOLD_CLIENTS_OVER;
+  const ledgerOf = (businessId: string) => ledgerBalance(store, businessId);
   const businessCount = picked
     ? store.countWhere('businesses', 'clientId', picked.id)
     : store.count('businesses');
@@ -240,7 +241,9 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
                   </thead>
                   {folded && !unfold
                     ? null
-                    : shownClients.map((client) => <ClientRows deps={deps} client={client} />)}
+                    : shownClients.map((client) => (
+                        <ClientRows deps={deps} client={client} ledger={ledgerOf} />
+                      ))}
                 </table>
                 <p class="empty">
                   No clients. Add one with POST /__sandbox/clients, or reset the sandbox to its fixtures.
@@ -254,9 +257,7 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
                   {shownClients.flatMap((c) =>
                     store
                       .where('businesses', 'clientId', c.id)
-                      .map((b) => (
-                        <BusinessOption business={b} client={c} ledger={ledgerBalance(store, b.id)} />
-                      )),
+                      .map((b) => <BusinessOption business={b} client={c} ledger={ledgerOf(b.id)} />),
                   )}
                 </select>
                 <label>

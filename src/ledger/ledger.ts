@@ -41,7 +41,7 @@ export function post(tx: Tx, clock: Clock, posting: Posting): TransactionRecord 
 }
 
 /** The balance the ledger explains: the opening balance plus every entry's effect. */
-export function ledgerBalance(store: Store, businessId: string): number {
+export function ledgerBalance(store: Pick<Store, 'get' | 'where'>, businessId: string): number {
   const business = store.get('businesses', businessId);
   if (!business) throw new Error(`no business ${businessId}`);
   let balance = business.openingBalance;
