@@ -20,7 +20,7 @@ async function watched(): Promise<{ store: Store; events: Event[]; off: () => vo
 }
 
 describe('Store.subscribe', () => {
-  it('tells the listener the {collection, id} of every record a mutation put or deleted, once per commit', async () => {
+  it('tells the listener the {collection, id, created} of every record a mutation put or deleted, once per commit', async () => {
     const { store, events } = await watched();
     await store.mutate((tx) => {
       tx.put('customers', customer('c1'));
@@ -28,8 +28,8 @@ describe('Store.subscribe', () => {
     });
     expect(events).toEqual([
       [
-        { collection: 'customers', id: 'c1' },
-        { collection: 'customers', id: 'c2' },
+        { collection: 'customers', id: 'c1', created: true },
+        { collection: 'customers', id: 'c2', created: true },
       ],
     ]);
 
@@ -39,10 +39,11 @@ describe('Store.subscribe', () => {
       tx.put('roles', { id: 'r1', name: 'Auditor' });
     });
     expect(events).toHaveLength(2);
+    // A deletion and an update are not new records; the role is.
     expect(events[1]).toEqual([
-      { collection: 'customers', id: 'c1' },
-      { collection: 'customers', id: 'c2' },
-      { collection: 'roles', id: 'r1' },
+      { collection: 'customers', id: 'c1', created: false },
+      { collection: 'customers', id: 'c2', created: false },
+      { collection: 'roles', id: 'r1', created: true },
     ]);
   });
 
@@ -85,7 +86,7 @@ describe('Store.subscribe', () => {
     expect(store.get('customers', 'kept')).toBeDefined();
     // The next commit carries only its own changes, none of the rolled-back ones.
     await store.mutate((tx) => tx.put('customers', customer('next')));
-    expect(events).toEqual([[{ collection: 'customers', id: 'next' }]]);
+    expect(events).toEqual([[{ collection: 'customers', id: 'next', created: true }]]);
   });
 
   it('tells nothing of a mutation that changes nothing', async () => {
@@ -111,7 +112,7 @@ describe('Store.subscribe', () => {
     expect(store.get('customers', 'c1')).toBeUndefined();
     // Mutations after the replacement are told as usual.
     await store.mutate((tx) => tx.put('customers', customer('c2')));
-    expect(events).toEqual(['replaced', [{ collection: 'customers', id: 'c2' }]]);
+    expect(events).toEqual(['replaced', [{ collection: 'customers', id: 'c2', created: true }]]);
   });
 
   it('stops telling a listener once unsubscribed, and keeps telling the others', async () => {
