@@ -111,9 +111,10 @@ export function takeDashboardToken(
 export function tokenPrompt(c: Context<AppEnv>, offer: TokenOffer | undefined): Response | undefined {
   if (offer === undefined || !(header(c, 'accept') ?? '').toLowerCase().includes('text/html'))
     return undefined;
+  const offered = offer.token;
   const page = tokenPage({
     action: DASHBOARD_PATH,
-    wrong: offer.posted || offer.token !== undefined,
+    wrong: offer.posted || offered !== undefined,
     next: acceptedNext(offer.next),
   });
   return c.body(page, 401, TOKEN_PAGE_HEADERS);
