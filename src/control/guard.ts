@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Config } from '../config.js';
-import { dashboardCookie, takeDashboardToken, tokenPrompt } from '../dashboard/token.js';
+import { dashboardCookie, dashboardOffer, takeDashboardToken, tokenPrompt } from '../dashboard/token.js';
 import { ApiError } from '../domain/errors.js';
 import { secureEqual } from '../domain/secure-compare.js';
 import { isWebhookAgent } from '../engine/webhook-agent.js';
@@ -10,7 +10,8 @@ import { header } from '../http/headers.js';
 /**
  * What stands before every `/__sandbox` path, routes or not (the documents, the dashboard and its assets too):
  * a webhook delivery is refused (403), then with `--control-token` a request without it (401: the JSON envelope,
- * or for a browser opening the dashboard, the page that asks for the token).
+ * or for a browser opening the dashboard, the page that asks for the token). The dashboard takes the token from
+ * `?token=` or from its page's form (a POST), and answers it with the cookie and a 303.
  */
 export function controlGuard(config: Pick<Config, 'controlToken'>): MiddlewareHandler<AppEnv> {
   const token = config.controlToken;
@@ -20,12 +21,14 @@ export function controlGuard(config: Pick<Config, 'controlToken'>): MiddlewareHa
     if (isWebhookAgent(header(c, 'user-agent')))
       throw new ApiError(403, 'Webhook deliveries cannot call the control API');
     if (token) {
-      const redirect = takeDashboardToken(c, token);
+      // Before the check: the form's POST carries no token in a header or cookie yet.
+      const offer = await dashboardOffer(c);
+      const redirect = takeDashboardToken(c, token, offer);
       if (redirect) return redirect;
       const given = header(c, 'x-sandbox-token') ?? dashboardCookie(c);
       if (!given || !secureEqual(given, token)) {
         // A browser opening the dashboard gets a page that asks for the token; every other caller the envelope.
-        const prompt = tokenPrompt(c);
+        const prompt = tokenPrompt(c, offer);
         if (prompt) return prompt;
         throw new ApiError(401, 'x-sandbox-token is missing or wrong');
       }

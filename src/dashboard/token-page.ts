@@ -61,7 +61,7 @@ button { margin-top: 1rem; padding: .5rem 1.25rem; font: inherit; color: #fff; b
 <p>It was started with <code>--${flag}</code> (or the environment variable <code>${env}</code>), so its dashboard, its
 control API and the control document open only with that token. It is the value given there: look in the command,
 the compose file or the environment that started the sandbox.</p>${wrongLine}
-<form method="get" action="${action}">
+<form method="post" action="${action}">
 <label for="token">Control token</label>
 <input id="token" name="token" type="password" autocomplete="off" required autofocus>${nextField}
 <button type="submit">Open</button>

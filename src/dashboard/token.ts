@@ -6,14 +6,21 @@ import { header } from '../http/headers.js';
 import { CONTROL_DOCS_URL } from '../openapi/docs-page.js';
 import { TOKEN_PAGE_HEADERS, tokenPage } from './token-page.js';
 
-// A browser cannot set a header on a page it opens, nor on an EventSource: the dashboard is opened once with
-// `?token=`, which becomes a same-site cookie for the page and the calls it makes. A browser that opens it without
-// the token gets a page asking for it (the form sends `?token=` here).
+// A browser cannot set a header on a page it opens, nor on an EventSource: the dashboard takes the token once,
+// as a same-site cookie for the page and the calls it makes. A browser that opens it without the token gets a page
+// asking for it, whose form POSTs it here: in a body, never in a URL that the history or a proxy's log would keep.
+// A link or a script may still open `?token=` (a GET), which is taken the same way.
 
 /** The cookie that carries `--control-token` for the dashboard, once it was opened with `?token=`. */
 export const TOKEN_COOKIE = 'sandbox_token';
-/** The dashboard's page: the only place that takes `?token=` and asks for it. */
+/** The dashboard's page: the only place that takes the token (`?token=`, or the form's POST) and asks for it. */
 export const DASHBOARD_PATH = '/__sandbox/ui';
+/**
+ * The largest form body the token page's POST is read from: the form holds a token and a `next`. A larger one
+ * (by its Content-Length, or as a chunked one streams in), or one that is not `application/x-www-form-urlencoded`,
+ * counts as no token: the 401 (the page, or the envelope), never a 413 nor a 500.
+ */
+export const TOKEN_FORM_MAX_BYTES = 4096;
 
 /**
  * Where `?next=` may send the browser once the token is taken: a fixed list, so the page is no open redirect.
@@ -25,33 +32,90 @@ export const NEXT_PAGES: readonly string[] = [DASHBOARD_PATH, '/docs', CONTROL_D
 export const acceptedNext = (next: string | undefined): string | undefined =>
   next !== undefined && NEXT_PAGES.includes(next) ? next : undefined;
 
-const isDashboardGet = (c: Context<AppEnv>) => c.req.method === 'GET' && c.req.path === DASHBOARD_PATH;
+/**
+ * What a request to the dashboard offers: `token` and `next`, from the query of a GET or the form body of a POST
+ * (`posted`). Undefined for any other request.
+ */
+export interface TokenOffer {
+  posted: boolean;
+  token: string | undefined;
+  next: string | undefined;
+}
+
+/** The body's text when it is at most `TOKEN_FORM_MAX_BYTES`, else undefined (the rest left unread). */
+async function boundedText(c: Context<AppEnv>): Promise<string | undefined> {
+  const declared = header(c, 'content-length');
+  if (declared !== undefined && !(Number(declared) <= TOKEN_FORM_MAX_BYTES)) return undefined;
+  const body = c.req.raw.body;
+  if (body === null) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > TOKEN_FORM_MAX_BYTES) {
+      // Chunked, and longer than it may be: the rest is not read, so the connection closes after the answer
+      // (as `limit()` does with a body too large).
+      c.header('connection', 'close');
+      return undefined;
+    }
+    chunks.push(read.value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The form's fields; none when the body is not the form the page sends, is too large, or cannot be read. */
+async function formFields(c: Context<AppEnv>): Promise<URLSearchParams> {
+  const type = (header(c, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') return new URLSearchParams();
+  try {
+    // URLSearchParams reads any text: a stray `%` stays as it is.
+    return new URLSearchParams((await boundedText(c)) ?? '');
+  } catch {
+    // The client went away part way (the app answers it 499).
+    return new URLSearchParams();
+  }
+}
+
+/** The token and `next` a GET or POST of the dashboard offers; undefined for another request, which offers none. */
+export async function dashboardOffer(c: Context<AppEnv>): Promise<TokenOffer | undefined> {
+  if (c.req.path !== DASHBOARD_PATH) return undefined;
+  if (c.req.method === 'GET')
+    return { posted: false, token: c.req.query('token'), next: c.req.query('next') };
+  if (c.req.method !== 'POST') return undefined;
+  const form = await formFields(c);
+  return { posted: true, token: form.get('token') ?? undefined, next: form.get('next') ?? undefined };
+}
 
 /**
- * The dashboard opened with the right `?token=`: the token goes into the cookie and the browser is sent on without
- * it (303), to `?next=` when that is an accepted page, else to the dashboard. Undefined for any other request.
+ * The right token offered: it goes into the cookie and the browser is sent on without it (303, a GET), to `next`
+ * when that is an accepted page, else to the dashboard. Undefined otherwise.
  */
-export function takeDashboardToken(c: Context<AppEnv>, token: string): Response | undefined {
-  if (!isDashboardGet(c)) return undefined;
-  const offered = c.req.query('token');
+export function takeDashboardToken(
+  c: Context<AppEnv>,
+  token: string,
+  offer: TokenOffer | undefined,
+): Response | undefined {
+  const offered = offer?.token;
   if (offered === undefined || !secureEqual(offered, token)) return undefined;
   setCookie(c, TOKEN_COOKIE, offered, { path: '/__sandbox', httpOnly: true, sameSite: 'Strict' });
-  return c.redirect(acceptedNext(c.req.query('next')) ?? DASHBOARD_PATH, 303);
+  return c.redirect(acceptedNext(offer?.next) ?? DASHBOARD_PATH, 303);
 }
 
 /**
  * The 401 a browser gets on the dashboard without a valid token: the page that asks for it, saying so when a
- * `?token=` was offered and was wrong. Undefined for anything else (another path or method, or a client that does
- * not ask for HTML: an API client, the page's own fetch calls, its event stream), which keeps the JSON 401.
+ * token was offered (`?token=`, or any POST of the form) and was wrong. Undefined for anything else (another path
+ * or method, or a client that does not ask for HTML: an API client, the page's own fetch calls, its event
+ * stream), which keeps the JSON 401.
  */
-export function tokenPrompt(c: Context<AppEnv>): Response | undefined {
-  if (!isDashboardGet(c) || !(header(c, 'accept') ?? '').toLowerCase().includes('text/html'))
+export function tokenPrompt(c: Context<AppEnv>, offer: TokenOffer | undefined): Response | undefined {
+  if (offer === undefined || !(header(c, 'accept') ?? '').toLowerCase().includes('text/html'))
     return undefined;
-  const offered = c.req.query('token');
+  const offered = offer.token;
   const page = tokenPage({
     action: DASHBOARD_PATH,
-    wrong: offered !== undefined,
-    next: acceptedNext(c.req.query('next')),
+    wrong: offer.posted || offered !== undefined,
+    next: acceptedNext(offer.next),
   });
   return c.body(page, 401, TOKEN_PAGE_HEADERS);
 }

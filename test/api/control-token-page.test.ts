@@ -6,8 +6,9 @@ import type { Sandbox } from '../../src/sandbox.js';
 import { memorySandbox } from '../support/sandbox.js';
 
 // With --control-token, a browser opening the dashboard without the token gets a page that asks for it (401,
-// HTML); every other client keeps the JSON 401. The page's form sends `?token=` (and `next`) back to the
-// dashboard, which takes it into the cookie and sends the browser on to an accepted `next` only.
+// HTML); every other client keeps the JSON 401. The page's form POSTs `token` (and `next`) back to the dashboard,
+// which takes it into the cookie and sends the browser on to an accepted `next` only; `?token=` on a GET (links,
+// scripts) does the same.
 
 const TOKEN = 'c0ntrol-T0ken';
 const UI = '/__sandbox/ui';
@@ -24,6 +25,23 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 const get = (path: string, headers: Record<string, string> = {}) => sandbox.app.request(path, { headers });
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+/** Fields URL-encoded, as a browser sends the page's form; or a body as given. */
+type Posted = Record<string, string> | string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null;
+const post = (body: Posted, headers: Record<string, string> = BROWSER) =>
+  sandbox.app.request(UI, {
+    method: 'POST',
+    headers: { ...FORM, ...headers },
+    body:
+      body === null ||
+      typeof body === 'string' ||
+      body instanceof Uint8Array ||
+      body instanceof ReadableStream
+        ? body
+        : new URLSearchParams(body).toString(),
+    // A streamed body (what curl sends chunked) needs it.
+    ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+  } as RequestInit);
 
 /** The prompt: 401, HTML, never cached, and no cookie set. */
 async function prompt(path: string, headers: Record<string, string> = BROWSER): Promise<string> {
@@ -51,7 +69,7 @@ describe('the token page, for a browser opening the dashboard without the token'
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html).toContain(`--${settings.controlToken.flag}`);
     expect(html).toContain(settings.controlToken.env);
-    expect(html).toMatch(/<form method="get" action="\/__sandbox\/ui">/);
+    expect(html).toMatch(/<form method="post" action="\/__sandbox\/ui">/);
     expect(html).toMatch(/<label for="token">[^<]+<\/label>/);
     const input = /<input id="token"[^>]*>/.exec(html)?.[0] ?? '';
     expect(input).toContain('name="token"');
@@ -109,10 +127,123 @@ describe('the JSON 401 stays for whatever does not ask for HTML', () => {
     await expectEnvelope(path, headers);
   });
 
-  it('a POST to the dashboard from a browser', async () => {
-    const res = await sandbox.app.request(UI, { method: 'POST', headers: BROWSER });
+  it.each([
+    ['with a wrong token', { token: 'wrong' }],
+    ['with the token as JSON', JSON.stringify({ token: TOKEN })],
+    ['with no body', null],
+  ])('a POST of the form from an API client, %s', async (_label, body) => {
+    const res = await post(body, { accept: 'application/json' });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('set-cookie')).toBeNull();
+    expect(await res.json()).toEqual(ENVELOPE);
+  });
+});
+
+describe("the page's form: a POST, so the token is never in a URL", () => {
+  /** The page again: 401, HTML, saying the token was not right, no cookie. */
+  async function refused(res: Response): Promise<string> {
+    expect(res.status).toBe(401);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('set-cookie')).toBeNull();
+    const html = await res.text();
+    expect(html).toContain('That token was not right');
+    return html;
+  }
+
+  it('the right token: the cookie, and 303 to next (a GET, without the token)', async () => {
+    const res = await post({ token: TOKEN, next: CONTROL_DOCS_URL });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('set-cookie')).toMatch(
+      new RegExp(`^sandbox_token=${TOKEN}; Path=/__sandbox; HttpOnly; SameSite=Strict$`),
+    );
+    expect(res.headers.get('location')).toBe(CONTROL_DOCS_URL);
+    // Without next, or with one not accepted: the dashboard. A client that asks for JSON is let in too.
+    for (const [fields, headers] of [
+      [{ token: TOKEN }, BROWSER],
+      [{ token: TOKEN, next: '//evil.example' }, BROWSER],
+      [{ token: TOKEN }, { accept: 'application/json' }],
+    ] as const) {
+      const taken = await post(fields, headers);
+      expect(taken.status).toBe(303);
+      expect(taken.headers.get('location')).toBe(UI);
+    }
+    // The cookie opens the dashboard.
+    expect((await get(UI, { ...BROWSER, cookie: `sandbox_token=${TOKEN}` })).status).toBe(200);
+  });
+
+  it('a wrong or empty token: the page again, saying so, keeping an accepted next', async () => {
+    for (const wrong of ['n0t-it', '', `${TOKEN}0`, '"><script>alert(1)</script>']) {
+      const html = await refused(await post({ token: wrong, next: '/docs' }));
+      if (wrong) expect(html, wrong).not.toContain(wrong);
+      expect(html).not.toContain('<script');
+      expect(hiddenNext(html)).toBe('/docs');
+    }
+    // The form's field missing, or nothing posted at all.
+    await refused(await post({ next: '/docs' }));
+    await refused(await post(null));
+  });
+
+  it('a body that is not the form, too large or malformed: no token, never a 500', async () => {
+    const large = `token=${TOKEN}&pad=${'x'.repeat(5000)}`;
+    const stream = () =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(`token=${TOKEN}&pad=`));
+          for (let i = 0; i < 10; i += 1) controller.enqueue(new Uint8Array(1000).fill(120));
+          controller.close();
+        },
+      });
+    const bodies: [string, Posted, Record<string, string>][] = [
+      ['over 4 KB', large, BROWSER],
+      ['over 4 KB by its Content-Length', `token=${TOKEN}`, { ...BROWSER, 'content-length': '5000' }],
+      ['streamed past 4 KB without a length', stream(), BROWSER],
+      ['JSON', JSON.stringify({ token: TOKEN }), { ...BROWSER, 'content-type': 'application/json' }],
+      [
+        'multipart',
+        `--b\r\ncontent-disposition: form-data; name="token"\r\n\r\n${TOKEN}\r\n--b--`,
+        {
+          ...BROWSER,
+          'content-type': 'multipart/form-data; boundary=b',
+        },
+      ],
+      ['bad percent-encoding', 'token=%zz%&next=%E0%A4%A', BROWSER],
+      ['not UTF-8', new Uint8Array([0x74, 0x6f, 0x6b, 0x65, 0x6e, 0x3d, 0xff, 0xfe]), BROWSER],
+    ];
+    for (const [label, body, headers] of bodies) {
+      const res = await post(body, headers);
+      expect(res.status, label).toBe(401);
+      expect(res.headers.get('set-cookie'), label).toBeNull();
+      expect(await res.text(), label).toContain('That token was not right');
+    }
+    // The same bodies from an API client: the envelope.
+    const res = await post(large, { accept: 'application/json' });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual(ENVELOPE);
+  });
+
+  it('a GET with ?token= is still taken (links and scripts)', async () => {
+    const res = await get(`${UI}?token=${TOKEN}&next=%2Fdocs`, BROWSER);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('set-cookie')).toMatch(new RegExp(`^sandbox_token=${TOKEN};`));
+    expect(res.headers.get('location')).toBe('/docs');
+  });
+
+  it('with the token already given, a POST is not a route (405), as without --control-token', async () => {
+    const res = await post({}, { ...BROWSER, 'x-sandbox-token': TOKEN });
+    expect(res.status).toBe(405);
+    const open = await memorySandbox();
+    try {
+      const plain = await open.app.request(UI, {
+        method: 'POST',
+        headers: { ...BROWSER, ...FORM },
+        body: 'token=x',
+      });
+      expect(plain.status).toBe(405);
+      expect(plain.headers.get('set-cookie')).toBeNull();
+      expect(((await plain.json()) as { message: string }).message).toMatch(/^Method POST is not allowed/);
+    } finally {
+      await open.close();
+    }
   });
 });
 

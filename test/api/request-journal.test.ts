@@ -86,8 +86,8 @@ describe('the journal entry', () => {
     // Only the single entry carries the command; the credentials in it are shell variables.
     expect(entry).not.toHaveProperty('curl');
     expect(curl).toMatch(new RegExp(`^curl -X POST 'http://localhost${TRANSFER}\\?trace=1&trace=2' -H `));
-    expect(curl).toContain(`-H "authorization: Bearer $AUTHORIZATION"`);
-    expect(curl).toContain(`-H "secret_key: $SECRET_KEY"`);
+    expect(curl).toContain(`-H 'authorization: Bearer '"$AUTHORIZATION"`);
+    expect(curl).toContain(`-H 'secret_key: '"$SECRET_KEY"`);
     expect(curl).toContain(`-H 'businessid: ${A.a1.id}'`);
     expect(curl).not.toMatch(/content-length|'host:/);
     expect(curl.endsWith(` --data-raw '${text.replace('\n', ' ')}'`)).toBe(true);

@@ -56,7 +56,7 @@ describe('curlCommand', () => {
     });
     const command = curlCommand({ method: 'POST', url: URL, headers, body: '{"amount":1000}' });
     expect(command).toBe(
-      `curl -X POST '${URL}' -H 'content-type: application/json' -H "authorization: Bearer $AUTHORIZATION" -H "secret_key: $SECRET_KEY" -H 'businessid: b-1' -H 'x-api-key: pk_test_public' --data-raw '{"amount":1000}'`,
+      `curl -X POST '${URL}' -H 'content-type: application/json' -H 'authorization: Bearer '"$AUTHORIZATION" -H 'secret_key: '"$SECRET_KEY" -H 'businessid: b-1' -H 'x-api-key: pk_test_public' --data-raw '{"amount":1000}'`,
     );
     expect(command).not.toContain('****');
   });
@@ -84,11 +84,38 @@ describe('curlCommand', () => {
     );
   });
 
-  it('a credential without a scheme word, or whose name needs escaping in double quotes', () => {
+  it('a credential without a scheme word, or whose name holds a shell character', () => {
     const headers = shown({ authorization: 'rawtokenwithoutscheme', 'x-$secret': 'value-of-it' });
     expect(curlCommand({ method: 'GET', url: URL, headers, body: null })).toBe(
-      `curl -X GET '${URL}' -H "authorization: $AUTHORIZATION" -H "x-\\$secret: $X__SECRET"`,
+      `curl -X GET '${URL}' -H 'authorization: '"$AUTHORIZATION" -H 'x-$secret: '"$X__SECRET"`,
     );
+  });
+
+  // A `!` inside double quotes is history expansion in interactive bash; `$`, `` ` `` and `\` are expanded by any
+  // shell. So nothing recorded may sit in double quotes: only the variable does.
+  it('a name and scheme holding ! $ ` " \' are single-quoted; only the variable is outside', () => {
+    const name = 'x-!$`"\'-secret';
+    const scheme = '!!$HOME`id`"\'';
+    const headers = { authorization: `${scheme} ****abcd`, [name]: '****wxyz' };
+    const command = curlCommand({ method: 'GET', url: URL, headers, body: null });
+    // Left of each variable only single-quoted runs and `\'`: with those taken out, nothing but the variables.
+    expect(command.replaceAll(/'[^']*'|\\'/g, '')).toBe(
+      'curl -X GET  -H "$AUTHORIZATION" -H "$X_______SECRET"',
+    );
+    // What the shell hands curl: `curl` replaced by a function that prints its arguments.
+    const script = `curl() { for w in "$@"; do printf '%s\\0' "$w"; done; }; ${command}`;
+    const out = execFileSync('/bin/sh', ['-c', script], {
+      env: { PATH: process.env.PATH, HOME: '/nowhere', AUTHORIZATION: 'tok$en!', X_______SECRET: 's`e"c' },
+    });
+    expect(out.toString('utf8').split('\0').slice(0, -1)).toEqual([
+      '-X',
+      'GET',
+      URL,
+      '-H',
+      `authorization: ${scheme} tok$en!`,
+      '-H',
+      `${name}: s\`e"c`,
+    ]);
   });
 
   it('a multi-line JSON body stays on one line, the same JSON', () => {

@@ -43,21 +43,23 @@ export function secretVariable(header: string): string {
   return /^[0-9]/.test(name) ? `_${name}` : name;
 }
 
-/** Text inside double quotes, where the shell still expands `$`, `` ` `` and `\`. */
-const doubleQuoted = (text: string) => text.replace(/[\\"$`]/g, '\\$&');
-
-/** One `-H` argument: single-quoted, or for a credential double-quoted with a variable in place of the secret. */
+/**
+ * One `-H` argument, single-quoted; for a credential, everything up to the secret single-quoted and then the
+ * variable alone double-quoted, in one shell word (`-H 'authorization: Bearer '"$AUTHORIZATION"`). Nothing recorded
+ * sits inside double quotes: there interactive bash would still expand a `!` (history) and any shell a `` ` `` or
+ * `$`, so a pasted command could run an earlier one.
+ */
 function headerArgument(name: string, value: string): string {
   const credential = credentialOf(name, value);
   if (credential === null) return `-H ${shellQuote(`${name}: ${value}`)}`;
-  const scheme = credential.scheme === '' ? '' : `${doubleQuoted(credential.scheme)} `;
-  return `-H "${doubleQuoted(name)}: ${scheme}$${secretVariable(name)}"`;
+  const scheme = credential.scheme === '' ? '' : `${credential.scheme} `;
+  return `-H ${shellQuote(`${name}: ${scheme}`)}"$${secretVariable(name)}"`;
 }
 
 /**
  * The one-line command: `curl -X METHOD 'url' -H 'name: value' … --data-raw '<body>'`. Every word single-quoted;
- * a credential header double-quoted with a shell variable named after it (`-H "authorization: Bearer
- * $AUTHORIZATION"`), to be set to the real secret before running it. Connection headers and the ones curl computes
+ * a credential header's secret replaced by a shell variable named after it, the only double-quoted part of the
+ * word (`-H 'authorization: Bearer '"$AUTHORIZATION"`), to be set to the real secret before running it. Connection headers and the ones curl computes
  * (`LEFT_OUT`) are left out. A JSON body's line breaks, whitespace between its tokens, become spaces, so the
  * command stays one line and sends the same JSON. `HEAD` is `--head` (curl waits for a body after `-X HEAD`); a URL
  * with brackets or braces gets `--globoff`, which curl would otherwise read as a range.

@@ -99,6 +99,20 @@ describe('the API reference page in a browser', () => {
     `with --control-token, the control document sends to the token page, which comes back to it${skipped}`,
     async () => {
       const { page, failed, errors } = await openPage();
+      // Every URL the page was at: the token is sent in the form's body, so none of them may hold it (the
+      // browser's history and a proxy's log keep URLs).
+      const visited: string[] = [];
+      page.on('framenavigated', (frame) => {
+        if (frame === page.mainFrame()) visited.push(frame.url());
+      });
+      // And every request it made: the token in no URL, the form POSTed with it in the body.
+      const requested: string[] = [];
+      const posted: string[] = [];
+      page.on('request', (req) => {
+        requested.push(req.url());
+        if (req.method() === 'POST' && new URL(req.url()).pathname === '/__sandbox/ui')
+          posted.push(req.postData() ?? '');
+      });
       try {
         // Opened on the control document (the first test chooses it with the page's selector): the bank
         // document is never rendered here, which would only cost time.
@@ -132,6 +146,13 @@ describe('the API reference page in a browser', () => {
         );
         expect(await notice.isVisible()).toBe(false);
         expect(new URL(page.url()).search).not.toContain(TOKEN);
+        expect(visited.length).toBeGreaterThanOrEqual(3);
+        expect(visited.filter((url) => url.includes(TOKEN))).toEqual([]);
+        expect(requested.filter((url) => url.includes(TOKEN))).toEqual([]);
+        expect(posted.map((body) => Object.fromEntries(new URLSearchParams(body)))).toEqual([
+          { token: 'not-the-token', next: CONTROL_DOCS_URL },
+          { token: TOKEN, next: CONTROL_DOCS_URL },
+        ]);
       } finally {
         await page.close();
       }
