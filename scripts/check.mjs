@@ -1,7 +1,8 @@
 // `npm test`: the type check, the lint and the tests at once. The tests use both cores of a small machine only
 // part of the time (they wait on child processes, a browser, the network), and the type check fills those gaps: a
 // few seconds less than one after the other. The tests print as they run; the type check's and the lint's output is
-// printed whole after them. A failure of any of the three fails the run. `--no-tests` runs the first two only.
+// printed whole after them. A failure of any of the three fails the run. `--no-tests` runs the first two only;
+// other arguments go to vitest.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -25,8 +26,10 @@ const steps = [
   run('typecheck', [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit']),
   run('lint', [bin('@biomejs/biome', 'bin/biome'), 'check', '--error-on-warnings', 'src', 'test']),
 ];
-if (!process.argv.includes('--no-tests'))
-  steps.push(run('tests', [bin('vitest', 'vitest.mjs'), 'run'], true));
+// Any other argument is vitest's (`npm test -- --reporter=json …`, as .ci/run gives).
+const args = process.argv.slice(2);
+if (!args.includes('--no-tests'))
+  steps.push(run('tests', [bin('vitest', 'vitest.mjs'), 'run', ...args], true));
 const results = await Promise.all(steps);
 for (const { name, code, out } of results) {
   if (name === 'tests') continue;
