@@ -29,6 +29,15 @@ export const FLUSH_MS = 100;
  * whole journal is at `GET /__sandbox/requests`.
  */
 export const REQUESTS_PER_FRAME = 20;
+/**
+ * The bytes a second the feed writes to each page, at most on average. Every page gets every frame: with 300 pages
+ * open and transfers flowing, the socket writes were the largest cost of the whole process (17 % of its CPU, a
+ * profile of the fan-out bench said). A busy sandbox therefore gets fewer, larger frames: after a frame of n bytes
+ * the feed waits about n / PAGE_BYTES_PER_SECOND before the next. A record still goes once per frame, and the
+ * newest requests and ledger entries are the ones sent, so the page shows the same, a little less often.
+ */
+export const PAGE_BYTES_PER_SECOND = 48 * 1024;
+const BYTES_PER_TICK = (PAGE_BYTES_PER_SECOND * FLUSH_MS) / 1000;
 /** A comment line now and then, so that proxies and browsers keep an idle stream open. */
 const HEARTBEAT_MS = 15_000;
 
@@ -292,6 +301,8 @@ export class LiveFeed {
   private unsubscribe: (() => void)[] = [];
   /** The ledger balances the frames show, kept while the feed listens. */
   private readonly totals: LedgerTotals;
+  /** Ticks to let pass before the next frame, after a frame bigger than a tick's share of the bytes. */
+  private resting = 0;
   /** What each of PANELS showed at the last frame. */
   private panelKeys: string[] = [];
   private quietSince = 0;
@@ -368,6 +379,10 @@ export class LiveFeed {
   }
 
   private tick(): void {
+    if (this.resting > 0) {
+      this.resting--;
+      return;
+    }
     const keys = PANELS.map((p) => p.key(this.deps));
     const panelsChanged = keys.some((key, i) => key !== this.panelKeys[i]);
     if (this.pending.empty && !panelsChanged) {
@@ -393,6 +408,10 @@ export class LiveFeed {
       const patches = changed.map((p) => ({ id: p.id, html: String(p.render(this.deps)) }));
       text += sseEvent('patch', JSON.stringify(patches));
     }
-    if (text) this.broadcast(encoder.encode(text));
+    if (!text) return;
+    const bytes = encoder.encode(text);
+    this.broadcast(bytes);
+    // A frame over a tick's share of PAGE_BYTES_PER_SECOND: the next ones wait as many ticks as it took more.
+    this.resting = Math.ceil(bytes.length / BYTES_PER_TICK) - 1;
   }
 }

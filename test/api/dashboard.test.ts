@@ -9,7 +9,12 @@ import { approvedBusiness } from '../../src/control/money/schemas.js';
 import { outbox } from '../../src/control/outbox/schemas.js';
 import { readyScenarios } from '../../src/control/scenarios/schemas.js';
 import { virtualAccount as listedVirtualAccount } from '../../src/control/virtual-accounts/schemas.js';
-import { ENTRIES_PER_FRAME, FLUSH_MS, REQUESTS_PER_FRAME } from '../../src/dashboard/live.js';
+import {
+  ENTRIES_PER_FRAME,
+  FLUSH_MS,
+  PAGE_BYTES_PER_SECOND,
+  REQUESTS_PER_FRAME,
+} from '../../src/dashboard/live.js';
 import { FOLD_CLIENTS_OVER } from '../../src/dashboard/views.js';
 import { type Sandbox, type SandboxOptions, version } from '../../src/sandbox.js';
 import { dataOf, pageOf } from '../support/answers.js';
@@ -959,6 +964,34 @@ describe('GET /__sandbox/ui/events', () => {
     expect(storeListeners(sandbox)).toBe(before + 1);
     await pages[0]?.cancel();
     expect(storeListeners(sandbox)).toBe(before);
+  });
+
+  it('after a frame bigger than its share of PAGE_BYTES_PER_SECOND, holds the next changes for as many ticks', async () => {
+    const sandbox = await sandboxFor();
+    const events = await steppedEvents(sandbox);
+    const ready = events.seen.length;
+    // A big frame: a dozen batches and the requests that made them.
+    for (let i = 0; i < 12; i++) await create(sandbox, transfers(1), keysA1, `Held batch ${i}`);
+    events.flush();
+    await events.next('requests');
+    const big = events.seen.slice(ready);
+    const bytes = big.reduce((n, e) => n + Buffer.byteLength(`event: ${e.event}\ndata: ${e.data}\n\n`), 0);
+    const resting = Math.ceil(bytes / ((PAGE_BYTES_PER_SECOND * FLUSH_MS) / 1000)) - 1;
+    expect(resting, `a frame of ${bytes} bytes`).toBeGreaterThanOrEqual(1);
+
+    // A change during the first resting tick, another one after it: they come together, in the first frame after
+    // the rest, and not a tick sooner.
+    expect((await call(sandbox, 'POST', `/__sandbox/businesses/${A.a2.id}/approve`)).status).toBe(200);
+    events.flush();
+    const balance = await call(sandbox, 'PUT', `/__sandbox/businesses/${B.b1.id}/balance`, {
+      body: { balance: 777 },
+    });
+    expect(balance.status).toBe(200);
+    for (let tick = 1; tick <= resting; tick++) events.flush();
+    const next = await events.next('patch');
+    expect(events.seen.indexOf(next)).toBe(ready + big.length);
+    expect(patchIn(next, `client-${A.id}`).html).toContain('<span class="badge ok">approved</span>');
+    expect(patchIn(next, `client-${B.id}`).html).toContain('₦7.77');
   });
 
   it('sends at most REQUESTS_PER_FRAME requests a frame, the newest', async () => {
