@@ -217,6 +217,23 @@ describe('store in memory', () => {
     expect(() => store.mutate(() => store.mutate(() => undefined))).toThrow(/nested/);
   });
 
+  it('replaceState keeps a copy of its own: the document given can change afterwards, the state does not', async () => {
+    const store = await Store.open({
+      file: null,
+      compactAfterBytes: 1 << 30,
+      initialState: async () => baseState(),
+    });
+    const doc = baseState();
+    const given = customer('c-given');
+    doc.collections.customers = [given];
+    await store.replaceState(doc);
+    given.name = 'Changed after';
+    doc.collections.customers.push(customer('c-late'));
+    expect(store.get('customers', 'c-given')?.name).not.toBe('Changed after');
+    expect(store.get('customers', 'c-given')).toEqual({ ...given, name: customer('c-given').name });
+    expect(store.get('customers', 'c-late')).toBeUndefined();
+  });
+
   it('treats ids like __proto__ as plain keys', async () => {
     const store = await memory();
     expect(store.get('customers', '__proto__')).toBeUndefined();
