@@ -40,14 +40,26 @@ export const FOLD_CLIENTS_OVER = 8;
 export const deliveryHeaders = (deps: Pick<Deps, 'store'>, delivery: DeliveryRecord): ShownHeaders =>
   shownHeaders(deps.store.get('clients', delivery.clientId));
 
-type ByClient = 'bulkTransfers' | 'deliveries' | 'virtualAccounts' | 'outbox';
-type ByBusiness = 'transactions' | 'disputes';
+type Listed = 'bulkTransfers' | 'deliveries' | 'virtualAccounts' | 'outbox' | 'transactions' | 'disputes';
+
+/** How a client's records of each listed collection are found: its own (by `clientId`) or its businesses'. */
+const OWNER: Record<Listed, 'clientId' | 'businessId'> = {
+  deliveries: 'clientId',
+  outbox: 'clientId',
+  bulkTransfers: 'businessId',
+  virtualAccounts: 'businessId',
+  transactions: 'businessId',
+  disputes: 'businessId',
+};
+
+const byCreation = (a: { createdAt: string }, b: { createdAt: string }) =>
+  a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0;
 
 /**
- * The newest `n` records of a collection, newest first: of every client, or of one (its own records, or those of
- * its businesses).
+ * The newest `n` records of a collection, newest first: of every client, or of one, through the store's indexes
+ * (its own records, or those of each of its businesses, merged by time).
  */
-function newest<K extends ByClient | ByBusiness>(
+function newest<K extends Listed>(
   deps: Deps,
   collection: K,
   n: number,
@@ -56,12 +68,12 @@ function newest<K extends ByClient | ByBusiness>(
   const { store } = deps;
   let records: Collections[K][];
   if (clientId === undefined) records = store.all(collection);
-  else if (collection === 'transactions' || collection === 'disputes') {
+  else if (OWNER[collection] === 'clientId') records = store.where(collection, 'clientId' as never, clientId);
+  else
     records = store
       .where('businesses', 'clientId', clientId)
-      .flatMap((b) => store.where(collection as ByBusiness, 'businessId', b.id) as Collections[K][]);
-    records.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
-  } else records = store.all(collection).filter((r) => (r as { clientId: string }).clientId === clientId);
+      .flatMap((b) => store.where(collection, 'businessId' as never, b.id))
+      .sort(byCreation);
   return records.slice(-n).reverse();
 }
 
@@ -157,7 +169,16 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
   const picked = clientId === undefined ? undefined : store.get('clients', clientId);
   const shownClients = picked ? [picked] : clients;
   const folded = picked === undefined && clients.length > FOLD_CLIENTS_OVER;
-  const ledgerOf = (businessId: string) => ledgerBalance(store, businessId);
+  // Summed once a business for the page: its clients table row and its ledger filter option both show it.
+  const ledgers = new Map<string, number>();
+  const ledgerOf = (businessId: string) => {
+    const known = ledgers.get(businessId);
+    if (known !== undefined) return known;
+    const total = ledgerBalance(store, businessId);
+    ledgers.set(businessId, total);
+    return total;
+  };
+
   const businessCount = picked
     ? store.countWhere('businesses', 'clientId', picked.id)
     : store.count('businesses');
@@ -165,8 +186,7 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
     0,
     FIRST_ROWS.requests,
   );
-  const of = <K extends ByClient | ByBusiness>(collection: K, n: number) =>
-    newest(deps, collection, n, picked?.id);
+  const of = <K extends Listed>(collection: K, n: number) => newest(deps, collection, n, picked?.id);
   return (
     <html lang="en">
       <head>
