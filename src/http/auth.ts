@@ -7,7 +7,7 @@ import { issuedLater, type TokenClaims, verifyToken } from '../domain/jwt.js';
 import { type Area, permits, type RoleName } from '../domain/roles.js';
 import { isClientSecret, isProductionKey } from '../domain/secrets.js';
 import type { BusinessRecord, ClientRecord } from '../store/records.js';
-import type { AppEnv } from './env.js';
+import { type AppEnv, callerOf } from './env.js';
 import { header } from './headers.js';
 import type { RouteAuth } from './route.js';
 
@@ -108,8 +108,8 @@ export function createAuth(deps: Deps) {
     if (!permits(role, options.area, c.req.method)) {
       throw new ApiError(403, `The ${role} role does not have permission for this action`);
     }
-    c.set('caller', { client, user, role });
-    c.set('business', business);
+    c.env.facts.caller = { client, user, role };
+    c.env.facts.business = business;
   }
 
   /** Scheme B: `x-api-key` (public key), `x-api-secret` (secret key) of one client, and `businessId`. */
@@ -122,8 +122,8 @@ export function createAuth(deps: Deps) {
     if (!client || !isClientSecret(client, secret, clock.now()))
       throw new ApiError(401, 'Invalid API credentials');
     const business = businessOf(c, client, options.missingBusinessStatus);
-    c.set('caller', { client, user: null, role: 'Admin' });
-    c.set('business', business);
+    c.env.facts.caller = { client, user: null, role: 'Admin' };
+    c.env.facts.business = business;
   }
 
   /**
@@ -167,7 +167,7 @@ export function clientIp(c: Context<AppEnv>): string {
 
 /** The acting user of an authenticated request, for the audit log. */
 export function actorOf(c: Context<AppEnv>): Actor {
-  const { client, user, role } = c.var.caller;
+  const { client, user, role } = callerOf(c.env.facts);
   return {
     clientId: client.id,
     email: user?.email ?? client.email,

@@ -12,22 +12,47 @@ export interface Caller {
   role: RoleName;
 }
 
+/**
+ * What one request learns on its way through the app, for its handlers and for the request journal, which reads
+ * it once the answer is ready (`src/http/front.ts`). A plain object of fixed shape in the request's environment
+ * rather than Hono's context variables: the journal sits outside Hono, around `app.fetch`, so that a route that
+ * answers at once does so without a turn of the microtask queue for each layer in front of it.
+ */
+export class RequestFacts {
+  /** The route that answers, once it is known. */
+  route: Route | undefined = undefined;
+  /** Set by the route's authentication. */
+  caller: Caller | undefined = undefined;
+  /** The business of the `businessId` header, where a route takes one. */
+  business: BusinessRecord | undefined = undefined;
+  /** Where production would refuse what the sandbox accepted (`warn()`): the `x-sandbox-warning` headers. */
+  warnings: string[] | undefined = undefined;
+  /** The text of a JSON body the route read. */
+  requestText: string | undefined = undefined;
+  /** The size in bytes of a form body the route read. */
+  bodySize: number | undefined = undefined;
+  /** The scenario rule that fired for this request. */
+  scenario: FiredRule | undefined = undefined;
+
+  constructor(
+    readonly requestId: string,
+    /** `performance.now()` when the request came in. */
+    readonly started: number,
+  ) {}
+}
+
+/** What every request carries into the app: @hono/node-server's pair (absent in process) and its facts. */
+export interface RequestEnv {
+  incoming?: IncomingMessage;
+  outgoing?: ServerResponse;
+  facts: RequestFacts;
+}
+
 /** Hono's environment for every route of the app. */
-export type AppEnv = {
-  /** What @hono/node-server passes; absent for in-process `app.request()` calls. */
-  Bindings: { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
-  Variables: {
-    requestId: string;
-    caller: Caller;
-    /** The business of the `businessId` header, where a route takes one. */
-    business: BusinessRecord | undefined;
-    /** The route that answers, once it is known. */
-    route: Route;
-    /** Where production would refuse what the sandbox accepted (`warn()`): the `x-sandbox-warning` headers. */
-    warnings: string[] | undefined;
-    /** The size in bytes of a form body the route read. */
-    bodySize: number | undefined;
-    /** The scenario rule that fired for this request. */
-    scenario: FiredRule | undefined;
-  };
-};
+export type AppEnv = { Bindings: RequestEnv };
+
+/** The caller of a route that authenticated it (scheme A or B). */
+export function callerOf(facts: RequestFacts): Caller {
+  if (!facts.caller) throw new Error('the route has no authenticated caller');
+  return facts.caller;
+}

@@ -4,15 +4,12 @@ import type { FieldError } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
 
 /**
- * Where the request journal finds the JSON text of an answer (on the `Response`) and of a request body (on
- * Hono's request). Properties of objects the request has anyway rather than context variables: a cheap read sets
- * four of those, and a fifth grows the context's Map, a cost every request would pay.
+ * Where the request journal finds the JSON text of an answer: a property of the `Response`, which the journal gets
+ * anyway (the request body's text is one of the request's facts, `RequestFacts.requestText`).
  */
 export const ANSWER_TEXT: unique symbol = Symbol('answerText');
-export const REQUEST_TEXT: unique symbol = Symbol('requestText');
 
 export type WithAnswerText = Response & { [ANSWER_TEXT]?: string };
-export type WithRequestText = object & { [REQUEST_TEXT]?: string };
 
 /**
  * A JSON answer, as `c.json()` would send it, its text kept on the response for the request journal: the journal

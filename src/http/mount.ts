@@ -8,6 +8,7 @@ import type { AppEnv } from './env.js';
 import { jsonAnswer } from './envelope.js';
 import { header } from './headers.js';
 import { type FormFields, isReply, type Route, type Runtime } from './route.js';
+import { scenarioFirst } from './scenario.js';
 import { jsonBody, jsonText } from './validate.js';
 
 /**
@@ -85,14 +86,16 @@ async function formBody(c: Context<AppEnv>): Promise<FormFields> {
     throw new ApiError(400, 'Malformed multipart body');
   });
   // The request journal keeps a form's size only: the parse above read the bytes once, this reads the same buffer.
-  c.set('bodySize', (await c.req.arrayBuffer()).byteLength);
+  c.env.facts.bodySize = (await c.req.arrayBuffer()).byteLength;
   return withoutBrackets(form);
 }
 
 /**
  * Mounts `routes` under `prefix`: each is one Hono handler that authenticates, reads and validates its input,
- * calls the route's handler and sends its answer, behind the route's body limit. One handler rather than a chain
- * of middleware: every layer costs a little on every request, and cheap reads are what the benchmark watches.
+ * calls the route's handler and sends its answer, behind the route's body limit and, with `scenarios` (the API),
+ * after the scenario rules. One handler rather than a chain of middleware: every layer costs a little on every
+ * request, and a read that Hono finds one handler for is answered without a promise (cheap reads are what the
+ * benchmark watches). A route with a body has its limit in front, a middleware, so the scenario rules come first.
  */
 export function mountRoutes(
   app: Hono<AppEnv>,
@@ -101,6 +104,7 @@ export function mountRoutes(
   runtime: Runtime,
   { authenticate }: Auth,
   check?: AnswerCheck,
+  scenarios = false,
 ): void {
   const { deps, engines, control, feed } = runtime;
   for (const route of routes) {
@@ -117,8 +121,8 @@ export function mountRoutes(
       body,
       query,
       text,
-      caller: c.get('caller'),
-      business: c.get('business'),
+      caller: c.env.facts.caller,
+      business: c.env.facts.business,
       actor: () => actorOf(c),
     });
     const send = (c: Context<AppEnv>, answer: GivenAnswer): Response => {
@@ -143,19 +147,25 @@ export function mountRoutes(
       return answered(c, route.handle(input(c, query, body, text)));
     };
     // Not async: a read that takes no body answers without a turn of the microtask queue for each step.
-    const handler: Handler<AppEnv> = (c) => {
-      c.set('route', route);
+    const handle = (c: Context<AppEnv>) => {
+      c.env.facts.route = route;
       authenticate(c, route.auth);
       const query = route.query ? parseInput(route.query, c.req.query()) : undefined;
       if (readsBody) return withBody(c, query);
       return answered(c, route.handle(input(c, query, undefined, undefined)));
     };
+    const path = `${prefix}${honoPath(route.path)}`;
     const handlers: (MiddlewareHandler<AppEnv> | Handler<AppEnv>)[] = [];
-    if (route.method !== 'get') {
+    if (route.method === 'get') {
+      handlers.push(scenarios ? (c) => scenarioFirst(c, deps, path, handle) : handle);
+    } else {
       const bound = route.bodyLimit?.(deps.config) ?? { bytes: deps.config.bodyLimit };
-      handlers.push(limit(bound.bytes, bound.message));
+      const limited = limit(bound.bytes, bound.message);
+      handlers.push(
+        scenarios ? (c, next) => scenarioFirst(c, deps, path, () => limited(c, next)) : limited,
+        handle,
+      );
     }
-    handlers.push(handler);
-    app.on([route.method.toUpperCase()], [`${prefix}${honoPath(route.path)}`], ...handlers);
+    app.on([route.method.toUpperCase()], [path], ...handlers);
   }
 }

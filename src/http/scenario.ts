@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
-import { matchedRoutes } from 'hono/route';
 import type { Deps } from '../deps.js';
-import { ApiError } from '../domain/errors.js';
+import { ApiError, type ErrorStatus } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
 import { header } from './headers.js';
 
@@ -14,16 +13,47 @@ export function chosenScenario(c: Context<AppEnv>, deps: Pick<Deps, 'scenarios'>
   return name;
 }
 
+/** How a request no route answers counts among the requests to a route. */
+export const NO_ROUTE = '(no route)';
+
 /**
- * The route a request was matched to, as registered (`/api/v1/.../bulk-transfer/:id`), so that requests to one
- * route count together whatever ids their paths hold; a request no route answers counts as `(no route)`.
+ * The scenario rules on an API request, before anything else looks at it: a delay (the promise), or an answer of
+ * their own (thrown as its error); undefined, at once, when no rule is for it. `route` is the route as registered
+ * (`/api/v1/.../bulk-transfer/:id`), so that requests to one route count together whatever ids their paths hold.
  */
-export function routeOf(c: Context<AppEnv>): string {
-  const routes = matchedRoutes(c);
-  for (let i = routes.length - 1; i >= 0; i--) {
-    const route = routes[i];
-    // Middleware is registered for every method; the handler that answers is the last route with its own.
-    if (route && route.method !== 'ALL') return route.path;
-  }
-  return '(no route)';
+export function scenarioRules(
+  c: Context<AppEnv>,
+  deps: Pick<Deps, 'scenarios' | 'clock'>,
+  route: string,
+): Promise<void> | undefined {
+  const chosen = chosenScenario(c, deps);
+  if (chosen === undefined && !deps.scenarios.has('http')) return undefined;
+  // Keyed on the request's place among the requests to its method and route, not on its (random) id.
+  const subject = `${c.req.method} ${route}`;
+  const ordinal = deps.scenarios.ordinal(`http:${subject}`, chosen);
+  const effect = deps.scenarios.check(
+    { on: 'http', method: c.req.method, path: c.req.path, key: `${subject} ${ordinal}` },
+    chosen,
+    (fired) => {
+      c.env.facts.scenario = fired;
+    },
+  );
+  const answer = effect?.http;
+  const refuse = () => {
+    if (answer) throw new ApiError(answer.status as ErrorStatus, answer.message);
+  };
+  if (effect?.delayMs) return deps.clock.sleep(effect.delayMs).then(refuse);
+  refuse();
+  return undefined;
+}
+
+/** `then` after the scenario rules of the request (`scenarioRules`): at once when none is for it. */
+export function scenarioFirst<T>(
+  c: Context<AppEnv>,
+  deps: Pick<Deps, 'scenarios' | 'clock'>,
+  route: string,
+  then: (c: Context<AppEnv>) => T | Promise<T>,
+): T | Promise<T> {
+  const waiting = scenarioRules(c, deps, route);
+  return waiting ? waiting.then(() => then(c)) : then(c);
 }

@@ -58,12 +58,21 @@ export function discardRest(
   });
 }
 
+/** Whether the request has a body, by its headers: one with neither Content-Length nor Transfer-Encoding has none. */
+export function hasBody(incoming: IncomingMessage): boolean {
+  const { headers } = incoming;
+  if (headers['transfer-encoding'] !== undefined) return true;
+  const length = headers['content-length'];
+  return length !== undefined && Number(length) !== 0;
+}
+
 /**
  * Keeps a keep-alive client off a connection about to close, after an answer given before the request body was all
  * received (a 401, 404 or 413 that never read it). Left alone, @hono/node-server drains such a body for half a
  * second at most and then destroys the socket, which the client, told `keep-alive`, would reuse. So the rest is
  * read and thrown away before the answer goes out (bounded in size and idle time); where that is not possible the
- * answer says `Connection: close`. A request without a body is `complete` at once and pays nothing.
+ * answer says `Connection: close`. For a request without a body (`hasBody`) there is nothing to settle, even before
+ * Node has marked it `complete` (an answer given within the turn that parsed its headers).
  *
  * Answers the body's first `keep` bytes (for the request journal) when it was read to its end and no longer than
  * that; undefined otherwise.
@@ -74,7 +83,7 @@ export async function settleUnreadBody(
   answer: Response,
   keep = 0,
 ): Promise<Buffer | undefined> {
-  if (incoming.complete || incoming.destroyed) return undefined;
+  if (incoming.complete || incoming.destroyed || !hasBody(incoming)) return undefined;
   if (answer.headers.get('connection')?.toLowerCase() === 'close') return undefined;
   const declared = Number(incoming.headers['content-length'] ?? 0);
   const drained =

@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import { ApiError } from '../domain/errors.js';
 import { parseInput, parseJson } from '../domain/parse.js';
 import type { AppEnv } from './env.js';
-import { REQUEST_TEXT, type WithRequestText } from './envelope.js';
 import { header } from './headers.js';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -16,7 +15,7 @@ export async function jsonText(c: Context<AppEnv>): Promise<string> {
   const type = header(c, 'content-type');
   const text = await c.req.text();
   // Kept as a reference for the request journal, which parses it only when someone reads it.
-  (c.req as WithRequestText)[REQUEST_TEXT] = text;
+  c.env.facts.requestText = text;
   if (type === undefined && text.trim() === '') return '{}';
   if (type === undefined || !JSON_TYPE.test(type))
     throw new ApiError(415, 'Content-Type must be application/json');

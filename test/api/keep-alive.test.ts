@@ -117,6 +117,24 @@ describe('one raw socket', () => {
     expect(got).toMatch(/^HTTP\/1\.1 401 .*keep-alive.*HTTP\/1\.1 200 /s);
   });
 
+  it('a read answered within the turn that parsed its headers still reads the rest of its body, and keeps it', async () => {
+    // A GET whose only handler answers at once (here a 401) is answered before Node has the body: the rest is read,
+    // the socket serves the next request, and the journal holds the whole body.
+    const id = `read-with-body-${process.pid}`;
+    const head = `GET /api/v1/clients/business/account-details HTTP/1.1\r\nhost: x\r\nx-request-id: ${id}\r\ncontent-type: application/json\r\ncontent-length: 20\r\n\r\n`;
+    const got = await exchange(
+      [`${head}{"a":"0123`, '45678901"}', 'GET /__sandbox/health HTTP/1.1\r\nhost: x\r\n\r\n'],
+      2,
+    );
+    expect(got).toMatch(/^HTTP\/1\.1 401 .*keep-alive.*HTTP\/1\.1 200 /s);
+    const journal = (await (await fetch(`${sandbox.url}/__sandbox/requests?requestId=${id}`)).json()) as {
+      data: { status: number; request: { body: unknown; bodySize: number } }[];
+    };
+    expect(journal.data).toMatchObject([
+      { status: 401, request: { body: { a: '012345678901' }, bodySize: 20 } },
+    ]);
+  });
+
   it('the rest of a body that pauses longer than the drain of @hono/node-server (500 ms) still keeps the socket', async () => {
     // The one test here that waits: the failure it guards against is a socket destroyed 500 ms after the answer.
     const head = `POST ${BULK} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 20\r\n\r\n`;

@@ -74,7 +74,7 @@ export const bulkRoutes: Route[] = [
     },
     handle: async ({ deps, c, actor, business, body }) => {
       warn(c, bulkNubanWarning(body.transfers));
-      return { status: 201, data: await createBulk(deps, actor(), business, body, c.get('requestId')) };
+      return { status: 201, data: await createBulk(deps, actor(), business, body, c.env.facts.requestId) };
     },
   }),
   defineRoute({

@@ -45,8 +45,10 @@ const warnOfReceiver = (c: Parameters<typeof warn>[0], body: TransferInput) =>
 /** What the request says of a transfer besides its body: its chosen scenario, where the rule that fired goes, its id. */
 const requestOf = (c: Context<AppEnv>, deps: Pick<Deps, 'scenarios'>): TransferOptions => ({
   scenario: chosenScenario(c, deps),
-  fired: (rule) => c.set('scenario', rule),
-  requestId: c.get('requestId'),
+  fired: (rule) => {
+    c.env.facts.scenario = rule;
+  },
+  requestId: c.env.facts.requestId,
 });
 
 /** `/clients/business/customers/funds`: single transfers (bulk transfers live beside them). */

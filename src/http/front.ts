@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getPath } from 'hono/utils/url';
+import { WARNING_HEADER } from '../domain/stricter-in-production.js';
+import { type RequestEnv, RequestFacts } from './env.js';
+import { ANSWER_TEXT, type WithAnswerText } from './envelope.js';
+import {
+  ENTRY_OVERHEAD_BYTES,
+  envelopeMessage,
+  exceeds,
+  NO_WARNINGS,
+  type RequestEntry,
+} from './request-log.js';
+import { bufferedUnreadBody, hasBody, settleUnreadBody } from './unread-body.js';
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** The app's own `fetch`: Hono's, given the request's environment. */
+export type Dispatch = (request: Request, env: RequestEnv) => Response | Promise<Response>;
+
+/** What the front needs besides the app: where an answered request goes, and how much of a body it keeps. */
+export interface FrontOptions {
+  /** Every answered request, its journal entry made (the journal, the log line). */
+  answered: (entry: RequestEntry) => void;
+  /** `--journal-body-limit`: a larger body is counted, not kept. */
+  bodyLimit: number;
+}
+
+/** The request's `x-request-id` if it is one the sandbox can echo (word characters, `.:-`, up to 128), else a new one. */
+function requestIdOf(request: Request, incoming: IncomingMessage | undefined): string {
+  const given = incoming ? incoming.headers['x-request-id'] : request.headers.get('x-request-id');
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** The ISO time of the last millisecond asked for: under load many requests are answered in one. */
+let lastMs = Number.NaN;
+let lastIso = '';
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== lastMs) {
+    lastMs = now;
+    lastIso = new Date(now).toISOString();
+  }
+  return lastIso;
+}
+
+/**
+ * What stands in front of the whole app, around its `fetch`: the request id (echoed or made, on every answer,
+ * errors included) and, once the answer is ready, its journal entry. Outside Hono rather than a middleware: a
+ * middleware makes every request go through Hono's chain of promises, while a route that answers at once (a read)
+ * then answers within the turn that parsed it. Under @hono/node-server the id goes straight onto Node's response
+ * (merged at writeHead); in process (`app.request()`) the id and the warnings are put on the answer's headers.
+ */
+export function front(dispatch: Dispatch, { answered, bodyLimit }: FrontOptions) {
+  const finish = (request: Request, env: RequestEnv, res: Response, unread: Buffer | undefined): Response => {
+    const entry = journalEntry(request, env, res, unread, bodyLimit);
+    const answer = env.outgoing ? res : inProcessHeaders(res, env.facts);
+    answered(entry);
+    return answer;
+  };
+  // Answered before the request body was all received: read the rest (keeping what the journal may show), or say
+  // the connection closes. All received but never read (a 401 before the body): what Node buffered. A read is
+  // answered before Node has marked its bodiless request complete: nothing to settle then (`hasBody`).
+  const settle = (request: Request, env: RequestEnv, res: Response): Response | Promise<Response> => {
+    const { incoming, outgoing } = env;
+    if (incoming && outgoing) {
+      if (!incoming.complete && hasBody(incoming))
+        return settleUnreadBody(incoming, outgoing, res, bodyLimit).then((unread) =>
+          finish(request, env, res, unread),
+        );
+      if (!incoming.readableDidRead && incoming.readableLength > 0)
+        return finish(request, env, res, bufferedUnreadBody(incoming));
+    }
+    return finish(request, env, res, undefined);
+  };
+  return (
+    request: Request,
+    given?: { incoming?: IncomingMessage; outgoing?: ServerResponse },
+  ): Response | Promise<Response> => {
+    const started = performance.now();
+    const incoming = given?.incoming;
+    const outgoing = given?.outgoing;
+    const facts = new RequestFacts(requestIdOf(request, incoming), started);
+    outgoing?.setHeader('x-request-id', facts.requestId);
+    const env: RequestEnv = { incoming, outgoing, facts };
+    const res = dispatch(request, env);
+    return res instanceof Promise ? res.then((r) => settle(request, env, r)) : settle(request, env, res);
+  };
+}
+
+/** In process only: the request id and the warnings onto the answer (a copy, if its headers are immutable). */
+function inProcessHeaders(res: Response, facts: RequestFacts): Response {
+  let answer = res;
+  try {
+    answer.headers.set('x-request-id', facts.requestId);
+  } catch {
+    answer = new Response(res.body, res);
+    answer.headers.set('x-request-id', facts.requestId);
+  }
+  for (const warning of facts.warnings ?? NO_WARNINGS) answer.headers.append(WARNING_HEADER, warning);
+  return answer;
+}
+
+/**
+ * The journal's entry of an answered request: the references the request left in its facts and on its answer, and
+ * a check of their sizes against `--journal-body-limit`. Nothing is parsed or serialised here (see `RequestEntry`).
+ */
+function journalEntry(
+  request: Request,
+  { incoming, facts }: RequestEnv,
+  res: Response,
+  unread: Buffer | undefined,
+  bodyLimit: number,
+): RequestEntry {
+  let requestBody: string | Buffer | null = facts.requestText ?? unread ?? null;
+  let requestSize: number | null = facts.bodySize ?? null;
+  let requestTruncated = false;
+  if (typeof requestBody === 'string' && exceeds(requestBody, bodyLimit)) {
+    requestSize = Buffer.byteLength(requestBody);
+    requestBody = null;
+    requestTruncated = true;
+  } else if (requestBody !== null && requestBody.length > bodyLimit) {
+    requestSize = requestBody.length;
+    requestBody = null;
+    requestTruncated = true;
+  } else if (requestBody === null && requestSize === null && request.method !== 'GET') {
+    // A body never read and not kept: too large to keep, by what it said of its length.
+    const length = Number(
+      incoming ? incoming.headers['content-length'] : request.headers.get('content-length'),
+    );
+    requestTruncated = length > bodyLimit;
+  }
+  let answer: string | null = (res as WithAnswerText)[ANSWER_TEXT] ?? null;
+  let answerSize: number | null = null;
+  let answerType: string | null = null;
+  let answerMessage: string | null = null;
+  let truncated = false;
+  if (answer === null) {
+    // An answer of its own (a page, an event stream, a file): its type and, where it says, its size. Only these
+    // rarer answers build the response's headers.
+    answerType = res.headers.get('content-type');
+    const length = res.headers.get('content-length');
+    answerSize = length === null ? null : Number(length);
+  } else if (exceeds(answer, bodyLimit)) {
+    answerSize = Buffer.byteLength(answer);
+    answerMessage = envelopeMessage(answer);
+    answer = null;
+    truncated = true;
+  }
+  return {
+    seq: 0,
+    time: isoNow(),
+    method: request.method,
+    path: getPath(request),
+    status: res.status,
+    durationMs: Math.round((performance.now() - facts.started) * 10) / 10,
+    requestId: facts.requestId,
+    warnings: facts.warnings ?? NO_WARNINGS,
+    url: request.url,
+    clientId: facts.caller ? facts.caller.client.id : null,
+    businessId: facts.business?.id ?? null,
+    scenario: facts.scenario ?? null,
+    headers: incoming?.headers ?? request.headers,
+    requestBody,
+    requestSize,
+    requestTruncated,
+    answer,
+    answerSize,
+    answerType,
+    answerMessage,
+    truncated,
+    cost: ENTRY_OVERHEAD_BYTES + (requestBody?.length ?? 0) + (answer?.length ?? 0),
+  };
+}
