@@ -244,8 +244,33 @@ function schemeA(token: string): Record<string, string> {
 let wrk: string | null = null;
 let scratch = tmpdir();
 
-/** One load run, with wrk when there is one. `{n}` in a body becomes a number unique to the request. */
-async function load(target: LoadTarget, seconds: number): Promise<Load> {
+/**
+ * The CPU time a process has used, user and system, all its threads, in microseconds (Linux: /proc/<pid>/stat,
+ * fields 14 and 15 in clock ticks of 10 ms); NaN elsewhere.
+ */
+function cpuMicros(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count fields after its closing one.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * One load run, with wrk when there is one. `{n}` in a body becomes a number unique to the request. With `pid`
+ * (the server's), the server's CPU time per request as well.
+ */
+async function load(target: LoadTarget, seconds: number, pid?: number): Promise<Load> {
+  const before = cpuMicros(pid);
+  const done = await loadRun(target, seconds);
+  return { ...done, cpuUs: (cpuMicros(pid) - before) / done.requests };
+}
+
+async function loadRun(target: LoadTarget, seconds: number): Promise<Load> {
   if (wrk) return wrkLoad(wrk, scratch, target, seconds, CONNECTIONS);
   let n = 0;
   const [before, after] = (target.body ?? '').split('{n}');
@@ -291,16 +316,17 @@ interface Pair {
  * Measures `a` and `b` in alternation, ROUNDS times each, after one warm-up run of each; reports the median of
  * each figure and the median of the per-round ratios, so a burst of noise from the host hits both sides alike.
  */
-async function paired(a: LoadTarget, b: LoadTarget): Promise<Pair> {
+async function paired(a: LoadTarget, b: LoadTarget, pids: [number?, number?] = []): Promise<Pair> {
   await load(a, WARMUP_SECONDS);
   await load(b, WARMUP_SECONDS);
   const as: Load[] = [];
   const bs: Load[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    as.push(await load(a, SECONDS));
-    bs.push(await load(b, SECONDS));
+    as.push(await load(a, SECONDS, pids[0]));
+    bs.push(await load(b, SECONDS, pids[1]));
     log(
-      `  round ${round + 1}: ${Math.round(as[round]?.rps ?? 0)} vs ${Math.round(bs[round]?.rps ?? 0)} req/s`,
+      `  round ${round + 1}: ${Math.round(as[round]?.rps ?? 0)} vs ${Math.round(bs[round]?.rps ?? 0)} req/s` +
+        `, ${Math.round(as[round]?.cpuUs ?? Number.NaN)} vs ${Math.round(bs[round]?.cpuUs ?? Number.NaN)} µs CPU a request`,
     );
   }
   const summary = (runs: Load[]): Load => ({
@@ -308,6 +334,7 @@ async function paired(a: LoadTarget, b: LoadTarget): Promise<Pair> {
     p99: median(runs.map((r) => r.p99)),
     requests: runs.reduce((sum, r) => sum + r.requests, 0),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    cpuUs: median(runs.map((r) => r.cpuUs ?? Number.NaN)),
   });
   return {
     a: summary(as),
@@ -327,6 +354,7 @@ async function benchReads(dir: string, bareBundle: string): Promise<Pair> {
     return await paired(
       { url: `${sandbox.url}/api/v1/clients/business/account-details`, headers },
       { url: `${baseline.url}/` },
+      [sandbox.child.pid, baseline.child.pid],
     );
   } finally {
     await stopServer(sandbox);
@@ -925,6 +953,7 @@ async function withAndWithout(
     p99: median(runs.map((r) => r.p99)),
     requests: runs.reduce((sum, r) => sum + r.requests, 0),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    cpuUs: median(runs.map((r) => r.cpuUs ?? Number.NaN)),
   });
   return { without: summary(without), with: summary(withClients) };
 }
@@ -1156,6 +1185,15 @@ function rows({ cold, reads, writes, transfers, bulk, soak, fanout, hooks }: Res
             verdict(reads.ratio >= 0.6),
           ],
           ['reads p99 latency', ms(reads.a.p99), ms(reads.b.p99), ratio(reads.a.p99, reads.b.p99), '', ''],
+          // Less at the mercy of the neighbours than req/s: what each request cost the server, all its threads.
+          [
+            'reads CPU per request (ratio: baseline / ours)',
+            `${(reads.a.cpuUs ?? Number.NaN).toFixed(0)} µs`,
+            `${(reads.b.cpuUs ?? Number.NaN).toFixed(0)} µs`,
+            ((reads.b.cpuUs ?? Number.NaN) / (reads.a.cpuUs ?? Number.NaN)).toFixed(2),
+            '',
+            '',
+          ],
         ] as Row[])
       : []),
     ...(writes

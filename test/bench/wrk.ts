@@ -9,6 +9,8 @@ export interface Load {
   p99: number;
   requests: number;
   errors: number;
+  /** The server's CPU time per request, µs (user and system, all threads), where the run measured it. */
+  cpuUs?: number;
 }
 
 /** One target of a load run. `{n}` in the body is replaced by a number unique to each request. */
