@@ -126,7 +126,7 @@ describe('the journal entry', () => {
     expect(entry.request.bodySize).toBe(0);
   });
 
-  it('names the scenario rule that fired: an http rule in the middleware, a transfer rule in the service', async () => {
+  it('names the scenario rule that fired: an http rule before the route, a transfer rule in the service', async () => {
     const sandbox = await memorySandbox();
     const headers = await ownerHeaders(sandbox);
     // The default scenario's rule 1 fails a transfer to 0000000007.

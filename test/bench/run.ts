@@ -505,6 +505,14 @@ interface Bulk {
 }
 
 /** Peak resident set of a process (VmHWM), in MB. */
+/** A process's resident memory by kind, MB (Linux: /proc/<pid>/smaps_rollup): what files mapped, what anonymous. */
+async function rssKinds(pid: number | undefined): Promise<{ fileMb: number; anonymousMb: number }> {
+  const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+  const kb = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? Number.NaN);
+  return { fileMb: (kb('Rss') - kb('Anonymous')) / 1024, anonymousMb: kb('Anonymous') / 1024 };
+}
+
 async function peakRss(pid: number | undefined): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
@@ -572,6 +580,7 @@ const SETTLE_MS = 250;
 interface Memory {
   rssBytes: number;
   heapUsedBytes: number;
+  heapTotalBytes: number;
 }
 
 /** One reading of `GET /__sandbox/metrics?gc=true`: memory after a full collection, and the records held. */
@@ -588,6 +597,8 @@ interface Soak {
   /** The soaked process after the warm-up and at the end (queues drained). */
   before: Reading;
   after: Reading;
+  /** Its resident memory at the end by kind: files mapped (the node binary's pages), anonymous (V8's heap…). */
+  afterKinds: { fileMb: number; anonymousMb: number };
   /** Fresh processes that loaded the state as it was after the warm-up and at the end. */
   freshBefore: Reading;
   freshAfter: Reading;
@@ -782,6 +793,7 @@ async function benchSoak(dir: string): Promise<Soak> {
     const load = await wrkRun(wrk, dir, lua, sandbox.url, SOAK_SECONDS, SOAK_CONNECTIONS, 10);
     await drain();
     const after = await reading(sandbox);
+    const afterKinds = await rssKinds(sandbox.child.pid);
     bound?.stop();
     const peakRssMb = await peakRss(sandbox.child.pid);
     if (SOAK_MEMORY_LIMIT_MB && peakRssMb > SOAK_MEMORY_LIMIT_MB)
@@ -809,6 +821,7 @@ async function benchSoak(dir: string): Promise<Soak> {
       peakRssMb,
       before,
       after,
+      afterKinds,
       freshBefore: await freshReading(warmedUp),
       freshAfter: await freshReading(ended),
       reimported,
@@ -1293,6 +1306,18 @@ function rows({ cold, reads, writes, transfers, bulk, soak, fanout, hooks }: Res
             '',
           ],
           soakTargetRow(soak),
+          // Where that memory is: V8's heap as committed (what a full GC left it holding, live or not), the pages of
+          // files mapped (the node binary's code, shared with every node process), and the rest.
+          [
+            'soak: RSS at the end by kind: V8 heap committed (live) · files mapped · other',
+            `${mb(soak.after.memory.heapTotalBytes)} (${mb(soak.after.memory.heapUsedBytes)}) · ` +
+              `${soak.afterKinds.fileMb.toFixed(0)} MB · ` +
+              `${(soak.afterKinds.anonymousMb - soak.after.memory.heapTotalBytes / 1_048_576).toFixed(0)} MB`,
+            '',
+            '',
+            '',
+            '',
+          ],
           [
             `soak: peak RSS, warm-up to drained${SOAK_MEMORY_LIMIT_MB ? `, under a hard bound (old generation ${Math.floor(SOAK_MEMORY_LIMIT_MB / 2)} MB, as in a container of that size)` : ''}`,
             `${soak.peakRssMb.toFixed(0)} MB`,

@@ -1,6 +1,6 @@
 import type { RequestEntry } from '../../src/http/request-log.js';
 
-/** A journal entry as the front middleware builds one, with no headers or bodies: the fields given win. */
+/** A journal entry as the front (src/http/front.ts) builds one, with no headers or bodies: the fields given win. */
 export function journalEntry(fields: Partial<RequestEntry> = {}): RequestEntry {
   return {
     seq: 0,
