@@ -326,7 +326,9 @@ async function paired(a: LoadTarget, b: LoadTarget, pids: [number?, number?] = [
     bs.push(await load(b, SECONDS, pids[1]));
     log(
       `  round ${round + 1}: ${Math.round(as[round]?.rps ?? 0)} vs ${Math.round(bs[round]?.rps ?? 0)} req/s` +
-        `, ${Math.round(as[round]?.cpuUs ?? Number.NaN)} vs ${Math.round(bs[round]?.cpuUs ?? Number.NaN)} µs CPU a request`,
+        (pids.length > 0
+          ? `, ${Math.round(as[round]?.cpuUs ?? Number.NaN)} vs ${Math.round(bs[round]?.cpuUs ?? Number.NaN)} µs CPU a request`
+          : ''),
     );
   }
   const summary = (runs: Load[]): Load => ({
