@@ -58,7 +58,7 @@ export function createApp(
   const answerError = (error: Error, c: Context<AppEnv>): Response => {
     // The client closed the connection before its body was complete (whatever the error reading it became, a
     // parse failure included): not the server's failure, and nobody reads the answer. The request line says 499.
-    const incoming = c.env?.incoming;
+    const incoming = c.env.incoming;
     if (incoming && !incoming.complete && incoming.destroyed)
       return jsonAnswer(
         c,
@@ -113,6 +113,7 @@ export function createApp(
       if (!isJournalRoute(entry.path)) requests.add(entry);
       logLine?.(formatRequest(entry, deps.config.logFormat));
     },
+    failed: (error, entry) => deps.log(requestError(entry.method, entry.path, entry.requestId, error)),
   });
   return app;
 }

@@ -162,7 +162,7 @@ export type Auth = ReturnType<typeof createAuth>;
 export function clientIp(c: Context<AppEnv>): string {
   const forwarded = header(c, 'x-forwarded-for')?.split(',')[0]?.trim();
   if (forwarded) return forwarded;
-  return c.env?.incoming?.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
+  return c.env.incoming?.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1';
 }
 
 /** The acting user of an authenticated request, for the audit log. */

@@ -21,7 +21,7 @@ export function limit(maxSize: number, message = 'Request body too large') {
   };
   const streamed = bodyLimit({ maxSize, onError: refuse });
   return (c: Context<AppEnv>, next: Next) => {
-    const headers = c.env?.incoming?.headers;
+    const headers = c.env.incoming?.headers;
     if (!headers || headers['transfer-encoding'] !== undefined) return streamed(c, next);
     const length = headers['content-length'];
     if (length === undefined) return next();

@@ -24,6 +24,8 @@ export interface FrontOptions {
   answered: (entry: RequestEntry) => void;
   /** `--journal-body-limit`: a larger body is counted, not kept. */
   bodyLimit: number;
+  /** A failure of `answered` (a journal listener's): logged; the answer still goes out. */
+  failed: (error: unknown, entry: RequestEntry) => void;
 }
 
 /** The request's `x-request-id` if it is one the sandbox can echo (word characters, `.:-`, up to 128), else a new one. */
@@ -51,11 +53,15 @@ function isoNow(): string {
  * then answers within the turn that parsed it. Under @hono/node-server the id goes straight onto Node's response
  * (merged at writeHead); in process (`app.request()`) the id and the warnings are put on the answer's headers.
  */
-export function front(dispatch: Dispatch, { answered, bodyLimit }: FrontOptions) {
+export function front(dispatch: Dispatch, { answered, bodyLimit, failed }: FrontOptions) {
   const finish = (request: Request, env: RequestEnv, res: Response, unread: Buffer | undefined): Response => {
     const entry = journalEntry(request, env, res, unread, bodyLimit);
     const answer = env.outgoing ? res : inProcessHeaders(res, env.facts);
-    answered(entry);
+    try {
+      answered(entry);
+    } catch (error) {
+      failed(error, entry);
+    }
     return answer;
   };
   // Answered before the request body was all received: read the rest (keeping what the journal may show), or say

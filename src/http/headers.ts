@@ -7,7 +7,7 @@ import type { AppEnv } from './env.js';
  * cheap read. In process (`app.request()`) it falls back to the fetch request.
  */
 export function header(c: Context<AppEnv>, name: string): string | undefined {
-  const incoming = c.env?.incoming;
+  const incoming = c.env.incoming;
   if (incoming) {
     const value = incoming.headers[name];
     return Array.isArray(value) ? value.join(', ') : value;

@@ -14,6 +14,6 @@ export function warn(c: Context<AppEnv>, ...warnings: (string | null)[]): void {
     const { facts } = c.env;
     if (facts.warnings) facts.warnings.push(warning);
     else facts.warnings = [warning];
-    c.env?.outgoing?.appendHeader(WARNING_HEADER, warning);
+    c.env.outgoing?.appendHeader(WARNING_HEADER, warning);
   }
 }

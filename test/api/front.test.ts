@@ -82,8 +82,13 @@ describe('a read is answered within the call', () => {
 
 describe('front, around a dispatch of its own', () => {
   const entries: RequestEntry[] = [];
+  const failures: unknown[] = [];
   const answerAtOnce = () => new Response('{}', { status: 200 });
-  const app = front(answerAtOnce, { answered: (entry) => entries.push(entry), bodyLimit: 1024 });
+  const app = front(answerAtOnce, {
+    answered: (entry) => entries.push(entry),
+    bodyLimit: 1024,
+    failed: (error) => failures.push(error),
+  });
   /** Node's request as the server has it while it runs the headers' callback: not `complete` yet. */
   const incoming = (extra: Record<string, string>) =>
     ({ complete: false, destroyed: false, headers: { ...extra } }) as never;
@@ -102,5 +107,19 @@ describe('front, around a dispatch of its own', () => {
     body.end('{"a":"012345678901"}');
     expect((await answer).status).toBe(200);
     expect(entries.at(-1)).toMatchObject({ path: '/y', requestBody: Buffer.from('{"a":"012345678901"}') });
+  });
+
+  it('a journal that fails (a listener that throws) is reported, and the answer still goes out', () => {
+    const broken = front(answerAtOnce, {
+      answered: () => {
+        throw new Error('listener broke');
+      },
+      bodyLimit: 1024,
+      failed: (error) => failures.push(error),
+    });
+    const answer = broken(new Request(url('/z')));
+    expect(answer).toBeInstanceOf(Response);
+    expect((answer as Response).status).toBe(200);
+    expect(failures).toEqual([new Error('listener broke')]);
   });
 });
