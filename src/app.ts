@@ -1,6 +1,7 @@
 import { type Context, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { getPath } from 'hono/utils/url';
 import { apiRouteList } from './api/routes.js';
 import { controlGuard } from './control/guard.js';
 import { type ControlHooks, controlRouteList } from './control/routes.js';
@@ -45,7 +46,10 @@ export function createApp(
   engines: Engines,
   check?: AnswerCheck,
 ) {
-  const app = new Hono<AppEnv>();
+  // The path is read once, by the front (which journals it), and routed from there.
+  const app = new Hono<AppEnv>({
+    getPath: (request, options) => options?.env?.facts.path ?? getPath(request),
+  });
   const requests = new RequestJournal(deps.config.journalSize, deps.config.journalBytes);
   const runtime: Runtime = {
     deps,

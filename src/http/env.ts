@@ -36,6 +36,8 @@ export class RequestFacts {
 
   constructor(
     readonly requestId: string,
+    /** The request's path, as Hono routes it (it reads it from here: see `createApp`) and the journal keeps it. */
+    readonly path: string,
     /** `performance.now()` when the request came in. */
     readonly started: number,
   ) {}

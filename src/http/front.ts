@@ -86,7 +86,7 @@ export function front(dispatch: Dispatch, { answered, bodyLimit, failed }: Front
     const started = performance.now();
     const incoming = given?.incoming;
     const outgoing = given?.outgoing;
-    const facts = new RequestFacts(requestIdOf(request, incoming), started);
+    const facts = new RequestFacts(requestIdOf(request, incoming), getPath(request), started);
     outgoing?.setHeader('x-request-id', facts.requestId);
     const env: RequestEnv = { incoming, outgoing, facts };
     const res = dispatch(request, env);
@@ -157,7 +157,7 @@ function journalEntry(
     seq: 0,
     time: isoNow(),
     method: request.method,
-    path: getPath(request),
+    path: facts.path,
     status: res.status,
     durationMs: Math.round((performance.now() - facts.started) * 10) / 10,
     requestId: facts.requestId,

@@ -71,8 +71,8 @@ export function hasBody(incoming: IncomingMessage): boolean {
  * received (a 401, 404 or 413 that never read it). Left alone, @hono/node-server drains such a body for half a
  * second at most and then destroys the socket, which the client, told `keep-alive`, would reuse. So the rest is
  * read and thrown away before the answer goes out (bounded in size and idle time); where that is not possible the
- * answer says `Connection: close`. For a request without a body (`hasBody`) there is nothing to settle, even before
- * Node has marked it `complete` (an answer given within the turn that parsed its headers).
+ * answer says `Connection: close`. For the caller to ask only of a request with a body (`hasBody`): one without is
+ * not yet `complete` when it is answered within the turn that parsed its headers, and has nothing to settle.
  *
  * Answers the body's first `keep` bytes (for the request journal) when it was read to its end and no longer than
  * that; undefined otherwise.
@@ -83,7 +83,7 @@ export async function settleUnreadBody(
   answer: Response,
   keep = 0,
 ): Promise<Buffer | undefined> {
-  if (incoming.complete || incoming.destroyed || !hasBody(incoming)) return undefined;
+  if (incoming.complete || incoming.destroyed) return undefined;
   if (answer.headers.get('connection')?.toLowerCase() === 'close') return undefined;
   const declared = Number(incoming.headers['content-length'] ?? 0);
   const drained =
