@@ -13,6 +13,7 @@ import {
 } from './records.js';
 import { type Snapshot, SnapshotFile } from './snapshot-file.js';
 import { readStateFiles, temporaryFiles } from './state-files.js';
+import { StringPool, settleRecord } from './string-pool.js';
 import { asWriteError, type StoreWriteError } from './write-error.js';
 
 export interface StoreOptions {
@@ -103,14 +104,6 @@ interface OpenTx {
 /** What lowdb holds between snapshot writes: nothing (see `writeSnapshot`). */
 const NO_SNAPSHOT: Snapshot = { version: 1, seq: 0, collections: {} as Snapshot['collections'] };
 
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
 /**
  * The state: in memory, one Map per collection, with a write-ahead journal on disk. A mutation runs
  * synchronously (so each read-check-write is atomic on Node's one thread), appends its changes to the journal
@@ -127,6 +120,8 @@ function deepFreeze<T>(value: T): T {
 export class Store {
   private maps = {} as Maps;
   private indexes = new Map<string, Map<string, Index>>();
+  /** The short strings records share (see `StringPool`). */
+  private readonly strings = new StringPool();
   private seq = 0;
   private tx: OpenTx | null = null;
   private journal: Journal | null = null;
@@ -443,7 +438,7 @@ export class Store {
       }
     }
     if (record === null) map.delete(id);
-    else map.set(id, deepFreeze(record));
+    else map.set(id, settleRecord(record, this.strings));
   }
 
   private txPut<K extends CollectionName>(collection: K, record: Collections[K]): void {

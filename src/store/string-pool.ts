@@ -1,0 +1,62 @@
+/**
+ * One copy of each short string that records keep repeating. A record is stored as its journal text parsed back
+ * (see `Store`), so every string in it is a copy of its own: a business id, a status, a bank's name, a webhook URL,
+ * a payer's name, over and over. Those copies were about two thirds of a pending webhook delivery's 1.2 KB. Once
+ * pooled, records share them.
+ *
+ * Bounded: it remembers the strings of its last `limit` misses (two generations of them; a string found in the
+ * older one moves to the newer one). Strings seen once (ids, times, references) pass through and are forgotten;
+ * the ones that keep coming back stay.
+ */
+export class StringPool {
+  private current = new Map<string, string>();
+  private previous = new Map<string, string>();
+
+  constructor(
+    private readonly limit = 4096,
+    /** Longer strings are left alone: narrations and addresses are seldom repeated word for word. */
+    private readonly maxLength = 96,
+  ) {}
+
+  /** The pooled copy of `value` (the first one seen), or `value` itself. */
+  intern(value: string): string {
+    if (value.length > this.maxLength) return value;
+    const found = this.current.get(value);
+    if (found !== undefined) return found;
+    const older = this.previous.get(value);
+    const kept = older ?? value;
+    if (this.current.size >= this.limit) {
+      this.previous = this.current;
+      this.current = new Map();
+    }
+    this.current.set(kept, kept);
+    return kept;
+  }
+
+  /** Strings remembered now (at most twice `limit`). */
+  get size(): number {
+    return this.current.size + this.previous.size;
+  }
+
+  /** Whether `value` is remembered now. */
+  has(value: string): boolean {
+    return this.current.has(value) || this.previous.has(value);
+  }
+}
+
+/**
+ * Makes a record read-only, all the way down, and points its short strings at the pool's copies. A record already
+ * frozen was settled before (a record put back by an undo) and is left as it is.
+ */
+export function settleRecord<T>(value: T, pool: StringPool): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    const fields = value as Record<string, unknown>;
+    for (const key of Object.keys(fields)) {
+      const field = fields[key];
+      if (typeof field === 'string') fields[key] = pool.intern(field);
+      else settleRecord(field, pool);
+    }
+    Object.freeze(value);
+  }
+  return value;
+}
