@@ -570,6 +570,8 @@ async function benchBulk(dir: string): Promise<Bulk> {
 
 const SOAK_SECONDS = envNumber('BENCH_SOAK_SECONDS', 60);
 const SOAK_CONNECTIONS = envNumber('BENCH_SOAK_CONNECTIONS', 200);
+/** How long the soaked process idles between the drain and the reading at the end. */
+const SOAK_IDLE_SECONDS = envNumber('BENCH_SOAK_IDLE_SECONDS', 20);
 /** A hard bound on the soaked process's memory, MB; none unless set. */
 const SOAK_MEMORY_LIMIT_MB = process.env.BENCH_SOAK_MEMORY_LIMIT_MB
   ? envNumber('BENCH_SOAK_MEMORY_LIMIT_MB', 0)
@@ -596,8 +598,9 @@ interface Soak {
   load: Load;
   /** Highest resident memory of the soaked process through warm-up, load and drain (VmHWM), MB. */
   peakRssMb: number;
-  /** The soaked process after the warm-up and at the end (queues drained). */
+  /** The soaked process after the warm-up, once the load's queues drained, and at the end (idle since then). */
   before: Reading;
+  drained: Reading;
   after: Reading;
   /** Its resident memory at the end by kind: files mapped (the node binary's pages), anonymous (V8's heap…). */
   afterKinds: { fileMb: number; anonymousMb: number };
@@ -700,8 +703,11 @@ function memoryBound(child: ChildProcess, limitMb: number) {
  *
  * Memory: new transfers and payments are state and must stay (a bank does not forget them), so the heap grows
  * with them. What must not grow is everything else: the request journal and the delivery log are bounded, and
- * nothing may leak. All readings are taken after a full collection. The state files are copied after the warm-up
- * and at the end (queues drained) and fresh processes load the copies: the soaked heap less the fresh heap is
+ * nothing may leak. All readings are taken after a full collection. The end is read once the queues drained and
+ * the process idled BENCH_SOAK_IDLE_SECONDS (20): V8 keeps the old generation it grew to under the load, pages
+ * thinly filled with records among the garbage of requests, until its memory reducer compacts it, some seconds
+ * after the allocation rate falls. The RSS right after the drain is printed too. The state files are copied after
+ * the warm-up and at the end and fresh processes load the copies: the soaked heap less the fresh heap is
  * what the process holds beyond its state. Records written one by one take somewhat more room than the same
  * records loaded at once, so that difference grows a little with the writes. The leak check: after the warm-up and
  * at the end the soaked process re-imports its own state, which rebuilds every record and index; what it then holds
@@ -812,6 +818,10 @@ async function benchSoak(dir: string): Promise<Soak> {
     const reimportedBefore = SOAK_MEMORY_LIMIT_MB ? null : await reimport();
     const load = await wrkRun(wrk, dir, lua, sandbox.url, SOAK_SECONDS, SOAK_CONNECTIONS, 10);
     await drain();
+    const drained = await reading(sandbox);
+    // Once the load stops, V8's memory reducer compacts the old generation and gives back the pages it grew to
+    // (it starts 8 s after the allocation rate falls); the end is read once it had the time to.
+    await sleep(SOAK_IDLE_SECONDS * 1000);
     const after = await reading(sandbox);
     const afterKinds = await rssKinds(sandbox.child.pid);
     bound?.stop();
@@ -828,6 +838,7 @@ async function benchSoak(dir: string): Promise<Soak> {
       load,
       peakRssMb,
       before,
+      drained,
       after,
       afterKinds,
       freshBefore: await freshReading(warmedUp),
@@ -1184,7 +1195,7 @@ function soakTargetRow(soak: Soak): Row {
   const liveMb = soak.after.memory.heapUsedBytes / 1_048_576;
   const boundMb = Math.min(2 * liveMb + 100, 400);
   return [
-    `soak: RSS at the end vs live heap ${liveMb.toFixed(0)} MB (baseline: issue 18, RSS ${ISSUE_BASELINE.rssMb} MB for a live heap of ${ISSUE_BASELINE.liveHeapMb} MB)`,
+    `soak: RSS at the end (idle ${SOAK_IDLE_SECONDS} s) vs live heap ${liveMb.toFixed(0)} MB (baseline: issue 18, RSS ${ISSUE_BASELINE.rssMb} MB for a live heap of ${ISSUE_BASELINE.liveHeapMb} MB)`,
     `${rssMb.toFixed(0)} MB`,
     `${ISSUE_BASELINE.rssMb} MB`,
     ratio(rssMb, ISSUE_BASELINE.rssMb),
@@ -1348,8 +1359,8 @@ function rows({ cold, reads, writes, transfers, bulk, soak, fanout, hooks }: Res
             verdict(soak.load.errors === 0),
           ],
           [
-            'soak: RSS after warm-up → end (queues drained, after a full GC)',
-            `${mb(soak.before.memory.rssBytes)} → ${mb(soak.after.memory.rssBytes)}`,
+            `soak: RSS after warm-up → queues drained → idle ${SOAK_IDLE_SECONDS} s (each after a full GC)`,
+            `${mb(soak.before.memory.rssBytes)} → ${mb(soak.drained.memory.rssBytes)} → ${mb(soak.after.memory.rssBytes)}`,
             '',
             '',
             '',
@@ -1369,7 +1380,7 @@ function rows({ cold, reads, writes, transfers, bulk, soak, fanout, hooks }: Res
             '',
           ],
           [
-            `soak: peak RSS, warm-up to drained${SOAK_MEMORY_LIMIT_MB ? `, under a hard bound (old generation ${Math.floor(SOAK_MEMORY_LIMIT_MB / 2)} MB, as in a container of that size)` : ''}`,
+            `soak: peak RSS, warm-up to the end${SOAK_MEMORY_LIMIT_MB ? `, under a hard bound (old generation ${Math.floor(SOAK_MEMORY_LIMIT_MB / 2)} MB, as in a container of that size)` : ''}`,
             `${soak.peakRssMb.toFixed(0)} MB`,
             '',
             '',
