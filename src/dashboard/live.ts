@@ -287,6 +287,44 @@ export class FeedClient {
 }
 
 /**
+ * Pages written to in one turn of the event loop. Every frame goes to every page watching; written to 300 pages in
+ * one turn, it kept every request that arrived meanwhile waiting behind those writes (in the fan-out bench, reads'
+ * p99 went from 17-44 ms without pages to 37-79 ms with them). Between slices, the event loop serves what came in.
+ */
+export const PAGES_PER_TURN = 25;
+
+/**
+ * Frames on their way to the pages watching, PAGES_PER_TURN pages a turn. A frame goes to the pages that were
+ * watching when it was sent, and only once the frame before it went to all of its own, so that every page gets the
+ * frames in order.
+ */
+export class Broadcast {
+  private readonly queue: { bytes: Uint8Array; pages: FeedClient[]; next: number }[] = [];
+
+  /** Sends `bytes` to `pages`: the first slice now, the rest in the turns after. */
+  send(bytes: Uint8Array, pages: Iterable<FeedClient>): void {
+    const all = [...pages];
+    if (all.length === 0) return;
+    this.queue.push({ bytes, pages: all, next: 0 });
+    if (this.queue.length === 1) this.slice();
+  }
+
+  /** Frames not yet sent to all of their pages. */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  private readonly slice = (): void => {
+    const frame = this.queue[0];
+    if (!frame) return;
+    const end = Math.min(frame.next + PAGES_PER_TURN, frame.pages.length);
+    for (; frame.next < end; frame.next++) frame.pages[frame.next]?.send(frame.bytes);
+    if (frame.next === frame.pages.length) this.queue.shift();
+    if (this.queue.length > 0) setImmediate(this.slice);
+  };
+}
+
+/**
  * The dashboards' live feed, one per app. It listens to the store's changes and the request journal only while a
  * page is connected, gathers what changed, and every FLUSH_MS renders one frame with the page's own components:
  * `patch` (rows to swap in by id or to insert), `remove` (ids), `requests` (journal rows, newest first) and
@@ -296,6 +334,7 @@ export class FeedClient {
  */
 export class LiveFeed {
   private readonly clients = new Set<FeedClient>();
+  private readonly outgoing = new Broadcast();
   private pending = new Pending();
   private timer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void)[] = [];
@@ -375,7 +414,7 @@ export class LiveFeed {
   }
 
   private broadcast(bytes: Uint8Array): void {
-    for (const client of this.clients) client.send(bytes);
+    this.outgoing.send(bytes, this.clients);
   }
 
   private tick(): void {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { FeedClient, MAX_BACKLOG_BYTES, type PageStream } from '../../src/dashboard/live.js';
+import {
+  Broadcast,
+  FeedClient,
+  MAX_BACKLOG_BYTES,
+  PAGES_PER_TURN,
+  type PageStream,
+} from '../../src/dashboard/live.js';
 
 /** A page's stream whose writes finish only when the test lets them: a page that reads slowly, or not at all. */
 function slowStream() {
@@ -50,5 +56,56 @@ describe('a dashboard page that falls behind', () => {
     expect(written).toHaveLength(2);
     expect(written[0]?.startsWith('event: patch\ndata: 0')).toBe(true);
     expect(written[1]).toBe('event: reload\ndata: {}\n\n');
+  });
+});
+
+/** A page that reads at once: each write is recorded and done. */
+function quickPage() {
+  const written: string[] = [];
+  const stream: PageStream = {
+    aborted: false,
+    closed: false,
+    abort: () => undefined,
+    write: (bytes: Uint8Array) => {
+      written.push(Buffer.from(bytes).toString('latin1'));
+      return Promise.resolve();
+    },
+  };
+  return { client: new FeedClient(stream), written };
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('a frame sent to many pages', () => {
+  it('goes to PAGES_PER_TURN pages a turn, so that requests are served between the slices', async () => {
+    const pages = Array.from({ length: 2 * PAGES_PER_TURN + 3 }, quickPage);
+    const broadcast = new Broadcast();
+    broadcast.send(
+      frame(1, 10),
+      pages.map((p) => p.client),
+    );
+    const reached = () => pages.filter((p) => p.written.length > 0).length;
+    expect(reached()).toBe(PAGES_PER_TURN);
+    await nextTurn();
+    expect(reached()).toBe(2 * PAGES_PER_TURN);
+    await nextTurn();
+    expect(reached()).toBe(pages.length);
+    expect(broadcast.pending).toBe(0);
+  });
+
+  it('reaches every page in the order the frames were sent, a page that came later from the next frame on', async () => {
+    const pages = Array.from({ length: 3 * PAGES_PER_TURN }, quickPage);
+    const late = quickPage();
+    const broadcast = new Broadcast();
+    broadcast.send(
+      frame(1, 10),
+      pages.map((p) => p.client),
+    );
+    broadcast.send(frame(2, 10), [...pages.map((p) => p.client), late.client]);
+    broadcast.send(frame(3, 10), [late.client, ...pages.map((p) => p.client)]);
+    while (broadcast.pending > 0) await nextTurn();
+    const numbers = (written: string[]) => written.map((w) => w.slice(19, 20));
+    for (const page of pages) expect(numbers(page.written)).toEqual(['1', '2', '3']);
+    expect(numbers(late.written)).toEqual(['2', '3']);
   });
 });
