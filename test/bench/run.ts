@@ -20,7 +20,7 @@ import { cp, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +61,7 @@ const START_TIMEOUT_MS = 30_000;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const mainJs = process.env.BENCH_MAIN || join(root, 'dist', 'main.js');
 const bareSource = join(root, 'test', 'bench', 'bare-hono.ts');
+const floorSource = join(root, 'test', 'bench', 'floor-hono.ts');
 
 const clientA = clients[0];
 const businessA1 = clientA?.businesses[0];
@@ -184,11 +185,11 @@ const bare =
   (bundle: string): Launch =>
   (port) => ({ args: [bundle], env: { PORT: String(port) } });
 
-/** Bundles the bare Hono app to one .mjs, so it runs on plain node as dist/main.js does. */
-async function bundleBare(dir: string): Promise<string> {
-  const outfile = join(dir, 'bare-hono.mjs');
+/** Bundles an app of the bench (the bare Hono app, the reads' floor) to one .mjs, so it runs on plain node as dist/main.js does. */
+async function bundleApp(dir: string, source: string): Promise<string> {
+  const outfile = join(dir, `${basename(source, '.ts')}.mjs`);
   await build({
-    entryPoints: [bareSource],
+    entryPoints: [source],
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -312,55 +313,93 @@ interface Pair {
   ratio: number;
 }
 
+/** The median of each figure over the rounds. */
+const summary = (runs: Load[]): Load => ({
+  rps: median(runs.map((r) => r.rps)),
+  p99: median(runs.map((r) => r.p99)),
+  requests: runs.reduce((sum, r) => sum + r.requests, 0),
+  errors: runs.reduce((sum, r) => sum + r.errors, 0),
+  cpuUs: median(runs.map((r) => r.cpuUs ?? Number.NaN)),
+});
+
 /**
  * Measures `a` and `b` in alternation, ROUNDS times each, after one warm-up run of each; reports the median of
  * each figure and the median of the per-round ratios, so a burst of noise from the host hits both sides alike.
+ * `c`, when given, takes its turn after `b` in every round, and is compared with `b` the same way.
  */
-async function paired(a: LoadTarget, b: LoadTarget, pids: [number?, number?] = []): Promise<Pair> {
-  await load(a, WARMUP_SECONDS);
-  await load(b, WARMUP_SECONDS);
-  const as: Load[] = [];
-  const bs: Load[] = [];
+async function paired(
+  a: LoadTarget,
+  b: LoadTarget,
+  pids: [number?, number?, number?] = [],
+  c?: LoadTarget,
+): Promise<Pair & { c?: Pair }> {
+  const targets = c ? [a, b, c] : [a, b];
+  for (const target of targets) await load(target, WARMUP_SECONDS);
+  const rounds: Load[][] = targets.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    as.push(await load(a, SECONDS, pids[0]));
-    bs.push(await load(b, SECONDS, pids[1]));
+    for (const [i, target] of targets.entries()) rounds[i]?.push(await load(target, SECONDS, pids[i]));
+    const figures = rounds.map((runs) => runs[round]);
     log(
-      `  round ${round + 1}: ${Math.round(as[round]?.rps ?? 0)} vs ${Math.round(bs[round]?.rps ?? 0)} req/s` +
+      `  round ${round + 1}: ${figures.map((r) => Math.round(r?.rps ?? 0)).join(' vs ')} req/s` +
         (pids.length > 0
-          ? `, ${Math.round(as[round]?.cpuUs ?? Number.NaN)} vs ${Math.round(bs[round]?.cpuUs ?? Number.NaN)} µs CPU a request`
+          ? `, ${figures.map((r) => Math.round(r?.cpuUs ?? Number.NaN)).join(' vs ')} µs CPU a request`
           : ''),
     );
   }
-  const summary = (runs: Load[]): Load => ({
-    rps: median(runs.map((r) => r.rps)),
-    p99: median(runs.map((r) => r.p99)),
-    requests: runs.reduce((sum, r) => sum + r.requests, 0),
-    errors: runs.reduce((sum, r) => sum + r.errors, 0),
-    cpuUs: median(runs.map((r) => r.cpuUs ?? Number.NaN)),
-  });
+  const [as = [], bs = [], cs = []] = rounds;
+  const ratio = (xs: Load[]) => median(xs.map((r, i) => r.rps / (bs[i]?.rps ?? Number.NaN)));
   return {
     a: summary(as),
     b: summary(bs),
-    ratio: median(as.map((r, i) => r.rps / (bs[i]?.rps ?? Number.NaN))),
+    ratio: ratio(as),
+    ...(c ? { c: { a: summary(cs), b: summary(bs), ratio: ratio(cs) } } : {}),
   };
 }
 
 // ---------------------------------------------------------------- 1. reads
 
-async function benchReads(dir: string, bareBundle: string): Promise<Pair> {
-  log('reads: sandbox GET /api/v1/clients/business/account-details vs bare Hono GET /');
+interface Reads extends Pair {
+  /** The reads' floor (`floor-hono.ts`) against the same bare app, in the same rounds. */
+  floor: Pair;
+}
+
+/**
+ * The sandbox's reads against a bare Hono app, and, in the same rounds, the reads' floor: a Hono app doing only what
+ * issue 18 requires of a read (the same answer after the checks of scheme A, a request id, a journal entry), to show
+ * how much of the distance to the bare app any implementation would have.
+ */
+async function benchReads(dir: string, bareBundle: string): Promise<Reads> {
+  log(
+    'reads: sandbox GET /api/v1/clients/business/account-details vs bare Hono GET / vs the same read at its floor',
+  );
   const sandbox = await startServer('sandbox', ours(join(dir, 'reads.json')));
   const baseline = await startServer('bare hono', bare(bareBundle));
+  let floor: Server | null = null;
   try {
     const headers = schemeA(await signIn(sandbox));
-    return await paired(
-      { url: `${sandbox.url}/api/v1/clients/business/account-details`, headers },
+    const floorBundle = await bundleApp(dir, floorSource);
+    floor = await startServer('floor', (port) => ({
+      args: [floorBundle],
+      env: {
+        PORT: String(port),
+        TOKEN: headers.authorization?.slice('Bearer '.length) ?? '',
+        SECRET_KEY: A.secretKey,
+        BUSINESS_ID: A.businessId,
+      },
+    }));
+    const path = '/api/v1/clients/business/account-details';
+    const { c, ...pair } = await paired(
+      { url: `${sandbox.url}${path}`, headers },
       { url: `${baseline.url}/` },
-      [sandbox.child.pid, baseline.child.pid],
+      [sandbox.child.pid, baseline.child.pid, floor.child.pid],
+      { url: `${floor.url}${path}`, headers },
     );
+    if (!c) throw new Error('reads: the floor was not measured');
+    return { ...pair, floor: c };
   } finally {
     await stopServer(sandbox);
     await stopServer(baseline);
+    if (floor) await stopServer(floor);
   }
 }
 
@@ -981,13 +1020,6 @@ async function withAndWithout(
         `${Math.round(withClients[round]?.rps ?? 0)} (p99 ${ms(withClients[round]?.p99 ?? 0)}) with ${FANOUT_CLIENTS} dashboards`,
     );
   }
-  const summary = (runs: Load[]): Load => ({
-    rps: median(runs.map((r) => r.rps)),
-    p99: median(runs.map((r) => r.p99)),
-    requests: runs.reduce((sum, r) => sum + r.requests, 0),
-    errors: runs.reduce((sum, r) => sum + r.errors, 0),
-    cpuUs: median(runs.map((r) => r.cpuUs ?? Number.NaN)),
-  });
   return { without: summary(without), with: summary(withClients) };
 }
 
@@ -1177,7 +1209,7 @@ async function benchHooks(dir: string): Promise<Hooks> {
 
 interface Results {
   cold?: ColdStarts;
-  reads?: Pair;
+  reads?: Reads;
   writes?: Writes;
   transfers?: Writes;
   bulk?: Bulk;
@@ -1258,6 +1290,14 @@ function rows({ cold, reads, writes, transfers, bulk, soak, fanout, hooks }: Res
             '≥ 0.60',
             verdict(reads.ratio >= 0.6),
           ],
+          [
+            'reads req/s at the floor: only the checks, request id and journal entry required (baseline bare Hono)',
+            int.format(reads.floor.a.rps),
+            int.format(reads.floor.b.rps),
+            reads.floor.ratio.toFixed(2),
+            '',
+            '',
+          ],
           ['reads p99 latency', ms(reads.a.p99), ms(reads.b.p99), ratio(reads.a.p99, reads.b.p99), '', ''],
           // Less at the mercy of the neighbours than req/s: what each request cost the server, all its threads.
           [
@@ -1265,6 +1305,14 @@ function rows({ cold, reads, writes, transfers, bulk, soak, fanout, hooks }: Res
             `${(reads.a.cpuUs ?? Number.NaN).toFixed(0)} µs`,
             `${(reads.b.cpuUs ?? Number.NaN).toFixed(0)} µs`,
             ((reads.b.cpuUs ?? Number.NaN) / (reads.a.cpuUs ?? Number.NaN)).toFixed(2),
+            '',
+            '',
+          ],
+          [
+            'reads CPU per request at the floor (ratio: baseline / floor)',
+            `${(reads.floor.a.cpuUs ?? Number.NaN).toFixed(0)} µs`,
+            `${(reads.floor.b.cpuUs ?? Number.NaN).toFixed(0)} µs`,
+            ((reads.floor.b.cpuUs ?? Number.NaN) / (reads.floor.a.cpuUs ?? Number.NaN)).toFixed(2),
             '',
             '',
           ],
@@ -1538,7 +1586,7 @@ async function main(): Promise<void> {
     scratch = dir;
     wrk = findWrk();
     log(wrk ? `load generator: ${wrk} (one thread)` : 'load generator: autocannon (wrk not available)');
-    const bareBundle = await bundleBare(dir);
+    const bareBundle = await bundleApp(dir, bareSource);
     const results: Results = {};
     // Cold start first: it is the most sensitive to what ran before (dirty pages of the write runs, a big heap).
     if (runs('cold')) results.cold = await benchColdStart(dir, bareBundle);
