@@ -301,7 +301,7 @@ export const PAGES_PER_TURN = 25;
 export class Broadcast {
   private readonly queue: { bytes: Uint8Array; pages: FeedClient[]; next: number }[] = [];
 
-  /** Sends `bytes` to `pages`: the first slice now, the rest in the turns after. */
+  /** Sends `bytes` to `pages`, after the frames still on their way: a slice a turn, the first now if none is. */
   send(bytes: Uint8Array, pages: Iterable<FeedClient>): void {
     const all = [...pages];
     if (all.length === 0) return;
@@ -418,6 +418,9 @@ export class LiveFeed {
   }
 
   private tick(): void {
+    // The last frame has not reached every page yet (a busy event loop): the changes wait for the next tick, so that
+    // frames never queue up behind one another.
+    if (this.outgoing.pending > 0) return;
     if (this.resting > 0) {
       this.resting--;
       return;

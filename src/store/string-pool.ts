@@ -53,8 +53,11 @@ export function settleRecord<T>(value: T, pool: StringPool): T {
     const fields = value as Record<string, unknown>;
     for (const key of Object.keys(fields)) {
       const field = fields[key];
-      if (typeof field === 'string') fields[key] = pool.intern(field);
-      else settleRecord(field, pool);
+      if (typeof field !== 'string') settleRecord(field, pool);
+      else {
+        const pooled = pool.intern(field);
+        if (pooled !== field) fields[key] = pooled;
+      }
     }
     Object.freeze(value);
   }

@@ -13,6 +13,7 @@ import {
   ENTRIES_PER_FRAME,
   FLUSH_MS,
   PAGE_BYTES_PER_SECOND,
+  PAGES_PER_TURN,
   REQUESTS_PER_FRAME,
 } from '../../src/dashboard/live.js';
 import { FOLD_CLIENTS_OVER } from '../../src/dashboard/views.js';
@@ -964,6 +965,38 @@ describe('GET /__sandbox/ui/events', () => {
     expect(storeListeners(sandbox)).toBe(before + 1);
     await pages[0]?.cancel();
     expect(storeListeners(sandbox)).toBe(before);
+  });
+
+  it('holds the next frame while the last one is still on its way to the pages, and sends what changed with the one after', async () => {
+    const sandbox = await sandboxFor();
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    cleanups.push(async () => {
+      vi.useRealTimers();
+    });
+    // One page more than a turn's slice: a frame reaches the last page a turn after it was sent.
+    const pages = await Promise.all(Array.from({ length: PAGES_PER_TURN + 1 }, () => readyEvents(sandbox)));
+    const last = pages.at(-1);
+    if (!last) throw new Error('no page');
+    const frozen = (value: boolean) => (p: Patch) => p.html.includes(`data-frozen="${value}"`);
+
+    void sandbox.clock.freeze(true);
+    vi.advanceTimersByTime(FLUSH_MS); // the frozen clock, still on its way to the last page
+    void sandbox.clock.freeze(false);
+    vi.advanceTimersByTime(FLUSH_MS); // held: the running clock waits for the next frame
+    await last.next('patch', hasPatch('clock-panel', frozen(true)));
+    const set = await call(sandbox, 'PUT', `/__sandbox/businesses/${A.a1.id}/balance`, {
+      body: { balance: 4242 },
+    });
+    expect(set.status).toBe(200);
+    vi.advanceTimersByTime(FLUSH_MS);
+    await last.next('patch', hasPatch('clock-panel', frozen(false)));
+
+    // The running clock came with the balance, after it (a frame's rows come before its panels); a frame sent at the
+    // second tick would have put it before.
+    const at = (test: (e: SseEvent) => boolean) => last.seen.findIndex((e) => e.event === 'patch' && test(e));
+    const balance = at(hasPatch(`client-${A.id}`, (p) => p.html.includes('₦42.42')));
+    expect(balance).toBeGreaterThan(at(hasPatch('clock-panel', frozen(true))));
+    expect(at(hasPatch('clock-panel', frozen(false)))).toBeGreaterThan(balance);
   });
 
   it('after a frame bigger than its share of PAGE_BYTES_PER_SECOND, holds the next changes for as many ticks', async () => {

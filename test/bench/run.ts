@@ -10,6 +10,7 @@
 // BENCH_WARMUP_SECONDS (default 2), BENCH_CONNECTIONS (default 50), BENCH_COLD_RUNS (default 9), BENCH_MAIN (the
 // CLI to measure, default dist/main.js: point it at another build to compare), BENCH_NO_INSTALL=1 (never apt-get),
 // BENCH_BULK_ITEMS (default 10 000), BENCH_SOAK_SECONDS (default 60; 0 skips the soak), BENCH_SOAK_CONNECTIONS (200),
+// BENCH_SOAK_IDLE_SECONDS (20: how long the soaked process idles before its end is read),
 // BENCH_SOAK_MEMORY_LIMIT_MB (run the soak under a hard memory bound, as in a container of that size; see benchSoak),
 // BENCH_ONLY (comma-separated parts to run: cold, reads, writes, transfers, bulk, soak, fanout, webhooks; default
 // all).
@@ -325,7 +326,8 @@ const summary = (runs: Load[]): Load => ({
 /**
  * Measures `a` and `b` in alternation, ROUNDS times each, after one warm-up run of each; reports the median of
  * each figure and the median of the per-round ratios, so a burst of noise from the host hits both sides alike.
- * `c`, when given, takes its turn after `b` in every round, and is compared with `b` the same way.
+ * `c`, when given, takes its turn in every round too, and is compared with `b` the same way. Each round starts with
+ * the next target (a, b, c; then b, c, a; …).
  */
 async function paired(
   a: LoadTarget,
@@ -337,7 +339,12 @@ async function paired(
   for (const target of targets) await load(target, WARMUP_SECONDS);
   const rounds: Load[][] = targets.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, target] of targets.entries()) rounds[i]?.push(await load(target, SECONDS, pids[i]));
+    // Each round starts with the next target, so that none always runs right after the same one.
+    for (let k = 0; k < targets.length; k++) {
+      const i = (round + k) % targets.length;
+      const target = targets[i];
+      if (target) rounds[i]?.push(await load(target, SECONDS, pids[i]));
+    }
     const figures = rounds.map((runs) => runs[round]);
     log(
       `  round ${round + 1}: ${figures.map((r) => Math.round(r?.rps ?? 0)).join(' vs ')} req/s` +
@@ -635,7 +642,10 @@ interface Reading {
 
 interface Soak {
   load: Load;
-  /** Highest resident memory of the soaked process through warm-up, load and drain (VmHWM), MB. */
+  /**
+   * Highest resident memory of the soaked process from its start to the reading at the end (VmHWM), MB: the
+   * warm-up, its re-import (two copies of a state of some 10 000 records for a moment), the load, the drain.
+   */
   peakRssMb: number;
   /** The soaked process after the warm-up, once the load's queues drained, and at the end (idle since then). */
   before: Reading;

@@ -101,8 +101,9 @@ describe('a frame sent to many pages', () => {
       frame(1, 10),
       pages.map((p) => p.client),
     );
-    broadcast.send(frame(2, 10), [...pages.map((p) => p.client), late.client]);
-    broadcast.send(frame(3, 10), [late.client, ...pages.map((p) => p.client)]);
+    // In the opposite order: were each frame sliced on its own, the last pages would get frame 2 before frame 1.
+    broadcast.send(frame(2, 10), [late.client, ...pages.map((p) => p.client).reverse()]);
+    broadcast.send(frame(3, 10), [...pages.map((p) => p.client), late.client]);
     while (broadcast.pending > 0) await nextTurn();
     const numbers = (written: string[]) => written.map((w) => w.slice(19, 20));
     for (const page of pages) expect(numbers(page.written)).toEqual(['1', '2', '3']);
