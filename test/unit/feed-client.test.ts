@@ -7,19 +7,25 @@ import {
   type PageStream,
 } from '../../src/dashboard/live.js';
 
-/** A page's stream whose writes finish only when the test lets them: a page that reads slowly, or not at all. */
-function slowStream() {
+/** A page's stream that records what it is written; each write finishes when `finish()` does. */
+function recordingStream(finish: () => Promise<void>) {
   const written: string[] = [];
-  const pending: (() => void)[] = [];
   const stream: PageStream = {
     aborted: false,
     closed: false,
     abort: () => undefined,
     write: (bytes: Uint8Array) => {
       written.push(Buffer.from(bytes).toString('latin1'));
-      return new Promise<void>((resolve) => pending.push(resolve));
+      return finish();
     },
   };
+  return { stream, written };
+}
+
+/** A page's stream whose writes finish only when the test lets them: a page that reads slowly, or not at all. */
+function slowStream() {
+  const pending: (() => void)[] = [];
+  const { stream, written } = recordingStream(() => new Promise<void>((resolve) => pending.push(resolve)));
   /** Lets every write on its way finish, and those they start, until none is left. */
   const release = async () => {
     while (pending.length > 0) {
@@ -61,16 +67,7 @@ describe('a dashboard page that falls behind', () => {
 
 /** A page that reads at once: each write is recorded and done. */
 function quickPage() {
-  const written: string[] = [];
-  const stream: PageStream = {
-    aborted: false,
-    closed: false,
-    abort: () => undefined,
-    write: (bytes: Uint8Array) => {
-      written.push(Buffer.from(bytes).toString('latin1'));
-      return Promise.resolve();
-    },
-  };
+  const { stream, written } = recordingStream(() => Promise.resolve());
   return { client: new FeedClient(stream), written };
 }
 
