@@ -326,19 +326,16 @@ export class Store {
   }
 
   /**
-   * Replaces the whole state (reset, import) and makes it durable as a new snapshot. If the snapshot cannot be
-   * written, the old state comes back (with every change made on top of the new one meanwhile undone) and it
-   * rejects with a `StoreWriteError`.
+   * Replaces the whole state (reset, import) and makes it durable as a new snapshot. The document's records become
+   * the state's, frozen: the caller hands them over. If the snapshot cannot be written, the old state comes back
+   * (with every change made on top of the new one meanwhile undone) and it rejects with a `StoreWriteError`.
    */
   async replaceState(doc: StateDocument): Promise<void> {
     if (this.tx) throw new Error('replaceState() inside mutate()');
     const previous = { maps: this.maps, indexes: new Map(this.indexes) };
-    // The records as their JSON text parsed back, as recordChange keeps each one: a document built by code (zod's
-    // parse of an import, the seeded fixtures) holds objects whose properties were added one by one, each with a
-    // backing array of its own. After an import of 100 000 records that was 11 MB more heap than a restart holding
-    // the same state (heap snapshots of the soak benchmark's leak check). It is also the store's own copy: the
-    // caller's document can change afterwards without changing the state.
-    this.load({ collections: JSON.parse(JSON.stringify(doc.collections)) as StateDocument['collections'] });
+    // The records given become the state, frozen, in this one synchronous step: an import hands over records it
+    // already made compact (see `readStateDocument`), and copying a whole document here would hold the event loop.
+    this.load(doc);
     this.seq++;
     if (!this.journal) {
       this.emit('replaced');
@@ -425,9 +422,10 @@ export class Store {
   private apply(collection: CollectionName, id: string, record: unknown): void {
     const map = this.maps[collection] as Map<string, unknown>;
     const previous = map.get(id) as Record<string, unknown> | undefined;
+    // Settled first, so that the indexes' keys are the pool's copies of the strings too.
+    const next = record === null ? null : (settleRecord(record, this.strings) as Record<string, unknown>);
     const indexes = this.indexes.get(collection);
     if (indexes && indexes.size > 0) {
-      const next = record as Record<string, unknown> | null;
       for (const [field, index] of indexes) {
         if (previous && previous[field] !== next?.[field]) index.get(previous[field])?.delete(id);
         if (next) {
@@ -437,8 +435,8 @@ export class Store {
         }
       }
     }
-    if (record === null) map.delete(id);
-    else map.set(id, settleRecord(record, this.strings));
+    if (next === null) map.delete(id);
+    else map.set(id, next);
   }
 
   private txPut<K extends CollectionName>(collection: K, record: Collections[K]): void {
