@@ -20,8 +20,11 @@ export class IdLine {
     if (this.head === this.ids.length) return undefined;
     const id = this.ids[this.head];
     this.ids[this.head++] = undefined;
-    if (this.head === this.ids.length) this.clear();
-    else if (this.head >= 1024 && this.head * 2 >= this.ids.length) {
+    if (this.head === this.ids.length) {
+      // Empty again, as it is most of the time (an id taken as soon as it came): the same array, from its start.
+      this.ids.length = 0;
+      this.head = 0;
+    } else if (this.head >= 1024 && this.head * 2 >= this.ids.length) {
       this.ids = this.ids.slice(this.head);
       this.head = 0;
     }

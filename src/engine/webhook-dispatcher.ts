@@ -1,4 +1,3 @@
-import PQueue from 'p-queue';
 import type { Deps } from '../deps.js';
 import { retryDelayMs } from '../domain/backoff.js';
 import { type ClockTask, isoAt } from '../domain/clock.js';
@@ -13,13 +12,13 @@ import { postWebhook } from './webhook-post.js';
 type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'log' | 'scenarios'>;
 
 /**
- * A client's deliveries waiting for a slot for their first attempt. Its p-queue holds no more than it runs; the rest
- * wait here as ids, in order. A task waiting in a p-queue holds some 880 bytes (its promise, their functions, its
- * entry), and under load a client's backlog reaches tens of thousands: the soak benchmark's peak held 30 MB of them,
- * and the heap V8 grows for a peak it keeps.
+ * A client's first attempts: how many run now (at most `webhookConcurrency`), and the deliveries waiting for a slot,
+ * as ids in order. A task waiting in a p-queue held some 880 bytes (its promise, their functions, its entry), and
+ * under load a client's backlog reaches tens of thousands: the soak benchmark's peak held 30 MB of them, and the heap
+ * V8 grows for a peak it keeps.
  */
 interface ClientLine {
-  queue: PQueue;
+  running: number;
   waiting: IdLine;
 }
 
@@ -38,7 +37,7 @@ function describeFailure(error: unknown, timeoutMs: number): string {
  * it fail as if the receiver were down (`refuse`), send it twice (`duplicate`) or lose the delivery (`drop`).
  *
  * The order a client's deliveries keep: first attempts start in the order the deliveries were made, up to
- * `webhookConcurrency` at once (a p-queue per client); the slot is held from the start of the attempt (its
+ * `webhookConcurrency` at once (per client); the slot is held from the start of the attempt (its
  * scenario delay included) until it is recorded. A retry takes no slot: it starts when its backoff is up, so a
  * receiver that hangs on one delivery holds no other delivery's retries, and holds a first attempt only while every
  * slot is taken, each for at most its timeout. Retries that come due at the same moment start in the order their
@@ -83,11 +82,14 @@ export class WebhookDispatcher {
    * next turn, so an advance sees no gap.
    */
   private feed(line: ClientLine): void {
-    const { queue, waiting } = line;
-    const refill = () => this.feed(line);
-    while (waiting.size > 0 && queue.size + queue.pending < queue.concurrency) {
-      const id = waiting.take() as string;
-      void queue.add(() => this.deps.clock.run((task) => this.attemptOnce(id, task))).then(refill, refill);
+    const settled = () => {
+      line.running--;
+      this.feed(line);
+    };
+    while (line.waiting.size > 0 && line.running < this.deps.config.webhookConcurrency) {
+      const id = line.waiting.take() as string;
+      line.running++;
+      void this.deps.clock.run((task) => this.attemptOnce(id, task)).then(settled, settled);
     }
   }
 
@@ -118,10 +120,8 @@ export class WebhookDispatcher {
   /** Forgets every scheduled and queued delivery (reset). */
   clear(): void {
     this.timers.clear();
-    for (const line of this.lines.values()) {
-      line.queue.clear();
-      line.waiting.clear();
-    }
+    // Attempts running now finish and free their slots; the waiting ones are forgotten.
+    for (const line of this.lines.values()) line.waiting.clear();
     this.open.clear();
     this.rank.clear();
     this.wakeIdle();
@@ -136,10 +136,7 @@ export class WebhookDispatcher {
   private lineOf(clientId: string): ClientLine {
     let line = this.lines.get(clientId);
     if (!line) {
-      line = {
-        queue: new PQueue({ concurrency: this.deps.config.webhookConcurrency }),
-        waiting: new IdLine(),
-      };
+      line = { running: 0, waiting: new IdLine() };
       this.lines.set(clientId, line);
     }
     return line;
@@ -159,7 +156,7 @@ export class WebhookDispatcher {
     const token = Symbol(delivery.id);
     this.timers.set(delivery.id, token);
     // A task of the clock too, busy again from the moment it is woken until its attempt is recorded (or handed to
-    // the queue), so an advance sees no gap.
+    // the line), so an advance sees no gap.
     void this.deps.clock.run(async (task) => {
       await task.sleep(Math.max(0, (delivery.nextAttemptAt ?? 0) - this.deps.clock.now()));
       await this.inTurn(delivery.id);
