@@ -38,6 +38,12 @@ export const REQUESTS_PER_FRAME = 20;
  */
 export const PAGE_BYTES_PER_SECOND = 48 * 1024;
 const BYTES_PER_TICK = (PAGE_BYTES_PER_SECOND * FLUSH_MS) / 1000;
+/**
+ * The longest rest after a big frame, in ticks (a second). Rows other than ledger entries and requests are not
+ * capped per frame, so a rest could otherwise feed the next, bigger frame and a longer rest, and the page stop
+ * moving under a stream of large rows (webhook deliveries) however long it lasted.
+ */
+export const MAX_REST_TICKS = 10;
 /** A comment line now and then, so that proxies and browsers keep an idle stream open. */
 const HEARTBEAT_MS = 15_000;
 
@@ -318,7 +324,8 @@ export class Broadcast {
     const frame = this.queue[0];
     if (!frame) return;
     const end = Math.min(frame.next + PAGES_PER_TURN, frame.pages.length);
-    for (; frame.next < end; frame.next++) frame.pages[frame.next]?.send(frame.bytes);
+    // A page's send only queues its bytes (its write's failure ends that page alone), so a slice always finishes.
+    while (frame.next < end) frame.pages[frame.next++]?.send(frame.bytes);
     if (frame.next === frame.pages.length) this.queue.shift();
     if (this.queue.length > 0) setImmediate(this.slice);
   };
@@ -379,6 +386,7 @@ export class LiveFeed {
     if (this.timer) return;
     const { store } = this.deps;
     this.pending = new Pending();
+    this.resting = 0;
     this.unsubscribe = [
       store.subscribe((changes) => {
         this.totals.heard(changes);
@@ -453,7 +461,8 @@ export class LiveFeed {
     if (!text) return;
     const bytes = encoder.encode(text);
     this.broadcast(bytes);
-    // A frame over a tick's share of PAGE_BYTES_PER_SECOND: the next ones wait as many ticks as it took more.
-    this.resting = Math.ceil(bytes.length / BYTES_PER_TICK) - 1;
+    // A frame over a tick's share of PAGE_BYTES_PER_SECOND: the next ones wait as many ticks as it took more, at most
+    // MAX_REST_TICKS.
+    this.resting = Math.min(MAX_REST_TICKS, Math.ceil(bytes.length / BYTES_PER_TICK) - 1);
   }
 }

@@ -95,12 +95,13 @@ function BusinessCells({ business: b, ledger }: { business: BusinessRecord; ledg
   );
 }
 
+/** A business's ledger balance in kobo: summed by the page, kept by the live feed (`ledger-totals.ts`). */
+export type LedgerOf = (businessId: string) => number;
+
 /**
  * A client and its businesses: one `<tbody>` of the one clients table, so that every balance lines up in its
  * column. The client's cell spans its businesses' rows.
  */
-/** A business's ledger balance in kobo: summed by the page, kept by the live feed (`ledger-totals.ts`). */
-export type LedgerOf = (businessId: string) => number;
 
 export function ClientRows({ deps, client, ledger }: { deps: Deps; client: ClientRecord; ledger: LedgerOf }) {
   const businesses = deps.store.where('businesses', 'clientId', client.id);

@@ -1,8 +1,8 @@
 import { shownHeaders } from '../control/webhooks/service.js';
 import type { Deps } from '../deps.js';
 import type { RequestEntry } from '../http/request-log.js';
-import { ledgerBalance } from '../ledger/ledger.js';
 import type { Collections, DeliveryRecord } from '../store/records.js';
+import { LedgerTotals } from './ledger-totals.js';
 import { ClockPanel, ScenarioPanel } from './panels.js';
 import {
   BatchRow,
@@ -170,14 +170,8 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
   const shownClients = picked ? [picked] : clients;
   const folded = picked === undefined && clients.length > FOLD_CLIENTS_OVER;
   // Summed once a business for the page: its clients table row and its ledger filter option both show it.
-  const ledgers = new Map<string, number>();
-  const ledgerOf = (businessId: string) => {
-    const known = ledgers.get(businessId);
-    if (known !== undefined) return known;
-    const total = ledgerBalance(store, businessId);
-    ledgers.set(businessId, total);
-    return total;
-  };
+  const totals = new LedgerTotals(store);
+  const ledgerOf = (businessId: string) => totals.of(businessId);
 
   const businessCount = picked
     ? store.countWhere('businesses', 'clientId', picked.id)

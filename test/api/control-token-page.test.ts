@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settings } from '../../src/config.js';
+import { TOKEN_FORM_MAX_BYTES } from '../../src/dashboard/token.js';
 import { tokenPage } from '../../src/dashboard/token-page.js';
 import { CONTROL_DOCS_URL, DOCS_PAGE } from '../../src/openapi/docs-page.js';
 import type { Sandbox } from '../../src/sandbox.js';
@@ -184,19 +185,24 @@ describe("the page's form: a POST, so the token is never in a URL", () => {
   });
 
   it('a body that is not the form, too large or malformed: no token, never a 500', async () => {
-    const large = `token=${TOKEN}&pad=${'x'.repeat(5000)}`;
+    const over = TOKEN_FORM_MAX_BYTES + 1;
+    const large = `token=${TOKEN}&pad=${'x'.repeat(over)}`;
     const stream = () =>
       new ReadableStream<Uint8Array>({
         start(controller) {
           controller.enqueue(new TextEncoder().encode(`token=${TOKEN}&pad=`));
-          for (let i = 0; i < 10; i += 1) controller.enqueue(new Uint8Array(1000).fill(120));
+          for (let i = 0; i < 10; i += 1) controller.enqueue(new Uint8Array(Math.ceil(over / 4)).fill(120));
           controller.close();
         },
       });
     const bodies: [string, Posted, Record<string, string>][] = [
-      ['over 4 KB', large, BROWSER],
-      ['over 4 KB by its Content-Length', `token=${TOKEN}`, { ...BROWSER, 'content-length': '5000' }],
-      ['streamed past 4 KB without a length', stream(), BROWSER],
+      ['over the limit', large, BROWSER],
+      [
+        'over the limit by its Content-Length',
+        `token=${TOKEN}`,
+        { ...BROWSER, 'content-length': String(over) },
+      ],
+      ['streamed past the limit without a length', stream(), BROWSER],
       ['JSON', JSON.stringify({ token: TOKEN }), { ...BROWSER, 'content-type': 'application/json' }],
       [
         'multipart',

@@ -12,6 +12,7 @@ import { virtualAccount as listedVirtualAccount } from '../../src/control/virtua
 import {
   ENTRIES_PER_FRAME,
   FLUSH_MS,
+  MAX_REST_TICKS,
   PAGE_BYTES_PER_SECOND,
   PAGES_PER_TURN,
   REQUESTS_PER_FRAME,
@@ -1025,6 +1026,37 @@ describe('GET /__sandbox/ui/events', () => {
     expect(events.seen.indexOf(next)).toBe(ready + big.length);
     expect(patchIn(next, `client-${A.id}`).html).toContain('<span class="badge ok">approved</span>');
     expect(patchIn(next, `client-${B.id}`).html).toContain('₦7.77');
+  });
+
+  it('rests at most MAX_REST_TICKS after a frame, however big it was', async () => {
+    const sandbox = await sandboxFor();
+    const { account } = await webhookSetup(sandbox, null, { type: 'permanent', reference: 'dash-rest' });
+    const events = await steppedEvents(sandbox);
+    const ready = events.seen.length;
+    // A frame of far more than MAX_REST_TICKS ticks' share: many delivery rows, each with its payload.
+    for (let i = 0; i < 60; i++)
+      expect(
+        (await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: 100 + i })).status,
+      ).toBe(201);
+    events.flush();
+    await events.next('requests');
+    const bytes = events.seen
+      .slice(ready)
+      .reduce((n, e) => n + Buffer.byteLength(`event: ${e.event}\ndata: ${e.data}\n\n`), 0);
+    expect(bytes, 'the big frame').toBeGreaterThan(
+      (MAX_REST_TICKS + 2) * ((PAGE_BYTES_PER_SECOND * FLUSH_MS) / 1000),
+    );
+
+    const balance = await call(sandbox, 'PUT', `/__sandbox/businesses/${B.b1.id}/balance`, {
+      body: { balance: 778 },
+    });
+    expect(balance.status).toBe(200);
+    // The rest, and the tick after it: the change comes (without the bound, the rest would last many more ticks).
+    for (let tick = 1; tick <= MAX_REST_TICKS; tick++) events.flush();
+    events.flush();
+    expect(patchIn(await events.next('patch', hasPatch(`client-${B.id}`)), `client-${B.id}`).html).toContain(
+      '₦7.78',
+    );
   });
 
   it('sends at most REQUESTS_PER_FRAME requests a frame, the newest', async () => {
