@@ -22,7 +22,9 @@ import { requestError } from './log-events.js';
 import { openapiRoutes } from './openapi/routes.js';
 import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write-error.js';
 
-const isApiPath = (path: string) => path === '/api/v1' || path.startsWith('/api/v1/');
+/** Where the bank's API is mounted. */
+const API = '/api/v1';
+const isApiPath = (path: string) => path === API || path.startsWith(`${API}/`);
 
 /**
  * nginx's "client closed request": the client went away before its request was complete. Hono's status type
@@ -87,7 +89,7 @@ export function createApp(
   };
   // One auth for both mounts: one cache of verified tokens.
   const auth = createAuth(deps);
-  mountRoutes(app, '/api/v1', apiRouteList, runtime, auth, check, true);
+  mountRoutes(app, API, apiRouteList, runtime, auth, check, true);
   // Before every /__sandbox route: the documents and the dashboard's assets too, and a path no route answers.
   app.use('/__sandbox/*', controlGuard(deps.config));
   mountRoutes(app, '/__sandbox', controlRouteList, runtime, auth, check);
@@ -101,7 +103,7 @@ export function createApp(
   });
 
   const unmatched = unmatchedRoute([
-    ['/api/v1', apiRouteList],
+    [API, apiRouteList],
     ['/__sandbox', controlRouteList],
   ]);
   // A path under /api/v1 that no route takes still meets the scenario rules, as a request of `(no route)`.

@@ -4,6 +4,7 @@ import { getPath } from 'hono/utils/url';
 import { WARNING_HEADER } from '../domain/stricter-in-production.js';
 import { type RequestEnv, RequestFacts } from './env.js';
 import { ANSWER_TEXT, type WithAnswerText } from './envelope.js';
+import { requestHeader } from './headers.js';
 import {
   ENTRY_OVERHEAD_BYTES,
   envelopeMessage,
@@ -11,7 +12,7 @@ import {
   NO_WARNINGS,
   type RequestEntry,
 } from './request-log.js';
-import { bufferedUnreadBody, hasBody, settleUnreadBody } from './unread-body.js';
+import { unreadBody } from './unread-body.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -30,8 +31,8 @@ export interface FrontOptions {
 
 /** The request's `x-request-id` if it is one the sandbox can echo (word characters, `.:-`, up to 128), else a new one. */
 function requestIdOf(request: Request, incoming: IncomingMessage | undefined): string {
-  const given = incoming ? incoming.headers['x-request-id'] : request.headers.get('x-request-id');
-  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  const given = requestHeader(incoming, request, 'x-request-id');
+  return given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
 /** The ISO time of the last millisecond asked for: under load many requests are answered in one. */
@@ -64,20 +65,13 @@ export function front(dispatch: Dispatch, { answered, bodyLimit, failed }: Front
     }
     return answer;
   };
-  // Answered before the request body was all received: read the rest (keeping what the journal may show), or say
-  // the connection closes. All received but never read (a 401 before the body): what Node buffered. A read is
-  // answered before Node has marked its bodiless request complete: nothing to settle then (`hasBody`).
+  // What the route left of the body, settled first where it was still arriving (`unreadBody`).
   const settle = (request: Request, env: RequestEnv, res: Response): Response | Promise<Response> => {
     const { incoming, outgoing } = env;
-    if (incoming && outgoing) {
-      if (!incoming.complete && hasBody(incoming))
-        return settleUnreadBody(incoming, outgoing, res, bodyLimit).then((unread) =>
-          finish(request, env, res, unread),
-        );
-      if (!incoming.readableDidRead && incoming.readableLength > 0)
-        return finish(request, env, res, bufferedUnreadBody(incoming));
-    }
-    return finish(request, env, res, undefined);
+    const unread = incoming && outgoing ? unreadBody(incoming, outgoing, res, bodyLimit) : undefined;
+    return unread instanceof Promise
+      ? unread.then((body) => finish(request, env, res, body))
+      : finish(request, env, res, unread);
   };
   return (
     request: Request,
@@ -94,17 +88,11 @@ export function front(dispatch: Dispatch, { answered, bodyLimit, failed }: Front
   };
 }
 
-/** In process only: the request id and the warnings onto the answer (a copy, if its headers are immutable). */
+/** In process only: the request id and the warnings onto the answer (every answer of the app has its own headers). */
 function inProcessHeaders(res: Response, facts: RequestFacts): Response {
-  let answer = res;
-  try {
-    answer.headers.set('x-request-id', facts.requestId);
-  } catch {
-    answer = new Response(res.body, res);
-    answer.headers.set('x-request-id', facts.requestId);
-  }
-  for (const warning of facts.warnings ?? NO_WARNINGS) answer.headers.append(WARNING_HEADER, warning);
-  return answer;
+  res.headers.set('x-request-id', facts.requestId);
+  for (const warning of facts.warnings ?? NO_WARNINGS) res.headers.append(WARNING_HEADER, warning);
+  return res;
 }
 
 /**
@@ -131,9 +119,7 @@ function journalEntry(
     requestTruncated = true;
   } else if (requestBody === null && requestSize === null && request.method !== 'GET') {
     // A body never read and not kept: too large to keep, by what it said of its length.
-    const length = Number(
-      incoming ? incoming.headers['content-length'] : request.headers.get('content-length'),
-    );
+    const length = Number(requestHeader(incoming, request, 'content-length'));
     requestTruncated = length > bodyLimit;
   }
   let answer: string | null = (res as WithAnswerText)[ANSWER_TEXT] ?? null;

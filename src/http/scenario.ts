@@ -21,7 +21,7 @@ export const NO_ROUTE = '(no route)';
  * their own (thrown as its error); undefined, at once, when no rule is for it. `route` is the route as registered
  * (`/api/v1/.../bulk-transfer/:id`), so that requests to one route count together whatever ids their paths hold.
  */
-export function scenarioRules(
+function scenarioRules(
   c: Context<AppEnv>,
   deps: Pick<Deps, 'scenarios' | 'clock'>,
   route: string,

@@ -59,7 +59,7 @@ export function discardRest(
 }
 
 /** Whether the request has a body, by its headers: one with neither Content-Length nor Transfer-Encoding has none. */
-export function hasBody(incoming: IncomingMessage): boolean {
+function hasBody(incoming: IncomingMessage): boolean {
   const { headers } = incoming;
   if (headers['transfer-encoding'] !== undefined) return true;
   const length = headers['content-length'];
@@ -71,13 +71,12 @@ export function hasBody(incoming: IncomingMessage): boolean {
  * received (a 401, 404 or 413 that never read it). Left alone, @hono/node-server drains such a body for half a
  * second at most and then destroys the socket, which the client, told `keep-alive`, would reuse. So the rest is
  * read and thrown away before the answer goes out (bounded in size and idle time); where that is not possible the
- * answer says `Connection: close`. For the caller to ask only of a request with a body (`hasBody`): one without is
- * not yet `complete` when it is answered within the turn that parsed its headers, and has nothing to settle.
+ * answer says `Connection: close`.
  *
  * Answers the body's first `keep` bytes (for the request journal) when it was read to its end and no longer than
  * that; undefined otherwise.
  */
-export async function settleUnreadBody(
+async function settleUnreadBody(
   incoming: IncomingMessage,
   outgoing: ServerResponse,
   answer: Response,
@@ -100,9 +99,25 @@ export async function settleUnreadBody(
  * 401 before it was read): what Node buffered, taken as it is (@hono/node-server would drain it anyway). Undefined
  * when the route read its body or there was none.
  */
-export function bufferedUnreadBody(incoming: IncomingMessage): Buffer | undefined {
+function bufferedUnreadBody(incoming: IncomingMessage): Buffer | undefined {
   if (incoming.readableDidRead || incoming.readableLength === 0 || !incoming.complete) return undefined;
   const buffered: unknown = incoming.read();
   // A copy: the chunk may be a view into a larger buffer of the socket's, which the journal would keep alive.
   return Buffer.isBuffer(buffered) ? Buffer.from(buffered) : undefined;
+}
+
+/**
+ * What a request answered without reading its body left of it, for the journal: the rest read first, so that the
+ * connection stays usable (`settleUnreadBody`), when it was still arriving; what Node buffered when it had all
+ * arrived (`bufferedUnreadBody`). At once, without a promise, when there is nothing to wait for: a request without a
+ * body (`hasBody`) is not yet `complete` when it is answered within the turn that parsed its headers.
+ */
+export function unreadBody(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  answer: Response,
+  keep: number,
+): Buffer | undefined | Promise<Buffer | undefined> {
+  if (!incoming.complete && hasBody(incoming)) return settleUnreadBody(incoming, outgoing, answer, keep);
+  return bufferedUnreadBody(incoming);
 }
