@@ -95,6 +95,25 @@ describe('x-request-id', () => {
     for (const res of responses) expect(res.headers.get('x-request-id')).toMatch(UUID);
   });
 
+  it('is on a 405, an OPTIONS and a HEAD answer too, and a HEAD answer is journaled without a body', async () => {
+    const sandbox = await memorySandbox();
+    const token = await tokenFor(sandbox, A.owner);
+    const details = '/api/v1/clients/business/account-details';
+    const responses = [
+      await call(sandbox, 'POST', details, { headers: schemeA(token, A.secretKey, A.a1.id), body: {} }),
+      await call(sandbox, 'OPTIONS', details),
+      await call(sandbox, 'HEAD', details, {
+        headers: { ...schemeA(token, A.secretKey, A.a1.id), 'x-request-id': 'head-1' },
+      }),
+    ];
+    expect(responses.map((r) => r.status)).toEqual([405, 405, 200]);
+    for (const res of responses) expect(res.headers.get('x-request-id')).toMatch(/^[\w-]+$/);
+    expect(responses[2]?.headers.get('x-request-id')).toBe('head-1');
+    const journal = await call(sandbox, 'GET', '/__sandbox/requests?requestId=head-1');
+    const entry = (journal.body.data as { method: string; response: { status: number; body: unknown } }[])[0];
+    expect(entry).toMatchObject({ method: 'HEAD', response: { status: 200, body: null } });
+  });
+
   it('echoes a valid incoming id, on success and on error', async () => {
     const sandbox = await memorySandbox();
     const ok = await call(sandbox, 'GET', '/__sandbox/health', {

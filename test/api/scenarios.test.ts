@@ -657,6 +657,38 @@ describe('effects through PUT /__sandbox/scenario with a whole scenario', () => 
     expect(post.headers.get('allow')).toBe('GET, HEAD');
   });
 
+  it('http: a rule meets a path no route takes (404 and 405 alike), and an unknown scenario there is 400', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    await useScenario(sandbox, [
+      {
+        on: 'http',
+        match: { path: '^/api/v1/(nowhere|clients/business/account-details)$' },
+        effect: { http: { status: 418, message: 'I am a teapot' } },
+      },
+    ]);
+    expectOutage(await call(sandbox, 'GET', '/api/v1/nowhere', { headers }), 418, 'I am a teapot');
+    expectOutage(await call(sandbox, 'POST', DETAILS, { headers, body: {} }), 418, 'I am a teapot');
+    expect((await call(sandbox, 'GET', '/api/v1/elsewhere', { headers })).status).toBe(404);
+    const nope = await call(sandbox, 'GET', '/api/v1/elsewhere', {
+      headers: { ...headers, 'x-sandbox-scenario': 'nope' },
+    });
+    expect(nope.status).toBe(400);
+    expect(nope.body.message).toContain('nope');
+  });
+
+  it('http: the rules come before the body limit: a transfer too large for it gets the outage, not 413', async () => {
+    const sandbox = await open({ bodyLimit: 1024 });
+    const headers = await ownerHeaders(sandbox);
+    const large = { ...transfer(RECEIVER), narration: 'x'.repeat(2000) };
+    const outage = await call(sandbox, 'POST', TRANSFER, {
+      headers: { ...headers, 'x-sandbox-scenario': 'provider-outage' },
+      body: large,
+    });
+    expectOutage(outage);
+    expect((await call(sandbox, 'POST', TRANSFER, { headers, body: large })).status).toBe(413);
+  });
+
   it('extends: a whole scenario may extend a ready one, its rules first', async () => {
     const sandbox = await open();
     const headers = await ownerHeaders(sandbox);
