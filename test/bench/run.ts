@@ -1,6 +1,8 @@
-// `npm run bench`: reads, writes, transfers and cold start of the built CLI (dist/main.js, file store), each
-// next to a baseline, printed as one markdown table. Everything runs on 127.0.0.1 in child processes of this one,
-// on free ports and temporary files, and is cleaned up even when a step fails.
+// `npm run bench`: the built CLI (dist/main.js, file store) under load, each figure next to a baseline, printed as
+// one markdown table: reads (against a bare Hono app and the reads' floor), writes and transfers (large state against
+// small), cold start, a bulk batch, a soak with its memory, dashboard fan-out and webhook head-of-line. Everything
+// runs on 127.0.0.1 in child processes of this one, on free ports and temporary files, and is cleaned up even when a
+// step fails.
 //
 // The load generator is wrk (one thread, so server and client each have a core), installed from Debian's
 // packages if missing; autocannon is the fallback. This machine is a VM with noisy neighbours: a figure and its
@@ -9,11 +11,11 @@
 // Environment: BENCH_SECONDS (length of each measured run, default 5), BENCH_ROUNDS (default 3),
 // BENCH_WARMUP_SECONDS (default 2), BENCH_CONNECTIONS (default 50), BENCH_COLD_RUNS (default 9), BENCH_MAIN (the
 // CLI to measure, default dist/main.js: point it at another build to compare), BENCH_NO_INSTALL=1 (never apt-get),
-// BENCH_BULK_ITEMS (default 10 000), BENCH_SOAK_SECONDS (default 60; 0 skips the soak), BENCH_SOAK_CONNECTIONS (200),
+// BENCH_BULK_ITEMS (default 10 000), BENCH_SOAK_SECONDS (default 60), BENCH_SOAK_CONNECTIONS (200),
 // BENCH_SOAK_IDLE_SECONDS (20: how long the soaked process idles before its end is read),
 // BENCH_SOAK_MEMORY_LIMIT_MB (run the soak under a hard memory bound, as in a container of that size; see benchSoak),
-// BENCH_ONLY (comma-separated parts to run: cold, reads, writes, transfers, bulk, soak, fanout, webhooks; default
-// all).
+// BENCH_FANOUT_CLIENTS (300), BENCH_ONLY (comma-separated parts to run: cold, reads, writes, transfers, bulk, soak,
+// fanout, webhooks; default all). Every number must be positive.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -182,9 +184,10 @@ const ours =
   (dataFile: string): Launch =>
   (port) => ({ args: [mainJs, '--port', String(port), '--host', HOST, '--data', dataFile] });
 
+/** An app of the bench's own (the bare Hono app, the reads' floor), bundled, on PORT, with `env` besides. */
 const bare =
-  (bundle: string): Launch =>
-  (port) => ({ args: [bundle], env: { PORT: String(port) } });
+  (bundle: string, env: Record<string, string> = {}): Launch =>
+  (port) => ({ args: [bundle], env: { ...env, PORT: String(port) } });
 
 /** Bundles an app of the bench (the bare Hono app, the reads' floor) to one .mjs, so it runs on plain node as dist/main.js does. */
 async function bundleApp(dir: string, source: string): Promise<string> {
@@ -324,22 +327,15 @@ const summary = (runs: Load[]): Load => ({
 });
 
 /**
- * Measures `a` and `b` in alternation, ROUNDS times each, after one warm-up run of each; reports the median of
- * each figure and the median of the per-round ratios, so a burst of noise from the host hits both sides alike.
- * `c`, when given, takes its turn in every round too, and is compared with `b` the same way. Each round starts with
- * the next target (a, b, c; then b, c, a; …).
+ * Measures `targets` in alternation, ROUNDS times each, after one warm-up run of each, each round starting with the
+ * next target (a, b, c; then b, c, a; …) so that none always runs right after the same one. Reports the median of
+ * each target's figures, and of its per-round ratio to the baseline (the second target), so a burst of noise from
+ * the host hits both sides alike.
  */
-async function paired(
-  a: LoadTarget,
-  b: LoadTarget,
-  pids: [number?, number?, number?] = [],
-  c?: LoadTarget,
-): Promise<Pair & { c?: Pair }> {
-  const targets = c ? [a, b, c] : [a, b];
+async function alternated(targets: LoadTarget[], pids: (number | undefined)[] = []): Promise<Pair[]> {
   for (const target of targets) await load(target, WARMUP_SECONDS);
   const rounds: Load[][] = targets.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    // Each round starts with the next target, so that none always runs right after the same one.
     for (let k = 0; k < targets.length; k++) {
       const i = (round + k) % targets.length;
       const target = targets[i];
@@ -353,14 +349,19 @@ async function paired(
           : ''),
     );
   }
-  const [as = [], bs = [], cs = []] = rounds;
-  const ratio = (xs: Load[]) => median(xs.map((r, i) => r.rps / (bs[i]?.rps ?? Number.NaN)));
-  return {
-    a: summary(as),
-    b: summary(bs),
-    ratio: ratio(as),
-    ...(c ? { c: { a: summary(cs), b: summary(bs), ratio: ratio(cs) } } : {}),
-  };
+  const baseline = rounds[1] ?? [];
+  return rounds.map((runs) => ({
+    a: summary(runs),
+    b: summary(baseline),
+    ratio: median(runs.map((r, i) => r.rps / (baseline[i]?.rps ?? Number.NaN))),
+  }));
+}
+
+/** `a` against the baseline `b` (see `alternated`). */
+async function paired(a: LoadTarget, b: LoadTarget, pids: (number | undefined)[] = []): Promise<Pair> {
+  const [pair] = await alternated([a, b], pids);
+  if (!pair) throw new Error('no measurement');
+  return pair;
 }
 
 // ---------------------------------------------------------------- 1. reads
@@ -375,7 +376,7 @@ interface Reads extends Pair {
  * issue 18 requires of a read (the same answer after the checks of scheme A, a request id, a journal entry), to show
  * how much of the distance to the bare app any implementation would have.
  */
-async function benchReads(dir: string, bareBundle: string): Promise<Reads> {
+async function benchReads(dir: string, bareBundle: string, floorBundle: string): Promise<Reads> {
   log(
     'reads: sandbox GET /api/v1/clients/business/account-details vs bare Hono GET / vs the same read at its floor',
   );
@@ -383,26 +384,23 @@ async function benchReads(dir: string, bareBundle: string): Promise<Reads> {
   const baseline = await startServer('bare hono', bare(bareBundle));
   let floor: Server | null = null;
   try {
-    const headers = schemeA(await signIn(sandbox));
-    const floorBundle = await bundleApp(dir, floorSource);
-    floor = await startServer('floor', (port) => ({
-      args: [floorBundle],
-      env: {
-        PORT: String(port),
-        TOKEN: headers.authorization?.slice('Bearer '.length) ?? '',
-        SECRET_KEY: A.secretKey,
-        BUSINESS_ID: A.businessId,
-      },
-    }));
-    const path = '/api/v1/clients/business/account-details';
-    const { c, ...pair } = await paired(
-      { url: `${sandbox.url}${path}`, headers },
-      { url: `${baseline.url}/` },
-      [sandbox.child.pid, baseline.child.pid, floor.child.pid],
-      { url: `${floor.url}${path}`, headers },
+    const token = await signIn(sandbox);
+    const headers = schemeA(token);
+    floor = await startServer(
+      'floor',
+      bare(floorBundle, { TOKEN: token, SECRET_KEY: A.secretKey, BUSINESS_ID: A.businessId }),
     );
-    if (!c) throw new Error('reads: the floor was not measured');
-    return { ...pair, floor: c };
+    const path = '/api/v1/clients/business/account-details';
+    const [measured, , atFloor] = await alternated(
+      [
+        { url: `${sandbox.url}${path}`, headers },
+        { url: `${baseline.url}/` },
+        { url: `${floor.url}${path}`, headers },
+      ],
+      [sandbox.child.pid, baseline.child.pid, floor.child.pid],
+    );
+    if (!measured || !atFloor) throw new Error('reads: not measured');
+    return { ...measured, floor: atFloor };
   } finally {
     await stopServer(sandbox);
     await stopServer(baseline);
@@ -552,7 +550,6 @@ interface Bulk {
   status: string;
 }
 
-/** Peak resident set of a process (VmHWM), in MB. */
 /** A process's resident memory by kind, MB (Linux: /proc/<pid>/smaps_rollup): what files mapped, what anonymous. */
 async function rssKinds(pid: number | undefined): Promise<{ fileMb: number; anonymousMb: number }> {
   const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
@@ -561,6 +558,7 @@ async function rssKinds(pid: number | undefined): Promise<{ fileMb: number; anon
   return { fileMb: (kb('Rss') - kb('Anonymous')) / 1024, anonymousMb: kb('Anonymous') / 1024 };
 }
 
+/** Peak resident set of a process (VmHWM), in MB. */
 async function peakRss(pid: number | undefined): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
@@ -1287,6 +1285,12 @@ function leakRows(soak: Soak): Row[] {
   ];
 }
 
+/** The CPU each request cost the server, measured and baseline, and the baseline's share of the measured. */
+function cpuRow(measure: string, { a, b }: Pair): Row {
+  const us = (load: Load) => load.cpuUs ?? Number.NaN;
+  return [measure, `${us(a).toFixed(0)} µs`, `${us(b).toFixed(0)} µs`, (us(b) / us(a)).toFixed(2), '', ''];
+}
+
 /** The table's rows for the parts that ran, in the order of the table. */
 function rows({ cold, reads, writes, transfers, bulk, soak, fanout, hooks }: Results): Row[] {
   return [
@@ -1310,22 +1314,8 @@ function rows({ cold, reads, writes, transfers, bulk, soak, fanout, hooks }: Res
           ],
           ['reads p99 latency', ms(reads.a.p99), ms(reads.b.p99), ratio(reads.a.p99, reads.b.p99), '', ''],
           // Less at the mercy of the neighbours than req/s: what each request cost the server, all its threads.
-          [
-            'reads CPU per request (ratio: baseline / ours)',
-            `${(reads.a.cpuUs ?? Number.NaN).toFixed(0)} µs`,
-            `${(reads.b.cpuUs ?? Number.NaN).toFixed(0)} µs`,
-            ((reads.b.cpuUs ?? Number.NaN) / (reads.a.cpuUs ?? Number.NaN)).toFixed(2),
-            '',
-            '',
-          ],
-          [
-            'reads CPU per request at the floor (ratio: baseline / floor)',
-            `${(reads.floor.a.cpuUs ?? Number.NaN).toFixed(0)} µs`,
-            `${(reads.floor.b.cpuUs ?? Number.NaN).toFixed(0)} µs`,
-            ((reads.floor.b.cpuUs ?? Number.NaN) / (reads.floor.a.cpuUs ?? Number.NaN)).toFixed(2),
-            '',
-            '',
-          ],
+          cpuRow('reads CPU per request (ratio: baseline / ours)', reads),
+          cpuRow('reads CPU per request at the floor (ratio: baseline / floor)', reads.floor),
         ] as Row[])
       : []),
     ...(writes
@@ -1600,7 +1590,7 @@ async function main(): Promise<void> {
     const results: Results = {};
     // Cold start first: it is the most sensitive to what ran before (dirty pages of the write runs, a big heap).
     if (runs('cold')) results.cold = await benchColdStart(dir, bareBundle);
-    if (runs('reads')) results.reads = await benchReads(dir, bareBundle);
+    if (runs('reads')) results.reads = await benchReads(dir, bareBundle, await bundleApp(dir, floorSource));
     if (runs('writes'))
       results.writes = await benchWrites(
         dir,
@@ -1616,7 +1606,7 @@ async function main(): Promise<void> {
         transferWrite,
       );
     if (runs('bulk')) results.bulk = await benchBulk(dir);
-    if (runs('soak') && SOAK_SECONDS > 0 && wrk) results.soak = await benchSoak(dir);
+    if (runs('soak') && wrk) results.soak = await benchSoak(dir);
     if (runs('fanout')) results.fanout = await benchFanout(dir);
     if (runs('webhooks')) results.hooks = await benchHooks(dir);
     process.stdout.write(
