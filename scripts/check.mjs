@@ -26,7 +26,7 @@ const steps = [
   run('typecheck', [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit']),
   run('lint', [bin('@biomejs/biome', 'bin/biome'), 'check', '--error-on-warnings', 'src', 'test']),
 ];
-// Any other argument is vitest's (`npm test -- --reporter=json …`, as .ci/run gives).
+// For example `npm test -- --reporter=json …`, as .ci/run gives.
 const args = process.argv.slice(2);
 if (!args.includes('--no-tests'))
   steps.push(run('tests', [bin('vitest', 'vitest.mjs'), 'run', ...args], true));
