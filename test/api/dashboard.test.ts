@@ -1099,6 +1099,34 @@ describe('GET /__sandbox/ui/events', () => {
     // The approval before this stream opened is in its rows all the same (a block is rendered whole).
     expect(businessRow(patchIn(patch, `client-${A.id}`).html, A.a2.id)).toContain('badge ok');
   });
+
+  it("sums a business's ledger afresh once a page comes back after every page left, having missed the changes meanwhile", async () => {
+    const sandbox = await sandboxFor();
+    /** A1's balance and ledger cells in the next client block that patches A, after `change`. */
+    const cellsAfter = async (
+      page: Awaited<ReturnType<typeof readyEvents>>,
+      change: () => Promise<unknown>,
+    ) => {
+      await change();
+      const row = businessRow(
+        patchIn(await page.next('patch', hasPatch(`client-${A.id}`)), `client-${A.id}`).html,
+        A.a1.id,
+      );
+      return [/class="num balance">([^<]+)</.exec(row)?.[1], /class="num ledger">([^<]+)</.exec(row)?.[1]];
+    };
+    const headers = await ownerHeaders(sandbox);
+    const pay = async () => expect((await sendTransfer(sandbox, headers)).status).toBe(200);
+
+    const first = await readyEvents(sandbox);
+    const [balance, ledger] = await cellsAfter(first, pay);
+    expect(ledger).toBe(balance);
+    await first.cancel();
+    await pay(); // heard by no feed
+    const second = await readyEvents(sandbox);
+    const [balanceNow, ledgerNow] = await cellsAfter(second, pay);
+    expect(balanceNow).not.toBe(balance);
+    expect(ledgerNow).toBe(balanceNow);
+  });
 });
 
 // ------------------------------------------------------------------ the live stream: the new sections
