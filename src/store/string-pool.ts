@@ -53,11 +53,9 @@ export function settleRecord<T>(value: T, pool: StringPool): T {
     const fields = value as Record<string, unknown>;
     for (const key of Object.keys(fields)) {
       const field = fields[key];
-      if (typeof field !== 'string') settleRecord(field, pool);
-      else {
-        const pooled = pool.intern(field);
-        if (pooled !== field) fields[key] = pooled;
-      }
+      // Always written back: `===` cannot tell the pool's copy from an equal one, so there is nothing to test first.
+      if (typeof field === 'string') fields[key] = pool.intern(field);
+      else settleRecord(field, pool);
     }
     Object.freeze(value);
   }

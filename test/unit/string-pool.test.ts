@@ -50,6 +50,14 @@ describe('settleRecord', () => {
     expect(pool.has('pending')).toBe(true);
   });
 
+  it("puts the pool's string in the record's place, however deep", () => {
+    // A pool that answers a marked copy, so that what the record holds can be told from what it was given.
+    const pool = new StringPool();
+    pool.intern = (value: string) => `pooled:${value}`;
+    const record = settleRecord(JSON.parse('{"status":"pending","payload":{"banks":["GTBank"]}}'), pool);
+    expect(record).toEqual({ status: 'pooled:pending', payload: { banks: ['pooled:GTBank'] } });
+  });
+
   it('leaves a record settled before as it is', () => {
     const pool = new StringPool();
     const record = Object.freeze({ id: 'd1', status: 'pending' });
