@@ -72,7 +72,7 @@ export function createApp(
         CLIENT_CLOSED_REQUEST,
       );
     if (error instanceof ApiError) {
-      const body = errorBody(error.message, error.errors, error.errorCode, error.waiting, error.data);
+      const body = errorBody(error.message, error.errors, error.waiting, error.data);
       const route = c.env.facts.route;
       if (route) check?.(route, error.status, body);
       return jsonAnswer(c, body, error.status);

@@ -14,6 +14,9 @@ export { type ConnectOptions, connectSandbox } from './client/connect.js';
 export type {
   BusinessChoice,
   ClientLogin,
+  Ledger,
+  LedgerQuery,
+  NewSubscription,
   RequestEntryView,
   RequestFilter,
   RequestSearchInput,
@@ -23,6 +26,7 @@ export type {
   SchemeAHeaders,
   SchemeBHeaders,
   StatusFilter,
+  Subscription,
   VerificationView,
 } from './client/handle.js';
 export { type Config, ConfigError, type ConfigInput, resolveConfig } from './config.js';

@@ -70,6 +70,10 @@ export interface Sandbox {
   newClient(options?: NewClient): ReturnType<SandboxHandle['newClient']>;
   /** Money arrives on a virtual account; its webhook is sent (see `drain`). */
   incomingPayment(payment: IncomingPayment): ReturnType<SandboxHandle['incomingPayment']>;
+  /** A business's ledger, newest first; `{retrievalReference}` finds one transfer's entry. */
+  ledger: SandboxHandle['ledger'];
+  /** Adds a subscription plan to a business. */
+  addSubscription: SandboxHandle['addSubscription'];
   /**
    * Makes a ready scenario (by name) or a scenario object the active one; `null` goes back to the start-up one.
    * Sent through the app (`PUT /__sandbox/scenario`): an unknown name rejects with a `ControlApiError` (404), a bad
@@ -230,6 +234,8 @@ export async function createSandbox(
     clock,
     requests: overApp.requests,
     verify: overApp.verify,
+    ledger: overApp.ledger,
+    addSubscription: overApp.addSubscription,
     signIn: overApp.signIn,
     schemeB: overApp.schemeB,
     setScenario: overApp.setScenario,

@@ -7,6 +7,7 @@ import { disputeRoutes } from './disputes/routes.js';
 import { memberRoutes } from './members/routes.js';
 import { payoutRoutes } from './payouts/routes.js';
 import { settingsRoutes } from './settings/routes.js';
+import { subscriptionRoutes } from './subscriptions/routes.js';
 import { transferRoutes } from './transfers/routes.js';
 import { virtualAccountRoutes } from './virtual-accounts/routes.js';
 
@@ -21,5 +22,6 @@ export const apiRouteList: readonly Route[] = [
   ...disputeRoutes,
   ...auditRoutes,
   ...virtualAccountRoutes,
+  ...subscriptionRoutes,
   ...memberRoutes,
 ];

@@ -194,6 +194,39 @@ export const commands: Record<string, Command> = {
       };
     },
   },
+  subscription: {
+    usage: 'subscription --business ID --package NAME --amount KOBO --interval TEXT',
+    summary: 'add a subscription plan to a business',
+    help: [
+      'Adds a plan that GET /api/v1/clients/business/subscriptions lists (POST /__sandbox/businesses/{id}/subscriptions).',
+      '  --business ID       the business',
+      '  --package NAME      the package name, e.g. "Pro Plan"',
+      '  --amount KOBO       the amount in kobo',
+      '  --interval TEXT     e.g. monthly, weekly, daily',
+    ],
+    options: {
+      business: { type: 'string' },
+      package: { type: 'string' },
+      amount: { type: 'string' },
+      interval: { type: 'string' },
+    },
+    run: async (sandbox, values) => {
+      const text = (name: string) => {
+        const value = values[name];
+        if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+        return value;
+      };
+      const plan = await sandbox.addSubscription(text('business'), {
+        packageName: text('package'),
+        amount: wholeNumber(values.amount as string | undefined, '--amount'),
+        interval: text('interval'),
+      });
+      return {
+        line: `Subscription ${plan.id} added: ${plan.packageName}, ${plan.amount} kobo ${plan.interval}`,
+        json: plan,
+      };
+    },
+  },
   scenario: {
     usage: 'scenario NAME | FILE | --clear',
     summary: 'make a scenario active',

@@ -1,3 +1,4 @@
+import type { NewSubscription, SubscriptionView } from '../api/subscriptions/schemas.js';
 import type {
   ClientCredentialsView,
   NewClient,
@@ -6,6 +7,7 @@ import type {
 import type { ClockView } from '../control/clock/schemas.js';
 import type { PaymentReceivedView } from '../control/incoming-payments/schemas.js';
 import type { IncomingPayment } from '../control/incoming-payments/service.js';
+import type { LedgerQuery, LedgerView } from '../control/money/schemas.js';
 import type {
   RequestEntryView,
   RequestSearchInput,
@@ -23,6 +25,12 @@ export type {
 } from '../control/requests/schemas.js';
 /** What a verification that holds answers (200): the count and what was expected. */
 export type VerificationView = VerificationResultView;
+
+/** A business's ledger (`GET /__sandbox/businesses/{id}/ledger`): its balances and entries, newest first. */
+export type Ledger = LedgerView;
+/** A subscription plan, as `GET /api/v1/clients/business/subscriptions` lists it. */
+export type Subscription = SubscriptionView;
+export type { LedgerQuery, NewSubscription };
 
 /** One client's logins, keys, businesses and members (an entry of `GET /__sandbox/credentials`). */
 export type ClientCredentials = ClientCredentialsView;
@@ -82,6 +90,13 @@ export interface SandboxHandle {
   newClient(options?: NewClient): Promise<NewClientCredentials>;
   /** Money arrives on a virtual account; its webhook is sent (see `drain`). */
   incomingPayment(payment: IncomingPayment): Promise<PaymentReceivedView>;
+  /**
+   * A business's ledger, newest first. `{retrievalReference}` finds the entry of one transfer: its `id` is the
+   * transaction reference a dispute names, and a failed one keeps its `errorCode`.
+   */
+  ledger(businessId: string, query?: LedgerQuery): Promise<Ledger>;
+  /** Adds a subscription plan to a business (`GET /api/v1/clients/business/subscriptions` lists it). */
+  addSubscription(businessId: string, plan: NewSubscription): Promise<Subscription>;
   /** Makes a ready scenario (by name) or a scenario object the active one; `null` goes back to the start-up one. */
   setScenario(scenario: string | Scenario | null): Promise<void>;
   /** The virtual clock. */

@@ -5,10 +5,12 @@ import type {
   BusinessChoice,
   ClientCredentials,
   ClientLogin,
+  Ledger,
   NewClientCredentials,
   RequestEntryView,
   SandboxHandle,
   SchemeBHeaders,
+  Subscription,
   VerificationView,
 } from './handle.js';
 
@@ -79,13 +81,26 @@ function businessIdOf(client: ClientLogin, business: BusinessChoice | undefined)
   return chosen.id;
 }
 
-/** The journal (`requests`, `verify`) and the credential headers, over HTTP. */
+/** The journal (`requests`, `verify`), the credential headers and the ledger and plans of a business, over HTTP. */
 function journalAndAuth(
   transport: Transport,
   where: string,
-): Pick<SandboxHandle, 'requests' | 'verify' | 'signIn' | 'schemeB'> {
+): Pick<SandboxHandle, 'requests' | 'verify' | 'signIn' | 'schemeB' | 'ledger' | 'addSubscription'> {
   const call = caller(transport, where);
   return {
+    ledger: async (businessId, query = {}) => {
+      const search = new URLSearchParams(
+        Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      ).toString();
+      const path = `/__sandbox/businesses/${encodeURIComponent(businessId)}/ledger`;
+      return (await call('GET', search ? `${path}?${search}` : path)) as Ledger;
+    },
+    addSubscription: async (businessId, plan) =>
+      (await call(
+        'POST',
+        `/__sandbox/businesses/${encodeURIComponent(businessId)}/subscriptions`,
+        plan,
+      )) as Subscription,
     requests: async (filter = {}) =>
       (await call('POST', '/__sandbox/requests/search', filter)) as RequestEntryView[],
     verify: async (expectation) =>

@@ -11,6 +11,7 @@ import { requestRoutes } from './requests/routes.js';
 import { sandboxRoutes } from './sandbox/routes.js';
 import { scenarioRoutes } from './scenarios/routes.js';
 import { stateRoutes } from './state/routes.js';
+import { subscriptionRoutes } from './subscriptions/routes.js';
 import { virtualAccountRoutes } from './virtual-accounts/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 
@@ -26,6 +27,7 @@ export const controlRouteList: Route[] = [
   ...clientRoutes,
   ...stateRoutes,
   ...moneyRoutes,
+  ...subscriptionRoutes,
   ...incomingPaymentRoutes,
   ...outboxRoutes,
   ...disputeRoutes,

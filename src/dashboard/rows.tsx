@@ -358,7 +358,7 @@ export function DeliveryRow({
 
 export const VirtualAccountOption = ({ account: v }: { account: VirtualAccountRecord }) => (
   <option id={ids.virtualAccount(v.id)} value={v.accountNumber} data-client={v.clientId}>
-    {v.accountName} ({v.type})
+    {v.accountName} ({v.type === 'single_use' ? `single-use, ${formatNaira(v.reservedAmount ?? 0)}` : v.type})
   </option>
 );
 
@@ -372,10 +372,19 @@ export function VirtualAccountRow({ deps, account: v }: { deps: Deps; account: V
           {v.firstName} {v.lastName}
         </div>
       </td>
-      <td>{v.type}</td>
+      <td>
+        {v.type === 'single_use' ? 'single-use' : v.type}
+        {v.reservedAmount === null ? null : (
+          <div class="muted">takes {formatNaira(v.reservedAmount)} once</div>
+        )}
+      </td>
       <td>{businessName(deps, v.businessId)}</td>
       <td>
-        {v.expiresAt === null ? (
+        {v.usedBy !== null ? (
+          <span class="used" title={`Paid by ${v.usedBy}`}>
+            <Badge status="used" />
+          </span>
+        ) : v.expiresAt === null ? (
           <span class="muted">never</span>
         ) : (
           <span class="expiry" data-expires={v.expiresAt}>
@@ -446,7 +455,7 @@ export function MessageRow({ message: m }: { message: OutboxRecord }) {
 export function DisputeRow({ deps, dispute: d }: { deps: Deps; dispute: DisputeRecord }) {
   return (
     <tr id={ids.dispute(d.id)} data-client={clientOf(deps, d.businessId)} data-status={d.status}>
-      <td>{timeOf(d.createdAt)}</td>
+      <td>{timeOf(d.dateCreated)}</td>
       <td>{businessName(deps, d.businessId)}</td>
       <td class="refs">{d.transactionId}</td>
       <td>{d.description}</td>

@@ -52,8 +52,14 @@ const OWNER: Record<Listed, 'clientId' | 'businessId'> = {
   disputes: 'businessId',
 };
 
-const byCreation = (a: { createdAt: string }, b: { createdAt: string }) =>
-  a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0;
+/** When a record was made: `createdAt`, or a dispute's `dateCreated` (the bank's name for it). */
+type Dated = { createdAt: string } | { dateCreated: string };
+const madeAt = (record: Dated) => ('createdAt' in record ? record.createdAt : record.dateCreated);
+
+const byCreation = (a: Dated, b: Dated) => {
+  const [x, y] = [madeAt(a), madeAt(b)];
+  return x < y ? -1 : x > y ? 1 : 0;
+};
 
 /**
  * The newest `n` records of a collection, newest first: of every client, or of one, through the store's indexes

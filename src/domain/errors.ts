@@ -44,12 +44,6 @@ export type ErrorStatus =
   | 510
   | 511;
 
-/** What a failed transfer's 400 carries in `data`: the references of its ledger entry. */
-export interface FailedTransferData {
-  transactionReference: string;
-  retrievalReference: string;
-}
-
 export interface FieldError {
   field: string;
   message: string;
@@ -61,15 +55,13 @@ export class ApiError extends Error {
     public readonly status: ErrorStatus,
     message: string,
     public readonly errors?: FieldError[],
-    /** The provider's response code of a failed transfer (`51`, `07`, ...), sent as `errorCode`. */
-    public readonly errorCode?: string,
-    /** What a drain that gave up was still waiting for, sent as `waiting`. */
+    /** What a drain that gave up was still waiting for, sent as `waiting` (control API). */
     public readonly waiting?: object,
     /**
-     * Sent as `data` (null otherwise): the references of a failed transfer, so that it can be disputed; the
-     * count and the nearest requests of a request verification that does not hold.
+     * Sent as `data` (null otherwise; always null on the bank's API, as its docs say): the count and the nearest
+     * requests of a request verification that does not hold (control API).
      */
-    public readonly data?: FailedTransferData | object,
+    public readonly data?: object,
   ) {
     super(message);
   }

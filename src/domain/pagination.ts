@@ -1,11 +1,22 @@
 import * as z from 'zod';
 
-/** `page` ≥ 1 (default 1) and `limit` 1..100 (default 10), as every list endpoint takes them. */
+/**
+ * `page` ≥ 1 (default 1) and `limit` ≥ 1 (default 10), as every list of the bank's API takes them: neither the spec
+ * nor the docs give `limit` a maximum, so a page may hold the whole list.
+ */
 export const pageQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(10),
+  limit: z.coerce.number().int().min(1).default(10),
 });
 export type PageQuery = z.infer<typeof pageQuery>;
+
+/** The largest page a list of the control API gives: its answers stay small however large the state grows. */
+export const MAX_CONTROL_PAGE = 100;
+
+/** `page` and `limit` of a control API list: `limit` 1..`MAX_CONTROL_PAGE`. */
+export const controlPageQuery = pageQuery.extend({
+  limit: z.coerce.number().int().min(1).max(MAX_CONTROL_PAGE).default(10),
+});
 
 export interface Pagination {
   totalCount: number;

@@ -21,6 +21,8 @@ export function seedState(seed: number, stream = 0): RandomState {
   return [next(), next(), next(), next()];
 }
 
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
 export class Random {
   private s: RandomState;
 
@@ -60,6 +62,13 @@ export class Random {
   digits(n: number): string {
     let out = '';
     for (let i = 0; i < n; i++) out += String(this.uint32() % 10);
+    return out;
+  }
+
+  /** `n` letters (either case) and digits. */
+  alphanumeric(n: number): string {
+    let out = '';
+    for (let i = 0; i < n; i++) out += ALPHANUMERIC[this.uint32() % ALPHANUMERIC.length];
     return out;
   }
 

@@ -17,3 +17,8 @@ export function transactionReference(random: Random, nowMs: number): string {
 export function nipSessionId(bankCode: string, random: Random, nowMs: number): string {
   return `${bankCode.padStart(6, '0')}${stamp(nowMs)}${random.digits(12)}`;
 }
+
+/** A virtual account's system reference, as the bank's docs show one (`STL|jYcphJZcT73yjv`): `STL|` and 14 letters and digits. */
+export function systemReference(random: Random): string {
+  return `STL|${random.alphanumeric(14)}`;
+}

@@ -12,6 +12,11 @@ export function isClientSecret(client: ClientSecrets, key: string, nowMs: number
   return client.retiredSecrets.some((s) => s.validUntil > nowMs && secureEqual(s.key, key));
 }
 
+/** True when `key` is the current secret alone, not a rotated-out one in its grace period (constant time). */
+export function isCurrentSecret(client: ClientSecrets, key: string): boolean {
+  return secureEqual(client.secretKey, key);
+}
+
 /** True for a production key (`sk_live_…`, `pk_live_…`), which the sandbox refuses outright. */
 export function isProductionKey(value: string): boolean {
   return value.startsWith('sk_live_') || value.startsWith('pk_live_');

@@ -26,5 +26,39 @@ export const transactionKind = z.enum([
   'balance_adjustment',
 ]);
 
+/** What `POST /clients/business/virtual-accounts` takes as `type`. */
 export const virtualAccountType = z.enum(['temporal', 'permanent']);
+/** A virtual account as kept: a multi-use one's `type`, or `single_use` (one payment of one amount, then expired). */
+export const virtualAccountKind = z.enum([...virtualAccountType.options, 'single_use']);
+export type VirtualAccountKind = z.infer<typeof virtualAccountKind>;
 export const outboxType = z.enum(['member_invitation', 'bvn_otp']);
+
+/**
+ * An audit entry's category (`type`): lower case, as the bank's docs show it (`transaction`). The audit log's
+ * `type` filter takes any text; these are the values the sandbox writes.
+ */
+export const auditType = z.enum([
+  'auth',
+  'settings',
+  'business',
+  'transaction',
+  'payout',
+  'dispute',
+  'member',
+  'virtual_account',
+]);
+export type AuditType = z.infer<typeof auditType>;
+
+/** What an audit entry records was done (`action`): a short lower-case verb, as the docs' filter examples. */
+export const auditAction = z.enum([
+  'login',
+  'transfer',
+  'create',
+  'update',
+  'delete',
+  'register',
+  'invite',
+  'process',
+  'reprocess',
+]);
+export type AuditAction = z.infer<typeof auditAction>;

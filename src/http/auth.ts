@@ -5,7 +5,7 @@ import { ApiError } from '../domain/errors.js';
 import { canonicalId } from '../domain/ids.js';
 import { issuedLater, type TokenClaims, verifyToken } from '../domain/jwt.js';
 import { type Area, permits, type RoleName } from '../domain/roles.js';
-import { isClientSecret, isProductionKey } from '../domain/secrets.js';
+import { isClientSecret, isCurrentSecret, isProductionKey } from '../domain/secrets.js';
 import type { BusinessRecord, ClientRecord } from '../store/records.js';
 import { type AppEnv, callerOf } from './env.js';
 import { header } from './headers.js';
@@ -13,17 +13,34 @@ import type { RouteAuth } from './route.js';
 
 export const PRODUCTION_KEY_MESSAGE = 'Production credentials cannot be used in the sandbox environment';
 export const BUSINESS_ID_REQUIRED = 'businessId is required in headers';
+/** Scheme A: a `businessId` header that names no business of the caller's client, an invalid credential. */
+export const INVALID_BUSINESS_ID = 'Invalid businessId';
+/** A rotated-out `SECRET_KEY` where the current one is required (get-keys), grace period or not. */
+export const CURRENT_SECRET_REQUIRED = 'SECRET_KEY must be the current key';
 
 export interface SchemeAOptions {
-  /** `header`: the `businessId` header names the business (401 when missing); `form`: the route reads it itself. */
-  business: 'header' | 'form';
+  /**
+   * `header`: the `businessId` header names the business (401 when missing or not the client's); `form`: the route
+   * reads it itself; `none`: the route concerns no business yet (a header sent anyway is ignored).
+   */
+  business: 'header' | 'form' | 'none';
   area: Area;
+  /** Only the current `SECRET_KEY`, not one rotated out and still in its grace period. */
+  currentKeyOnly?: true;
 }
 
 export interface SchemeBOptions {
   /** The status for a missing `businessId`: the spec gives 400 on process but 401 on get. */
   missingBusinessStatus: 400 | 401;
 }
+
+/** An answer `authenticate` gives, built only when it is given. */
+interface Refusal {
+  status: 401 | 404;
+  message: string;
+}
+const SCHEME_A_FOREIGN_BUSINESS: Refusal = { status: 401, message: INVALID_BUSINESS_ID };
+const SCHEME_B_FOREIGN_BUSINESS: Refusal = { status: 404, message: 'Business not found' };
 
 const TOKEN_CACHE_LIMIT = 10_000;
 
@@ -82,13 +99,21 @@ export function createAuth(deps: Deps) {
     return (store.get('roles', roleId)?.name ?? 'Viewer') as RoleName;
   }
 
-  /** The business of the `businessId` header: `missingStatus` without one, 404 for one not the client's. */
-  function businessOf(c: Context<AppEnv>, client: ClientRecord, missingStatus: 400 | 401) {
+  /**
+   * The business of the `businessId` header: `missing.status` without one; for one that is not the client's (or
+   * does not exist, which answers exactly alike) `foreign`: scheme A's 401 (an invalid credential), scheme B's 404
+   * (the lookup the spec scopes to client and business finds nothing).
+   */
+  function businessOf(
+    c: Context<AppEnv>,
+    client: ClientRecord,
+    missingStatus: 400 | 401,
+    foreign: Refusal,
+  ): BusinessRecord {
     const id = header(c, 'businessid');
     if (id === undefined || id === '') throw new ApiError(missingStatus, BUSINESS_ID_REQUIRED);
-    const business: BusinessRecord | undefined = store.get('businesses', canonicalId(id));
-    // Another client's business answers exactly like one that does not exist.
-    if (!business || business.clientId !== client.id) throw new ApiError(404, 'Business not found');
+    const business = store.get('businesses', canonicalId(id));
+    if (!business || business.clientId !== client.id) throw new ApiError(foreign.status, foreign.message);
     return business;
   }
 
@@ -102,8 +127,11 @@ export function createAuth(deps: Deps) {
     if (!secret) throw new ApiError(401, 'SECRET_KEY is required');
     if (isProductionKey(secret)) throw new ApiError(401, PRODUCTION_KEY_MESSAGE);
     if (!isClientSecret(client, secret, clock.now())) throw new ApiError(401, 'Invalid SECRET_KEY');
-    // The spec: a missing credential is 401, and `businessId` is one of the three standard headers.
-    const business = options.business === 'header' ? businessOf(c, client, 401) : undefined;
+    if (options.currentKeyOnly && !isCurrentSecret(client, secret))
+      throw new ApiError(401, CURRENT_SECRET_REQUIRED);
+    // The spec: a missing or invalid credential is 401, and `businessId` is one of the three standard headers.
+    const business =
+      options.business === 'header' ? businessOf(c, client, 401, SCHEME_A_FOREIGN_BUSINESS) : undefined;
     const role = roleName(user.roleId);
     if (!permits(role, options.area, c.req.method)) {
       throw new ApiError(403, `The ${role} role does not have permission for this action`);
@@ -121,7 +149,7 @@ export function createAuth(deps: Deps) {
     const client = store.where('clients', 'publicKey', key)[0];
     if (!client || !isClientSecret(client, secret, clock.now()))
       throw new ApiError(401, 'Invalid API credentials');
-    const business = businessOf(c, client, options.missingBusinessStatus);
+    const business = businessOf(c, client, options.missingBusinessStatus, SCHEME_B_FOREIGN_BUSINESS);
     c.env.facts.caller = { client, user: null, role: 'Admin' };
     c.env.facts.business = business;
   }

@@ -25,22 +25,15 @@ export function jsonAnswer(c: Context<AppEnv>, body: unknown, status: number): R
 }
 
 /**
- * The error envelope: `{status: false, message, data: null}`, plus `errors` on validation failures,
- * `errorCode` and the references in `data` on a failed transfer, and `waiting` on a drain that gave up.
+ * The error envelope: `{status: false, message, data: null}`, plus `errors` on validation failures; on the control
+ * API, `data` of a verification that does not hold and `waiting` of a drain that gave up.
  */
-export function errorBody(
-  message: string,
-  errors?: FieldError[],
-  errorCode?: string,
-  waiting?: object,
-  data?: object,
-) {
+export function errorBody(message: string, errors?: FieldError[], waiting?: object, data?: object) {
   const body: {
     status: false;
     message: string;
     data: object | null;
     errors?: FieldError[];
-    errorCode?: string;
     waiting?: object;
   } = {
     status: false,
@@ -48,7 +41,6 @@ export function errorBody(
     data: data ?? null,
   };
   if (errors) body.errors = errors;
-  if (errorCode !== undefined) body.errorCode = errorCode;
   if (waiting !== undefined) body.waiting = waiting;
   return body;
 }

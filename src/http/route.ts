@@ -21,14 +21,16 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * How a route authenticates.
  * - `A`: `Authorization: Bearer <token>` and `SECRET_KEY`; `business` says where the business is named: the
  *   `businessId` header, as on every route the spec gives "standard headers" (missing: 401, like any missing
- *   credential), or the form (business registration, which sends no such header); `area` is what the role rules
- *   judge (`settings` and `member-admin`: Admin only).
+ *   credential; another client's or an unknown one: 401 `Invalid businessId`), the form (business registration,
+ *   which sends no such header), or nowhere (creating a business: a client with none has no id to send); `area`
+ *   is what the role rules judge (`settings` and `member-admin`: Admin only); `currentKeyOnly` refuses a
+ *   rotated-out `SECRET_KEY` even during its grace period (the spec's rule for get-keys).
  * - `B`: `x-api-key` and `x-api-secret` of one client and `businessId`, whose absence is 400 or 401 by the spec.
  * - `secretKey`: `SECRET_KEY` alone (the invited member's registration; the service matches it to a client).
  * - `none`: nothing (sign-in; the control API, whose optional `x-sandbox-token` guards all of it at once).
  */
 export type RouteAuth =
-  | { scheme: 'A'; business: 'header' | 'form'; area: Area }
+  | { scheme: 'A'; business: 'header' | 'form' | 'none'; area: Area; currentKeyOnly?: true }
   | { scheme: 'B'; missingBusiness: 400 | 401 }
   | { scheme: 'secretKey' }
   | { scheme: 'none' };
@@ -131,7 +133,7 @@ export type HandlerInput<P extends string, A extends RouteAuth, B, Q, T, F = und
   /** The caller, once scheme A or B accepted it. */
   caller: A extends { scheme: 'A' | 'B' } ? Caller : undefined;
   /** The business of the `businessId` header. */
-  business: A extends { scheme: 'B' } | { business: 'header' } ? BusinessRecord : undefined;
+  business: A extends { scheme: 'B' } | { scheme: 'A'; business: 'header' } ? BusinessRecord : undefined;
   /** The acting user, for the audit log. */
   actor: () => Actor;
 };
@@ -162,6 +164,20 @@ export type Answer<R extends Responses> = {
 /** The route's answer when nothing is to be said but the usual message. */
 export const DONE = {} as const;
 
+/**
+ * Where a route's facts come from, shown as the operation's `x-source` in the OpenAPI document: the section of
+ * the bank's API spec, the pages of the bank's published docs (paths under `BANK_DOCS`), and what the sandbox chose
+ * where neither says.
+ */
+export interface RouteSource {
+  spec?: string;
+  docs?: readonly string[];
+  sandbox?: string;
+}
+
+/** The bank's published API docs; a route's `source.docs` are paths on this site. */
+export const BANK_DOCS = 'https://docs.interstellas.stellas.africa';
+
 /** What every route says of itself, typed or not. */
 export interface RouteInfo {
   operationId: string;
@@ -172,6 +188,8 @@ export interface RouteInfo {
   description?: string;
   tag: string;
   auth: RouteAuth;
+  /** Where its facts come from (every `/api/v1` route says; a control route is the sandbox's own). */
+  source?: RouteSource;
   /** What each `{param}` of the path is, with an example. */
   params?: Record<string, { description: string; example?: string }>;
   /** The JSON body schema, validated before the handler runs (with `text`: documented only). */

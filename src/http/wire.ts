@@ -29,47 +29,53 @@ export const pagination = lazy('Pagination', () =>
   }),
 );
 
+const fieldErrors = () =>
+  z
+    .array(z.strictObject({ field: z.string(), message: z.string() }))
+    .optional()
+    .describe('on a validation failure: each bad field');
+
+/**
+ * The bank API's error envelope: `data` is null on every error (the bank's docs), plus `errors` on a validation
+ * failure. A failed transfer's references and error code are on its ledger entry under `/__sandbox`.
+ */
 export const errorEnvelope = lazy('ErrorEnvelope', () =>
   z.strictObject({
     status: z.literal(false),
     message: z.string(),
+    data: z.null(),
+    errors: fieldErrors(),
+  }),
+);
+
+/**
+ * The control API's error envelope: the bank's, with `data` on a request verification that does not hold (409)
+ * and `waiting` on a drain that gave up (408).
+ */
+export const controlErrorEnvelope = lazy('ControlErrorEnvelope', () =>
+  z.strictObject({
+    status: z.literal(false),
+    message: z.string(),
     data: z
-      .union([
-        z.strictObject({
-          transactionReference: z
-            .string()
-            .describe('the failed transfer’s ledger entry: the `transactionId` of a dispute'),
-          retrievalReference: z.string().describe('the reference the transfer was sent with'),
-        }),
-        z.strictObject({
-          count: z.number().int().describe('requests in the journal that match'),
-          expected: z
-            .record(z.string(), z.number().int())
-            .describe('`exactly`, `atLeast`, `atMost` as asked'),
-          nearest: z
-            .array(
-              z.strictObject({
-                unmatched: z
-                  .array(z.string())
-                  .describe('the criteria the entry misses: `status`, `body.amount`…'),
-                entry: z.record(z.string(), z.unknown()).describe('a `RequestEntry`'),
-              }),
-            )
-            .describe('up to 5 entries meeting the most criteria, newest first among equals'),
-        }),
-      ])
+      .strictObject({
+        count: z.number().int().describe('requests in the journal that match'),
+        expected: z.record(z.string(), z.number().int()).describe('`exactly`, `atLeast`, `atMost` as asked'),
+        nearest: z
+          .array(
+            z.strictObject({
+              unmatched: z
+                .array(z.string())
+                .describe('the criteria the entry misses: `status`, `body.amount`…'),
+              entry: z.record(z.string(), z.unknown()).describe('a `RequestEntry`'),
+            }),
+          )
+          .describe('up to 5 entries meeting the most criteria, newest first among equals'),
+      })
       .nullable()
       .describe(
-        'null, except on a failed transfer (400 with `errorCode`): its references, so that it can be disputed; and on a request verification that does not hold (409): the count and the nearest entries',
+        'null, except on a request verification that does not hold (409): the count and the nearest entries',
       ),
-    errors: z
-      .array(z.strictObject({ field: z.string(), message: z.string() }))
-      .optional()
-      .describe('on a validation failure: each bad field'),
-    errorCode: z
-      .string()
-      .optional()
-      .describe("on a failed transfer: the provider's response code (`51`, `07`…)"),
+    errors: fieldErrors(),
     waiting: z
       .record(z.string(), z.unknown())
       .optional()

@@ -5,9 +5,22 @@ import { apiRouteList } from '../api/routes.js';
 import { accountNumber, bankCode, transferBody } from '../api/transfers/schemas.js';
 import { controlRouteList } from '../control/routes.js';
 import { permits } from '../domain/roles.js';
-import { BUSINESS_ID_REQUIRED, PRODUCTION_KEY_MESSAGE } from '../http/auth.js';
-import { isReply, type LazySchema, type Method, type Reply, type RouteInfo } from '../http/route.js';
-import { errorEnvelope, pagination } from '../http/wire.js';
+import {
+  BUSINESS_ID_REQUIRED,
+  CURRENT_SECRET_REQUIRED,
+  INVALID_BUSINESS_ID,
+  PRODUCTION_KEY_MESSAGE,
+} from '../http/auth.js';
+import {
+  BANK_DOCS,
+  isReply,
+  type LazySchema,
+  type Method,
+  type Reply,
+  type RouteInfo,
+  type RouteSource,
+} from '../http/route.js';
+import { controlErrorEnvelope, errorEnvelope, pagination } from '../http/wire.js';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -71,7 +84,10 @@ class Schemas {
   }
 }
 
-const ERROR_CONTENT = { 'application/json': { schema: schemaRef('ErrorEnvelope') } };
+/** The error envelope of each door's document. */
+const errorContent = (api: boolean) => ({
+  'application/json': { schema: schemaRef(api ? 'ErrorEnvelope' : 'ControlErrorEnvelope') },
+});
 
 function successContent(reply: Reply, schemas: Schemas): JsonObject {
   if (reply.kind === 'raw') {
@@ -127,7 +143,12 @@ export function failures(op: RouteInfo, api: boolean): Map<number, string[]> {
   if (scheme !== 'none') add(401, `A live key: \`${PRODUCTION_KEY_MESSAGE}\``);
   if (business === 400) add(400, `\`${BUSINESS_ID_REQUIRED}\` (400 here, as the spec says)`);
   if (business === 401) add(401, `\`${BUSINESS_ID_REQUIRED}\``);
-  if (business) add(404, '`Business not found`: the `businessId` is unknown or another client’s');
+  if (op.auth.scheme === 'A' && business)
+    add(401, `\`${INVALID_BUSINESS_ID}\`: the \`businessId\` is unknown or another client’s`);
+  if (op.auth.scheme === 'A' && op.auth.currentKeyOnly)
+    add(401, `\`${CURRENT_SECRET_REQUIRED}\`: a rotated-out key, even in its grace period`);
+  if (op.auth.scheme === 'B')
+    add(404, '`Business not found`: the `businessId` is unknown or another client’s');
   if (adminOnly(op)) add(403, 'Only the Admin role may do this (Manager, Viewer)');
   else if (scheme === 'A' && op.method !== 'get') add(403, 'The Viewer role only reads');
   if (api) add(400, '`x-sandbox-scenario` names no ready scenario');
@@ -154,9 +175,9 @@ function responses(op: RouteInfo, api: boolean, schemas: Schemas): JsonObject {
   for (const [status, lines] of failures(op, api)) {
     const description = lines.length === 1 ? lines.join('') : lines.map((line) => `- ${line}`).join('\n');
     // A redirect (the dashboard's 303 after taking its token) has no body.
-    result[status] = status < 400 ? { description } : { description, content: ERROR_CONTENT };
+    result[status] = status < 400 ? { description } : { description, content: errorContent(api) };
   }
-  schemas.named(errorEnvelope);
+  schemas.named(api ? errorEnvelope : controlErrorEnvelope);
   if (op.warns) {
     const header = {
       description: `Where production would refuse what the sandbox accepted, one header per warning: ${op.warns.join('; ')}.`,
@@ -209,6 +230,26 @@ const SECURITY: Record<RouteInfo['auth']['scheme'], Record<string, string[]>[] |
   none: undefined,
 };
 
+/** A doc page's address: a path on the bank's docs site, or an address of its own (the older docs). */
+const docsUrl = (page: string) => (page.startsWith('/') ? `${BANK_DOCS}${page}` : page);
+
+/** `x-source`: where the operation's facts come from, its doc pages as addresses. */
+function sourceOf(source: RouteSource): JsonObject {
+  return {
+    ...(source.spec === undefined ? {} : { spec: source.spec }),
+    ...(source.docs === undefined ? {} : { docs: source.docs.map(docsUrl) }),
+    ...(source.sandbox === undefined ? {} : { sandbox: source.sandbox }),
+  };
+}
+
+/** The route's description, with the bank's doc pages it follows cited at its end. */
+function describe(op: RouteInfo): string | undefined {
+  const pages = op.source?.docs ?? [];
+  if (pages.length === 0) return op.description;
+  const cited = `The bank’s docs: ${pages.map((page) => `[${page.startsWith('/') ? page : 'older docs'}](${docsUrl(page)})`).join(', ')}.`;
+  return op.description === undefined ? cited : `${op.description}\n\n${cited}`;
+}
+
 function paths(operations: readonly RouteInfo[], api: boolean, schemas: Schemas): OpenApiDocument['paths'] {
   const result: OpenApiDocument['paths'] = {};
   for (const op of operations) {
@@ -216,10 +257,12 @@ function paths(operations: readonly RouteInfo[], api: boolean, schemas: Schemas)
     result[op.path] = item;
     const body = requestBody(op, schemas);
     const security = SECURITY[op.auth.scheme];
+    const description = describe(op);
     item[op.method] = {
       operationId: op.operationId,
       summary: op.summary,
-      ...(op.description === undefined ? {} : { description: op.description }),
+      ...(description === undefined ? {} : { description }),
+      ...(op.source === undefined ? {} : { 'x-source': sourceOf(op.source) }),
       tags: [op.tag],
       ...(security === undefined ? {} : { security }),
       parameters: parameters(op, api),
@@ -235,9 +278,12 @@ const tags = (operations: readonly RouteInfo[]) =>
 
 const API_DESCRIPTION = `A local, stateful stand-in for the bank's business banking API. All amounts are kobo (100 kobo = ₦1).
 
-**Envelope.** Success: \`{status: true, message, data}\`; lists add \`pagination\` (\`page\` ≥ 1, \`limit\` 1..100).
+**Envelope.** Success: \`{status: true, message, data}\`; lists add \`pagination\` (\`page\` ≥ 1, \`limit\` ≥ 1).
 Error: \`{status: false, message, data: null}\`, plus \`errors: [{field, message}]\` on a validation failure. Every
 response carries \`x-request-id\` (yours is echoed).
+
+**Sources.** Each operation's \`x-source\` says where its facts come from: the bank's API spec (\`spec\`), the bank's
+published docs (\`docs\`, ${BANK_DOCS}), and what the sandbox chose where neither says (\`sandbox\`).
 
 **Fixture credentials.** Sign in as \`${fixture.owner.email}\` / \`${fixture.owner.password}\`; scheme A sends the
 \`accessToken\` as bearer token with \`SECRET_KEY: ${fixture.secretKey}\` and \`businessId: ${fixture.a1}\`

@@ -74,6 +74,17 @@ const fixtureSchemas = {
           stateId: z.string(),
           /** How many customers to generate with the seeded faker. */
           customers: z.number().int().nonnegative(),
+          /** Its subscription plans (`GET /clients/business/subscriptions`); none when left out. */
+          subscriptions: z
+            .array(
+              z.object({
+                id: z.string(),
+                packageName: z.string().min(1),
+                amount: z.number().int().nonnegative(),
+                interval: z.string().min(1),
+              }),
+            )
+            .default([]),
         }),
       ),
     }),

@@ -9,7 +9,7 @@ import {
   transactionDirection,
   transactionKind,
   transactionStatus,
-  virtualAccountType,
+  virtualAccountKind,
 } from '../domain/statuses.js';
 
 /**
@@ -127,9 +127,10 @@ export const transactionRecord = z.object({
   createdAt: z.string(),
 });
 
+/** A payout account: the client's, whichever business it was added through (docs). */
 export const payoutRecord = z.object({
   id: z.string(),
-  businessId: z.string(),
+  clientId: z.string(),
   accountName: z.string(),
   accountNumber: z.string(),
   bankName: z.string(),
@@ -143,7 +144,9 @@ export const disputeRecord = z.object({
   transactionId: z.string(),
   description: z.string(),
   status: disputeStatus,
-  createdAt: z.string(),
+  /** When it was opened (docs: `dateCreated`). */
+  dateCreated: z.string(),
+  /** When the operator resolved or rejected it; null while open. The API does not show it. */
   resolvedAt: z.string().nullable(),
 });
 
@@ -192,12 +195,29 @@ export const virtualAccountRecord = z.object({
   accountName: z.string(),
   firstName: z.string(),
   lastName: z.string(),
-  type: virtualAccountType,
+  type: virtualAccountKind,
+  /** The client's reference: a multi-use account's `reference`, a single-use one's `refCode`. */
   clientRef: z.string(),
   systemRef: z.string(),
   createdAt: z.string(),
   /** Ms since the epoch; null for permanent accounts. */
   expiresAt: z.number().nullable(),
+  /** A single-use account's one amount, in kobo; null for the others. */
+  reservedAmount: z.number().int().positive().nullable(),
+  /** The transaction reference of the payment a single-use account took; null until it took one. */
+  usedBy: z.string().nullable(),
+});
+
+/** A subscription plan of a business (docs: `GET /clients/business/subscriptions`). */
+export const subscriptionRecord = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  businessId: z.string(),
+  packageName: z.string(),
+  /** Kobo. */
+  amount: z.number().int().nonnegative(),
+  interval: z.string(),
+  createdAt: z.string(),
 });
 
 /** A moment or a distance in ms that a `Date` can hold. */
@@ -342,6 +362,7 @@ export const collectionSchemas = {
   invitations: invitationRecord,
   outbox: outboxRecord,
   virtualAccounts: virtualAccountRecord,
+  subscriptions: subscriptionRecord,
   bulkTransfers: bulkTransferRecord,
   bulkItems: bulkItemRecord,
   deliveries: deliveryRecord,
@@ -361,6 +382,7 @@ export type AuditRecord = z.infer<typeof auditRecord>;
 export type InvitationRecord = z.infer<typeof invitationRecord>;
 export type OutboxRecord = z.infer<typeof outboxRecord>;
 export type VirtualAccountRecord = z.infer<typeof virtualAccountRecord>;
+export type SubscriptionRecord = z.infer<typeof subscriptionRecord>;
 export type BulkTransferRecord = z.infer<typeof bulkTransferRecord>;
 export type BulkItemRecord = z.infer<typeof bulkItemRecord>;
 export type DeliveryRecord = z.infer<typeof deliveryRecord>;
@@ -378,19 +400,63 @@ export const indexedFields: { [K in CollectionName]?: readonly (keyof Collection
   businesses: ['clientId'],
   customers: ['businessId'],
   transactions: ['businessId', 'retrievalReference'],
-  payouts: ['businessId'],
+  payouts: ['clientId'],
   disputes: ['businessId', 'transactionId'],
   audits: ['clientId'],
   invitations: ['token'],
   outbox: ['clientId'],
   virtualAccounts: ['businessId', 'accountNumber'],
+  subscriptions: ['businessId'],
   bulkTransfers: ['businessId'],
   bulkItems: ['bulkTransferId', 'transactionReference'],
   deliveries: ['clientId'],
 };
 
-/** The whole state as exported, imported and written to the snapshot file; every collection must be there. */
+/**
+ * Records as earlier versions wrote them, which a state file, its journal or an import may still hold: each is
+ * read as the current shape or its earlier one, and brought up to date as it is loaded (`upgrade.ts`).
+ */
+const earlierShapes: { [K in CollectionName]?: z.ZodType } = {
+  /** Before payout accounts belonged to the client. */
+  payouts: payoutRecord.omit({ clientId: true }).extend({ businessId: z.string() }),
+  /** Before the bank's `dateCreated`. */
+  disputes: disputeRecord.omit({ dateCreated: true }).extend({ createdAt: z.string() }),
+  /** Before single-use accounts. */
+  virtualAccounts: virtualAccountRecord.omit({ reservedAmount: true, usedBy: true }),
+};
+
+/** Collections a state written before them does not hold: read as empty. */
+const addedLater: ReadonlySet<CollectionName> = new Set(['subscriptions']);
+
+/** Whether a state may lack `collection` (it came later than the state). */
+export const mayBeMissing = (collection: CollectionName) => addedLater.has(collection);
+
+/** What a stored record of `collection` may be: its current shape, or the one an earlier version wrote. */
+export const storedRecordSchemas = {} as Record<CollectionName, z.ZodType>;
+for (const name of collectionNames) {
+  const earlier = earlierShapes[name];
+  storedRecordSchemas[name] = earlier ? z.union([collectionSchemas[name], earlier]) : collectionSchemas[name];
+}
+
+/**
+ * The whole state as exported, imported and written to the snapshot file: every collection must be there (those
+ * added since a state was written excepted), each record in its current shape or an earlier one. Typed as the
+ * current shapes, which is what an export holds and what a read state becomes once upgraded (`upgradeState`).
+ */
 export const stateDocument = z.object({
+  version: z.literal(1),
+  collections: z.object(
+    Object.fromEntries(
+      collectionNames.map((name) => {
+        const records = z.array(storedRecordSchemas[name]);
+        return [name, mayBeMissing(name) ? records.default([]) : records];
+      }),
+    ) as unknown as { [K in CollectionName]: z.ZodType<Collections[K][]> },
+  ),
+});
+
+/** The whole state in the current shapes, every collection there: what the store holds and an export answers. */
+export const currentStateDocument = z.object({
   version: z.literal(1),
   collections: z.object(
     Object.fromEntries(collectionNames.map((name) => [name, z.array(collectionSchemas[name])])) as {
@@ -398,4 +464,4 @@ export const stateDocument = z.object({
     },
   ),
 });
-export type StateDocument = z.infer<typeof stateDocument>;
+export type StateDocument = z.infer<typeof currentStateDocument>;

@@ -2,7 +2,13 @@ import { REAL_TIME } from '../domain/clock.js';
 import { makeNuban } from '../domain/nuban.js';
 import { Random, seedState } from '../domain/random.js';
 import type { Fixtures } from './fixtures.js';
-import type { BusinessRecord, CustomerRecord, StateDocument, UserRecord } from './records.js';
+import type {
+  BusinessRecord,
+  CustomerRecord,
+  StateDocument,
+  SubscriptionRecord,
+  UserRecord,
+} from './records.js';
 
 /** Customers are dated inside this fixed window, so the seed alone decides the dates. */
 const CUSTOMER_DATES = { from: '2024-01-01T00:00:00.000Z', to: '2025-12-31T23:59:59.000Z' };
@@ -27,6 +33,7 @@ export async function buildInitialState(fixtures: Fixtures, seed: number): Promi
   const users: UserRecord[] = [];
   const businesses: BusinessRecord[] = [];
   const customers: CustomerRecord[] = [];
+  const subscriptions: SubscriptionRecord[] = [];
   for (const client of fixtures.clients) {
     const people = [
       { ...client.owner, role: 'Admin' as const, isOwner: true },
@@ -72,6 +79,9 @@ export async function buildInitialState(fixtures: Fixtures, seed: number): Promi
         openingBalance: b.balance,
         balance: b.balance,
       });
+      for (const plan of b.subscriptions) {
+        subscriptions.push({ ...plan, clientId: client.id, businessId: b.id, createdAt: client.createdAt });
+      }
       for (let i = 0; i < b.customers; i++) {
         const firstName = faker.person.firstName();
         const lastName = faker.person.lastName();
@@ -117,6 +127,7 @@ export async function buildInitialState(fixtures: Fixtures, seed: number): Promi
       invitations: [],
       outbox: [],
       virtualAccounts: [],
+      subscriptions,
       bulkTransfers: [],
       bulkItems: [],
       deliveries: [],

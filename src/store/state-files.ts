@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { isMissing, type StoreFileSystem } from './file-system.js';
 import type { JournalEntry } from './journal.js';
-import { type CollectionName, collectionSchemas, stateDocument } from './records.js';
+import { type CollectionName, stateDocument, storedRecordSchemas } from './records.js';
 import type { Snapshot } from './snapshot-file.js';
 import { StateFileError } from './write-error.js';
 
@@ -71,7 +71,7 @@ function checkSnapshot(file: string, text: string): Snapshot {
     const where = issue ? describeIssue(issue, doc.collections) : 'is not a sandbox state';
     throw new StateFileError(`${file}: ${where}`);
   }
-  const metas = parsed.data.collections.meta.length;
+  const metas = (parsed.data.collections.meta as unknown[]).length;
   if (metas !== 1) {
     throw new StateFileError(
       `${file}: must hold exactly one meta record (seed and token key), found ${metas}`,
@@ -103,11 +103,11 @@ function checkEntry(wal: string, lineNo: number, line: string): JournalEntry {
       throw new StateFileError(`${where}, change ${i}: is not [collection, id, record]`);
     }
     const [collection, id, record] = op as [string, string, unknown];
-    if (!Object.hasOwn(collectionSchemas, collection)) {
+    if (!Object.hasOwn(storedRecordSchemas, collection)) {
       throw new StateFileError(`${where}, change ${i}: names an unknown collection "${collection}"`);
     }
     if (record === null) return;
-    const parsed = collectionSchemas[collection as CollectionName].safeParse(record);
+    const parsed = storedRecordSchemas[collection as CollectionName].safeParse(record);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue && issue.path.length > 0 ? `.${issue.path.join('.')}` : '';

@@ -14,6 +14,7 @@ import {
 import { type Snapshot, SnapshotFile } from './snapshot-file.js';
 import { readStateFiles, temporaryFiles } from './state-files.js';
 import { StringPool, settleRecord } from './string-pool.js';
+import { upgradeRecord } from './upgrade.js';
 import { asWriteError, type StoreWriteError } from './write-error.js';
 
 export interface StoreOptions {
@@ -401,7 +402,7 @@ export class Store {
         const fields = (indexedFields as Record<string, readonly string[] | undefined>)[name] ?? [];
         this.indexes.set(name, new Map(fields.map((f) => [f, new Map()])));
         for (const record of doc.collections[name] ?? [])
-          this.apply(name, (record as { id: string }).id, record);
+          this.apply(name, (record as { id: string }).id, upgradeRecord(name, record, this.clientOf));
       }
     } catch (error) {
       this.maps = previous.maps;
@@ -411,12 +412,21 @@ export class Store {
     }
   }
 
-  /** Applies a journal entry the snapshot does not hold yet (its records were checked by the loader). */
+  /**
+   * Applies a journal entry the snapshot does not hold yet (its records were checked by the loader; one an earlier
+   * version wrote is brought up to date).
+   */
   private replay(entry: JournalEntry): void {
     if (entry.q <= this.seq) return;
-    for (const [collection, id, record] of entry.o) this.apply(collection as CollectionName, id, record);
+    for (const [collection, id, record] of entry.o) {
+      const name = collection as CollectionName;
+      this.apply(name, id, upgradeRecord(name, record, this.clientOf));
+    }
     this.seq = entry.q;
   }
+
+  /** The client of a business loaded so far, for records that used to belong to a business (`upgradeRecord`). */
+  private readonly clientOf = (businessId: string) => this.maps.businesses?.get(businessId)?.clientId;
 
   /** Sets (or with `record` null deletes) one record and keeps the indexes true. */
   private apply(collection: CollectionName, id: string, record: unknown): void {

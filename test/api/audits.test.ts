@@ -1,9 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
+import roles from '../../fixtures/roles.json' with { type: 'json' };
 import { type AuditEntryView, auditEntry } from '../../src/api/audits/schemas.js';
+import { createdBusiness } from '../../src/api/business/schemas.js';
 import { payoutAccount } from '../../src/api/payouts/schemas.js';
+import { outbox } from '../../src/control/outbox/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
-import { dataOf, type PageView, pageOf } from '../support/answers.js';
+import { type Answered, dataOf, type PageView, pageOf } from '../support/answers.js';
+import { BULK, bulkHelpers, drain, keysA1, processBatch, REPROCESS } from '../support/bulk.js';
+import { transferEntry } from '../support/money.js';
 import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';
 
 const AUDITS = '/api/v1/clients/business/audits';
@@ -11,6 +16,12 @@ const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 const PAYOUTS = '/api/v1/clients/business/payouts';
 const WEBHOOK = '/api/v1/clients/settings/update-webhook-url';
 const SIGNIN = '/api/v1/auth/signin';
+const BUSINESSES = '/api/v1/clients/business';
+const DISPUTES = '/api/v1/clients/business/disputes';
+const VIRTUAL_ACCOUNTS = '/api/v1/clients/business/virtual-accounts';
+const MEMBERS = '/api/v1/clients/members';
+const CONFIGURE = '/api/v1/clients/settings/configure-billers';
+const VIEWER_ROLE = roles.find((r) => r.name === 'Viewer')?.id ?? '';
 const BANK = banks.banks[0];
 if (!BANK) throw new Error('fixtures/banks.json is empty');
 
@@ -64,7 +75,8 @@ describe('audit log of the owner', () => {
     const { data, pagination } = await auditsOf(sandbox, headers);
     expect(pagination.totalCount).toBe(data.length);
     const newest = data.slice(0, 4);
-    expect(newest.map((a) => a.type)).toEqual(['PAYOUT', 'TRANSFER', 'SETTINGS', 'AUTH']);
+    expect(newest.map((a) => a.type)).toEqual(['payout', 'transaction', 'settings', 'auth']);
+    expect(newest.map((a) => a.action)).toEqual(['create', 'transfer', 'update', 'login']);
     for (const entry of newest) {
       expect(Object.keys(entry).sort()).toEqual([
         'action',
@@ -77,7 +89,6 @@ describe('audit log of the owner', () => {
         'user',
       ]);
       expect(entry).toMatchObject({ email: A.owner.email, user: 'Adaeze Adebayo', role: 'Admin' });
-      expect(entry.action).toMatch(/\S/);
       expect(entry.id).toMatch(/\S/);
       expect(typeof entry.ipAddress).toBe('string');
       expect(new Date(entry.date).toISOString()).toBe(entry.date);
@@ -104,14 +115,14 @@ describe('audit log of the owner', () => {
   });
 
   it('answers 404 to an entry of business A1 asked for with businessId A2', async () => {
-    const transferEntry = (await auditsOf(sandbox, headers)).data.find((a) => a.type === 'TRANSFER');
-    if (!transferEntry) throw new Error('expected a TRANSFER entry');
-    const res = await call(sandbox, 'GET', `${AUDITS}/${transferEntry.id}`, {
+    const transfer = (await auditsOf(sandbox, headers)).data.find((a) => a.type === 'transaction');
+    if (!transfer) throw new Error('expected a transaction entry');
+    const res = await call(sandbox, 'GET', `${AUDITS}/${transfer.id}`, {
       headers: { ...headers, businessId: A.a2.id },
     });
     expect(res.status).toBe(404);
     const listed = await auditsOf(sandbox, { ...headers, businessId: A.a2.id });
-    expect(listed.data.map((a) => a.id)).not.toContain(transferEntry.id);
+    expect(listed.data.map((a) => a.id)).not.toContain(transfer.id);
   });
 
   it('pages newest first', async () => {
@@ -136,7 +147,12 @@ describe('audit log of the owner', () => {
     const res = await call(sandbox, 'POST', TRANSFER, { headers: forwarded, body: transferBody() });
     expect(res.status).toBe(200);
     const [newest] = (await auditsOf(sandbox, headers)).data;
-    expect(newest).toMatchObject({ type: 'TRANSFER', ipAddress: '203.0.113.9', email: A.owner.email });
+    expect(newest).toMatchObject({
+      type: 'transaction',
+      action: 'transfer',
+      ipAddress: '203.0.113.9',
+      email: A.owner.email,
+    });
 
     const signIn = await call(sandbox, 'POST', SIGNIN, {
       headers: { 'x-forwarded-for': '203.0.113.9' },
@@ -144,7 +160,7 @@ describe('audit log of the owner', () => {
     });
     expect(signIn.status).toBe(200);
     const [auth] = (await auditsOf(sandbox, headers)).data;
-    expect(auth).toMatchObject({ type: 'AUTH', ipAddress: '203.0.113.9', role: 'Admin' });
+    expect(auth).toMatchObject({ type: 'auth', action: 'login', ipAddress: '203.0.113.9', role: 'Admin' });
   });
 });
 
@@ -153,14 +169,14 @@ describe("a Manager's actions", () => {
     const sandbox = await memorySandbox();
     const manager = schemeA(await tokenFor(sandbox, A.manager), A.secretKey, A.a1.id);
     const signIn = (await auditsOf(sandbox, manager)).data[0];
-    expect(signIn).toMatchObject({ type: 'AUTH', role: 'Manager', email: A.manager.email });
+    expect(signIn).toMatchObject({ type: 'auth', action: 'login', role: 'Manager', email: A.manager.email });
 
     const payout = await call(sandbox, 'POST', PAYOUTS, { headers: manager, body: payoutBody('0123456789') });
     expect(payout.status).toBe(201);
     const transfer = await call(sandbox, 'POST', TRANSFER, { headers: manager, body: transferBody() });
     expect(transfer.status).toBe(200);
     const { data } = await auditsOf(sandbox, manager);
-    expect(data.slice(0, 3).map((a) => a.type)).toEqual(['TRANSFER', 'PAYOUT', 'AUTH']);
+    expect(data.slice(0, 3).map((a) => a.type)).toEqual(['transaction', 'payout', 'auth']);
     for (const entry of data.slice(0, 3)) {
       expect(entry).toMatchObject({
         email: A.manager.email,
@@ -190,22 +206,24 @@ describe('refused requests', () => {
   it('write nothing: 400, 404 and 409 answers leave the log as it was', async () => {
     const reused = transferBody();
     expect((await call(sandbox, 'POST', TRANSFER, { headers: owner, body: reused })).status).toBe(200);
-    const payoutIds: string[] = [];
     for (const n of ['1000000001', '1000000002', '1000000003']) {
       const res = await call(sandbox, 'POST', PAYOUTS, { headers: owner, body: payoutBody(n) });
       expect(res.status).toBe(201);
-      payoutIds.push(dataOf(res, payoutAccount).id);
     }
+    // A creation answers no data: the ids are in the list.
+    const listed = pageOf(await call(sandbox, 'GET', PAYOUTS, { headers: owner }), payoutAccount).data;
+    const payoutIds = ['1000000001', '1000000002'].map((n) => listed.find((p) => p.accountNumber === n)?.id);
     const before = await counts();
     const newestBefore = (await auditsOf(sandbox, owner)).data[0];
 
     const refused: [string, string, Record<string, string>, Record<string, unknown>, number][] = [
-      ['POST', TRANSFER, owner, transferBody({ amount: 99 }), 400],
+      ['POST', TRANSFER, owner, transferBody({ amount: 0 }), 400],
+      ['POST', TRANSFER, owner, transferBody({ amount: 1.5 }), 400],
       ['POST', TRANSFER, owner, transferBody({ receiverBankCode: '999' }), 400],
       ['POST', TRANSFER, { ...owner, businessId: A.a2.id }, transferBody(), 400],
       ['POST', TRANSFER, owner, { ...reused, amount: 123456 }, 409],
       ['POST', PAYOUTS, owner, payoutBody('1000000004'), 400],
-      ['PUT', `${PAYOUTS}/${payoutIds[1]}`, owner, payoutBody('1000000001'), 409],
+      ['PUT', `${PAYOUTS}/${payoutIds[1] ?? 'missing'}`, owner, payoutBody('1000000001'), 409],
       ['PUT', `${PAYOUTS}/no-such-payout`, owner, payoutBody('1000000009'), 404],
       ['PATCH', WEBHOOK, owner, { webhookUrl: 'not a url' }, 400],
     ];
@@ -253,8 +271,8 @@ describe('audit isolation between clients', () => {
   it('answers 404 to every entry of another client, either way, client-wide ones included', async () => {
     const a = (await auditsOf(sandbox, headersA)).data;
     const b = (await auditsOf(sandbox, headersB)).data;
-    expect(a.map((entry) => entry.type)).toContain('AUTH');
-    expect(b.map((entry) => entry.type)).toContain('AUTH');
+    expect(a.map((entry) => entry.type)).toContain('auth');
+    expect(b.map((entry) => entry.type)).toContain('auth');
     for (const entry of a) {
       const res = await call(sandbox, 'GET', `${AUDITS}/${entry.id}`, { headers: headersB });
       expect(res.status, entry.type).toBe(404);
@@ -264,5 +282,383 @@ describe('audit isolation between clients', () => {
       expect(res.status, entry.type).toBe(404);
       expect(JSON.stringify(res.body)).not.toContain(B.owner.email);
     }
+  });
+});
+
+describe('what each action writes: a lower-case verb and category', () => {
+  let sandbox: Sandbox;
+  let owner: Record<string, string>;
+  const bulk = bulkHelpers({ label: 'audit-bulk', narration: 'Audited', batchName: 'Audited batch' });
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+    owner = await ownerHeaders(sandbox);
+  });
+
+  /** The newest entry `headers` see (business A1 unless told), and how many there are. */
+  async function newest(headers = owner): Promise<{ entry: AuditEntryView | undefined; count: number }> {
+    const { data, pagination } = await auditsOf(sandbox, headers, '?limit=1');
+    return { entry: data[0], count: pagination.totalCount };
+  }
+
+  /** Runs `act`, then expects exactly one new entry, the newest, with this action and type. */
+  async function expectWrites(
+    label: string,
+    act: () => Promise<unknown>,
+    action: string,
+    type: string,
+    headers = owner,
+  ): Promise<void> {
+    const before = await newest(headers);
+    await act();
+    const after = await newest(headers);
+    expect(after.count, label).toBe(before.count + 1);
+    expect(after.entry, label).toMatchObject({ action, type });
+  }
+
+  /** Answers `status`, or the test says what came back. */
+  async function expectStatus(
+    status: number,
+    method: string,
+    path: string,
+    options: { headers?: Record<string, string>; body?: Record<string, unknown> } = {},
+  ): Promise<Answered> {
+    const res = await call(sandbox, method, path, { headers: owner, ...options });
+    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body).slice(0, 300)}`).toBe(status);
+    return res;
+  }
+
+  it('sign-in: login, auth', async () => {
+    await expectWrites('sign-in', () => tokenFor(sandbox, A.owner), 'login', 'auth');
+  });
+
+  it('a transfer, successful or failed: transfer, transaction', async () => {
+    await expectWrites(
+      'transfer',
+      () => expectStatus(200, 'POST', TRANSFER, { body: transferBody() }),
+      'transfer',
+      'transaction',
+    );
+    await expectWrites(
+      'failed transfer',
+      () =>
+        expectStatus(400, 'POST', TRANSFER, {
+          body: transferBody({ receiverAccountNumber: '0000000051' }),
+        }),
+      'transfer',
+      'transaction',
+    );
+  });
+
+  it('a bulk transfer created, processed and reprocessed: create, process, reprocess; transaction', async () => {
+    let id = '';
+    await expectWrites(
+      'bulk create',
+      async () => {
+        const batch = await bulk.create(sandbox, [
+          bulk.transfer(),
+          bulk.transfer({ receiverAccountNumber: '0000000051' }),
+        ]);
+        id = batch.id;
+      },
+      'create',
+      'transaction',
+    );
+    await expectWrites(
+      'bulk process',
+      async () => {
+        expect((await processBatch(sandbox, id)).status).toBe(202);
+        await drain(sandbox);
+      },
+      'process',
+      'transaction',
+    );
+    expect((await bulk.getBatch(sandbox, id)).status).toBe('partially_completed');
+    await expectWrites(
+      'bulk reprocess',
+      async () => {
+        const res = await call(sandbox, 'POST', REPROCESS, { headers: keysA1, body: { bulkTransferId: id } });
+        expect(res.status).toBe(202);
+        await drain(sandbox);
+      },
+      'reprocess',
+      'transaction',
+    );
+    // The list route reads, it writes nothing.
+    await expectWrites(
+      'a read then a transfer',
+      async () => {
+        expect((await call(sandbox, 'GET', BULK, { headers: keysA1 })).status).toBe(200);
+        await expectStatus(200, 'POST', TRANSFER, { body: transferBody() });
+      },
+      'transfer',
+      'transaction',
+    );
+  });
+
+  it('a business created: create, business (an entry of the new business)', async () => {
+    const res = await expectStatus(201, 'POST', BUSINESSES, {
+      body: { businessName: 'Adebayo Audited', countryId: 'NG', isNewBusiness: true },
+    });
+    const { id } = dataOf(res, createdBusiness).business;
+    const { entry, count } = await newest({ ...owner, businessId: id });
+    expect(entry).toMatchObject({ action: 'create', type: 'business', email: A.owner.email });
+    // Its own sign-in is client-wide and seen from every business; the creation is the new business's alone.
+    const a1 = await auditsOf(sandbox, owner, '?action=create&type=business');
+    expect(a1.data).toEqual([]);
+    expect(count).toBeGreaterThan(0);
+  });
+
+  it('payout accounts created, updated and deleted: create, update, delete; payout', async () => {
+    await expectWrites(
+      'payout create',
+      () => expectStatus(201, 'POST', PAYOUTS, { body: payoutBody('2000000001') }),
+      'create',
+      'payout',
+    );
+    const listed = pageOf(await call(sandbox, 'GET', PAYOUTS, { headers: owner }), payoutAccount).data;
+    const id = listed.find((p) => p.accountNumber === '2000000001')?.id ?? 'missing';
+    await expectWrites(
+      'payout update',
+      () => expectStatus(200, 'PUT', `${PAYOUTS}/${id}`, { body: payoutBody('2000000002') }),
+      'update',
+      'payout',
+    );
+    await expectWrites(
+      'payout delete',
+      () => expectStatus(200, 'DELETE', `${PAYOUTS}/${id}`),
+      'delete',
+      'payout',
+    );
+  });
+
+  it('a dispute opened: create, dispute', async () => {
+    const body = transferBody();
+    await expectStatus(200, 'POST', TRANSFER, { body });
+    const { id: transactionId } = await transferEntry(sandbox, String(body.retrievalReference));
+    await expectWrites(
+      'dispute',
+      () =>
+        expectStatus(201, 'POST', DISPUTES, {
+          body: { transactionId, description: 'Not received' },
+        }),
+      'create',
+      'dispute',
+    );
+  });
+
+  it('virtual accounts of both kinds: create, virtual_account', async () => {
+    await expectWrites(
+      'multi-use',
+      () =>
+        expectStatus(201, 'POST', VIRTUAL_ACCOUNTS, {
+          body: { firstName: 'Ada', lastName: 'Obi', type: 'permanent', reference: 'audit-va-1' },
+        }),
+      'create',
+      'virtual_account',
+    );
+    await expectWrites(
+      'single-use',
+      () =>
+        expectStatus(201, 'POST', `${VIRTUAL_ACCOUNTS}/single-use`, {
+          body: { firstName: 'Ada', lastName: 'Obi', refCode: 'audit-va-2', amount: 50_000, duration: 600 },
+        }),
+      'create',
+      'virtual_account',
+    );
+  });
+
+  it('a member invited and registered: invite, register; member', async () => {
+    const email = 'audited.member@adebayo.test';
+    await expectWrites(
+      'invite',
+      () => expectStatus(201, 'POST', MEMBERS, { body: { email, memberRoleId: VIEWER_ROLE } }),
+      'invite',
+      'member',
+    );
+    const sent = dataOf(await call(sandbox, 'GET', `/__sandbox/outbox?to=${email}`), outbox);
+    const authorizationToken = sent[0]?.data.authorizationToken ?? '';
+    await expectWrites(
+      'member registration',
+      () =>
+        expectStatus(200, 'PATCH', `${MEMBERS}/complete-registration`, {
+          headers: { SECRET_KEY: A.secretKey },
+          body: {
+            authorizationToken,
+            firstName: 'Aud',
+            lastName: 'Ited',
+            phoneNo: '08030000009',
+            password: 'x1',
+          },
+        }),
+      'register',
+      'member',
+    );
+    const { entry } = await newest();
+    expect(entry).toMatchObject({ email, user: 'Aud Ited', role: 'Viewer' });
+  });
+
+  it('the webhook URL and the billers configured: update, settings', async () => {
+    await expectWrites(
+      'webhook',
+      () => expectStatus(200, 'PATCH', WEBHOOK, { body: { webhookUrl: 'https://hooks.example.com/x' } }),
+      'update',
+      'settings',
+    );
+    await expectWrites(
+      'billers',
+      () => expectStatus(200, 'POST', CONFIGURE, { body: { billers: ['044'] } }),
+      'update',
+      'settings',
+    );
+  });
+
+  it('writes only the documented verbs and categories, all lower case', async () => {
+    const { data } = await auditsOf(sandbox, owner, '?limit=1000');
+    const verbs = [
+      'login',
+      'transfer',
+      'create',
+      'update',
+      'delete',
+      'register',
+      'invite',
+      'process',
+      'reprocess',
+    ];
+    const types = [
+      'auth',
+      'settings',
+      'business',
+      'transaction',
+      'payout',
+      'dispute',
+      'member',
+      'virtual_account',
+    ];
+    for (const entry of data) {
+      expect(verbs).toContain(entry.action);
+      expect(types).toContain(entry.type);
+    }
+  });
+});
+
+describe('filters of the audit log', () => {
+  let sandbox: Sandbox;
+  let owner: Record<string, string>;
+  let all: AuditEntryView[];
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+    owner = await ownerHeaders(sandbox);
+    const manager = schemeA(await tokenFor(sandbox, A.manager), A.secretKey, A.a1.id);
+    await tokenFor(sandbox, A.viewer);
+    for (const headers of [owner, manager, owner]) {
+      expect((await call(sandbox, 'POST', TRANSFER, { headers, body: transferBody() })).status).toBe(200);
+    }
+    expect(
+      (await call(sandbox, 'POST', PAYOUTS, { headers: manager, body: payoutBody('3000000001') })).status,
+    ).toBe(201);
+    expect(
+      (
+        await call(sandbox, 'PATCH', WEBHOOK, {
+          headers: owner,
+          body: { webhookUrl: 'https://h.example.com/' },
+        })
+      ).status,
+    ).toBe(200);
+    all = (await auditsOf(sandbox, owner, '?limit=100')).data;
+  });
+
+  /** The ids the list gives for `query`, checked against the unfiltered list filtered here. */
+  async function expectFilter(query: string, keep: (entry: AuditEntryView) => boolean): Promise<void> {
+    const expected = all.filter(keep).map((a) => a.id);
+    // A filter that keeps everything or nothing would prove nothing.
+    expect(expected.length, query).toBeGreaterThan(0);
+    expect(expected.length, query).toBeLessThan(all.length);
+    const { data, pagination } = await auditsOf(sandbox, owner, `?limit=100&${query}`);
+    expect(
+      data.map((a) => a.id),
+      query,
+    ).toEqual(expected);
+    expect(pagination.totalCount, query).toBe(expected.length);
+  }
+
+  it.each([
+    ['role=Manager', 'role=manager', 'role=MANAGER', (a: AuditEntryView) => a.role === 'Manager'],
+    ['action=login', 'action=LOGIN', 'action=Login', (a: AuditEntryView) => a.action === 'login'],
+    [
+      'type=transaction',
+      'type=TRANSACTION',
+      'type=Transaction',
+      (a: AuditEntryView) => a.type === 'transaction',
+    ],
+    [
+      `email=${A.owner.email}`,
+      `email=${A.owner.email.toUpperCase()}`,
+      `email=${encodeURIComponent('Owner@Adebayo.Test')}`,
+      (a: AuditEntryView) => a.email === A.owner.email,
+    ],
+  ] as const)('%s keeps exactly its entries, in any case (%s, %s)', async (exact, upper, mixed, keep) => {
+    for (const query of [exact, upper, mixed]) await expectFilter(query, keep);
+  });
+
+  it('combines filters with AND', async () => {
+    await expectFilter('role=Manager&action=login', (a) => a.role === 'Manager' && a.action === 'login');
+    await expectFilter(
+      `email=${A.owner.email}&type=TRANSACTION`,
+      (a) => a.email === A.owner.email && a.type === 'transaction',
+    );
+    await expectFilter(
+      'role=admin&action=update&type=settings',
+      (a) => a.role === 'Admin' && a.action === 'update' && a.type === 'settings',
+    );
+    // Each filter matches something alone; together nothing.
+    const none = await auditsOf(sandbox, owner, '?role=Viewer&action=transfer');
+    expect(none.data).toEqual([]);
+  });
+
+  it('is exact: part of a value matches nothing', async () => {
+    for (const query of [
+      'action=log',
+      'action=logi',
+      'type=trans',
+      'role=Adm',
+      'email=owner@adebayo',
+      'email=adebayo.test',
+    ]) {
+      const { data, pagination } = await auditsOf(sandbox, owner, `?${query}`);
+      expect(data, query).toEqual([]);
+      expect(pagination.totalCount, query).toBe(0);
+    }
+  });
+
+  it('answers an empty page, not 400, to a value nobody wrote', async () => {
+    for (const query of [
+      'action=teleport',
+      'type=TRANSFER_OUT',
+      'role=Superuser',
+      'email=nobody@nowhere.test',
+    ]) {
+      const res = await call(sandbox, 'GET', `${AUDITS}?${query}`, { headers: owner });
+      expect(res.status, query).toBe(200);
+      const { data, pagination } = pageOf(res, auditEntry);
+      expect(data, query).toEqual([]);
+      expect(pagination).toEqual({
+        totalCount: 0,
+        hasNextPage: false,
+        hasPreviousPage: false,
+        nextPage: 0,
+        previousPage: 0,
+        limit: 10,
+        lastPage: 1,
+      });
+    }
+  });
+
+  it('pages the filtered entries', async () => {
+    const logins = all.filter((a) => a.action === 'login').map((a) => a.id);
+    expect(logins.length).toBeGreaterThanOrEqual(3);
+    const first = await auditsOf(sandbox, owner, '?action=login&limit=2');
+    expect(first.data.map((a) => a.id)).toEqual(logins.slice(0, 2));
+    expect(first.pagination).toMatchObject({ totalCount: logins.length, hasNextPage: true, nextPage: 2 });
   });
 });

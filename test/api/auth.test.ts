@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import states from '../../fixtures/states.json' with { type: 'json' };
 import { signIn } from '../../src/api/auth/schemas.js';
 import { apiRouteList } from '../../src/api/routes.js';
 import { errorEnvelope } from '../../src/http/wire.js';
@@ -10,18 +9,9 @@ import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox
 
 const SIGNIN = '/api/v1/auth/signin';
 const DETAILS = '/api/v1/clients/business/account-details';
-const BUSINESS_FIELDS = [
-  'businessDocumentsUrls',
-  'businessName',
-  'bvn',
-  'clientId',
-  'id',
-  'isApproved',
-  'photoIdUrl',
-  'residentialAddress',
-  'state',
-  'stateId',
-].sort();
+/** Exactly what sign-in answers (docs), and of each business: no other field. */
+const SIGN_IN_FIELDS = ['accessToken', 'businesses', 'email', 'firstName', 'id', 'lastName', 'phoneNo'];
+const SIGN_IN_BUSINESS_FIELDS = ['businessName', 'id', 'isApproved'];
 
 function b64url(value: string): string {
   return Buffer.from(value).toString('base64url');
@@ -68,36 +58,52 @@ describe('sign-in', () => {
     expect(Number(claims.exp) - Number(claims.iat)).toBe(3600);
   });
 
-  it('lists the businesses of the client with the spec Business fields', async () => {
+  it('answers Login successful with exactly the user and the ids, names and approval of its businesses', async () => {
     const res = await call(sandbox, 'POST', SIGNIN, {
       body: { email: A.owner.email, password: A.owner.password },
     });
-    const { businesses } = dataOf(res, signIn);
-    expect(businesses.map((b) => b.id).sort()).toEqual([A.a1.id, A.a2.id].sort());
-    for (const b of businesses) {
-      expect(Object.keys(b).sort()).toEqual(BUSINESS_FIELDS);
-      expect(b.clientId).toBe(A.id);
-      expect(typeof b.businessName).toBe('string');
-      expect(typeof b.bvn).toBe('string');
-      expect(typeof b.photoIdUrl).toBe('string');
-      expect(Array.isArray(b.businessDocumentsUrls)).toBe(true);
-      expect(typeof b.isApproved).toBe('boolean');
-      expect(typeof b.residentialAddress).toBe('string');
-      expect(typeof b.stateId).toBe('string');
-    }
-    const a1 = businesses.find((b) => b.id === A.a1.id);
-    const lagos = states.find((s) => s.id === A.a1.stateId);
-    expect(lagos).toBeDefined();
-    expect(a1).toMatchObject({
-      businessName: A.a1.businessName,
-      bvn: A.a1.bvn,
-      isApproved: true,
-      residentialAddress: A.a1.residentialAddress,
-      stateId: A.a1.stateId,
-      state: { id: lagos?.id, name: lagos?.name },
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe(true);
+    expect(res.body.message).toBe('Login successful');
+    expect(Object.keys(res.body).sort()).toEqual(['data', 'message', 'status']);
+    const data = dataOf(res, signIn);
+    // The schema is strict, and the keys are pinned here too: sign-in carries no full Business record any more.
+    expect(Object.keys(data).sort()).toEqual(SIGN_IN_FIELDS);
+    expect(data).toMatchObject({
+      id: A.owner.id,
+      firstName: A.owner.firstName,
+      lastName: A.owner.lastName,
+      email: A.owner.email,
+      phoneNo: A.owner.phoneNo,
     });
-    const a2 = businesses.find((b) => b.id === A.a2.id);
-    expect(a2).toMatchObject({ businessName: A.a2.businessName, isApproved: false, state: null });
+    for (const b of data.businesses) expect(Object.keys(b).sort()).toEqual(SIGN_IN_BUSINESS_FIELDS);
+    expect([...data.businesses].sort((x, y) => x.id.localeCompare(y.id))).toEqual(
+      [
+        { id: A.a1.id, businessName: A.a1.businessName, isApproved: true },
+        { id: A.a2.id, businessName: A.a2.businessName, isApproved: false },
+      ].sort((x, y) => x.id.localeCompare(y.id)),
+    );
+  });
+
+  it('gives a member the same shape: the member itself and the businesses of its client', async () => {
+    for (const member of [A.manager, A.viewer]) {
+      const res = await call(sandbox, 'POST', SIGNIN, {
+        body: { email: member.email, password: member.password },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.message).toBe('Login successful');
+      const data = dataOf(res, signIn);
+      expect(Object.keys(data).sort()).toEqual(SIGN_IN_FIELDS);
+      expect(data).toMatchObject({
+        id: member.id,
+        firstName: member.firstName,
+        lastName: member.lastName,
+        email: member.email,
+        phoneNo: member.phoneNo,
+      });
+      for (const b of data.businesses) expect(Object.keys(b).sort()).toEqual(SIGN_IN_BUSINESS_FIELDS);
+      expect(data.businesses.map((b) => b.id).sort()).toEqual([A.a1.id, A.a2.id].sort());
+    }
   });
 
   it("gives B only B's business", async () => {
@@ -105,9 +111,9 @@ describe('sign-in', () => {
       body: { email: B.owner.email, password: B.owner.password },
     });
     expect(res.status).toBe(200);
-    const { businesses } = dataOf(res, signIn);
-    expect(businesses.map((b) => b.id)).toEqual([B.b1.id]);
-    expect(businesses[0]?.clientId).toBe(B.id);
+    const data = dataOf(res, signIn);
+    expect(data.id).toBe(B.owner.id);
+    expect(data.businesses).toEqual([{ id: B.b1.id, businessName: B.b1.businessName, isApproved: true }]);
   });
 
   it('matches the email case-insensitively', async () => {
@@ -245,17 +251,30 @@ describe('scheme A failures', () => {
     expect401(reverse);
   });
 
-  it("answers 404 to another client's businessId, exactly like an unknown one", async () => {
+  it("answers 401 Invalid businessId to another client's businessId, exactly like an unknown one", async () => {
     const other = await call(sandbox, 'GET', DETAILS, { headers: schemeA(token, A.secretKey, B.b1.id) });
-    expect(other.status).toBe(404);
-    expect(other.body.status).toBe(false);
-    expect(other.body.data).toBeNull();
+    expect401(other, 'Invalid businessId');
+    expect(other.body).toEqual({ status: false, message: 'Invalid businessId', data: null });
     const unknown = await call(sandbox, 'GET', DETAILS, {
       headers: schemeA(token, A.secretKey, 'b1a90000-0000-4000-8000-000000000099'),
     });
-    expect(unknown.status).toBe(404);
+    expect401(unknown, 'Invalid businessId');
     expect(unknown.body).toEqual(other.body);
     expect(JSON.stringify(other.body)).not.toContain(B.b1.businessName);
+  });
+
+  it("answers the same 401 on every scheme A route given B1's id, a read, a write and settings alike", async () => {
+    const headers = schemeA(token, A.secretKey, B.b1.id);
+    for (const [method, path, body] of [
+      ['GET', '/api/v1/clients/business/details', undefined],
+      ['GET', '/api/v1/clients/business/customers', undefined],
+      ['GET', '/api/v1/clients/settings/billers', undefined],
+      ['PATCH', '/api/v1/clients/settings/update-webhook-url', { webhookUrl: 'https://example.com/hook' }],
+    ] as const) {
+      const res = await call(sandbox, method, path, { headers, ...(body ? { body } : {}) });
+      expect(res.status, path).toBe(401);
+      expect(res.body, path).toEqual({ status: false, message: 'Invalid businessId', data: null });
+    }
   });
 });
 
@@ -332,7 +351,7 @@ describe('roles', () => {
     }
     const created = await call(sandbox, 'POST', '/api/v1/clients/business', {
       headers,
-      body: { businessName: 'Manager Made Ltd' },
+      body: { businessName: 'Manager Made Ltd', countryId: 'NG', isNewBusiness: true },
     });
     expect(created.status).toBe(201);
     expect(created.body.status).toBe(true);

@@ -474,7 +474,29 @@ async function expectRefusedTwice(
   expect(await exported(sandbox)).toBe(before);
 }
 
-describe('bulk engine: a refused reprocess changes nothing', () => {
+/**
+ * A batch-level reprocess refused after the claim: 400 with `message`, the batch `failed` with that
+ * `failureReason` and every item exactly as it was; the same call again answers the same and changes nothing more.
+ */
+async function expectBatchFailedTwice(
+  sandbox: Sandbox,
+  send: () => ReturnType<typeof reprocess>,
+  before: BulkTransferWithItemsView,
+  message: string,
+): Promise<void> {
+  const first = await send();
+  expect(first.status, JSON.stringify(first.body)).toBe(400);
+  expect(first.body).toEqual({ status: false, message, data: null });
+  await drain(sandbox);
+  const after = await getBatch(sandbox, before.id);
+  expect(after).toEqual({ ...before, status: 'failed', failureReason: message });
+  const state = await exported(sandbox);
+  const second = await send();
+  expect({ status: second.status, body: second.body }).toEqual({ status: first.status, body: first.body });
+  expect(await exported(sandbox)).toBe(state);
+}
+
+describe('bulk engine: a refused reprocess', () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
     sandbox = await memorySandbox();
@@ -482,35 +504,45 @@ describe('bulk engine: a refused reprocess changes nothing', () => {
   });
   afterAll(() => sandbox.close());
 
-  it('on Insufficient Funds: no item, reference, counter, batch field or audit entry moves', async () => {
+  it('on Insufficient Funds: one item’s changes nothing; the batch’s leaves it failed with the reason, no item moved', async () => {
     const items = transfers(2, { amount: 2000 });
     await setBalance(sandbox, A.a1.id, 4000);
     const first = await settle(sandbox, items);
     expect(first).toMatchObject({ status: 'partially_completed', failedItems: 1, failureReason: null });
     await expectRefusedTwice(
       sandbox,
-      () => reprocess(sandbox, { bulkTransferId: first.id }),
-      400,
-      'Insufficient Funds',
-    );
-    await expectRefusedTwice(
-      sandbox,
       () => reprocess(sandbox, { bulkTransferId: first.id, itemId: itemAt(first, 1).id }),
       400,
       'Insufficient Funds',
     );
-    // The same refusal through the control API.
-    await expectRefusedTwice(
+    expect(await getBatch(sandbox, first.id)).toEqual(first);
+    // The spec: a batch-level reprocess refused for insufficient funds leaves `failureReason` set.
+    await expectBatchFailedTwice(
       sandbox,
-      () => call(sandbox, 'POST', `/__sandbox/bulk-transfers/${first.id}/reprocess`, { body: {} }),
-      400,
+      () => reprocess(sandbox, { bulkTransferId: first.id }),
+      first,
       'Insufficient Funds',
     );
-    expect(await getBatch(sandbox, first.id)).toEqual(first);
+    // The same through the control API, on the batch as it now is.
+    await expectBatchFailedTwice(
+      sandbox,
+      () => call(sandbox, 'POST', `/__sandbox/bulk-transfers/${first.id}/reprocess`, { body: {} }),
+      first,
+      'Insufficient Funds',
+    );
+    // With the money back, the failed batch is reprocessed: its reason cleared, the failed item retried.
     await setBalance(sandbox, A.a1.id, 500_000_000);
+    expect((await reprocess(sandbox, { bulkTransferId: first.id })).status).toBe(202);
+    await drain(sandbox);
+    expect(await getBatch(sandbox, first.id)).toMatchObject({
+      status: 'completed',
+      completedItems: 2,
+      failedItems: 0,
+      failureReason: null,
+    });
   });
 
-  it('without a payment account: the failed items stay failed, the batch as it was', async () => {
+  it('without a payment account: the batch failed with the reason, the failed items stay failed', async () => {
     const first = await settle(sandbox, [transfer(), magic('0000000096')]);
     expect(first).toMatchObject({ status: 'partially_completed', failedItems: 1 });
     const business = sandbox.store.get('businesses', A.a1.id);
@@ -519,14 +551,19 @@ describe('bulk engine: a refused reprocess changes nothing', () => {
     try {
       await expectRefusedTwice(
         sandbox,
-        () => reprocess(sandbox, { bulkTransferId: first.id }),
+        () => reprocess(sandbox, { bulkTransferId: first.id, itemId: itemAt(first, 1).id }),
         400,
+        'No payment account for this business',
+      );
+      await expectBatchFailedTwice(
+        sandbox,
+        () => reprocess(sandbox, { bulkTransferId: first.id }),
+        first,
         'No payment account for this business',
       );
     } finally {
       await sandbox.store.mutate((tx) => tx.put('businesses', business));
     }
-    expect(await getBatch(sandbox, first.id)).toEqual(first);
   });
 
   it('for an itemId that is not failed, an unknown itemId, or a batch with nothing failed', async () => {

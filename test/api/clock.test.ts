@@ -4,15 +4,15 @@ import { virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
 import { type ClockView, clock } from '../../src/control/clock/schemas.js';
 import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
 import { DrainTimeoutError, type WaitingWork } from '../../src/control/sandbox/waiting.js';
-import { stateExport } from '../../src/control/state/schemas.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
-import { bodyOf, dataOf } from '../support/answers.js';
+import { dataOf } from '../support/answers.js';
 import { bulkHelpers, processBatch } from '../support/bulk.js';
 import { closedAfterEachTest } from '../support/cleanups.js';
 import { answerCheck } from '../support/contract.js';
 import { startReceiver } from '../support/receiver.js';
 import { A, call, memorySandbox, ownerHeaders, schemeB } from '../support/sandbox.js';
+import { stateOf } from '../support/store.js';
 import {
   delivery,
   incomingPayment,
@@ -401,7 +401,7 @@ describe('the clock is part of the state', () => {
     await sandbox.clock.freeze(true);
     await sandbox.clock.advance(10 * DAY);
     const frozenAt = sandbox.clock.now();
-    const exported = bodyOf(await call(sandbox, 'GET', '/__sandbox/state'), stateExport);
+    const exported = stateOf(await call(sandbox, 'GET', '/__sandbox/state'));
     expect(exported.collections.meta[0]?.clock).toEqual({ offsetMs: expect.any(Number), frozenAt });
 
     expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
@@ -415,7 +415,7 @@ describe('the clock is part of the state', () => {
 
   it('refuses an import whose clock would stand outside the range of a Date', async () => {
     const sandbox = await open();
-    const doc = bodyOf(await call(sandbox, 'GET', '/__sandbox/state'), stateExport);
+    const doc = stateOf(await call(sandbox, 'GET', '/__sandbox/state'));
     const meta = doc.collections.meta[0];
     if (!meta) throw new Error('no meta record');
     doc.collections.meta = [{ ...meta, clock: { offsetMs: 8.64e15, frozenAt: null } }];

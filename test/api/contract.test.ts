@@ -7,6 +7,7 @@ import type { Route, RouteInfo } from '../../src/http/route.js';
 import { failures } from '../../src/openapi/document.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { checkedAnswers } from '../support/contract.js';
+import { transferEntry } from '../support/money.js';
 import { A, B, call, memorySandbox, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
 
 // Issue 14: every operation's success and error answers are validated against its documented schema. The
@@ -196,14 +197,24 @@ const tour: Record<string, Step> = {
     await api(t, 400, 'GET', '/clients/business?page=0', { headers: t.owner });
   },
   createBusiness: async (t) => {
+    // The docs: `Authorization` and `SECRET_KEY` only, all three fields required.
     const body = { businessName: 'Adebayo Farms', countryId: 'NG', isNewBusiness: true };
-    await api(t, 201, 'POST', '/clients/business', { headers: t.owner, body });
-    await api(t, 409, 'POST', '/clients/business', { headers: t.owner, body });
+    await api(t, 201, 'POST', '/clients/business', { headers: t.ownerNoBusiness, body });
+    await api(t, 409, 'POST', '/clients/business', { headers: t.ownerNoBusiness, body });
+    await api(t, 400, 'POST', '/clients/business', {
+      headers: t.ownerNoBusiness,
+      body: { businessName: 'Adebayo Fisheries' },
+    });
+  },
+  getBusinessDetails: async (t) => {
+    await api(t, 200, 'GET', '/clients/business/details', { headers: t.owner });
+    const other = schemeA(await tokenFor(t.sandbox, A.owner), A.secretKey, B.b1.id);
+    await api(t, 401, 'GET', '/clients/business/details', { headers: other });
   },
   getAccountDetails: async (t) => {
     await api(t, 200, 'GET', '/clients/business/account-details', { headers: t.owner });
-    const other = schemeA(await tokenFor(t.sandbox, A.owner), A.secretKey, B.b1.id);
-    await api(t, 404, 'GET', '/clients/business/account-details', { headers: other });
+    const unapproved = schemeA(await tokenFor(t.sandbox, A.owner), A.secretKey, A.a2.id);
+    await api(t, 400, 'GET', '/clients/business/account-details', { headers: unapproved });
   },
   listCustomers: async (t) => {
     await api(t, 200, 'GET', '/clients/business/customers', { headers: t.owner });
@@ -227,8 +238,8 @@ const tour: Record<string, Step> = {
   // ------------------------------------------------------------------ money out, disputes, payouts
   transfer: async (t) => {
     const path = '/clients/business/customers/funds/transfer';
-    const sent = await api(t, 200, 'POST', path, { headers: t.owner, body: transferBody('tour-transfer') });
-    keep(t, 'transaction', dataOf(sent).transactionReference);
+    await api(t, 200, 'POST', path, { headers: t.owner, body: transferBody('tour-transfer') });
+    keep(t, 'transaction', (await transferEntry(t.sandbox, 'tour-transfer')).id);
     await api(t, 400, 'POST', path, {
       headers: t.owner,
       body: transferBody('tour-failing', FAILING_ACCOUNT),
@@ -236,8 +247,8 @@ const tour: Record<string, Step> = {
   },
   anonymousTransfer: async (t) => {
     const path = '/clients/business/customers/funds/anonymous-transfer';
-    const sent = await api(t, 200, 'POST', path, { headers: t.owner, body: transferBody('tour-anonymous') });
-    keep(t, 'anonymous transaction', dataOf(sent).transactionReference);
+    await api(t, 200, 'POST', path, { headers: t.owner, body: transferBody('tour-anonymous') });
+    keep(t, 'anonymous transaction', (await transferEntry(t.sandbox, 'tour-anonymous')).id);
     await api(t, 409, 'POST', path, {
       headers: t.owner,
       body: { ...transferBody('tour-anonymous'), amount: 250000 },
@@ -251,7 +262,12 @@ const tour: Record<string, Step> = {
       ['second dispute', 'anonymous transaction'],
     ] as const) {
       const body = { transactionId: kept(t, transaction), description };
-      keep(t, name, dataOf(await api(t, 201, 'POST', path, { headers: t.owner, body })).id);
+      // The answer carries no data, as the docs show: the dispute is found in the list.
+      await api(t, 201, 'POST', path, { headers: t.owner, body });
+      const listed = await api(t, 200, 'GET', `${path}?transactionId=${body.transactionId}`, {
+        headers: t.owner,
+      });
+      keep(t, name, firstOf(listed).id);
     }
     const again = { transactionId: kept(t, 'transaction'), description };
     await api(t, 409, 'POST', path, { headers: t.owner, body: again });
@@ -266,7 +282,7 @@ const tour: Record<string, Step> = {
   },
   listPayoutAccounts: async (t) => {
     await api(t, 200, 'GET', '/clients/business/payouts', { headers: t.owner });
-    await api(t, 400, 'GET', '/clients/business/payouts?limit=101', { headers: t.owner });
+    await api(t, 400, 'GET', '/clients/business/payouts?limit=0', { headers: t.owner });
   },
   createPayoutAccount: async (t) => {
     const body = {
@@ -275,10 +291,12 @@ const tour: Record<string, Step> = {
       bankName: 'Guaranty Trust Bank',
       bankCode: '058',
     };
+    await api(t, 201, 'POST', '/clients/business/payouts', { headers: t.owner, body });
+    // The answer carries no data, as the docs show: the account is found in the list.
     keep(
       t,
       'payout',
-      dataOf(await api(t, 201, 'POST', '/clients/business/payouts', { headers: t.owner, body })).id,
+      firstOf(await api(t, 200, 'GET', '/clients/business/payouts', { headers: t.owner })).id,
     );
     await api(t, 409, 'POST', '/clients/business/payouts', { headers: t.owner, body });
   },
@@ -302,6 +320,20 @@ const tour: Record<string, Step> = {
     const made = await api(t, 201, 'POST', '/clients/business/virtual-accounts', { headers: t.owner, body });
     keep(t, 'virtual account', dataOf(made).accountNumber);
     await api(t, 409, 'POST', '/clients/business/virtual-accounts', { headers: t.owner, body });
+  },
+  createSingleUseVirtualAccount: async (t) => {
+    const path = '/clients/business/virtual-accounts/single-use';
+    const body = { firstName: 'Ada', lastName: 'Obi', refCode: 'order-1', amount: 500000, duration: 3600 };
+    keep(
+      t,
+      'single-use account',
+      dataOf(await api(t, 201, 'POST', path, { headers: t.owner, body })).accountNumber,
+    );
+    await api(t, 409, 'POST', path, { headers: t.owner, body });
+  },
+  listSubscriptions: async (t) => {
+    await api(t, 200, 'GET', '/clients/business/subscriptions?interval=monthly', { headers: t.viewer });
+    await api(t, 400, 'GET', '/clients/business/subscriptions?page=0', { headers: t.viewer });
   },
 
   // ------------------------------------------------------------------ bulk transfers (scheme B)
@@ -394,8 +426,13 @@ const tour: Record<string, Step> = {
     await control(t, 404, 'POST', `/businesses/${UNKNOWN_ID}/approve`);
   },
   ledger: async (t) => {
-    await control(t, 200, 'GET', `/businesses/${A.a1.id}/ledger`);
+    await control(t, 200, 'GET', `/businesses/${A.a1.id}/ledger?retrievalReference=tour-transfer`);
     await control(t, 404, 'GET', `/businesses/${UNKNOWN_ID}/ledger`);
+  },
+  addSubscription: async (t) => {
+    const body = { packageName: 'Team Plan', amount: 750000, interval: 'monthly' };
+    await control(t, 201, 'POST', `/businesses/${A.a1.id}/subscriptions`, { body });
+    await control(t, 404, 'POST', `/businesses/${UNKNOWN_ID}/subscriptions`, { body });
   },
   resolveDispute: async (t) => {
     await control(t, 200, 'POST', `/disputes/${kept(t, 'dispute')}/resolve`);
@@ -435,6 +472,11 @@ const tour: Record<string, Step> = {
     // Client A has no webhook URL yet: the delivery is made, and skipped.
     keep(t, 'delivery', dataOf(await control(t, 201, 'POST', '/incoming-payments', { body })).deliveryId);
     await control(t, 404, 'POST', '/incoming-payments', { body: { ...body, accountNumber: '9999999999' } });
+    // A single-use account takes exactly its reserved amount, once.
+    const single = { accountNumber: kept(t, 'single-use account'), amount: 499999 };
+    await control(t, 409, 'POST', '/incoming-payments', { body: single });
+    await control(t, 201, 'POST', '/incoming-payments', { body: { ...single, amount: 500000 } });
+    await control(t, 409, 'POST', '/incoming-payments', { body: { ...single, amount: 500000 } });
   },
   listVirtualAccounts: async (t) => {
     await control(t, 200, 'GET', '/virtual-accounts');

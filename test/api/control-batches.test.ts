@@ -1,13 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuditEntryView, auditEntry } from '../../src/api/audits/schemas.js';
 import type { BulkTransferWithItemsView } from '../../src/api/bulk/schemas.js';
-import { type VirtualAccountView, virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
+import {
+  singleUseAccount,
+  type VirtualAccountView,
+  virtualAccount,
+} from '../../src/api/virtual-accounts/schemas.js';
 import {
   type ClientBulkTransferView,
   type ClientBulkTransferWithItemsView,
   clientBulkTransfer,
   clientBulkTransferWithItems,
 } from '../../src/control/bulk-transfers/schemas.js';
+import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
 import {
   type VirtualAccountView as VirtualAccountRowView,
   virtualAccount as virtualAccountRow,
@@ -24,6 +29,7 @@ import {
   processBatch,
   QUEUED,
 } from '../support/bulk.js';
+import { setBalance } from '../support/money.js';
 import { A, B, call, memorySandbox, ownerHeaders, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
 import { openVirtualAccount } from '../support/webhooks.js';
 
@@ -290,9 +296,13 @@ describe('POST /__sandbox/bulk-transfers/:id/reprocess', () => {
 
     const auditsAfter = await auditsOf(sandbox, ownerA1);
     expect(auditsAfter).toHaveLength(auditsBefore.length + 1);
-    expect(auditsAfter[0]).toMatchObject({ user: 'Sandbox operator', type: 'TRANSFER' });
-    expect(auditsAfter[0]?.action).toContain(settled.id);
-    expect(auditsAfter[0]?.action).toContain('2');
+    expect(auditsAfter[0]).toMatchObject({
+      user: 'Sandbox operator',
+      email: 'operator@sandbox.local',
+      role: 'Operator',
+      action: 'reprocess',
+      type: 'transaction',
+    });
   });
 
   it('retries only the one item given by itemId', async () => {
@@ -344,8 +354,7 @@ describe('POST /__sandbox/bulk-transfers/:id/reprocess', () => {
     expect(after.items[0]).toMatchObject({ reprocessCount: 1, status: 'failed' });
     const bAfter = await auditsOf(sandbox, ownerB1);
     expect(bAfter).toHaveLength(bBefore.length + 1);
-    expect(bAfter[0]).toMatchObject({ user: 'Sandbox operator', type: 'TRANSFER' });
-    expect(bAfter[0]?.action).toContain(settled.id);
+    expect(bAfter[0]).toMatchObject({ user: 'Sandbox operator', action: 'reprocess', type: 'transaction' });
     expect(await auditsOf(sandbox, ownerA1)).toEqual(aBefore);
   });
 
@@ -401,6 +410,30 @@ describe('POST /__sandbox/bulk-transfers/:id/reprocess', () => {
     }
     expect(await getBatch(sandbox, settled.id)).toEqual(settled);
     expect(await getBatch(sandbox, other.id)).toEqual(other);
+  });
+
+  it('refused for Insufficient Funds: one item changes nothing; the whole batch is set failed, its items untouched', async () => {
+    // A sandbox of its own: the balance goes to 0.
+    const own = await memorySandbox();
+    const owner = await ownerHeaders(own);
+    const settled = await settledBatch(own, [transfer(), transfer({ receiverAccountNumber: FAILS_51 })]);
+    expect(settled.status).toBe('partially_completed');
+    await setBalance(own, A.a1.id, 0);
+    const audits = await auditsOf(own, owner);
+
+    const one = await reprocess(own, settled.id, { itemId: settled.items[1]?.id ?? '' });
+    expect(one.status).toBe(400);
+    expect(one.body).toEqual({ status: false, message: 'Insufficient Funds', data: null });
+    expect(await getBatch(own, settled.id)).toEqual(settled);
+
+    const all = await reprocess(own, settled.id);
+    expect(all.status).toBe(400);
+    expect(all.body).toEqual({ status: false, message: 'Insufficient Funds', data: null });
+    const after = await getBatch(own, settled.id);
+    expect(after).toEqual({ ...settled, status: 'failed', failureReason: 'Insufficient Funds' });
+    expect(after.items).toEqual(settled.items);
+    expect(await auditsOf(own, owner)).toEqual(audits);
+    await own.close();
   });
 
   describe('bodies it refuses', () => {
@@ -489,6 +522,10 @@ describe('GET /__sandbox/virtual-accounts', () => {
     [];
   beforeAll(async () => {
     sandbox = await memorySandbox();
+    // A frozen clock: an account's createdAt and its expiry are read from it a moment apart.
+    expect((await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: { frozen: true } })).status).toBe(
+      200,
+    );
     const ownerA1 = await ownerHeaders(sandbox);
     const ownerB1 = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
     const plan = [
@@ -530,15 +567,19 @@ describe('GET /__sandbox/virtual-accounts', () => {
     });
   });
 
-  it('shows expiresAt as ISO 8601 text, as the API answered it at creation; null for a permanent account', async () => {
+  it('shows expiresAt as ISO 8601 text, createdAt plus the 30-minute default; null for a permanent account', async () => {
     const { data } = await listAccounts();
-    for (const o of opened) {
-      const row = data.find((v) => v.accountNumber === o.account.accountNumber);
-      expect(row?.expiresAt).toBe(o.account.expiresAt);
+    const temporal = data.filter((v) => v.type === 'temporal');
+    expect(temporal).toHaveLength(1);
+    for (const row of temporal) {
+      expect(row.expiresAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(Date.parse(row.expiresAt ?? '') - Date.parse(row.createdAt)).toBe(1800 * 1000);
     }
-    const temporal = data.find((v) => v.type === 'temporal');
-    expect(temporal?.expiresAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-    expect(data.find((v) => v.type === 'permanent')?.expiresAt).toBeNull();
+    const permanent = data.filter((v) => v.type === 'permanent');
+    expect(permanent.length).toBeGreaterThan(0);
+    for (const row of permanent) expect(row.expiresAt).toBeNull();
+    // Multi-use accounts reserve nothing and are never used up.
+    for (const row of data) expect(row).toMatchObject({ reservedAmount: null, usedBy: null, state: 'open' });
   });
 
   it('shows an account opened later at the top', async () => {
@@ -576,5 +617,62 @@ describe('GET /__sandbox/virtual-accounts', () => {
     const res = await call(sandbox, 'GET', `${VIRTUAL_ACCOUNTS}${query}`);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ status: false, data: null });
+  });
+});
+
+describe('GET /__sandbox/virtual-accounts: single-use accounts', () => {
+  it('shows a single-use account open, then used by its payment; another expired once the clock passes it', async () => {
+    const sandbox = await memorySandbox();
+    const owner = await ownerHeaders(sandbox);
+    const permanent = await openVirtualAccount(sandbox, owner, 'permanent', 'ctl-su-multi');
+    expect(permanent.status).toBe(201);
+    const multi = dataOf(permanent, virtualAccount).accountNumber;
+    const openSingle = async (refCode: string, duration: number) => {
+      const res = await call(sandbox, 'POST', '/api/v1/clients/business/virtual-accounts/single-use', {
+        headers: owner,
+        body: { firstName: 'Uche', lastName: 'Nwosu', refCode, amount: 75_000, duration },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return dataOf(res, singleUseAccount).accountNumber;
+    };
+    const listed = async () => {
+      const res = await call(sandbox, 'GET', `${VIRTUAL_ACCOUNTS}?limit=100`);
+      expect(res.status).toBe(200);
+      return pageOf(res, virtualAccountRow).data;
+    };
+    const rowOf = async (accountNumber: string) =>
+      (await listed()).find((v) => v.accountNumber === accountNumber);
+    const paid = await openSingle('ctl-su-paid', 3600);
+    const late = await openSingle('ctl-su-late', 5);
+    for (const number of [paid, late]) {
+      expect(await rowOf(number)).toMatchObject({
+        type: 'single_use',
+        reservedAmount: 75_000,
+        usedBy: null,
+        state: 'open',
+      });
+    }
+
+    const payment = await call(sandbox, 'POST', '/__sandbox/incoming-payments', {
+      body: { accountNumber: paid, amount: 75_000 },
+    });
+    expect(payment.status).toBe(201);
+    const { transactionReference } = dataOf(payment, paymentReceived);
+    expect(await rowOf(paid)).toMatchObject({ usedBy: transactionReference, state: 'used' });
+
+    expect((await call(sandbox, 'POST', '/__sandbox/clock/advance', { body: { ms: 5_000 } })).status).toBe(
+      200,
+    );
+    expect(await rowOf(late)).toMatchObject({ usedBy: null, state: 'expired', reservedAmount: 75_000 });
+    expect((await rowOf(paid))?.state).toBe('used');
+    expect(await rowOf(multi)).toMatchObject({ reservedAmount: null, usedBy: null, state: 'open' });
+    // Newest first like the rest.
+    expect((await listed()).map((v) => v.accountNumber)).toEqual([late, paid, multi]);
+    // Used stays used past its expiry too.
+    expect(
+      (await call(sandbox, 'POST', '/__sandbox/clock/advance', { body: { ms: 3_600_000 } })).status,
+    ).toBe(200);
+    expect((await rowOf(paid))?.state).toBe('used');
+    await sandbox.close();
   });
 });

@@ -4,11 +4,11 @@ import { signIn } from '../../src/api/auth/schemas.js';
 import { business } from '../../src/api/business/schemas.js';
 import { credentials } from '../../src/control/clients/schemas.js';
 import { metrics } from '../../src/control/sandbox/schemas.js';
-import { stateExport } from '../../src/control/state/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import type { StateDocument } from '../../src/store/records.js';
-import { bodyOf, dataOf, pageOf } from '../support/answers.js';
+import { dataOf, pageOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
+import { stateOf } from '../support/store.js';
 import { setWebhookUrl } from '../support/webhooks.js';
 
 /**
@@ -24,7 +24,7 @@ interface StateDoc {
 async function getState(sandbox: Sandbox): Promise<StateDocument> {
   const res = await call(sandbox, 'GET', '/__sandbox/state');
   expect(res.status).toBe(200);
-  return bodyOf(res, stateExport);
+  return stateOf(res);
 }
 
 function recordsOf(doc: StateDoc, name: string): StateRecord[] {
@@ -176,7 +176,7 @@ describe('credentials', () => {
     const token = await tokenFor(sandbox, A.owner);
     await call(sandbox, 'POST', '/api/v1/clients/business', {
       headers: schemeA(token, A.secretKey, A.a1.id),
-      body: { businessName: 'Fresh Co' },
+      body: { businessName: 'Fresh Co', countryId: 'NG', isNewBusiness: true },
     });
     const res = await call(sandbox, 'GET', '/__sandbox/credentials');
     const { clients } = dataOf(res, credentials);
@@ -195,7 +195,7 @@ describe('reset', () => {
     await setWebhook(sandbox, 'https://hooks.example.com/x');
     const created = await call(sandbox, 'POST', '/api/v1/clients/business', {
       headers: schemeA(token, A.secretKey, A.a1.id),
-      body: { businessName: 'To Be Forgotten' },
+      body: { businessName: 'To Be Forgotten', countryId: 'NG', isNewBusiness: true },
     });
     expect(created.status).toBe(201);
     const billers = await call(sandbox, 'POST', '/api/v1/clients/settings/configure-billers', {
@@ -468,7 +468,7 @@ describe('control token', () => {
     const sandbox = await createLocked();
     const headers = { 'x-sandbox-token': 'secret' };
     const before = await call(sandbox, 'GET', '/__sandbox/state', { headers });
-    const doc: StateDoc = structuredClone(bodyOf(before, stateExport));
+    const doc: StateDoc = structuredClone(stateOf(before));
     recordOf(doc, 'clients', A.id).webhookUrl = 'https://attacker.example.com/x';
     const res = await call(sandbox, 'PUT', '/__sandbox/state', { body: { ...doc } });
     expect(res.status).toBe(401);
@@ -519,9 +519,7 @@ describe('requests from the webhook client', () => {
       const after = await call(sandbox, 'GET', '/__sandbox/state', {
         headers: { 'x-sandbox-token': 'secret' },
       });
-      expect(recordOf(bodyOf(after, stateExport), 'clients', A.id).webhookUrl).toBe(
-        'https://kept.example.com/hook',
-      );
+      expect(recordOf(stateOf(after), 'clients', A.id).webhookUrl).toBe('https://kept.example.com/hook');
     }
   });
 

@@ -2,8 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import clients from '../../fixtures/clients.json' with { type: 'json' };
 import roles from '../../fixtures/roles.json' with { type: 'json' };
 import { dispute } from '../../src/api/disputes/schemas.js';
-import { transferResult } from '../../src/api/transfers/schemas.js';
-import { virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
+import { singleUseAccount, virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
 import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
 import { approvedBusiness } from '../../src/control/money/schemas.js';
 import { outbox } from '../../src/control/outbox/schemas.js';
@@ -21,6 +20,7 @@ import { FOLD_CLIENTS_OVER } from '../../src/dashboard/views.js';
 import { type Sandbox, type SandboxOptions, version } from '../../src/sandbox.js';
 import { dataOf, pageOf } from '../support/answers.js';
 import { BANK, bulkHelpers, keysA1, processBatch, RECEIVER } from '../support/bulk.js';
+import { transferEntry } from '../support/money.js';
 import { refusedUrl } from '../support/receiver.js';
 import { A, B, call, memorySandbox, ownerHeaders, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
 import {
@@ -318,6 +318,21 @@ function sendTransfer(
   });
 }
 
+/** The id of the one dispute on `transactionId`, read from the disputes list (its create answers no data). */
+async function disputeIdOf(
+  sandbox: Sandbox,
+  headers: Record<string, string>,
+  transactionId: string,
+): Promise<string> {
+  const res = await call(sandbox, 'GET', `${DISPUTES}?transactionId=${encodeURIComponent(transactionId)}`, {
+    headers,
+  });
+  expect(res.status).toBe(200);
+  const [only, ...more] = pageOf(res, dispute).data;
+  if (!only || more.length > 0) throw new Error(`expected one dispute on ${transactionId}`);
+  return only.id;
+}
+
 /**
  * A record of client A or B in every list of the page (a batch, a transfer with a dispute on it, a virtual account
  * paid into, so a credit and a delivery, an invitation in the outbox); answers the ids of their rows.
@@ -327,14 +342,16 @@ async function recordsOf(sandbox: Sandbox, who: 'a' | 'b'): Promise<string[]> {
   const headers = schemeA(await tokenFor(sandbox, client.owner), client.secretKey, businessId);
   const keys = schemeB(client.publicKey, client.secretKey, businessId);
   const batch = await create(sandbox, transfers(1), keys, `Batch of ${who}`);
-  const sent = await sendTransfer(sandbox, headers);
+  const retrievalReference = ref();
+  const sent = await sendTransfer(sandbox, headers, { retrievalReference });
   expect(sent.status).toBe(200);
-  const transactionId = dataOf(sent, transferResult).transactionReference;
+  const transactionId = (await transferEntry(sandbox, retrievalReference, businessId)).id;
   const opened = await call(sandbox, 'POST', DISPUTES, {
     headers,
     body: { transactionId, description: `Dispute of ${who}` },
   });
   expect(opened.status).toBe(201);
+  const disputeId = await disputeIdOf(sandbox, headers, transactionId);
   const va = await openVirtualAccount(sandbox, headers, 'permanent', `dash-${who}`);
   expect(va.status).toBe(201);
   const { accountNumber } = dataOf(va, virtualAccount);
@@ -352,7 +369,7 @@ async function recordsOf(sandbox: Sandbox, who: 'a' | 'b'): Promise<string[]> {
     `bizopt-${businessId}`,
     `batch-${batch.id}`,
     `tx-${transactionId}`,
-    `dispute-${dataOf(opened, dispute).id}`,
+    `dispute-${disputeId}`,
     `delivery-${dataOf(paid, paymentReceived).deliveryId}`,
     `varow-${vaId}`,
     `va-${vaId}`,
@@ -623,12 +640,13 @@ describe('GET /__sandbox/ui: ?client=, folding, empty lists, escaping in the new
     const events = await steppedEvents(sandbox);
     const narration = '<img src=x>';
     const description = '<script>alert("dispute")</script>';
-    const sent = await sendTransfer(sandbox, headers, { narration });
+    const retrievalReference = ref();
+    const sent = await sendTransfer(sandbox, headers, { narration, retrievalReference });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    const transactionId = dataOf(sent, transferResult).transactionReference;
+    const transactionId = (await transferEntry(sandbox, retrievalReference)).id;
     const opened = await call(sandbox, 'POST', DISPUTES, { headers, body: { transactionId, description } });
     expect(opened.status, JSON.stringify(opened.body)).toBe(201);
-    const disputeId = dataOf(opened, dispute).id;
+    const disputeId = await disputeIdOf(sandbox, headers, transactionId);
 
     events.flush();
     const frame = await events.next('patch', hasPatch(`dispute-${disputeId}`));
@@ -1143,7 +1161,8 @@ describe('GET /__sandbox/ui/events, the new sections', () => {
       narration: 'Invoice 42',
     });
     expect(sent.status).toBe(200);
-    const { transactionReference } = dataOf(sent, transferResult);
+    // The answer carries no reference: the ledger entry's id is the transaction reference the row shows.
+    const { id: transactionReference } = await transferEntry(sandbox, retrievalReference);
     const id = `tx-${transactionReference}`;
 
     events.flush();
@@ -1194,10 +1213,10 @@ describe('GET /__sandbox/ui/events, the new sections', () => {
       retrievalReference,
     });
     expect(failed.status).toBe(400);
-    expect(failed.body).toMatchObject({ errorCode: '51', message: 'Insufficient Funds' });
-    const data = failed.body.data as { transactionReference: string; retrievalReference: string };
-    expect(data).toEqual({ transactionReference: expect.stringMatching(/\S/), retrievalReference });
-    const id = `tx-${data.transactionReference}`;
+    expect(failed.body).toStrictEqual({ status: false, message: 'Insufficient Funds', data: null });
+    const entry = await transferEntry(sandbox, retrievalReference);
+    expect(entry).toMatchObject({ status: 'failed', errorCode: '51', errorMessage: 'Insufficient Funds' });
+    const id = `tx-${entry.id}`;
 
     events.flush();
     const row = patchIn(await events.next('patch', hasPatch(id)), id);
@@ -1218,7 +1237,7 @@ describe('GET /__sandbox/ui/events, the new sections', () => {
     const events = await steppedEvents(sandbox);
     const created = await call(sandbox, 'POST', '/api/v1/clients/business', {
       headers,
-      body: { businessName: 'Dashboard Exports' },
+      body: { businessName: 'Dashboard Exports', countryId: 'NG', isNewBusiness: true },
     });
     expect(created.status).toBe(201);
     const invitee = 'dash.viewer@adebayo.test';
@@ -1256,19 +1275,55 @@ describe('GET /__sandbox/ui/events, the new sections', () => {
     }
   });
 
+  it('shows a single-use account with the amount it takes, and patches it to used once paid', async () => {
+    const sandbox = await sandboxFor();
+    const headers = await ownerHeaders(sandbox);
+    const opened = await call(sandbox, 'POST', '/api/v1/clients/business/virtual-accounts/single-use', {
+      headers,
+      body: { firstName: 'Ada', lastName: 'Obi', refCode: 'dash-single', amount: 500_000, duration: 3600 },
+    });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+    const { accountNumber } = dataOf(opened, singleUseAccount);
+    const id = `varow-${await virtualAccountId(sandbox, accountNumber)}`;
+    const html = await page(sandbox);
+    const row = html.slice(
+      html.indexOf(`<tr id="${id}"`),
+      html.indexOf('</tr>', html.indexOf(`<tr id="${id}"`)),
+    );
+    expect(row).toContain('single-use');
+    expect(row).toContain('takes ₦5,000.00 once');
+    // Open: its expiry in words, no badge yet.
+    expect(row).toContain('class="expiry"');
+    expect(row).not.toContain('badge used');
+
+    const events = await steppedEvents(sandbox);
+    expect((await incomingPayment(sandbox, { accountNumber, amount: 500_000 })).status).toBe(201);
+    events.flush();
+    const used = patchIn(
+      await events.next(
+        'patch',
+        hasPatch(id, (p) => p.html.includes('badge used')),
+      ),
+      id,
+    );
+    expect(used.html).toContain('<span class="badge used">used</span>');
+    expect(used.html).not.toContain('class="expiry"');
+  });
+
   it('patches a dispute with Resolve and Reject while open, and again without them once resolved', async () => {
     const sandbox = await sandboxFor();
     const headers = await ownerHeaders(sandbox);
-    const sent = await sendTransfer(sandbox, headers);
+    const retrievalReference = ref();
+    const sent = await sendTransfer(sandbox, headers, { retrievalReference });
     expect(sent.status).toBe(200);
-    const transactionId = dataOf(sent, transferResult).transactionReference;
+    const transactionId = (await transferEntry(sandbox, retrievalReference)).id;
     const events = await steppedEvents(sandbox);
     const opened = await call(sandbox, 'POST', DISPUTES, {
       headers,
       body: { transactionId, description: 'Goods never arrived' },
     });
     expect(opened.status).toBe(201);
-    const disputeId = dataOf(opened, dispute).id;
+    const disputeId = await disputeIdOf(sandbox, headers, transactionId);
     const id = `dispute-${disputeId}`;
     const resolve = `data-call="POST /__sandbox/disputes/${disputeId}/resolve"`;
     const reject = `data-call="POST /__sandbox/disputes/${disputeId}/reject"`;

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clock } from '../../src/control/clock/schemas.js';
 import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
-import { stateExport } from '../../src/control/state/schemas.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
-import { type Answered, bodyOf, dataOf } from '../support/answers.js';
+import { type Answered, dataOf } from '../support/answers.js';
 import {
   BANK,
   bulkDebits,
@@ -20,6 +19,7 @@ import { FaultyFileSystem } from '../support/faulty-fs.js';
 import { accountBalance, feeFor, ledgerOf } from '../support/money.js';
 import { startReceiver } from '../support/receiver.js';
 import { A, call, ownerHeaders } from '../support/sandbox.js';
+import { stateOf } from '../support/store.js';
 import { delivery, FAST, incomingPayment, webhookSetup } from '../support/webhooks.js';
 
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
@@ -223,7 +223,7 @@ describe('what a refused reset, import or advance leaves', () => {
     expect((await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: { frozen: true } })).status).toBe(
       200,
     );
-    const exported = bodyOf(await call(sandbox, 'GET', '/__sandbox/state'), stateExport);
+    const exported = stateOf(await call(sandbox, 'GET', '/__sandbox/state'));
     const before = await call(sandbox, 'GET', '/__sandbox/clock');
     const meta = exported.collections.meta[0];
     if (meta) meta.clock = { offsetMs: 86_400_000, frozenAt: null };

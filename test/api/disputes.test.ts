@@ -1,9 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
 import { type DisputeView, dispute } from '../../src/api/disputes/schemas.js';
-import { transferResult } from '../../src/api/transfers/schemas.js';
+import { stateExport } from '../../src/control/state/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
-import { dataOf, pageOf } from '../support/answers.js';
+import { disputeRecord } from '../../src/store/records.js';
+import { bodyOf, dataOf, pageOf } from '../support/answers.js';
+import { transferEntry } from '../support/money.js';
 import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';
 
 const DISPUTES = '/api/v1/clients/business/disputes';
@@ -11,21 +14,32 @@ const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 const BANK = banks.banks[0]?.code ?? '';
 
 let refs = 0;
-/** Makes a successful transfer and returns its transactionReference. */
-async function transfer(sandbox: Sandbox, headers: Record<string, string>): Promise<string> {
+/** Makes a successful transfer and returns its transactionReference, read from its ledger entry. */
+async function transfer(
+  sandbox: Sandbox,
+  headers: Record<string, string>,
+  businessId: string,
+): Promise<string> {
   refs += 1;
+  const retrievalReference = `dispute-${refs}`;
   const res = await call(sandbox, 'POST', TRANSFER, {
     headers,
     body: {
       amount: 100000,
       receiverAccountNumber: '0123456789',
       receiverBankCode: BANK,
-      retrievalReference: `dispute-${refs}`,
+      retrievalReference,
       narration: 'Goods',
     },
   });
   expect(res.status).toBe(200);
-  return dataOf(res, transferResult).transactionReference;
+  return (await transferEntry(sandbox, retrievalReference, businessId)).id;
+}
+
+/** The disputes as the store keeps them (with the internal `resolvedAt`), from the state export. */
+async function storedDisputes(sandbox: Sandbox): Promise<z.infer<typeof disputeRecord>[]> {
+  const exported = bodyOf(await call(sandbox, 'GET', '/__sandbox/state'), stateExport);
+  return z.array(disputeRecord).parse(exported.collections.disputes);
 }
 
 describe('disputes', () => {
@@ -39,9 +53,9 @@ describe('disputes', () => {
     sandbox = await memorySandbox();
     headers = await ownerHeaders(sandbox);
     headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
-    tx1 = await transfer(sandbox, headers);
-    tx2 = await transfer(sandbox, headers);
-    txB = await transfer(sandbox, headersB);
+    tx1 = await transfer(sandbox, headers, A.a1.id);
+    tx2 = await transfer(sandbox, headers, A.a1.id);
+    txB = await transfer(sandbox, headersB, B.b1.id);
   });
 
   const open = (b: Record<string, unknown>, h: Record<string, string> = headers) =>
@@ -53,20 +67,29 @@ describe('disputes', () => {
   };
 
   let first: DisputeView;
-  it('opens a dispute on a transfer: 201 with the record, status open, resolvedAt null', async () => {
+  it('opens a dispute on a transfer: 201 with no data; the list shows it open with its dateCreated', async () => {
     const res = await open({ transactionId: tx1, description: 'Customer says the goods never arrived' });
     expect(res.status).toBe(201);
-    expect(res.body.status).toBe(true);
-    first = dataOf(res, dispute);
-    expect(first).toEqual({
+    // The docs' answer: the message alone.
+    expect(res.body).toStrictEqual({ status: true, message: 'Dispute created successfully' });
+    const { data } = await list(`?transactionId=${tx1}`);
+    expect(data).toHaveLength(1);
+    const [listed] = data;
+    if (!listed) throw new Error('expected the new dispute in the list');
+    first = listed;
+    expect(first).toStrictEqual({
       id: expect.any(String),
       transactionId: tx1,
       description: 'Customer says the goods never arrived',
       status: 'open',
-      createdAt: expect.any(String),
+      dateCreated: expect.any(String),
+    });
+    expect(new Date(first.dateCreated).toISOString()).toBe(first.dateCreated);
+    // The record keeps resolvedAt for itself: null while open.
+    expect((await storedDisputes(sandbox)).find((d) => d.id === first.id)).toMatchObject({
+      dateCreated: first.dateCreated,
       resolvedAt: null,
     });
-    expect(new Date(first.createdAt).toISOString()).toBe(first.createdAt);
   });
 
   it('answers 409 to a second open dispute on the same transaction', async () => {
@@ -111,6 +134,7 @@ describe('disputes', () => {
   it('accepts a description of one character', async () => {
     const res = await open({ transactionId: tx2, description: '?' });
     expect(res.status).toBe(201);
+    expect((await list(`?transactionId=${tx2}`)).data.map((d) => d.description)).toEqual(['?']);
   });
 
   it('gets a dispute by id, and not from another business', async () => {
@@ -127,18 +151,20 @@ describe('disputes', () => {
     expect(unknown.status).toBe(404);
   });
 
-  it('resolve makes it resolved with resolvedAt, and allows a new dispute on the transaction', async () => {
+  it('resolve makes it resolved (the same view), keeps resolvedAt inside, and allows a new dispute', async () => {
     const res = await call(sandbox, 'POST', `/__sandbox/disputes/${first.id}/resolve`);
     expect(res.status).toBe(200);
+    expect(dataOf(res, dispute)).toStrictEqual({ ...first, status: 'resolved' });
     const got = await call(sandbox, 'GET', `${DISPUTES}/${first.id}`, { headers });
-    const resolved = dataOf(got, dispute);
-    expect(resolved).toMatchObject({ id: first.id, status: 'resolved', transactionId: tx1 });
-    expect(typeof resolved.resolvedAt).toBe('string');
-    expect(new Date(resolved.resolvedAt ?? '').toISOString()).toBe(resolved.resolvedAt);
+    expect(dataOf(got, dispute)).toStrictEqual({ ...first, status: 'resolved' });
+    const stored = (await storedDisputes(sandbox)).find((d) => d.id === first.id);
+    expect(stored?.status).toBe('resolved');
+    expect(new Date(stored?.resolvedAt ?? '').toISOString()).toBe(stored?.resolvedAt);
 
     const again = await open({ transactionId: tx1, description: 'Second complaint, different issue' });
     expect(again.status).toBe(201);
-    expect(dataOf(again, dispute).status).toBe('open');
+    const open1 = (await list(`?transactionId=${tx1}&status=open`)).data;
+    expect(open1.map((d) => d.description)).toEqual(['Second complaint, different issue']);
   });
 
   it('answers 409 to resolving or rejecting a dispute that is already resolved', async () => {
@@ -155,8 +181,12 @@ describe('disputes', () => {
     if (!opened) throw new Error('expected an open dispute on tx2');
     const res = await call(sandbox, 'POST', `/__sandbox/disputes/${opened.id}/reject`);
     expect(res.status).toBe(200);
+    expect(dataOf(res, dispute)).toStrictEqual({ ...opened, status: 'rejected' });
     const got = await call(sandbox, 'GET', `${DISPUTES}/${opened.id}`, { headers });
-    expect(got.body.data).toMatchObject({ status: 'rejected', resolvedAt: expect.any(String) });
+    expect(dataOf(got, dispute)).toStrictEqual({ ...opened, status: 'rejected' });
+    expect((await storedDisputes(sandbox)).find((d) => d.id === opened.id)?.resolvedAt).toEqual(
+      expect.any(String),
+    );
     expect((await call(sandbox, 'POST', `/__sandbox/disputes/${opened.id}/reject`)).status).toBe(409);
     expect((await call(sandbox, 'POST', `/__sandbox/disputes/${opened.id}/resolve`)).status).toBe(409);
     const again = await open({ transactionId: tx2, description: 'Reopened with receipts' });
@@ -241,6 +271,19 @@ describe('disputes', () => {
     ]);
     expect((await list('?keyword=RECEIPTS')).data).toHaveLength(1);
     expect((await list('?keyword=nothing-like-this')).data).toEqual([]);
+  });
+
+  it('filters by keyword as a substring of the transaction id too, case-insensitively', async () => {
+    const onTx1 = ['Second complaint, different issue', 'Customer says the goods never arrived'];
+    expect((await list(`?keyword=${tx1}`)).data.map((d) => d.description)).toEqual(onTx1);
+    expect((await list(`?keyword=${tx1.toLowerCase()}`)).data.map((d) => d.description)).toEqual(onTx1);
+    // A part of the id that no description holds.
+    const part = tx2.slice(-12);
+    expect(tx1).not.toContain(part);
+    const { data, pagination } = await list(`?keyword=${part}`);
+    expect(data.map((d) => d.description)).toEqual(['Reopened with receipts', '?']);
+    expect(data.every((d) => d.transactionId === tx2)).toBe(true);
+    expect(pagination.totalCount).toBe(2);
   });
 
   it('combines the filters', async () => {

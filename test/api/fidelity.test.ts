@@ -1,14 +1,19 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import states from '../../fixtures/states.json' with { type: 'json' };
+import { auditEntry } from '../../src/api/audits/schemas.js';
 import { bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
+import { customer } from '../../src/api/business/schemas.js';
+import { dispute } from '../../src/api/disputes/schemas.js';
+import { payoutAccount } from '../../src/api/payouts/schemas.js';
 import { apiRouteList } from '../../src/api/routes.js';
 import { controlRouteList } from '../../src/control/routes.js';
 import { MAX_TEXT } from '../../src/domain/fields.js';
 import { BEARER_REQUIRED, TOKEN_REQUIRED } from '../../src/http/auth.js';
 import { type RunningSandbox, type Sandbox, startSandbox } from '../../src/sandbox.js';
-import { dataOf } from '../support/answers.js';
+import { dataOf, pageOf } from '../support/answers.js';
 import { BANK, BULK, keysA1, RECEIVER } from '../support/bulk.js';
+import { transferEntry } from '../support/money.js';
 import { A, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
 
 // Issue 17: the sandbox takes what the bank takes. Each rule the bank does not state, removed, with the value a
@@ -52,11 +57,12 @@ const transfer = (body: Record<string, unknown> = {}) =>
     },
   });
 
-/** A transfer made now: its transaction reference, the id a dispute names. */
+/** A transfer made now: its transaction reference (read from its ledger entry), the id a dispute names. */
 async function transactionId(): Promise<string> {
-  const res = await transfer();
+  const retrievalReference = reference();
+  const res = await transfer({ retrievalReference });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return (res.body.data as { transactionReference: string }).transactionReference;
+  return (await transferEntry(sandbox, retrievalReference)).id;
 }
 
 function registrationForm(values: Record<string, string>, documentsField?: string): FormData {
@@ -90,11 +96,14 @@ async function register(form: FormData) {
 
 describe('rules the bank does not state are gone', () => {
   it('a dispute description of one character', async () => {
+    const tx = await transactionId();
     const res = await call(sandbox, 'POST', DISPUTES, {
       headers: owner,
-      body: { transactionId: await transactionId(), description: '?' },
+      body: { transactionId: tx, description: '?' },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const listed = await call(sandbox, 'GET', `${DISPUTES}?transactionId=${tx}`, { headers: owner });
+    expect(pageOf(listed, dispute).data.map((d) => d.description)).toEqual(['?']);
   });
 
   it('a payout accountName (and bankName) of one character', async () => {
@@ -131,6 +140,19 @@ describe('rules the bank does not state are gone', () => {
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(`narration is invalid: must be at most ${MAX_TEXT} characters`);
     expect((await transfer({ narration: 'n'.repeat(MAX_TEXT) })).status).toBe(200);
+  });
+
+  it('a list limit past the old 100: limit=101 and limit=1000 give the whole list on one page', async () => {
+    const customers = `${API}/clients/business/customers`;
+    const all = await call(sandbox, 'GET', `${customers}?limit=1000`, { headers: owner });
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    const page = pageOf(all, customer);
+    expect(page.data.length).toBeGreaterThanOrEqual(25);
+    expect(page.data).toHaveLength(page.pagination.totalCount);
+    expect(page.pagination).toMatchObject({ limit: 1000, lastPage: 1, hasNextPage: false, nextPage: 0 });
+    const justPast = await call(sandbox, 'GET', `${customers}?limit=101`, { headers: owner });
+    expect(justPast.status).toBe(200);
+    expect(pageOf(justPast, customer).pagination).toMatchObject({ limit: 101, lastPage: 1 });
   });
 
   it('a residentialAddress of four characters', async () => {
@@ -240,18 +262,23 @@ describe('ids in any case', () => {
       body: { transactionId: tx.toLowerCase(), description: 'Not received' },
     });
     expect(opened.status, JSON.stringify(opened.body)).toBe(201);
-    const dispute = opened.body.data as { id: string; transactionId: string };
-    expect(dispute.transactionId).toBe(tx);
-    expect(
-      (await call(sandbox, 'GET', `${DISPUTES}/${dispute.id.toUpperCase()}`, { headers: upper })).status,
-    ).toBe(200);
+    // The list, asked with the lower-cased reference too, names the dispute by the reference as kept.
+    const listed = await call(sandbox, 'GET', `${DISPUTES}?transactionId=${tx.toLowerCase()}`, {
+      headers: upper,
+    });
+    const [opening] = pageOf(listed, dispute).data;
+    if (!opening) throw new Error('expected the dispute just opened');
+    expect(opening.transactionId).toBe(tx);
+    const got = await call(sandbox, 'GET', `${DISPUTES}/${opening.id.toUpperCase()}`, { headers: upper });
+    expect(got.status).toBe(200);
+    expect(dataOf(got, dispute)).toEqual(opening);
     const audits = await call(sandbox, 'GET', AUDITS, { headers: owner });
-    const auditId = (audits.body.data as { id: string }[])[0]?.id ?? '';
+    const auditId = pageOf(audits, auditEntry).data[0]?.id ?? '';
     expect(
       (await call(sandbox, 'GET', `${AUDITS}/${auditId.toUpperCase()}`, { headers: owner })).status,
     ).toBe(200);
     const payouts = await call(sandbox, 'GET', PAYOUTS, { headers: owner });
-    const payout = (payouts.body.data as { id: string }[])[0];
+    const payout = pageOf(payouts, payoutAccount).data[0];
     if (!payout) throw new Error('no payout account to update');
     const updated = await call(sandbox, 'PUT', `${PAYOUTS}/${payout.id.toUpperCase()}`, {
       headers: owner,
@@ -282,10 +309,15 @@ describe('validation messages in the sandbox’s words', () => {
   it('a page that is not a number, an unknown type, an id that is not a UUID', async () => {
     const page = await call(sandbox, 'GET', `${API}/clients/business/customers?page=abc`, { headers: owner });
     expect(page.body.message).toBe('page is invalid: must be a number');
-    const limit = await call(sandbox, 'GET', `${API}/clients/business/customers?limit=101`, {
+    const limit = await call(sandbox, 'GET', `${API}/clients/business/customers?limit=0`, {
       headers: owner,
     });
-    expect(limit.body.message).toBe('limit is invalid: must be at most 100');
+    expect(limit.status).toBe(400);
+    expect(limit.body.message).toBe('limit is invalid: must be at least 1');
+    // The control API's lists keep their maximum, in the same words.
+    const control = await call(sandbox, 'GET', '/__sandbox/bulk-transfers?limit=101');
+    expect(control.status).toBe(400);
+    expect(control.body.message).toBe('limit is invalid: must be at most 100');
     const type = await call(sandbox, 'POST', `${API}/clients/business/virtual-accounts`, {
       headers: owner,
       body: { firstName: 'Ada', lastName: 'Obi', type: 'forever', reference: reference() },

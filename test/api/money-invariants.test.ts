@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { accountDetails } from '../../src/api/business/schemas.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
 import { dataOf } from '../support/answers.js';
-import { ledgerOf } from '../support/money.js';
+import { ledgerOf, transferEntry } from '../support/money.js';
 import { A, call, memorySandbox, ownerHeaders } from '../support/sandbox.js';
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -60,10 +60,18 @@ describe('balance and ledger', () => {
       expect(ok).toHaveLength(20);
       expect(refused).toHaveLength(30);
       for (const r of refused)
-        expect(r.body).toMatchObject({ message: 'Insufficient Funds', errorCode: '51' });
+        expect(r.body).toStrictEqual({ status: false, message: 'Insufficient Funds', data: null });
 
       const view = await ledgerOf(sandbox, A.a1.id);
       expect(view.balance).toBe(500);
+      // Each refusal is a failed entry with the provider's code; each success a debit, none more.
+      const transfers = view.transactions.filter((t) => t.retrievalReference?.startsWith('concurrent-'));
+      expect(transfers).toHaveLength(50);
+      const failed = transfers.filter((t) => t.status === 'failed');
+      expect(failed).toHaveLength(30);
+      for (const t of failed)
+        expect(t).toMatchObject({ errorCode: '51', errorMessage: 'Insufficient Funds' });
+      expect(transfers.filter((t) => t.status === 'successful')).toHaveLength(20);
       expect(view.ledgerBalance).toBe(view.balance);
       const details = await call(sandbox, 'GET', '/api/v1/clients/business/account-details', { headers });
       expect(dataOf(details, accountDetails).accountBalance).toBe('500');
@@ -102,5 +110,7 @@ describe('balance and ledger', () => {
     expect(view.balance).toBe(expected);
     expect(view.ledgerBalance).toBe(expected);
     expect(view.transactions.filter((t) => t.status === 'failed')).toHaveLength(2);
+    expect(await transferEntry(sandbox, 'm2')).toMatchObject({ status: 'failed', errorCode: '91' });
+    expect(await transferEntry(sandbox, 'm4')).toMatchObject({ status: 'failed', errorCode: '51' });
   });
 });

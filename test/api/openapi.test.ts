@@ -9,7 +9,7 @@ import { bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
 import { apiRouteList } from '../../src/api/routes.js';
 import { controlRouteList } from '../../src/control/routes.js';
 import { readyScenarios } from '../../src/control/scenarios/schemas.js';
-import type { RouteInfo } from '../../src/http/route.js';
+import { BANK_DOCS, type RouteInfo } from '../../src/http/route.js';
 import { answerSchema } from '../../src/http/wire.js';
 import { DOCS_ASSETS, DOCS_ASSETS_FOLDER } from '../../src/openapi/assets.js';
 import type { OpenApiDocument } from '../../src/openapi/document.js';
@@ -121,9 +121,11 @@ describe('OpenAPI documents', () => {
     expect(statuses(`${bulk}/{bulkTransferId}`, 'get')).toEqual(
       expect.arrayContaining(['200', '401', '404']),
     );
+    // Creating a business names none (the docs): no businessId to be missing or foreign, so no 404 for it.
     expect(statuses('/clients/business', 'post')).toEqual(
-      expect.arrayContaining(['201', '400', '401', '403', '404', '409', '413', '415']),
+      expect.arrayContaining(['201', '400', '401', '403', '409', '413', '415']),
     );
+    expect(statuses('/clients/business', 'post')).not.toContain('404');
     for (const [path, item] of Object.entries(api.paths)) {
       for (const [method, op] of Object.entries(item)) {
         const codes = Object.keys(op.responses as Record<string, unknown>);
@@ -143,8 +145,9 @@ describe('OpenAPI documents', () => {
 
   it('says in the schemas what the server enforces: amounts, codes, the webhook URL, content types', () => {
     const transfer = JSON.stringify(api.components.schemas.TransferRequest);
-    // Both forms of the amount (a JSON integer, a string of digits) carry the bounds and the whole-number rule.
-    expect(transfer).toContain('"type":"integer","minimum":100,"maximum":1000000000');
+    // Both forms of the amount (a JSON integer, a string of digits) carry the bounds and the whole-number rule: at
+    // least one kobo, and no bound above but what a number holds exactly (neither the spec nor the docs give one).
+    expect(transfer).toContain(`"type":"integer","minimum":1,"maximum":${Number.MAX_SAFE_INTEGER}`);
     expect(api.components.schemas.TransferRequest).toMatchObject({
       properties: { receiverBankCode: { enum: banks.banks.map((b) => b.code) } },
     });
@@ -159,6 +162,32 @@ describe('OpenAPI documents', () => {
     expect(ui['303']?.content).toBeUndefined();
     const events = control.paths['/ui/events']?.get?.responses as Record<string, { content?: object }>;
     expect(Object.keys(events['200']?.content ?? {})).toEqual(['text/event-stream']);
+  });
+
+  it('says where every operation of the bank’s API comes from, and cites the docs page in its description', () => {
+    for (const [path, item] of Object.entries(api.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const source = op['x-source'] as { spec?: string; docs?: string[]; sandbox?: string } | undefined;
+        expect(source, `${method} ${path}`).toBeDefined();
+        expect(
+          source?.spec ?? source?.docs?.[0],
+          `${method} ${path}: a spec section or a docs page`,
+        ).toBeTruthy();
+        for (const page of source?.docs ?? []) {
+          expect(page).toMatch(/^https:\/\//);
+          const cited = page.startsWith(BANK_DOCS) ? page.slice(BANK_DOCS.length) : page;
+          expect(op.description, `${method} ${path} cites ${page}`).toContain(cited);
+        }
+      }
+    }
+    expect(api.paths['/auth/signin']?.post?.['x-source']).toEqual({
+      spec: 'Sign in',
+      docs: [`${BANK_DOCS}/api-reference/auth/signin`],
+      sandbox: expect.any(String),
+    });
+    // The control API is the sandbox's own: no operation of it claims the bank as its source.
+    for (const item of Object.values(control.paths))
+      for (const op of Object.values(item)) expect(op['x-source']).toBeUndefined();
   });
 
   it('takes request schemas from the zod schemas the routes validate with', () => {

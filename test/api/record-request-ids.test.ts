@@ -1,10 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { clientBulkTransferWithItems } from '../../src/control/bulk-transfers/schemas.js';
 import { stateExport } from '../../src/control/state/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
+import { bulkTransferRecord, transactionRecord } from '../../src/store/records.js';
 import { bodyOf, dataOf } from '../support/answers.js';
 import { BANK, bulkHelpers, drain, keysA1, processBatch } from '../support/bulk.js';
-import { ledgerOf, references, setBalance } from '../support/money.js';
+import { ledgerOf, references, setBalance, transferEntry } from '../support/money.js';
 import { A, call, memorySandbox, ownerHeaders } from '../support/sandbox.js';
 import { incomingPayment, webhookSetup } from '../support/webhooks.js';
 
@@ -34,8 +36,18 @@ const transfer = (retrievalReference: string, requestId?: string) =>
     },
   });
 
-const entryOf = async (retrievalReference: string) =>
-  (await ledgerOf(sandbox)).transactions.find((t) => t.retrievalReference === retrievalReference);
+/** The ledger entry of the transfer sent with `retrievalReference` (the ledger's own filter finds it). */
+const entryOf = (retrievalReference: string) => transferEntry(sandbox, retrievalReference);
+
+/** The state export, and its transactions and batches read with the store's own record schemas. */
+async function exportState() {
+  const exported = bodyOf(await call(sandbox, 'GET', '/__sandbox/state'), stateExport);
+  return {
+    exported,
+    transactions: z.array(transactionRecord).parse(exported.collections.transactions),
+    bulkTransfers: z.array(bulkTransferRecord).parse(exported.collections.bulkTransfers),
+  };
+}
 
 describe('a transfer’s ledger entry', () => {
   it('keeps the x-request-id the sandbox answered with, and the answer does not show it', async () => {
@@ -44,7 +56,7 @@ describe('a transfer’s ledger entry', () => {
     expect(res.status).toBe(200);
     const answered = res.headers.get('x-request-id');
     expect(answered).toMatch(/\S/);
-    expect((await entryOf(reference))?.requestId).toBe(answered);
+    expect((await entryOf(reference)).requestId).toBe(answered);
     expect(JSON.stringify(res.body)).not.toContain('requestId');
   });
 
@@ -52,7 +64,7 @@ describe('a transfer’s ledger entry', () => {
     const reference = ref();
     expect((await transfer(reference, 'first-call')).status).toBe(200);
     expect((await transfer(reference, 'second-call')).status).toBe(200);
-    expect((await entryOf(reference))?.requestId).toBe('first-call');
+    expect((await entryOf(reference)).requestId).toBe('first-call');
   });
 
   it('keeps the id of a failed transfer too', async () => {
@@ -110,36 +122,34 @@ describe('the state', () => {
     const reference = ref();
     await transfer(reference, 'kept-call');
     await bulk.create(sandbox, bulk.transfers(1), { ...keysA1, 'x-request-id': 'kept-batch' });
-    const exported = bodyOf(await call(sandbox, 'GET', '/__sandbox/state'), stateExport);
-    expect(exported.collections.transactions.find((t) => t.retrievalReference === reference)?.requestId).toBe(
-      'kept-call',
-    );
-    expect(exported.collections.bulkTransfers.map((b) => b.requestId)).toContain('kept-batch');
+    const { exported, transactions, bulkTransfers } = await exportState();
+    expect(transactions.find((t) => t.retrievalReference === reference)?.requestId).toBe('kept-call');
+    expect(bulkTransfers.map((b) => b.requestId)).toContain('kept-batch');
     await call(sandbox, 'POST', '/__sandbox/reset');
     expect((await call(sandbox, 'PUT', '/__sandbox/state', { body: exported })).status).toBe(200);
-    expect((await entryOf(reference))?.requestId).toBe('kept-call');
-    const again = bodyOf(await call(sandbox, 'GET', '/__sandbox/state'), stateExport);
-    expect(again.collections.bulkTransfers.map((b) => b.requestId)).toContain('kept-batch');
+    expect((await entryOf(reference)).requestId).toBe('kept-call');
+    const again = await exportState();
+    expect(again.bulkTransfers.map((b) => b.requestId)).toContain('kept-batch');
   });
 
   it('loads a state written before the ids were kept: null', async () => {
     const reference = ref();
     await transfer(reference, 'old-call');
     await bulk.create(sandbox, bulk.transfers(1), keysA1);
-    const exported = bodyOf(await call(sandbox, 'GET', '/__sandbox/state'), stateExport);
+    const { exported, transactions, bulkTransfers } = await exportState();
     const strip = <T extends { requestId?: unknown }>(records: T[]) =>
       records.map(({ requestId: _dropped, ...rest }) => rest);
     const old = {
       ...exported,
       collections: {
         ...exported.collections,
-        transactions: strip(exported.collections.transactions),
-        bulkTransfers: strip(exported.collections.bulkTransfers),
+        transactions: strip(transactions),
+        bulkTransfers: strip(bulkTransfers),
       },
     };
     expect(JSON.stringify(old.collections.transactions)).not.toContain('requestId');
     expect((await call(sandbox, 'PUT', '/__sandbox/state', { body: old })).status).toBe(200);
-    expect((await entryOf(reference))?.requestId).toBeNull();
+    expect((await entryOf(reference)).requestId).toBeNull();
     const list = await call(sandbox, 'GET', '/__sandbox/bulk-transfers');
     expect((list.body.data as { requestId: unknown }[]).map((b) => b.requestId)).toEqual([null]);
   });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
 import states from '../../fixtures/states.json' with { type: 'json' };
+import { auditEntry } from '../../src/api/audits/schemas.js';
 import { type BusinessView, business, createdBusiness } from '../../src/api/business/schemas.js';
 import { approvedBusiness } from '../../src/control/money/schemas.js';
 import { outbox } from '../../src/control/outbox/schemas.js';
@@ -12,6 +13,7 @@ import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox
 const REGISTRATION = '/api/v1/clients/business/complete-registration';
 const BUSINESSES = '/api/v1/clients/business';
 const DETAILS = '/api/v1/clients/business/account-details';
+const AUDITS = '/api/v1/clients/business/audits';
 
 /** The PNG signature and an IHDR chunk of a 1x1 RGBA image, with its CRC. */
 const PNG = new Uint8Array([
@@ -139,12 +141,16 @@ describe('complete business registration: refusals', () => {
     expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
   });
 
-  it.each(['999', '0', 'lagos'])('answers 400 Invalid stateId to %j', async (stateId) => {
-    expect(states.some((s) => s.id === stateId)).toBe(false);
-    const res = await register(sandbox, headers, form(fields({ stateId })));
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ status: false, message: 'Invalid stateId', data: null });
-  });
+  // The ids are `state_01` … `state_37` (docs); the bare numbers earlier versions used are no ids any more.
+  it.each(['999', '0', 'lagos', '24', '1', 'state_1', 'state_38', 'STATE_24x'])(
+    'answers 400 Invalid stateId to %j',
+    async (stateId) => {
+      expect(states.some((s) => s.id === stateId)).toBe(false);
+      const res = await register(sandbox, headers, form(fields({ stateId })));
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ status: false, message: 'Invalid stateId', data: null });
+    },
+  );
 
   it.each(['654321', '000000', '1234567'])('answers 400 Invalid OTP to %s', async (otp) => {
     const res = await register(sandbox, headers, form(fields({ otp })));
@@ -225,15 +231,15 @@ describe('complete business registration: success and approval', () => {
     ];
     const res = await register(sandbox, headers, form(fields(), undefined, docs));
     expect(res.status).toBe(200);
-    expect(res.body.status).toBe(true);
-    expect(typeof res.body.message).toBe('string');
+    expect(res.body).toEqual({ status: true, message: 'Business registration completed successfully' });
 
     const a2 = await businessOf(sandbox, headers, A.a2.id);
     expect(a2).toMatchObject({
       id: A.a2.id,
       bvn: '22233344455',
       residentialAddress: '5 Awolowo Road, Ikoyi, Lagos',
-      stateId: STATE?.id,
+      stateId: 'state_24',
+      state: { id: 'state_24', name: 'Lagos' },
       isApproved: false,
     });
     expect(a2.photoIdUrl).toMatch(/\S/);
@@ -254,6 +260,23 @@ describe('complete business registration: success and approval', () => {
 
     const details = await call(sandbox, 'GET', DETAILS, { headers: { ...headers, businessId: A.a2.id } });
     expect(details.status).toBe(400);
+  });
+
+  it('writes one audit entry register, business, seen from A2 and not from A1', async () => {
+    const res = await call(sandbox, 'GET', `${AUDITS}?action=register&type=business`, {
+      headers: { ...headers, businessId: A.a2.id },
+    });
+    expect(res.status).toBe(200);
+    const { data } = pageOf(res, auditEntry);
+    expect(data).toHaveLength(1);
+    expect(data[0]).toMatchObject({
+      action: 'register',
+      type: 'business',
+      email: A.owner.email,
+      role: 'Admin',
+    });
+    const fromA1 = await call(sandbox, 'GET', `${AUDITS}?action=register`, { headers });
+    expect(pageOf(fromA1, auditEntry).data).toEqual([]);
   });
 
   it('accepts a JPEG photo ID without documents', async () => {
@@ -307,13 +330,34 @@ describe('complete business registration: success and approval', () => {
   });
 });
 
+describe('state ids', () => {
+  it('are state_01 … state_37 in the fixtures order', () => {
+    expect(states).toHaveLength(37);
+    expect(states.map((s) => s.id)).toEqual(
+      Array.from({ length: 37 }, (_, i) => `state_${String(i + 1).padStart(2, '0')}`),
+    );
+    expect(states.find((s) => s.id === 'state_24')?.name).toBe('Lagos');
+    expect(A.a1.stateId).toBe('state_24');
+    expect(B.b1.stateId).toBe('state_18');
+  });
+
+  it("registers with the docs' example stateId=state_01, and the business shows its state", async () => {
+    const sandbox = await memorySandbox();
+    const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    const res = await register(sandbox, headers, form(fields({ stateId: 'state_01' })));
+    expect(res.status).toBe(200);
+    const a2 = await businessOf(sandbox, headers, A.a2.id);
+    expect(a2).toMatchObject({ stateId: 'state_01', state: { id: 'state_01', name: states[0]?.name } });
+  });
+});
+
 describe('registration with the OTP from the outbox', () => {
   it('accepts the bvn_otp sent when the business was created', async () => {
     const sandbox = await memorySandbox();
     const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
     const created = await call(sandbox, 'POST', BUSINESSES, {
       headers,
-      body: { businessName: 'Adebayo Exports' },
+      body: { businessName: 'Adebayo Exports', countryId: 'NG', isNewBusiness: true },
     });
     expect(created.status).toBe(201);
     const { id } = dataOf(created, createdBusiness).business;

@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRouteList } from '../../src/api/routes.js';
+import { rotatedSecret } from '../../src/control/clients/schemas.js';
 import { permits, type RoleName } from '../../src/domain/roles.js';
-import { BUSINESS_ID_REQUIRED, PRODUCTION_KEY_MESSAGE } from '../../src/http/auth.js';
+import {
+  BUSINESS_ID_REQUIRED,
+  CURRENT_SECRET_REQUIRED,
+  INVALID_BUSINESS_ID,
+  PRODUCTION_KEY_MESSAGE,
+} from '../../src/http/auth.js';
 import type { Route } from '../../src/http/route.js';
 import type { Sandbox } from '../../src/sandbox.js';
+import { dataOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
 
 // Generated from the route definitions: every route of the bank's API refuses the credentials its auth does not
@@ -64,6 +71,8 @@ const schemeBRoutes = byScheme('B');
 describe('scheme A routes (bearer token and SECRET_KEY)', () => {
   const withBusiness = (route: Route): string | undefined =>
     route.auth.scheme === 'A' && route.auth.business === 'header' ? A.a1.id : undefined;
+  /** The route reads `businessId` from somewhere other than the header (the form), or from nowhere. */
+  const headerIgnored = (route: Route) => route.auth.scheme === 'A' && route.auth.business !== 'header';
 
   it('are all here', () => {
     expect(schemeARoutes.length).toBeGreaterThan(0);
@@ -111,8 +120,9 @@ describe('scheme A routes (bearer token and SECRET_KEY)', () => {
     async (_, route) => {
       if (route.auth.scheme !== 'A') throw new Error('scheme A only');
       const admin = (businessId?: string) => schemeA(tokens.Admin, A.secretKey, businessId);
-      if (route.auth.business === 'form') {
-        // Business registration names the business in its form: the header is not read at all.
+      if (headerIgnored(route)) {
+        // Business registration names the business in its form, and creating one names none: the header is not
+        // read at all.
         await accepted(route, admin());
         await accepted(route, admin(B.b1.id));
         return;
@@ -120,18 +130,23 @@ describe('scheme A routes (bearer token and SECRET_KEY)', () => {
       // A standard header like the other two: missing, the spec's 401 for a missing credential.
       await refused(route, admin(), 401, BUSINESS_ID_REQUIRED);
       await refused(route, admin(''), 401, BUSINESS_ID_REQUIRED);
-      await refused(route, admin(UNKNOWN_BUSINESS), 404, 'Business not found');
+      // An invalid credential, as the spec and the docs say of any: 401.
+      await refused(route, admin(UNKNOWN_BUSINESS), 401, INVALID_BUSINESS_ID);
       // Another client's business answers exactly like one that does not exist.
-      await refused(route, admin(B.b1.id), 404, 'Business not found');
+      await refused(route, admin(B.b1.id), 401, INVALID_BUSINESS_ID);
       // UUIDs compare case-insensitively: the upper-cased id names the same business.
       await accepted(route, admin(A.a1.id.toUpperCase()));
     },
   );
 
   it('every route the spec gives standard headers reads businessId from them', () => {
-    // The spec's exceptions to scheme A's three headers: business registration (a form field) only.
-    const formOnly = schemeARoutes.filter((r) => r.auth.scheme === 'A' && r.auth.business === 'form');
-    expect(formOnly.map(label)).toEqual(['PATCH /clients/business/complete-registration']);
+    // The exceptions to scheme A's three headers: business registration (a form field, the spec) and creating a
+    // business (no business yet, the docs).
+    const elsewhere = schemeARoutes.filter(headerIgnored);
+    expect(elsewhere.map(label).sort()).toEqual([
+      'PATCH /clients/business/complete-registration',
+      'POST /clients/business',
+    ]);
   });
 
   it.each(schemeARoutes.map((r) => [label(r), r] as const))(
@@ -145,6 +160,42 @@ describe('scheme A routes (bearer token and SECRET_KEY)', () => {
       }
     },
   );
+});
+
+describe('scheme A routes, with a secret rotated out and in its grace period', () => {
+  let rotated: Sandbox;
+  let token: string;
+  beforeAll(async () => {
+    rotated = await memorySandbox({ secretGrace: 3600 });
+    token = await tokenFor(rotated, A.owner);
+    const res = await call(rotated, 'POST', `/__sandbox/clients/${A.id}/rotate-secret`);
+    expect(dataOf(res, rotatedSecret).secretKey).not.toBe(A.secretKey);
+  });
+  afterAll(() => rotated.close());
+
+  it.each(schemeARoutes.map((r) => [label(r), r] as const))(
+    '%s: the old key as its auth says (get-keys wants the current one)',
+    async (_, route) => {
+      if (route.auth.scheme !== 'A') throw new Error('scheme A only');
+      const method = route.method.toUpperCase();
+      const headers = schemeA(token, A.secretKey, A.a1.id);
+      const res = await call(
+        rotated,
+        method,
+        urlOf(route),
+        method === 'GET' ? { headers } : { headers, body: {} },
+      );
+      if (route.auth.currentKeyOnly) {
+        expect(res.status, JSON.stringify(res.body)).toBe(401);
+        expect(res.body.message).toBe(CURRENT_SECRET_REQUIRED);
+      } else expect([401, 403], `${label(route)}: ${JSON.stringify(res.body)}`).not.toContain(res.status);
+    },
+  );
+
+  it('asks for the current key on get-keys alone, as the spec says', () => {
+    const current = schemeARoutes.filter((r) => r.auth.scheme === 'A' && r.auth.currentKeyOnly);
+    expect(current.map(label)).toEqual(['GET /clients/settings/get-keys']);
+  });
 });
 
 describe('scheme B routes (x-api-key and x-api-secret)', () => {

@@ -18,7 +18,7 @@ import { scenario as scenarioSchema } from '../../src/scenarios/schema.js';
 import { dataOf } from '../support/answers.js';
 import { BULK, bulkHelpers, keysA1, processBatch, RECEIVER, type Transfer } from '../support/bulk.js';
 import { closedAfterEachTest } from '../support/cleanups.js';
-import { feeFor, ledgerOf, MAGIC, setBalance } from '../support/money.js';
+import { feeFor, ledgerOf, MAGIC, setBalance, transferEntry } from '../support/money.js';
 import { A, call, memorySandbox, ownerHeaders } from '../support/sandbox.js';
 import { delivery, FAST, incomingPayment, webhookSetup } from '../support/webhooks.js';
 
@@ -63,17 +63,31 @@ function transfer(account = RECEIVER, overrides: Partial<Transfer> = {}): Transf
   return bulk.transfer({ amount: AMOUNT, receiverAccountNumber: account, ...overrides });
 }
 
-function send(sandbox: Sandbox, headers: Headers, account = RECEIVER, extra: Headers = {}, path = TRANSFER) {
-  return call(sandbox, 'POST', path, { headers: { ...headers, ...extra }, body: { ...transfer(account) } });
+/** A transfer's answer, with what it was sent with: its reference and the business it was sent from. */
+type Sent = Response & { sandbox: Sandbox; reference: string; businessId: string };
+
+async function send(
+  sandbox: Sandbox,
+  headers: Headers,
+  account = RECEIVER,
+  extra: Headers = {},
+  path = TRANSFER,
+): Promise<Sent> {
+  const body = transfer(account);
+  const res = await call(sandbox, 'POST', path, { headers: { ...headers, ...extra }, body: { ...body } });
+  return { ...res, sandbox, reference: body.retrievalReference, businessId: headers.businessId ?? A.a1.id };
 }
 
-function expectTransferFailed(res: Response, errorCode: string, message?: string): void {
+/**
+ * A refused transfer: 400 with the provider's message and nothing else (the docs' envelope, `data: null`); its
+ * provider code is on its ledger entry, which is `failed`.
+ */
+async function expectTransferFailed(res: Sent, errorCode: string, message?: string): Promise<void> {
   expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body).toMatchObject({
-    status: false,
-    errorCode,
-    data: { transactionReference: expect.any(String), retrievalReference: expect.any(String) },
-  });
+  expect(Object.keys(res.body).sort()).toEqual(['data', 'message', 'status']);
+  expect(res.body).toMatchObject({ status: false, data: null });
+  const entry = await transferEntry(res.sandbox, res.reference, res.businessId);
+  expect(entry).toMatchObject({ status: 'failed', errorCode, errorMessage: res.body.message });
   if (message !== undefined) expect(res.body.message).toBe(message);
 }
 
@@ -149,8 +163,8 @@ describe('ready scenario: default', () => {
     const sandbox = await open();
     const headers = await ownerHeaders(sandbox);
     const before = await balanceOf(sandbox);
-    expectTransferFailed(await send(sandbox, headers, account), code, message);
-    expectTransferFailed(await send(sandbox, headers, account, {}, ANONYMOUS), code, message);
+    await expectTransferFailed(await send(sandbox, headers, account), code, message);
+    await expectTransferFailed(await send(sandbox, headers, account, {}, ANONYMOUS), code, message);
     expect(await balanceOf(sandbox)).toBe(before);
   });
 
@@ -202,7 +216,7 @@ describe('ready scenario: happy-path', () => {
     const sandbox = await open({ scenario: 'happy-path' });
     const headers = await ownerHeaders(sandbox);
     await setBalance(sandbox, A.a1.id, 0);
-    expectTransferFailed(await send(sandbox, headers, RECEIVER), '51', 'Insufficient Funds');
+    await expectTransferFailed(await send(sandbox, headers, RECEIVER), '51', 'Insufficient Funds');
   });
 });
 
@@ -293,7 +307,7 @@ describe('ready scenario: flaky-bank', () => {
           headers,
           body: { ...transfer(RECEIVER, { retrievalReference: randomUUID() }) },
         });
-        outcomes.push(`${res.status}:${String(res.body.errorCode ?? '')}`);
+        outcomes.push(`${res.status}:${String(res.body.message)}`);
       }
       return outcomes;
     };
@@ -411,7 +425,7 @@ describe('ready scenario: insufficient-funds-midway', () => {
   it('keeps the magic accounts of default for single transfers', async () => {
     const sandbox = await open({ scenario: 'insufficient-funds-midway' });
     const headers = await ownerHeaders(sandbox);
-    expectTransferFailed(await send(sandbox, headers, '0000000007'), '07', 'Invalid Account');
+    await expectTransferFailed(await send(sandbox, headers, '0000000007'), '07', 'Invalid Account');
     expectTransferOk(await send(sandbox, headers, RECEIVER));
   });
 });
@@ -596,10 +610,10 @@ describe('effects through PUT /__sandbox/scenario with a whole scenario', () => 
         times: 2,
       },
     ]);
-    expectTransferFailed(await send(sandbox, headers, RECEIVER), '12', 'Invalid transaction');
+    await expectTransferFailed(await send(sandbox, headers, RECEIVER), '12', 'Invalid transaction');
     // A transfer the rule does not match does not use up its times.
     expectTransferOk(await send(sandbox, headers, '0000000052'));
-    expectTransferFailed(await send(sandbox, headers, RECEIVER), '12', 'Invalid transaction');
+    await expectTransferFailed(await send(sandbox, headers, RECEIVER), '12', 'Invalid transaction');
     expectTransferOk(await send(sandbox, headers, RECEIVER));
     expectTransferOk(await send(sandbox, headers, RECEIVER));
   });
@@ -706,8 +720,8 @@ describe('effects through PUT /__sandbox/scenario with a whole scenario', () => 
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(dataOf(res, activeScenario).rules).toHaveLength(1 + defaultScenario.rules.length);
-    expectTransferFailed(await send(sandbox, headers, '0000000051'), '12');
-    expectTransferFailed(await send(sandbox, headers, '0000000007'), '07');
+    await expectTransferFailed(await send(sandbox, headers, '0000000051'), '12');
+    await expectTransferFailed(await send(sandbox, headers, '0000000007'), '07');
   });
 });
 
@@ -738,7 +752,7 @@ describe('runtime switching', () => {
     expect(del.status).toBe(200);
     expect(dataOf(del, activeScenario).name).toBe('default');
     expect((await describeScenario(sandbox)).name).toBe('default');
-    expectTransferFailed(await send(sandbox, headers, '0000000051'), '51');
+    await expectTransferFailed(await send(sandbox, headers, '0000000051'), '51');
   });
 
   it('PUT {name} of an unknown scenario is 404 and changes nothing', async () => {
@@ -818,11 +832,11 @@ describe('runtime switching', () => {
     expect(described.rules).toHaveLength(2 + defaultScenario.rules.length);
     expect(described.rules.slice(0, 2)).toEqual(described.overrides);
 
-    expectTransferFailed(await send(sandbox, headers, RECEIVER), '12', 'Invalid transaction');
+    await expectTransferFailed(await send(sandbox, headers, RECEIVER), '12', 'Invalid transaction');
     // In front of the magic rule for the same account: the override wins.
-    expectTransferFailed(await send(sandbox, headers, '0000000051'), '12', 'Invalid transaction');
+    await expectTransferFailed(await send(sandbox, headers, '0000000051'), '12', 'Invalid transaction');
     // The other magic accounts still fail as before.
-    expectTransferFailed(await send(sandbox, headers, '0000000007'), '07', 'Invalid Account');
+    await expectTransferFailed(await send(sandbox, headers, '0000000007'), '07', 'Invalid Account');
     expectTransferOk(await send(sandbox, headers, '0000000052'));
   });
 
@@ -840,7 +854,7 @@ describe('runtime switching', () => {
     });
     expect((await call(sandbox, 'POST', `${SCENARIO}/rules`, { body: failWith('12') })).status).toBe(200);
     expect((await call(sandbox, 'POST', `${SCENARIO}/rules`, { body: failWith('13') })).status).toBe(200);
-    expectTransferFailed(await send(sandbox, headers, RECEIVER), '13');
+    await expectTransferFailed(await send(sandbox, headers, RECEIVER), '13');
   });
 
   it.each([
@@ -878,7 +892,7 @@ describe('runtime switching', () => {
     expect(described.rules).toHaveLength(defaultScenario.rules.length);
     const headers = await ownerHeaders(sandbox);
     expectTransferOk(await send(sandbox, headers, RECEIVER));
-    expectTransferFailed(await send(sandbox, headers, '0000000051'), '51');
+    await expectTransferFailed(await send(sandbox, headers, '0000000051'), '51');
   });
 
   it('starts counters afresh when a scenario is set again: a times rule applies again', async () => {
@@ -893,10 +907,10 @@ describe('runtime switching', () => {
       },
     ];
     await useScenario(sandbox, rules);
-    expectTransferFailed(await send(sandbox, headers, RECEIVER), '12');
+    await expectTransferFailed(await send(sandbox, headers, RECEIVER), '12');
     expectTransferOk(await send(sandbox, headers, RECEIVER));
     await useScenario(sandbox, rules);
-    expectTransferFailed(await send(sandbox, headers, RECEIVER), '12');
+    await expectTransferFailed(await send(sandbox, headers, RECEIVER), '12');
   });
 
   it('a sandbox started with happy-path resets to happy-path, not default', async () => {
@@ -929,7 +943,7 @@ describe('per-request choice: x-sandbox-scenario', () => {
     const sandbox = await open();
     const headers = await ownerHeaders(sandbox);
     expectTransferOk(await send(sandbox, headers, '0000000051', { 'x-sandbox-scenario': 'happy-path' }));
-    expectTransferFailed(await send(sandbox, headers, '0000000051'), '51', 'Insufficient Funds');
+    await expectTransferFailed(await send(sandbox, headers, '0000000051'), '51', 'Insufficient Funds');
     expect((await describeScenario(sandbox)).name).toBe('default');
   });
 
@@ -1001,8 +1015,8 @@ describe('start-up choice', () => {
     expect(described).toMatchObject({ startup: 'custom-file', name: 'custom-file' });
     expect(described.rules).toHaveLength(1 + defaultScenario.rules.length);
     const headers = await ownerHeaders(sandbox);
-    expectTransferFailed(await send(sandbox, headers, RECEIVER), '12', 'Invalid transaction');
-    expectTransferFailed(await send(sandbox, headers, '0000000051'), '51', 'Insufficient Funds');
+    await expectTransferFailed(await send(sandbox, headers, RECEIVER), '12', 'Invalid transaction');
+    await expectTransferFailed(await send(sandbox, headers, '0000000051'), '51', 'Insufficient Funds');
     expectTransferOk(await send(sandbox, headers, '0000000052'));
     // The file's scenario is the start-up one: a reset comes back to it.
     expect((await putScenario(sandbox, { name: 'happy-path' })).status).toBe(200);

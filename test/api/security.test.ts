@@ -11,7 +11,6 @@ import { signIn } from '../../src/api/auth/schemas.js';
 import { bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
 import { business } from '../../src/api/business/schemas.js';
 import { payoutAccount } from '../../src/api/payouts/schemas.js';
-import { transferResult } from '../../src/api/transfers/schemas.js';
 import { virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
 import { outbox } from '../../src/control/outbox/schemas.js';
 import { controlRouteList } from '../../src/control/routes.js';
@@ -20,6 +19,7 @@ import { createSandbox, type Sandbox } from '../../src/sandbox.js';
 import { embeddedScenariosDir } from '../../src/scenarios/library.js';
 import { dataOf, pageOf } from '../support/answers.js';
 import { deepDeliveryImport } from '../support/deep-import.js';
+import { transferEntry } from '../support/money.js';
 import { A, B, call, memorySandbox, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
 
 type Json = Record<string, unknown>;
@@ -165,12 +165,13 @@ async function newBatch(sandbox: Sandbox, me: Tenant, tag: string, receiver?: st
   return dataOf(res, bulkTransferWithItems).id;
 }
 
+/** A transfer of the tenant's: its transaction reference, read from its ledger entry. */
 async function transferRef(sandbox: Sandbox, me: Tenant, tag: string): Promise<string> {
-  const res = await expectStatus(
+  await expectStatus(
     call(sandbox, 'POST', `${FUNDS}/transfer`, { headers: me.a, body: transferItem(`tx-${tag}`) }),
     200,
   );
-  return dataOf(res, transferResult).transactionReference;
+  return (await transferEntry(sandbox, `tx-${tag}`, me.businessId)).id;
 }
 
 async function invitationToken(sandbox: Sandbox, me: Tenant, email: string): Promise<string> {
@@ -306,7 +307,7 @@ const jsonCases: JsonCase[] = [
     name: 'PUT /clients/business/payouts/{id}',
     expected: 200,
     make: async (sandbox, me) => {
-      const created = await expectStatus(
+      await expectStatus(
         call(sandbox, 'POST', PAYOUTS, {
           headers: me.a,
           body: {
@@ -318,7 +319,10 @@ const jsonCases: JsonCase[] = [
         }),
         201,
       );
-      const { id } = dataOf(created, payoutAccount);
+      // The create answers no data: the new account is the tenant's only one.
+      const [created] = pageOf(await call(sandbox, 'GET', PAYOUTS, { headers: me.a }), payoutAccount).data;
+      if (!created) throw new Error('expected the payout account just created');
+      const { id } = created;
       return {
         method: 'PUT',
         path: `${PAYOUTS}/${id}`,
@@ -969,9 +973,11 @@ describe('secrets are compared in constant time', () => {
     expect(source).toMatch(/import \{ secureEqual \} from '\.\/secure-compare\.js';/);
     expect(source).toMatch(/secureEqual\(client\.secretKey, key\)/);
     expect(source).toMatch(/secureEqual\(s\.key, key\)/);
+    // The current key alone (get-keys), the same way.
+    expect(source).toMatch(/isCurrentSecret[^{]*\{\s*return secureEqual\(client\.secretKey, key\);/);
   });
 
-  it('auth.ts checks SECRET_KEY and x-api-secret only through isClientSecret', async () => {
+  it('auth.ts checks SECRET_KEY and x-api-secret only through isClientSecret (and isCurrentSecret)', async () => {
     const source = await readFile(join(import.meta.dirname, '..', '..', 'src/http/auth.ts'), 'utf8');
     expect(source).toMatch(/isClientSecret\(client, secret, clock\.now\(\)\)/);
     expect(source.match(/isClientSecret\(/g)?.length).toBeGreaterThanOrEqual(2);
@@ -979,7 +985,7 @@ describe('secrets are compared in constant time', () => {
     const uses = code(source).match(/[^\n]*\bsecret\b[^\n]*/g) ?? [];
     for (const line of uses)
       expect(line).toMatch(
-        /header\(c, '(?:secret_key|x-api-secret)'\)|!secret|isProductionKey|isClientSecret/,
+        /header\(c, '(?:secret_key|x-api-secret)'\)|!secret|isProductionKey|isClientSecret|isCurrentSecret/,
       );
   });
 
@@ -1170,6 +1176,19 @@ describe('sandbox and production keys never mix', () => {
       headers: schemeA(tokenB, A.secretKey, A.a1.id),
     });
     expect(noBusiness.status).toBe(401);
+  });
+
+  it("A's own credentials naming B's business: scheme A 401 Invalid businessId, scheme B 404", async () => {
+    const unknown = '00000000-0000-4000-8000-00000000beef';
+    for (const businessId of [B.b1.id, B.b1.id.toUpperCase(), unknown]) {
+      const a = await call(sandbox, 'GET', DETAILS, { headers: schemeA(tokenA, A.secretKey, businessId) });
+      expect(a.status, businessId).toBe(401);
+      // Another client's business and one that does not exist answer exactly alike.
+      expect(a.body, businessId).toStrictEqual({ status: false, message: 'Invalid businessId', data: null });
+      const b = await call(sandbox, 'GET', BULK, { headers: schemeB(A.publicKey, A.secretKey, businessId) });
+      expect(b.status, businessId).toBe(404);
+      expect(b.body, businessId).toStrictEqual({ status: false, message: 'Business not found', data: null });
+    }
   });
 
   it("A's public key with B's secret (and B's with A's): 401", async () => {

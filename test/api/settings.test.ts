@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import billers from '../../fixtures/billers.json' with { type: 'json' };
 import { apiKeys } from '../../src/api/settings/schemas.js';
 import { virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
-import { stateExport } from '../../src/control/state/schemas.js';
+import { rotatedSecret } from '../../src/control/clients/schemas.js';
 import { errorEnvelope } from '../../src/http/wire.js';
 import { type RunningSandbox, type Sandbox, startSandbox } from '../../src/sandbox.js';
 import type { ClientRecord } from '../../src/store/records.js';
 import { type Answered, bodyOf, dataOf } from '../support/answers.js';
 import { refusedUrl } from '../support/receiver.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
+import { stateOf } from '../support/store.js';
 
 const KEYS = '/api/v1/clients/settings/get-keys';
 const WEBHOOK = '/api/v1/clients/settings/update-webhook-url';
@@ -20,7 +21,7 @@ const CONFIGURE = '/api/v1/clients/settings/configure-billers';
 async function clientState(sandbox: Sandbox, clientId: string): Promise<ClientRecord> {
   const res = await call(sandbox, 'GET', '/__sandbox/state');
   expect(res.status).toBe(200);
-  const client = bodyOf(res, stateExport).collections.clients.find((c) => c.id === clientId);
+  const client = stateOf(res).collections.clients.find((c) => c.id === clientId);
   if (!client) throw new Error(`no client ${clientId} in the state`);
   return client;
 }
@@ -33,6 +34,7 @@ describe('get-keys', () => {
     const resA = await call(sandbox, 'GET', KEYS, { headers: schemeA(tokenA, A.secretKey, A.a1.id) });
     expect(resA.status).toBe(200);
     expect(resA.body.status).toBe(true);
+    expect(resA.body.message).toBe('Keys retrieved successfully');
     expect(resA.body.data).toEqual({ publicKey: A.publicKey, secretKey: A.secretKey });
 
     const tokenB = await tokenFor(sandbox, B.owner);
@@ -48,6 +50,56 @@ describe('get-keys', () => {
     const data = dataOf(res, apiKeys);
     expect(data.publicKey).toMatch(/^pk_sandbox_[0-9a-f]{32}$/);
     expect(data.secretKey).toMatch(/^sk_sandbox_[0-9a-f]{32}$/);
+  });
+});
+
+describe('get-keys after a rotation, in the grace period', () => {
+  // The old key keeps working elsewhere for an hour; get-keys, which hands out the keys, wants the current one.
+  let sandbox: Sandbox;
+  let token: string;
+  let oldKey: string;
+  let newKey: string;
+  beforeAll(async () => {
+    sandbox = await memorySandbox({ secretGrace: 3600 });
+    token = await tokenFor(sandbox, A.owner);
+    const rotated = await call(sandbox, 'POST', `/__sandbox/clients/${A.id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    const data = dataOf(rotated, rotatedSecret);
+    oldKey = A.secretKey;
+    newKey = data.secretKey;
+    expect(newKey).not.toBe(oldKey);
+    // Still in the grace period: an hour from now.
+    expect(Date.parse(data.previousSecretValidUntil)).toBeGreaterThan(Date.now() + 3_500_000);
+  });
+
+  it('the old key still works on another route', async () => {
+    const res = await call(sandbox, 'GET', BILLERS, { headers: schemeA(token, oldKey, A.a1.id) });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe(true);
+  });
+
+  it('get-keys with the old key is 401 SECRET_KEY must be the current key', async () => {
+    const res = await call(sandbox, 'GET', KEYS, { headers: schemeA(token, oldKey, A.a1.id) });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({
+      status: false,
+      message: 'SECRET_KEY must be the current key',
+      data: null,
+    });
+  });
+
+  it('get-keys with the new key answers the new key', async () => {
+    const res = await call(sandbox, 'GET', KEYS, { headers: schemeA(token, newKey, A.a1.id) });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe('Keys retrieved successfully');
+    expect(dataOf(res, apiKeys)).toEqual({ publicKey: A.publicKey, secretKey: newKey });
+  });
+
+  it("the rotation is A's alone: B's key still gets B's keys", async () => {
+    const tokenB = await tokenFor(sandbox, B.owner);
+    const res = await call(sandbox, 'GET', KEYS, { headers: schemeA(tokenB, B.secretKey, B.b1.id) });
+    expect(res.status).toBe(200);
+    expect(dataOf(res, apiKeys)).toEqual({ publicKey: B.publicKey, secretKey: B.secretKey });
   });
 });
 
@@ -76,8 +128,7 @@ describe('update-webhook-url', () => {
   it('accepts an https URL and stores it', async () => {
     const res = await update({ webhookUrl: 'https://hooks.example.com/banking?x=1' });
     expect(res.status).toBe(200);
-    expect(res.body.status).toBe(true);
-    expect(typeof res.body.message).toBe('string');
+    expect(res.body).toEqual({ status: true, message: 'Webhook Url updated successfully' });
     expect((await clientState(sandbox, A.id)).webhookUrl).toBe('https://hooks.example.com/banking?x=1');
   });
 
@@ -215,7 +266,7 @@ describe('update-webhook-url: a URL pointing at the sandbox itself', () => {
   });
 
   it('a state import refuses it in a client, and in a pending delivery', async () => {
-    const exported = bodyOf(await call(sandbox, 'GET', '/__sandbox/state'), stateExport);
+    const exported = stateOf(await call(sandbox, 'GET', '/__sandbox/state'));
     const client = exported.collections.clients.find((c) => c.id === A.id);
     if (!client) throw new Error('no client A');
     client.webhookUrl = `http://[::1]:${port}/__sandbox/reset`;
@@ -234,7 +285,7 @@ describe('update-webhook-url: a URL pointing at the sandbox itself', () => {
     expect(va.status).toBe(201);
     const { accountNumber } = dataOf(va, virtualAccount);
     const { deliveryId } = await sandbox.incomingPayment({ accountNumber, amount: 100_000 });
-    const withDelivery = bodyOf(await call(sandbox, 'GET', '/__sandbox/state'), stateExport);
+    const withDelivery = stateOf(await call(sandbox, 'GET', '/__sandbox/state'));
     const delivery = withDelivery.collections.deliveries.find((d) => d.id === deliveryId);
     expect(delivery?.status).toBe('pending');
     if (!delivery) throw new Error('no delivery');

@@ -82,13 +82,12 @@ describe('isolated clients', () => {
       body: { email: viewer?.email, password: viewer?.password },
     });
     expect(token.status).toBe(200);
-    expect(virtualAccount).toEqual(
-      expect.objectContaining({
-        type: 'permanent',
-        expiresAt: null,
-        accountNumber: expect.stringMatching(/^\d{10}$/),
-      }),
-    );
+    expect(virtualAccount).toEqual({
+      accountNumber: expect.stringMatching(/^\d{10}$/),
+      accountName: 'Sandbox Customer',
+      clientRef: expect.stringMatching(/^sandbox-/),
+      systemRef: expect.stringMatching(/^STL\|[A-Za-z0-9]{14}$/),
+    });
     expect(virtualAccount.accountNumber).not.toBe(me.businesses[0]?.accountNumber);
   });
 
@@ -156,12 +155,13 @@ describe('isolated clients', () => {
     expect((await batches(w2.b)).map((x) => x.id)).toEqual([w2.batchId]);
     // Each client's credentials open nothing of the other's.
     expect((await call(sandbox, 'GET', `${BULK}/${w2.batchId}`, { headers: w1.b })).status).toBe(404);
+    // Another client's businessId is an invalid credential on scheme A.
     expect(
       (
         await call(sandbox, 'GET', '/api/v1/clients/business/account-details', {
           headers: { ...w1.a, businessId: w2.business.id },
         })
       ).status,
-    ).toBe(404);
+    ).toBe(401);
   });
 });

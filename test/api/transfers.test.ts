@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
+import { dispute } from '../../src/api/disputes/schemas.js';
 import { transferResult } from '../../src/api/transfers/schemas.js';
+import { ledger } from '../../src/control/money/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
-import { dataOf } from '../support/answers.js';
-import { accountBalance, feeFor, ledgerOf, references, setBalance } from '../support/money.js';
+import { dataOf, pageOf } from '../support/answers.js';
+import { accountBalance, feeFor, ledgerOf, references, setBalance, transferEntry } from '../support/money.js';
 import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';
 
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
@@ -54,16 +56,25 @@ describe.each(ENDPOINTS)('%s', (_name, path) => {
     expect(res.status).toBe(200);
     expect(res.body.status).toBe(true);
     expect(res.body.message).toBe('Transfer successful');
-    const data = dataOf(res, transferResult);
-    expect(data).toEqual({
+    // Exactly the docs' three amounts: no reference, nothing else.
+    expect(Object.keys(res.body).sort()).toEqual(['data', 'message', 'status']);
+    expect(Object.keys(res.body.data ?? {}).sort()).toEqual(['amount', 'totalAmount', 'transactionCharge']);
+    expect(dataOf(res, transferResult)).toEqual({
       amount: '150000',
       transactionCharge: '1075',
       totalAmount: '151075',
-      transactionReference: expect.any(String),
-      retrievalReference,
     });
-    expect(data.transactionReference).toMatch(/\S/);
     expect(await balanceOf(sandbox, headers)).toBe(before - 151075);
+    // The reference lives on the ledger entry.
+    const entry = await transferEntry(sandbox, retrievalReference);
+    expect(entry).toMatchObject({
+      status: 'successful',
+      retrievalReference,
+      amount: 150000,
+      charge: 1075,
+      errorCode: '',
+    });
+    expect(entry.id).toMatch(/\S/);
   });
 
   it('accepts a numeric string amount and normalises it', async () => {
@@ -95,17 +106,48 @@ describe.each(ENDPOINTS)('%s', (_name, path) => {
     expect(await balanceOf(sandbox, headers)).toBe(before - amount - Number(charge));
   });
 
-  it('accepts the maximum amount, 1000000000 kobo', async () => {
-    await setBalance(sandbox, A.a1.id, 2_000_000_000);
-    const res = await send(body({ amount: 1_000_000_000 }));
+  it('accepts the least amount, 1 kobo, at the first fee tier', async () => {
+    const before = await balanceOf(sandbox, headers);
+    const res = await send(body({ amount: 1 }));
     expect(res.status).toBe(200);
-    expect(dataOf(res, transferResult).totalAmount).toBe('1000005375');
-    expect(await balanceOf(sandbox, headers)).toBe(2_000_000_000 - 1_000_005_375);
+    expect(dataOf(res, transferResult)).toEqual({
+      amount: '1',
+      transactionCharge: '1075',
+      totalAmount: '1076',
+    });
+    expect(await balanceOf(sandbox, headers)).toBe(before - 1076);
+  });
+
+  it('accepts amounts above 1000000000 kobo: no upper bound but what a number holds exactly', async () => {
+    await setBalance(sandbox, A.a1.id, 3_000_000_000);
+    const res = await send(body({ amount: 1_000_000_001 }));
+    expect(res.status).toBe(200);
+    expect(dataOf(res, transferResult).totalAmount).toBe('1000005376');
+    expect(await balanceOf(sandbox, headers)).toBe(3_000_000_000 - 1_000_005_376);
+
+    const huge = Number.MAX_SAFE_INTEGER - 5375;
+    await setBalance(sandbox, A.a1.id, Number.MAX_SAFE_INTEGER);
+    const most = await send(body({ amount: huge }));
+    expect(most.status).toBe(200);
+    expect(dataOf(most, transferResult).totalAmount).toBe(String(Number.MAX_SAFE_INTEGER));
+    expect(await balanceOf(sandbox, headers)).toBe(0);
+    await setBalance(sandbox, A.a1.id, 500_000_000);
+  });
+
+  it('answers 400 to an amount past Number.MAX_SAFE_INTEGER, as a number or a string, and debits nothing', async () => {
+    await setBalance(sandbox, A.a1.id, Number.MAX_SAFE_INTEGER);
+    for (const amount of [Number.MAX_SAFE_INTEGER + 1, '9007199254740993']) {
+      const res = await send(body({ amount }));
+      expect(res.status, String(amount)).toBe(400);
+      expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'amount' })]));
+      expect(await balanceOf(sandbox, headers)).toBe(Number.MAX_SAFE_INTEGER);
+    }
+    await setBalance(sandbox, A.a1.id, 500_000_000);
   });
 
   it.each([
-    ['amount 99', { amount: 99 }, 'amount'],
-    ['amount 1000000001', { amount: 1_000_000_001 }, 'amount'],
+    ['amount 0', { amount: 0 }, 'amount'],
+    ['amount "0"', { amount: '0' }, 'amount'],
     ['amount 1.5', { amount: 1.5 }, 'amount'],
     ['amount "abc"', { amount: 'abc' }, 'amount'],
     ['amount -5', { amount: -5 }, 'amount'],
@@ -118,6 +160,7 @@ describe.each(ENDPOINTS)('%s', (_name, path) => {
     ['an account as a number', { receiverAccountNumber: 1234567890 }, 'receiverAccountNumber'],
     ['account missing', { receiverAccountNumber: undefined }, 'receiverAccountNumber'],
     ['bank code missing', { receiverBankCode: undefined }, 'receiverBankCode'],
+    ['an empty bank code', { receiverBankCode: '' }, 'receiverBankCode'],
     ['narration missing', { narration: undefined }, 'narration'],
     ['retrievalReference missing', { retrievalReference: undefined }, 'retrievalReference'],
   ])('answers 400 to %s and debits nothing', async (_label, overrides, field) => {
@@ -130,20 +173,18 @@ describe.each(ENDPOINTS)('%s', (_name, path) => {
     expect(await balanceOf(sandbox, headers)).toBe(before);
   });
 
-  it.each(['999', '000000', '123'])('answers 400 Invalid bank code to %s', async (code) => {
-    expect(banks.banks.some((b) => b.code === code)).toBe(false);
-    const before = await balanceOf(sandbox, headers);
-    const res = await send(body({ receiverBankCode: code }));
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ status: false, message: 'Invalid bank code', data: null });
-    expect(await balanceOf(sandbox, headers)).toBe(before);
-  });
-
-  it('answers 400 to a bank code that is not a code at all', async () => {
-    const res = await send(body({ receiverBankCode: 'ABC' }));
-    expect(res.status).toBe(400);
-    expect(res.body.status).toBe(false);
-  });
+  // Any text that is not a code of the fixtures, whatever its length or form: the one answer, no format rule.
+  it.each(['999', '000000', '123', '99', '1234', '0440', 'ABC', 'abc', '04 4'])(
+    'answers 400 Invalid bank code to %j',
+    async (code) => {
+      expect(banks.banks.some((b) => b.code === code)).toBe(false);
+      const before = await balanceOf(sandbox, headers);
+      const res = await send(body({ receiverBankCode: code }));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ status: false, message: 'Invalid bank code', data: null });
+      expect(await balanceOf(sandbox, headers)).toBe(before);
+    },
+  );
 
   it('accepts every bank code of the fixtures', async () => {
     await setBalance(sandbox, A.a1.id, 500_000_000);
@@ -193,10 +234,14 @@ describe.each(ENDPOINTS)('%s', (_name, path) => {
     const beforeB = await balanceOf(sandbox, headersB);
     const res = await send(body({ retrievalReference, amount: 300000 }), headersB);
     expect(res.status).toBe(200);
-    const data = dataOf(res, transferResult);
-    expect(data.retrievalReference).toBe(retrievalReference);
-    expect(data.transactionReference).not.toBe(dataOf(first, transferResult).transactionReference);
+    expect(dataOf(res, transferResult).totalAmount).toBe('301075');
     expect(await balanceOf(sandbox, headersB)).toBe(beforeB - 300000 - 1075);
+    // Two entries, one per business, each with its own transaction reference.
+    const entryA = await transferEntry(sandbox, retrievalReference, A.a1.id);
+    const entryB = await transferEntry(sandbox, retrievalReference, B.b1.id);
+    expect(entryA).toMatchObject({ businessId: A.a1.id, amount: 150000, retrievalReference });
+    expect(entryB).toMatchObject({ businessId: B.b1.id, amount: 300000, retrievalReference });
+    expect(entryB.id).not.toBe(entryA.id);
   });
 
   it.each([
@@ -216,64 +261,67 @@ describe.each(ENDPOINTS)('%s', (_name, path) => {
         });
         const res = await send(b);
         expect(res.status).toBe(400);
-        const data = { transactionReference: expect.any(String), retrievalReference: b.retrievalReference };
-        expect(res.body).toEqual({ status: false, message, errorCode, data });
+        // The provider's message and nothing else: no errorCode, no references (data null, as the docs show).
+        expect(res.body).toStrictEqual({ status: false, message, data: null });
         expect(await balanceOf(sandbox, headers)).toBe(before);
+        const entry = await transferEntry(sandbox, String(b.retrievalReference));
+        expect(entry).toMatchObject({ status: 'failed', errorCode, errorMessage: message });
         const again = await send(b);
         expect(again.status).toBe(400);
-        // The replay names the same ledger entry.
-        expect(again.body).toEqual(res.body);
+        expect(again.body).toStrictEqual(res.body);
         expect(await balanceOf(sandbox, headers)).toBe(before);
+        // The replay made no second entry: still the one, the same.
+        expect(await transferEntry(sandbox, String(b.retrievalReference))).toEqual(entry);
       }
     },
   );
 
   it('fails a transfer bigger than the balance with 400 Insufficient Funds 51, no debit', async () => {
     await setBalance(sandbox, A.a1.id, 200000);
-    const over = await send(body({ amount: 200000 }));
+    const overReference = ref('over');
+    const over = await send(body({ amount: 200000, retrievalReference: overReference }));
     expect(over.status).toBe(400);
-    expect(over.body).toMatchObject({
-      status: false,
-      message: 'Insufficient Funds',
+    expect(over.body).toStrictEqual({ status: false, message: 'Insufficient Funds', data: null });
+    expect(await transferEntry(sandbox, overReference)).toMatchObject({
+      status: 'failed',
       errorCode: '51',
-      data: { transactionReference: expect.any(String), retrievalReference: expect.any(String) },
+      errorMessage: 'Insufficient Funds',
     });
     expect(await balanceOf(sandbox, headers)).toBe(200000);
     // amount + fee exactly equal to the balance goes through and leaves 0.
     const exact = await send(body({ amount: 200000 - 1075 }));
     expect(exact.status).toBe(200);
     expect(await balanceOf(sandbox, headers)).toBe(0);
-    const empty = await send(body({ amount: 100 }));
+    const emptyReference = ref('empty');
+    const empty = await send(body({ amount: 1, retrievalReference: emptyReference }));
     expect(empty.status).toBe(400);
-    expect(empty.body).toMatchObject({ message: 'Insufficient Funds', errorCode: '51' });
+    expect(empty.body).toStrictEqual({ status: false, message: 'Insufficient Funds', data: null });
+    expect(await transferEntry(sandbox, emptyReference)).toMatchObject({ status: 'failed', errorCode: '51' });
     expect(await balanceOf(sandbox, headers)).toBe(0);
     await setBalance(sandbox, A.a1.id, 500_000_000);
   });
 
-  it('puts a failed transfer’s references in the 400’s data, and a dispute can be opened on it', async () => {
+  it('keeps a failed transfer’s reference on its ledger entry, and a dispute can be opened on it', async () => {
     const retrievalReference = ref('to-dispute');
     const res = await send(body({ receiverAccountNumber: '0000000091', retrievalReference }));
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({
-      status: false,
-      errorCode: '91',
-      message: 'Beneficiary Bank not available',
-    });
-    const data = res.body.data as { transactionReference: string; retrievalReference: string };
-    expect(data).toEqual({ transactionReference: expect.stringMatching(/\S/), retrievalReference });
-    const ledger = await ledgerOf(sandbox);
-    expect(ledger.transactions.find((t) => t.id === data.transactionReference)).toMatchObject({
-      status: 'failed',
-      retrievalReference,
-      errorCode: '91',
-    });
+    expect(res.body).toStrictEqual({ status: false, message: 'Beneficiary Bank not available', data: null });
+    const entry = await transferEntry(sandbox, retrievalReference);
+    expect(entry).toMatchObject({ status: 'failed', retrievalReference, errorCode: '91' });
+    expect(entry.id).toMatch(/\S/);
     const disputes = '/api/v1/clients/business/disputes';
     const opened = await call(sandbox, 'POST', disputes, {
       headers,
-      body: { transactionId: data.transactionReference, description: 'The transfer failed; was I charged?' },
+      body: { transactionId: entry.id, description: 'The transfer failed; was I charged?' },
     });
     expect(opened.status, JSON.stringify(opened.body)).toBe(201);
-    expect(opened.body.data).toMatchObject({ transactionId: data.transactionReference, status: 'open' });
+    const listed = await call(sandbox, 'GET', `${disputes}?transactionId=${encodeURIComponent(entry.id)}`, {
+      headers,
+    });
+    expect(listed.status).toBe(200);
+    expect(pageOf(listed, dispute).data).toEqual([
+      expect.objectContaining({ transactionId: entry.id, status: 'open' }),
+    ]);
   });
 
   it('answers 400 No payment account for this business to A2', async () => {
@@ -398,11 +446,82 @@ describe('transfer and anonymous transfer together', () => {
     const retrievalReference = ref('over');
     const res = await call(sandbox, 'POST', ANONYMOUS, { headers, body: body({ retrievalReference }) });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ message: 'Insufficient Funds', errorCode: '51' });
+    expect(res.body).toStrictEqual({ status: false, message: 'Insufficient Funds', data: null });
     const ledger = await ledgerOf(sandbox, A.a1.id);
     expect(ledger.balance).toBe(1000);
     expect(ledger.balance).toBe(ledger.ledgerBalance);
     const entry = ledger.transactions.find((t) => t.retrievalReference === retrievalReference);
     expect(entry).toMatchObject({ status: 'failed', errorCode: '51' });
+    await setBalance(sandbox, A.a1.id, 500_000_000);
+  });
+});
+
+describe('the ledger’s ?retrievalReference= filter', () => {
+  let sandbox: Sandbox;
+  let headers: Record<string, string>;
+  beforeAll(async () => {
+    sandbox = await memorySandbox();
+    headers = await ownerHeaders(sandbox);
+  });
+
+  const ledgerFor = (businessId: string, retrievalReference: string) =>
+    call(
+      sandbox,
+      'GET',
+      `/__sandbox/businesses/${businessId}/ledger?retrievalReference=${encodeURIComponent(retrievalReference)}`,
+    );
+
+  it('finds the one entry of a successful and of a failed transfer, among others', async () => {
+    const ok = ref('filter-ok');
+    const failed = ref('filter-failed');
+    for (const b of [
+      body({ retrievalReference: ref('filter-other') }),
+      body({ retrievalReference: ok, amount: 123456 }),
+      body({ retrievalReference: failed, receiverAccountNumber: '0000000007' }),
+      body({ retrievalReference: ref('filter-other') }),
+    ])
+      await call(sandbox, 'POST', TRANSFER, { headers, body: b });
+    const all = await ledgerOf(sandbox);
+    expect(all.transactions.length).toBeGreaterThanOrEqual(4);
+
+    const okRes = await ledgerFor(A.a1.id, ok);
+    expect(okRes.status).toBe(200);
+    const okView = dataOf(okRes, ledger);
+    expect(okView.transactions).toHaveLength(1);
+    expect(okView.transactions[0]).toMatchObject({
+      retrievalReference: ok,
+      status: 'successful',
+      amount: 123456,
+      charge: 1075,
+      errorCode: '',
+    });
+    // The balances are the business's, whatever the filter.
+    expect(okView).toMatchObject({ balance: all.balance, ledgerBalance: all.ledgerBalance });
+
+    const failedView = dataOf(await ledgerFor(A.a1.id, failed), ledger);
+    expect(failedView.transactions).toHaveLength(1);
+    expect(failedView.transactions[0]).toMatchObject({
+      retrievalReference: failed,
+      status: 'failed',
+      errorCode: '07',
+      errorMessage: 'Invalid Account',
+    });
+    // The id it shows is the entry's in the whole ledger.
+    expect(all.transactions.find((t) => t.retrievalReference === failed)?.id).toBe(
+      failedView.transactions[0]?.id,
+    );
+  });
+
+  it('finds nothing for an unknown reference, or for another business’s', async () => {
+    const mine = ref('filter-mine');
+    expect(
+      (await call(sandbox, 'POST', TRANSFER, { headers, body: body({ retrievalReference: mine }) })).status,
+    ).toBe(200);
+    const unknown = await ledgerFor(A.a1.id, 'no-such-reference');
+    expect(unknown.status).toBe(200);
+    expect(dataOf(unknown, ledger).transactions).toEqual([]);
+    const elsewhere = await ledgerFor(B.b1.id, mine);
+    expect(elsewhere.status).toBe(200);
+    expect(dataOf(elsewhere, ledger).transactions).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn as signedIn } from '../../src/api/auth/schemas.js';
 import { business } from '../../src/api/business/schemas.js';
-import { memberRoles } from '../../src/api/members/schemas.js';
+import { memberRole, member as memberView } from '../../src/api/members/schemas.js';
 import { outbox as outboxSchema } from '../../src/control/outbox/schemas.js';
 import { errorEnvelope } from '../../src/http/wire.js';
 import { dataOf, pageOf } from '../support/answers.js';
@@ -32,16 +32,17 @@ describe('account lifecycle against the real process', () => {
   it('invites a member, who completes registration with the emailed token and signs in with the role', async () => {
     const owner = await signIn(A.owner.email, A.owner.password);
     const headers = { authorization: `Bearer ${owner.token}`, SECRET_KEY: A.secretKey, businessId: A.a1.id };
-    const roles = dataOf(
+    const roles = pageOf(
       await http(sandbox, 'GET', '/api/v1/clients/members/roles', { headers }),
-      memberRoles,
-    );
+      memberRole,
+    ).data;
     const viewerRole = roles.find((r) => r.name === 'Viewer');
     const invite = await http(sandbox, 'POST', '/api/v1/clients/members', {
       headers,
       body: { email: 'Newcomer@Adebayo.test', memberRoleId: viewerRole?.id },
     });
     expect(invite.status).toBe(201);
+    expect(invite.body).toEqual({ status: true, message: 'Invitation sent successfully' });
 
     const outbox = dataOf(
       await http(sandbox, 'GET', '/__sandbox/outbox?type=member_invitation&to=newcomer@adebayo.test'),
@@ -61,9 +62,17 @@ describe('account lifecycle against the real process', () => {
       },
     });
     expect(complete.status).toBe(200);
+    expect(complete.body).toEqual({ status: true, message: 'Registration completed successfully' });
 
     const member = await signIn('newcomer@adebayo.test', 'long-password');
     expect(member.status).toBe(200);
+    const members = await http(sandbox, 'GET', '/api/v1/clients/members?limit=100', { headers });
+    expect(pageOf(members, memberView).data.find((m) => m.email === 'newcomer@adebayo.test')).toMatchObject({
+      firstName: 'Chidi',
+      lastName: 'Eze',
+      isActive: true,
+      clientMemberRole: { id: viewerRole?.id, name: 'Viewer' },
+    });
     const memberHeaders = {
       authorization: `Bearer ${member.token}`,
       SECRET_KEY: A.secretKey,
@@ -89,7 +98,7 @@ describe('account lifecycle against the real process', () => {
         businessId: A.a2.id,
         bvn: '22212345678',
         residentialAddress: '3 Marina Road, Lagos',
-        stateId: '24',
+        stateId: 'state_24',
         otp: '123456',
         password: A.owner.password,
       };
@@ -110,11 +119,22 @@ describe('account lifecycle against the real process', () => {
 
     const real = await send(form(new Blob([png]), 'passport.png'));
     expect(real.status).toBe(200);
+    expect(await real.json()).toEqual({
+      status: true,
+      message: 'Business registration completed successfully',
+    });
     const list = await http(sandbox, 'GET', '/api/v1/clients/business', {
       headers: { authorization: `Bearer ${owner.token}`, SECRET_KEY: A.secretKey, businessId: A.a1.id },
     });
     const a2 = pageOf(list, business).data.find((b) => b.id === A.a2.id);
     expect(a2?.isApproved).toBe(false);
+    expect(a2).toMatchObject({ stateId: 'state_24', state: { id: 'state_24', name: 'Lagos' } });
+    // The business details of A2 show the same record.
+    const details = await http(sandbox, 'GET', '/api/v1/clients/business/details', {
+      headers: { authorization: `Bearer ${owner.token}`, SECRET_KEY: A.secretKey, businessId: A.a2.id },
+    });
+    expect(details.status).toBe(200);
+    expect(dataOf(details, business)).toEqual(a2);
     expect(a2?.photoIdUrl.startsWith(sandbox.url)).toBe(true);
     const file = await fetch(a2?.photoIdUrl ?? '');
     expect(file.status).toBe(200);

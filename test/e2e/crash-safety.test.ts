@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { bulkTransfer, bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
 import { type TransferResultView, transferResult } from '../../src/api/transfers/schemas.js';
 import { type LedgerView, ledger as ledgerSchema } from '../../src/control/money/schemas.js';
 import { stateExport } from '../../src/control/state/schemas.js';
 import { Random, seedState } from '../../src/domain/random.js';
+import { bulkItemRecord, bulkTransferRecord, businessRecord } from '../../src/store/records.js';
 import { bodyOf, dataOf, pageOf } from '../support/answers.js';
 import { http, ownerHeadersOf, type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { A } from '../support/sandbox.js';
@@ -60,12 +62,24 @@ interface TransferBody {
   retrievalReference: string;
   narration: string;
 }
-/** One transfer sent: its answer (status null: none before the kill) and, once known, its response data. */
+/**
+ * One transfer sent: its answer (status null: none before the kill), once known its response data (the docs' three
+ * amounts), and its transaction reference: the id of its ledger entry (the answer does not carry it), learned at
+ * the first ledger read after the answer and held to through every later restart.
+ */
 interface Sent {
   body: TransferBody;
   status: number | null;
   data: TransferResultView | null;
+  transactionReference: string | null;
 }
+
+/** What a transfer of `body` answers: exactly its amount, the fee and their sum, as strings. */
+const amountsOf = (body: TransferBody): TransferResultView => ({
+  amount: String(body.amount),
+  transactionCharge: String(FEE),
+  totalAmount: String(body.amount + FEE),
+});
 type LedgerEntry = LedgerView['transactions'][number];
 interface BatchRecord {
   id: string;
@@ -303,6 +317,7 @@ async function loadAndKill(
         },
         status: null,
         data: null,
+        transactionReference: null,
       };
       load.sent.push(sent);
       try {
@@ -368,16 +383,23 @@ async function verify(
     return { status: res.status, data: res.status === 200 ? dataOf(res, transferResult) : null };
   };
 
-  // (2) Every acknowledged transfer is there exactly once, and the same request answers the same data.
+  // (2) Every acknowledged transfer is there exactly once, whole, and the same request answers the same data.
   const acked = load.sent.filter((s) => s.status === 200);
   await Promise.all(
     acked.map(async (s) => {
       const ref = s.body.retrievalReference;
-      const ids = (transfersByRef.get(ref) ?? []).map((t) => t.id);
-      if (ids.length !== 1 || ids[0] !== s.data?.transactionReference)
-        problems.push(
-          `acknowledged ${ref} (${s.data?.transactionReference}): ledger holds [${ids.join(', ')}] after restart`,
-        );
+      if (!isDeepStrictEqual(s.data, amountsOf(s.body)))
+        problems.push(`acknowledged ${ref}: answered ${JSON.stringify(s.data)} for ${s.body.amount} kobo`);
+      const found = transfersByRef.get(ref) ?? [];
+      const entry = found[0];
+      if (
+        found.length !== 1 ||
+        entry?.status !== 'successful' ||
+        entry.amount !== s.body.amount ||
+        entry.charge !== FEE
+      )
+        problems.push(`acknowledged ${ref}: ledger holds ${JSON.stringify(found)} after restart`);
+      s.transactionReference = entry?.id ?? null;
       const again = await resend(s);
       if (again.status !== 200 || !isDeepStrictEqual(again.data, s.data))
         problems.push(
@@ -406,10 +428,12 @@ async function verify(
         if (entry) figures.unansweredPresent++;
         else figures.unansweredAbsent++;
         const again = await resend(s);
-        if (again.status !== 200 || (entry && again.data?.transactionReference !== entry.id))
+        if (again.status !== 200 || !isDeepStrictEqual(again.data, amountsOf(s.body)))
           problems.push(`unanswered ${ref} resent: ${again.status} ${JSON.stringify(again.data)}`);
         s.status = again.status;
         s.data = again.data;
+        // The entry that was there is the transfer's; one made by the resend is learned after the drain.
+        s.transactionReference = entry?.id ?? null;
       }),
   );
   settled.push(...load.sent);
@@ -452,26 +476,34 @@ async function verify(
 async function invariantProblems(p: SandboxProcess, settled: Sent[]): Promise<string[]> {
   const problems: string[] = [];
   const state = bodyOf(await http(p, 'GET', '/__sandbox/state'), stateExport);
-  const ledgers = await Promise.all(state.collections.businesses.map((b) => ledgerOf(p, b.id)));
-  state.collections.businesses.forEach((business, i) => {
+  const businesses = z.array(businessRecord).parse(state.collections.businesses);
+  const bulkTransfers = z.array(bulkTransferRecord).parse(state.collections.bulkTransfers);
+  const bulkItems = z.array(bulkItemRecord).parse(state.collections.bulkItems);
+  const ledgers = await Promise.all(businesses.map((b) => ledgerOf(p, b.id)));
+  businesses.forEach((business, i) => {
     const l = ledgers[i];
     if (l && l.balance !== l.ledgerBalance)
       problems.push(`business ${business.id}: balance ${l.balance}, ledger explains ${l.ledgerBalance}`);
   });
 
-  const ledger = ledgers[state.collections.businesses.findIndex((b) => b.id === A.a1.id)];
+  const ledger = ledgers[businesses.findIndex((b) => b.id === A.a1.id)];
   if (!ledger) return [...problems, `no ledger for ${A.a1.id}`];
   const byId = new Map<string, LedgerEntry[]>();
   const transferRefs = new Map<string, number>();
+  const firstByRef = new Map<string, string>();
   for (const t of ledger.transactions) {
     byId.set(t.id, [...(byId.get(t.id) ?? []), t]);
-    if (t.kind === 'transfer' && t.retrievalReference !== null)
+    if (t.kind === 'transfer' && t.retrievalReference !== null) {
       transferRefs.set(t.retrievalReference, (transferRefs.get(t.retrievalReference) ?? 0) + 1);
+      if (!firstByRef.has(t.retrievalReference)) firstByRef.set(t.retrievalReference, t.id);
+    }
   }
   let expectedDebits = 0;
   for (const s of settled) {
     const ref = s.body.retrievalReference;
-    const entries = byId.get(s.data?.transactionReference ?? '') ?? [];
+    // A transfer resent after a kill is learned here; every other keeps the entry it was first found with.
+    s.transactionReference ??= firstByRef.get(ref) ?? null;
+    const entries = byId.get(s.transactionReference ?? '') ?? [];
     const entry = entries[0];
     if (
       entries.length !== 1 ||
@@ -480,15 +512,15 @@ async function invariantProblems(p: SandboxProcess, settled: Sent[]): Promise<st
       entry.retrievalReference !== ref ||
       entry.amount !== s.body.amount
     )
-      problems.push(`transfer ${ref} (${s.data?.transactionReference}): entries ${JSON.stringify(entries)}`);
+      problems.push(`transfer ${ref} (${s.transactionReference}): entries ${JSON.stringify(entries)}`);
     if (transferRefs.get(ref) !== 1)
       problems.push(`transfer ${ref}: ${transferRefs.get(ref) ?? 0} transfers with that retrievalReference`);
     expectedDebits += s.body.amount + FEE;
   }
 
   let completedItems = 0;
-  for (const batch of state.collections.bulkTransfers) {
-    const items = state.collections.bulkItems.filter((i) => i.bulkTransferId === batch.id);
+  for (const batch of bulkTransfers) {
+    const items = bulkItems.filter((i) => i.bulkTransferId === batch.id);
     const count = (status: string) => items.filter((i) => i.status === status).length;
     const counters = {
       totalItems: batch.totalItems,

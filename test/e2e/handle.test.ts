@@ -55,8 +55,8 @@ describe.each(ways)('%s', (_way, handle) => {
     const sandbox = handle();
     const me = await sandbox.newClient({ balance: 1_000_000 });
     expect(me.virtualAccount).toMatchObject({
-      type: 'permanent',
       accountNumber: expect.stringMatching(/^\d{10}$/),
+      systemRef: expect.stringMatching(/^STL\|/),
     });
     const paid = await sandbox.incomingPayment({
       accountNumber: me.virtualAccount.accountNumber,
@@ -88,6 +88,58 @@ describe.each(ways)('%s', (_way, handle) => {
     );
     expect(batches.status).toBe(404); // through auth: no such batch of this client's
     expect((await sandbox.credentials()).some((c) => c.clientId === me.clientId)).toBe(true);
+  });
+
+  it('ledger() finds a transfer’s entry by its reference; addSubscription() adds a plan the API lists', async () => {
+    const sandbox = handle();
+    const me = await sandbox.newClient({ balance: 1_000_000 });
+    const businessId = me.businesses[0]?.id ?? '';
+    const headers = await sandbox.signIn(me);
+    const sent = await fetch(`${sandbox.url}/api/v1/clients/business/customers/funds/transfer`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        amount: 2_000_000,
+        receiverAccountNumber: '0123456789',
+        receiverBankCode: '058',
+        retrievalReference: 'handle-ledger-1',
+        narration: 'More than the balance',
+      }),
+    });
+    // The docs' envelope: the message alone; the code and the reference are on the ledger entry.
+    expect(await sent.json()).toEqual({ status: false, message: 'Insufficient Funds', data: null });
+    const ledger = await sandbox.ledger(businessId, { retrievalReference: 'handle-ledger-1' });
+    expect(ledger.transactions).toEqual([
+      expect.objectContaining({ status: 'failed', errorCode: '51', retrievalReference: 'handle-ledger-1' }),
+    ]);
+    expect(ledger.balance).toBe(1_000_000);
+    await sandbox.incomingPayment({ accountNumber: me.virtualAccount.accountNumber, amount: 10_000 });
+    // Without a filter, the whole ledger, newest first.
+    expect((await sandbox.ledger(businessId)).transactions.map((t) => t.kind)).toEqual([
+      'incoming_payment',
+      'transfer',
+    ]);
+
+    const plan = await sandbox.addSubscription(businessId, {
+      packageName: 'Handle Plan',
+      amount: 123_400,
+      interval: 'weekly',
+    });
+    expect(plan).toEqual({
+      id: expect.any(String),
+      packageName: 'Handle Plan',
+      amount: '123400',
+      interval: 'weekly',
+      businessId,
+      clientId: me.clientId,
+    });
+    const listed = await fetch(`${sandbox.url}/api/v1/clients/business/subscriptions`, { headers });
+    expect(((await listed.json()) as { data: unknown[] }).data).toEqual([plan]);
+    const unknown = await sandbox
+      .addSubscription(crypto.randomUUID(), { packageName: 'Nobody’s', amount: 1, interval: 'daily' })
+      .catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(ControlApiError);
+    expect(unknown).toMatchObject({ status: 404, message: 'Business not found' });
   });
 
   it('signIn() takes a fixture client and a business of its, by id or entry', async () => {

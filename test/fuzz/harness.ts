@@ -1,5 +1,6 @@
 import { signToken } from '../../src/domain/jwt.js';
 import type { Sandbox } from '../../src/sandbox.js';
+import { transferEntry } from '../support/money.js';
 import { A, B, call, memorySandbox, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
 import {
   type AuthSpec,
@@ -98,7 +99,9 @@ async function buildWorld(sandbox: Sandbox, tokens: Record<UserKey, string>): Pr
     narration: 'fuzz world',
   });
   const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
-  const ok = await must(sandbox, 'POST', TRANSFER, { headers: a, body: transfer('seed-ok', RECEIVER) }, 200);
+  await must(sandbox, 'POST', TRANSFER, { headers: a, body: transfer('seed-ok', RECEIVER) }, 200);
+  // The answer carries only the amounts (the docs): the reference a dispute names is on the ledger entry.
+  const okEntry = await transferEntry(sandbox, 'seed-ok');
   await must(sandbox, 'POST', TRANSFER, { headers: a, body: transfer('seed-fail', '0000000051') }, 400);
   await must(
     sandbox,
@@ -116,7 +119,7 @@ async function buildWorld(sandbox: Sandbox, tokens: Record<UserKey, string>): Pr
     '/api/v1/clients/business/disputes',
     {
       headers: a,
-      body: { transactionId: String(ok.transactionReference), description: 'fuzz world dispute' },
+      body: { transactionId: okEntry.id, description: 'fuzz world dispute' },
     },
     201,
   );
@@ -155,7 +158,7 @@ async function buildWorld(sandbox: Sandbox, tokens: Record<UserKey, string>): Pr
     sandbox,
     'POST',
     '/api/v1/clients/business',
-    { headers: a, body: { businessName: 'Fuzz World Ltd' } },
+    { headers: a, body: { businessName: 'Fuzz World Ltd', countryId: 'NG', isNewBusiness: true } },
     201,
   );
   const BULK = '/api/v1/clients/business/customers/funds/bulk-transfer';

@@ -8,13 +8,13 @@
  * Properties:
  *  (1) no request is ever answered 5xx;
  *  (2) every 4xx is the error envelope `{status: false, message, data: null}` as JSON, without a stack trace
- *      (a failed transfer's `data` holds its references);
+ *      (on the bank's API `data` is always null, as its docs say; a failed request verification's holds its count);
  *  (3) after each run (and `POST /__sandbox/drain`) every business's balance equals its ledger balance, every
  *      batch's counters equal its items' states, no batch is left `processing`, no prototype was polluted, and
  *      the state export imports again unchanged (snapshot and restore);
  *  (4) a refused request (4xx) and a read changed nothing in `GET /__sandbox/state` (every collection), except
- *      what the contract documents: a failed transfer's ledger entry and audit entry, and the batch a refused
- *      bulk process marks `failed` (a refused reprocess changes nothing).
+ *      what the contract documents: a failed transfer's `failed` ledger entry and audit entry, and the batch a bulk
+ *      process or a batch-level reprocess refused after the claim marks `failed` (no item changes).
  *
  * Three kinds of runs, each starting from the same world (the fixtures plus one record of every kind):
  * every route on its own (1 to 3 requests), mixed sequences of 1 to 8 requests over all routes and unlisted
@@ -97,16 +97,16 @@ function envelopeProblem(received: Received): string | null {
   if (typeof envelope.message !== 'string' || envelope.message.trim() === '') {
     return `message is ${JSON.stringify(envelope.message)}, not a non-empty string`;
   }
-  // A failed transfer (400 with `errorCode`) carries its references in `data`, to dispute it by; a request
-  // verification that does not hold (409) its count and nearest entries.
-  const failedTransfer = received.status === 400 && typeof envelope.errorCode === 'string';
+  // A request verification that does not hold (409, control API) carries its count and nearest entries; every
+  // other error, a failed transfer's included, has `data: null` and no field beyond the envelope's.
   const failedVerification =
     received.status === 409 &&
     envelope.data !== null &&
     typeof envelope.data === 'object' &&
     'nearest' in envelope.data;
-  if (!('data' in envelope) || (envelope.data !== null && !failedTransfer && !failedVerification))
+  if (!('data' in envelope) || (envelope.data !== null && !failedVerification))
     return `data is ${JSON.stringify(envelope.data)}, not null`;
+  if ('errorCode' in envelope) return 'it carries an errorCode, which the docs’ envelope does not';
   if (STACK.test(received.text)) return 'the body holds a stack trace';
   return null;
 }
@@ -115,24 +115,44 @@ const TRANSFERS = new Set([
   'POST /api/v1/clients/business/customers/funds/transfer',
   'POST /api/v1/clients/business/customers/funds/anonymous-transfer',
 ]);
-const BULK_PROCESS = 'POST /api/v1/clients/business/customers/funds/bulk-transfer/process';
+const BULK_CLAIMS = new Set([
+  'POST /api/v1/clients/business/customers/funds/bulk-transfer/process',
+  'POST /api/v1/clients/business/customers/funds/bulk-transfer/reprocess',
+  'POST /__sandbox/bulk-transfers/{id}/reprocess',
+]);
 const BATCH_FAILURES = new Set(['No payment account for this business', 'Insufficient Funds']);
 
+/** Whether the one transaction `diff` added is a `failed` ledger entry, in the state after the request. */
+function addedFailedEntry(diff: StateDiff | undefined, after: StateSnapshot): boolean {
+  const [id, ...more] = diff?.added ?? [];
+  if (id === undefined || more.length > 0) return false;
+  const entry = after.collections.transactions?.find((t) => t.id === id) as { status?: unknown } | undefined;
+  return entry?.status === 'failed';
+}
+
 /**
- * The changes a refused request may make because the contract says so: a failed transfer (400 with `errorCode`)
- * records its ledger entry and an audit entry; a bulk process refused for the payment account or the balance marks
- * its batch `failed` (the spec's state table). A refused reprocess changes nothing (the contract, section 4).
+ * The changes a refused request may make because the contract says so: a failed transfer (a 400 whose answer says
+ * no more than its message) records its `failed` ledger entry and an audit entry; a bulk process, or a batch-level
+ * reprocess, refused after the claim for the payment account or the balance marks its batch `failed` (the spec's
+ * state table and batch-level reprocess), changing no item. Every other refusal changes nothing (the contract,
+ * section 4).
  */
-function undocumented(spec: RequestSpec, received: Received, diffs: StateDiff[]): StateDiff[] {
+function undocumented(
+  spec: RequestSpec,
+  received: Received,
+  diffs: StateDiff[],
+  after: StateSnapshot,
+): StateDiff[] {
   const body = (received.json ?? {}) as Record<string, unknown>;
   const onlyAdded = (d: StateDiff, n: number) =>
     d.removed.length === 0 && d.changed.length === 0 && d.added.length <= n;
-  if (received.status === 400 && TRANSFERS.has(spec.route) && typeof body.errorCode === 'string') {
+  const transactions = diffs.find((d) => d.collection === 'transactions');
+  if (received.status === 400 && TRANSFERS.has(spec.route) && addedFailedEntry(transactions, after)) {
     return diffs.filter(
       (d) => !((d.collection === 'transactions' || d.collection === 'audits') && onlyAdded(d, 1)),
     );
   }
-  if (received.status === 400 && spec.route === BULK_PROCESS && BATCH_FAILURES.has(String(body.message))) {
+  if (received.status === 400 && BULK_CLAIMS.has(spec.route) && BATCH_FAILURES.has(String(body.message))) {
     return diffs.filter(
       (d) =>
         !(
@@ -169,7 +189,8 @@ async function step(target: Target, spec: RequestSpec): Promise<void> {
     if (problem) fail(`(2) expected the error envelope on a ${received.status}: ${problem}`, exchange());
   }
   if (before && (refused || read)) {
-    const left = undocumented(spec, received, diffStates(before, await stateOf(target)));
+    const after = await stateOf(target);
+    const left = undocumented(spec, received, diffStates(before, after), after);
     if (left.length > 0) {
       fail(
         `(4) expected ${read ? 'a read' : `a refused request (${received.status})`} to change nothing, but it changed ${JSON.stringify(left)}`,

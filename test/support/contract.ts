@@ -1,7 +1,7 @@
 import { apiRouteList } from '../../src/api/routes.js';
 import type { AnswerCheck } from '../../src/http/mount.js';
 import { isReply } from '../../src/http/route.js';
-import { answerSchema, errorEnvelope } from '../../src/http/wire.js';
+import { answerSchema, controlErrorEnvelope, errorEnvelope } from '../../src/http/wire.js';
 import { failures } from '../../src/openapi/document.js';
 
 /** `operationId status` of every answer checked in this test file. */
@@ -39,9 +39,10 @@ export const answerCheck: AnswerCheck = (route, status, body) => {
   const reply = route.responses[status];
   // A body of its own at an error status (health's 503) is held against its documented schema, like a success.
   if (status >= 400 && !isReply(reply)) {
-    if (!failures(route, apiRouteList.includes(route)).has(status))
+    const api = apiRouteList.includes(route);
+    if (!failures(route, api).has(status))
       refuse(`${where}: the document lists no ${status} for this route (${JSON.stringify(body)})`);
-    const parsed = errorEnvelope().safeParse(body);
+    const parsed = (api ? errorEnvelope : controlErrorEnvelope)().safeParse(body);
     if (!parsed.success) refuse(`${where}: not the error envelope: ${parsed.error.message}`);
     const wording = libraryWording(body);
     if (wording) refuse(`${where}: a message in the validation library's words: ${wording}`);

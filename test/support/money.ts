@@ -36,6 +36,29 @@ export async function ledgerOf(sandbox: Sandbox, businessId: string = A.a1.id): 
   return dataOf(res, ledger);
 }
 
+/** A ledger entry, as the control API shows it. */
+export type LedgerEntry = LedgerView['transactions'][number];
+
+/**
+ * The ledger entry of the transfer sent with `retrievalReference` (of A1 unless told): its `id` is the transaction
+ * reference a dispute names, and a failed one keeps its `errorCode`. The transfer's answer carries neither.
+ */
+export async function transferEntry(
+  sandbox: Sandbox,
+  retrievalReference: string,
+  businessId: string = A.a1.id,
+): Promise<LedgerEntry> {
+  const path = `/__sandbox/businesses/${businessId}/ledger?retrievalReference=${encodeURIComponent(retrievalReference)}`;
+  const res = await call(sandbox, 'GET', path);
+  expect(res.status).toBe(200);
+  const [entry, ...more] = dataOf(res, ledger).transactions;
+  if (!entry || more.length > 0)
+    throw new Error(
+      `expected one ledger entry for ${retrievalReference}, found ${more.length + (entry ? 1 : 0)}`,
+    );
+  return entry;
+}
+
 /** Sets the balance of a business through the control API; it must answer 200. */
 export async function setBalance(sandbox: Sandbox, businessId: string, balance: number): Promise<void> {
   const res = await call(sandbox, 'PUT', `/__sandbox/businesses/${businessId}/balance`, {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { pageQuery, paginate, pagination } from '../../src/domain/pagination.js';
+import {
+  controlPageQuery,
+  MAX_CONTROL_PAGE,
+  pageQuery,
+  paginate,
+  pagination,
+} from '../../src/domain/pagination.js';
 
 describe('pagination', () => {
   it.each([
@@ -41,18 +47,15 @@ describe('pagination', () => {
     expect(page.pagination.totalCount).toBe(25);
   });
 
-  it('query defaults and bounds', () => {
+  it('query defaults and bounds: the bank API’s limit has no maximum, the control API’s has', () => {
     expect(pageQuery.parse({})).toEqual({ page: 1, limit: 10 });
     expect(pageQuery.parse({ page: '2', limit: '100' })).toEqual({ page: 2, limit: 100 });
-    for (const bad of [
-      { page: '0' },
-      { page: '-1' },
-      { page: '1.5' },
-      { page: 'x' },
-      { limit: '0' },
-      { limit: '101' },
-    ]) {
+    expect(pageQuery.parse({ limit: '100000' })).toEqual({ page: 1, limit: 100_000 });
+    for (const bad of [{ page: '0' }, { page: '-1' }, { page: '1.5' }, { page: 'x' }, { limit: '0' }]) {
       expect(pageQuery.safeParse(bad).success).toBe(false);
+      expect(controlPageQuery.safeParse(bad).success).toBe(false);
     }
+    expect(controlPageQuery.parse({ limit: String(MAX_CONTROL_PAGE) }).limit).toBe(MAX_CONTROL_PAGE);
+    expect(controlPageQuery.safeParse({ limit: String(MAX_CONTROL_PAGE + 1) }).success).toBe(false);
   });
 });

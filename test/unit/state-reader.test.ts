@@ -3,7 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readStateDocument } from '../../src/control/state/state-reader.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { type StateDocument, stateDocument } from '../../src/store/records.js';
-import { memorySandbox } from '../support/sandbox.js';
+import { upgradeState } from '../../src/store/upgrade.js';
+import { A, B, memorySandbox } from '../support/sandbox.js';
+import { currentState, expectUpgraded, inOldShapes, oldShapes } from '../support/store.js';
 
 type Outcome = { ok: unknown } | { status: number; malformed: boolean };
 
@@ -17,7 +19,10 @@ async function outcome(read: () => Promise<StateDocument> | StateDocument): Prom
   }
 }
 
-/** The old way: one `JSON.parse`, one schema check of the whole document. */
+/**
+ * The old way: one `JSON.parse`, one schema check of the whole document (each record in its current or an earlier
+ * shape), then every record brought up to date.
+ */
 function whole(text: string): StateDocument {
   let value: unknown;
   try {
@@ -27,14 +32,14 @@ function whole(text: string): StateDocument {
   }
   const parsed = stateDocument.safeParse(value);
   if (!parsed.success) throw new ApiError(400, 'invalid');
-  return parsed.data;
+  return upgradeState(parsed.data);
 }
 
 let exported: StateDocument;
 let text: string;
 beforeAll(async () => {
   const sandbox = await memorySandbox();
-  exported = JSON.parse(JSON.stringify(sandbox.store.exportState())) as StateDocument;
+  exported = currentState().parse(JSON.parse(JSON.stringify(sandbox.store.exportState())));
   text = JSON.stringify(exported);
 });
 
@@ -174,4 +179,66 @@ describe('readStateDocument', () => {
       );
     },
   );
+});
+
+describe('readStateDocument: a document an earlier version wrote', () => {
+  const shapes = oldShapes({ clientId: A.id, businessId: A.a1.id, transactionId: 'old-transaction' });
+
+  it('reads the old shapes as the current ones, as the whole parse does', async () => {
+    const old = JSON.stringify(inOldShapes(exported, shapes));
+    expect(old).not.toContain('"subscriptions"');
+    const read = await readStateDocument(old);
+    expectUpgraded(read, shapes);
+    // Every record now fits its current schema.
+    expect(currentState().parse(read)).toEqual(read);
+    expect(read).toEqual(whole(old));
+    // Records that did not change are read as they are.
+    expect(read.collections.businesses).toEqual(exported.collections.businesses);
+    expect(read.collections.customers).toEqual(exported.collections.customers);
+  });
+
+  it("gives an old payout account the client of its business: B's for B1", async () => {
+    const ofB = oldShapes({ clientId: B.id, businessId: B.b1.id, transactionId: 't' }, 'old-b');
+    const read = await readStateDocument(JSON.stringify(inOldShapes(exported, ofB)));
+    expect(read.collections.payouts).toEqual([{ ...ofB.upgraded.payouts[0], clientId: B.id }]);
+  });
+
+  it('gives a payout account of a business the document does not hold no client', async () => {
+    const orphan = oldShapes({ clientId: A.id, businessId: 'gone-business', transactionId: 't' });
+    const read = await readStateDocument(JSON.stringify(inOldShapes(exported, orphan)));
+    expect(read.collections.payouts.map((p) => p.clientId)).toEqual(['']);
+  });
+
+  it('leaves records already in the current shapes as they are, beside old ones', async () => {
+    const doc = inOldShapes(exported, shapes);
+    const current = oldShapes(
+      { clientId: A.id, businessId: A.a1.id, transactionId: 'old-transaction' },
+      'new',
+    );
+    for (const [name, records] of Object.entries(current.upgraded)) doc.collections[name]?.push(...records);
+    const read = await readStateDocument(JSON.stringify(doc));
+    expectUpgraded(read, shapes);
+    expectUpgraded(read, current);
+    expect(read.collections.audits).toHaveLength(shapes.upgraded.audits.length * 2);
+  });
+
+  it('may lack the collections added since (subscriptions), not the others', async () => {
+    const { subscriptions: _later, ...withoutLater } = exported.collections;
+    const read = await readStateDocument(JSON.stringify({ version: 1, collections: withoutLater }));
+    expect(read.collections.subscriptions).toEqual([]);
+    const { users: _users, ...withoutUsers } = exported.collections;
+    await expect(
+      readStateDocument(JSON.stringify({ version: 1, collections: withoutUsers })),
+    ).rejects.toThrow('collections.users is required');
+  });
+
+  it('refuses a record in neither shape, naming it', async () => {
+    const doc = inOldShapes(exported, shapes);
+    const [payout] = shapes.records.payouts;
+    const { businessId: _gone, ...neither } = payout ?? {};
+    doc.collections.payouts = [neither];
+    const res = await outcome(() => readStateDocument(JSON.stringify(doc)));
+    expect(res).toEqual({ status: 400, malformed: false });
+    await expect(readStateDocument(JSON.stringify(doc))).rejects.toThrow(/^collections\.payouts\.0/);
+  });
 });

@@ -1,7 +1,6 @@
-import { pageQuery } from '../../domain/pagination.js';
 import type { Route } from '../../http/route.js';
 import { defineRoute, page, reply } from '../../http/route.js';
-import { auditEntry } from './schemas.js';
+import { auditEntry, auditQuery } from './schemas.js';
 import { getAudit, listAudits } from './service.js';
 
 const AUDITS = '/clients/business/audits';
@@ -15,10 +14,17 @@ export const auditRoutes: Route[] = [
     method: 'get',
     path: AUDITS,
     summary: 'List audit logs',
-    description: 'Newest first: every sign-in and change of the business and of its client.',
+    description:
+      'Newest first: every sign-in and change of the business and of its client. Filters `role`, `action`, `type` and `email`, each exact and case-insensitive. `action` is a short lower-case verb (`login`, `transfer`, `create`, …) and `type` a lower-case category (`auth`, `transaction`, …).',
     tag: TAG,
     auth: withBusiness,
-    query: pageQuery,
+    source: {
+      spec: 'Audit log entry',
+      docs: ['/api-reference/audit-logs/list'],
+      sandbox:
+        'the verbs and categories written (the docs show `login`, `transfer` and `transaction` as examples)',
+    },
+    query: auditQuery,
     responses: {
       200: page('Audit logs retrieved successfully', auditEntry, 'A page of audit log entries'),
     },
@@ -31,6 +37,7 @@ export const auditRoutes: Route[] = [
     summary: 'Get an audit log entry',
     tag: TAG,
     auth: withBusiness,
+    source: { spec: 'Get audit log', docs: ['/api-reference/audit-logs/get'] },
     params: { auditId: { description: 'the `id` of the entry' } },
     responses: {
       200: reply('Audit log retrieved successfully', auditEntry),

@@ -2,28 +2,18 @@ import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
-import { type PageQuery, type Pagination, paginate } from '../../domain/pagination.js';
+import { type Pagination, paginate } from '../../domain/pagination.js';
+import type { AuditAction, AuditType } from '../../domain/statuses.js';
 import type { AuditRecord, BusinessRecord } from '../../store/records.js';
 import type { Tx } from '../../store/store.js';
-import type { AuditEntryView } from './schemas.js';
-
-/** Audit categories. */
-export type AuditType =
-  | 'AUTH'
-  | 'SETTINGS'
-  | 'BUSINESS'
-  | 'TRANSFER'
-  | 'PAYOUT'
-  | 'DISPUTE'
-  | 'MEMBER'
-  | 'VIRTUAL_ACCOUNT';
+import type { AuditEntryView, AuditQuery } from './schemas.js';
 
 /** Writes an audit entry in the caller's mutation, so it exists exactly when the action does. */
 export function recordAudit(
   tx: Tx,
   deps: Pick<Deps, 'clock'>,
   actor: Actor,
-  entry: { action: string; type: AuditType; businessId: string | null },
+  entry: { action: AuditAction; type: AuditType; businessId: string | null },
 ): void {
   tx.put('audits', {
     id: tx.random().uuid(),
@@ -57,14 +47,22 @@ function visible(a: AuditRecord, business: BusinessRecord): boolean {
   return a.clientId === business.clientId && (a.businessId === null || a.businessId === business.id);
 }
 
+/** The filters of the audit log, each exact and case-insensitive (the docs give no other rule). */
+const FILTERS = ['role', 'action', 'type', 'email'] as const;
+
+/** Newest first, filtered by `role`, `action`, `type` and `email`. */
 export function listAudits(
   deps: Deps,
   business: BusinessRecord,
-  query: PageQuery,
+  query: AuditQuery,
 ): { data: AuditEntryView[]; pagination: Pagination } {
+  const wanted = FILTERS.flatMap((field) => {
+    const value = query[field];
+    return value === undefined ? [] : [[field, value.toLowerCase()] as const];
+  });
   const entries = deps.store
     .where('audits', 'clientId', business.clientId)
-    .filter((a) => visible(a, business))
+    .filter((a) => visible(a, business) && wanted.every(([field, value]) => a[field].toLowerCase() === value))
     .reverse();
   return paginate(entries, query, view);
 }

@@ -13,13 +13,18 @@ export const authRoutes: Route[] = [
     path: '/auth/signin',
     summary: 'Sign in',
     description:
-      'Returns a JWT `accessToken` (HS256, `--token-ttl` seconds) and the businesses of the account.',
+      'The signing-in user, a JWT `accessToken` (HS256, `--token-ttl` seconds) and the account’s businesses (`id`, `businessName`, `isApproved`: send an `id` as the `businessId` header).',
     tag: 'Auth',
     auth: { scheme: 'none' },
+    source: {
+      spec: 'Sign in',
+      docs: ['/api-reference/auth/signin'],
+      sandbox: 'the token’s lifetime and claims; the 401 message',
+    },
     body: signInBody,
     example: fixture.owner,
     responses: {
-      200: reply('Sign in successful', signIn, 'Signed in'),
+      200: reply('Login successful', signIn, 'Signed in'),
       401: '`Invalid email or password`',
     },
     handle: async ({ deps, c, body }) => ({

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { MAX_TEXT, text } from '../../domain/fields.js';
 import { lazy } from '../../http/route.js';
-import { business } from '../business/schemas.js';
 
 export const signInBody = z.object({
   email: text(),
@@ -10,7 +9,22 @@ export const signInBody = z.object({
 
 // What the route answers.
 
+/** The signing-in user and the account's businesses, exactly as the docs show them. */
 export const signIn = lazy('SignIn', () =>
-  z.strictObject({ accessToken: z.string(), businesses: z.array(business()) }),
+  z.strictObject({
+    id: z.string().describe('the user’s id'),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+    phoneNo: z.string(),
+    accessToken: z.string(),
+    businesses: z.array(
+      z.strictObject({
+        id: z.string().describe('send it as the `businessId` header'),
+        businessName: z.string(),
+        isApproved: z.boolean(),
+      }),
+    ),
+  }),
 );
 export type SignInView = z.infer<ReturnType<typeof signIn>>;

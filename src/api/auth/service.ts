@@ -3,7 +3,6 @@ import { ApiError } from '../../domain/errors.js';
 import { signToken } from '../../domain/jwt.js';
 import { secureEqual } from '../../domain/secure-compare.js';
 import { recordAudit } from '../audits/service.js';
-import { businessView } from '../business/service.js';
 import type { SignInView } from './schemas.js';
 
 /** Checks email and password (never saying which was wrong), records the sign-in and issues an access token. */
@@ -32,8 +31,18 @@ export async function signInUser(
     ipAddress,
   };
   await store.mutate((tx) =>
-    recordAudit(tx, deps, actor, { businessId: null, type: 'AUTH', action: 'Signed in' }),
+    recordAudit(tx, deps, actor, { businessId: null, type: 'auth', action: 'login' }),
   );
-  const businesses = store.where('businesses', 'clientId', user.clientId).map((b) => businessView(deps, b));
-  return { accessToken, businesses };
+  const businesses = store
+    .where('businesses', 'clientId', user.clientId)
+    .map((b) => ({ id: b.id, businessName: b.businessName, isApproved: b.isApproved }));
+  return {
+    id: user.id,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    phoneNo: user.phoneNo,
+    accessToken,
+    businesses,
+  };
 }

@@ -60,6 +60,10 @@ export const bulkRoutes: Route[] = [
     description: 'A batch of 1 to 10 000 transfers, every item `pending`, in the order given (`itemIndex`).',
     tag: TAG,
     auth: keyPair,
+    source: {
+      spec: 'Bulk transfer creation and reprocess',
+      sandbox: 'the method, path and payload (the spec shows none; no docs page)',
+    },
     body: createBulkBody,
     // A batch of 10 000 transfers is a few MB of JSON.
     bodyLimit: () => ({ bytes: 32 * 1_048_576 }),
@@ -85,6 +89,7 @@ export const bulkRoutes: Route[] = [
     description: 'The business’s batches, newest first, without items.',
     tag: TAG,
     auth: keyPair,
+    source: { spec: 'Bulk transfer (batch)', sandbox: 'the operation (the spec names none; no docs page)' },
     query: bulkListQuery,
     responses: {
       200: page('Bulk transfers retrieved successfully', bulkTransfer, 'A page of batches'),
@@ -101,6 +106,7 @@ export const bulkRoutes: Route[] = [
       'Claims the batch atomically (of concurrent calls exactly one gets 202), checks the payment account and that the balance covers every `pending` item, and queues them. Wait for the items with `POST /__sandbox/drain`. A batch with nothing `pending` answers 202 too, queues nothing and settles at once to the status its items give (`completed`, `failed` or `partially_completed`).',
     tag: TAG,
     auth: keyPair,
+    source: { spec: 'Process a bulk transfer' },
     body: processBody,
     example: { bulkTransferId: exampleId },
     responses: {
@@ -126,9 +132,13 @@ export const bulkRoutes: Route[] = [
     path: `${BULK}/reprocess`,
     summary: 'Reprocess failed items',
     description:
-      'Every `failed` item, or the one `itemId`, back to `pending` with `reprocessCount + 1` and a new `transactionReference` (the first kept in `originalTransactionReference`); then the same claim and answers as process, the balance checked against every item that would be pending. A refused reprocess (any 4xx) changes nothing: batch, items, references, counters and audit log stay as they were.',
+      'Every `failed` item, or the one `itemId`, back to `pending` with `reprocessCount + 1` and a new `transactionReference` (the first kept in `originalTransactionReference`); then the same claim and answers as process, the balance checked against every item that would be pending. A batch-level reprocess refused after the claim (`No payment account for this business`, `Insufficient Funds`) leaves the batch `failed` with that `failureReason`, as the spec says, and touches no item; any other refusal, and any refusal of a single item’s reprocess, changes nothing.',
     tag: TAG,
     auth: keyPair,
+    source: {
+      spec: 'Bulk transfer creation and reprocess',
+      sandbox: 'the method, path and payload (the spec shows none; no docs page)',
+    },
     body: reprocessBody,
     example: { bulkTransferId: exampleId },
     responses: {
@@ -137,7 +147,7 @@ export const bulkRoutes: Route[] = [
         '`bulkTransferId` missing or not a valid UUID',
         '`Bulk transfer is already completed`',
         '`There are no failed items to reprocess`, or the `itemId` is not `failed`',
-        '`No payment account for this business`, `Insufficient Funds` (nothing changes, unlike a refused process)',
+        '`No payment account for this business`, `Insufficient Funds`: the batch becomes `failed` with that `failureReason` (a batch-level reprocess; an `itemId` one changes nothing), no item changes',
       ],
       404: '`Bulk transfer not found`, `Bulk transfer item not found`',
       503: PROVIDER_OUTAGE_CAUSE,
@@ -157,6 +167,7 @@ export const bulkRoutes: Route[] = [
       'The batch with its items in submission order. Poll it, or wait with `POST /__sandbox/drain`.',
     tag: TAG,
     auth: { scheme: 'B', missingBusiness: 401 },
+    source: { spec: 'Get a bulk transfer' },
     params: { bulkTransferId: { description: 'the `id` of the batch', example: exampleId } },
     responses: {
       200: reply('Bulk transfer retrieved successfully', bulkTransferWithItems),

@@ -161,8 +161,8 @@ export async function createBulk(
     });
     recordAudit(tx, deps, actor, {
       businessId: business.id,
-      type: 'TRANSFER',
-      action: `Created bulk transfer ${record.bulkReference} "${record.batchName}" with ${record.totalItems} items`,
+      type: 'transaction',
+      action: 'create',
     });
     return record;
   });
@@ -246,8 +246,8 @@ export async function processBulk(
     const result = claim(tx, batch, pending);
     recordAudit(tx, deps, actor, {
       businessId: business.id,
-      type: 'TRANSFER',
-      action: `Started bulk transfer ${id}`,
+      type: 'transaction',
+      action: 'process',
     });
     return result;
   });
@@ -258,9 +258,9 @@ export async function processBulk(
  * Puts failed items back to `pending` (all of them, or the one `itemId`), each with a new transaction reference,
  * the first one kept, `reprocessCount + 1` and cleared errors, and claims the batch like a process call: one
  * decision in one mutation. Every check (state table, items, payment account, balance over the items that would
- * be pending) comes before the first write, and a refusal throws, so a refused reprocess changes nothing: not the
- * batch (unlike a refused process, which the spec's table sets `failed`), no item, reference, counter or audit
- * entry; the same call again gets the same answer.
+ * be pending) comes before the first write to an item. A batch-level reprocess refused after the claim (no payment
+ * account, `Insufficient Funds`) sets the batch `failed` with that `failureReason`, as the spec says, and touches
+ * no item; every other refusal (and a single item's, whatever the reason) changes nothing at all.
  */
 export async function reprocessBulk(
   deps: Deps,
@@ -289,7 +289,13 @@ export async function reprocessBulk(
     }
     const pending = [...pendingOf(tx, batch), ...chosen].sort((x, y) => x.itemIndex - y.itemIndex);
     const refused = refusal(tx, batch, pending);
-    if (refused !== null) throw new ApiError(400, refused);
+    if (refused !== null) {
+      // A single item's reprocess refused changes nothing at all; a batch-level one is refused after the claim,
+      // and leaves the batch `failed` with the reason, as the spec says (its items untouched).
+      if (itemId !== undefined) throw new ApiError(400, refused);
+      tx.put('bulkTransfers', { ...batch, status: 'failed', failureReason: refused });
+      return { kind: 'failed', message: refused };
+    }
 
     const now = deps.clock.now();
     const taken = new Set<string>();
@@ -310,8 +316,8 @@ export async function reprocessBulk(
     const result = claim(tx, reopened, pending);
     recordAudit(tx, deps, actor, {
       businessId: business.id,
-      type: 'TRANSFER',
-      action: `Reprocessed ${chosen.length} item(s) of bulk transfer ${id}`,
+      type: 'transaction',
+      action: 'reprocess',
     });
     return result;
   });

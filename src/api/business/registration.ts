@@ -114,8 +114,8 @@ export async function completeRegistration(
     });
     recordAudit(tx, deps, actor, {
       businessId: business.id,
-      type: 'BUSINESS',
-      action: `Completed registration of ${current.businessName}`,
+      type: 'business',
+      action: 'register',
     });
   });
 }

@@ -12,7 +12,7 @@ import {
   customer,
   registrationForm,
 } from './schemas.js';
-import { accountDetailsOf, createBusiness, listBusinesses, listCustomers } from './service.js';
+import { accountDetailsOf, businessView, createBusiness, listBusinesses, listCustomers } from './service.js';
 
 const BUSINESS = '/clients/business';
 const TAG = 'Business';
@@ -21,12 +21,31 @@ const withBusiness = { scheme: 'A', business: 'header', area: 'business' } as co
 /** `/clients/business`: the client's businesses, their registration, account details and customers. */
 export const businessRoutes: Route[] = [
   defineRoute({
+    operationId: 'getBusinessDetails',
+    method: 'get',
+    path: `${BUSINESS}/details`,
+    summary: 'Get business details',
+    description: 'The business the `businessId` header names, with the spec’s Business fields.',
+    tag: TAG,
+    auth: withBusiness,
+    source: { spec: 'Business', docs: ['/api-reference/business/details'] },
+    responses: {
+      200: reply('Business details retrieved successfully', business, 'The business'),
+    },
+    handle: ({ deps, business }) => ({ data: businessView(deps, business) }),
+  }),
+  defineRoute({
     operationId: 'getAccountDetails',
     method: 'get',
     path: `${BUSINESS}/account-details`,
     summary: 'Get account details',
     tag: TAG,
     auth: withBusiness,
+    source: {
+      spec: 'Get account details',
+      docs: ['/api-reference/business/account-details'],
+      sandbox: 'no account before approval: 400',
+    },
     responses: {
       200: reply('Account details retrieved successfully', accountDetails, 'The business’s payment account'),
       400: NO_PAYMENT_ACCOUNT_CAUSE,
@@ -40,6 +59,7 @@ export const businessRoutes: Route[] = [
     summary: 'List customers',
     tag: TAG,
     auth: withBusiness,
+    source: { spec: 'List customers', docs: ['/api-reference/business/customers'] },
     query: pageQuery,
     responses: { 200: page('Customers retrieved successfully', customer, 'A page of customers') },
     handle: ({ deps, business, query }) => ({ page: listCustomers(deps, business, query) }),
@@ -49,8 +69,10 @@ export const businessRoutes: Route[] = [
     method: 'get',
     path: BUSINESS,
     summary: 'List businesses',
+    description: 'Every business of the client, whichever of them `businessId` names.',
     tag: TAG,
     auth: withBusiness,
+    source: { spec: 'List businesses', docs: ['/api-reference/business/list'] },
     query: pageQuery,
     responses: {
       200: page('Businesses retrieved successfully', business, 'A page of the client’s businesses'),
@@ -63,9 +85,13 @@ export const businessRoutes: Route[] = [
     path: BUSINESS,
     summary: 'Create a business',
     description:
-      'Not approved, no payment account, balance 0. Its BVN one-time password lands in `GET /__sandbox/outbox`.',
+      'With `Authorization` and `SECRET_KEY` only: a client with no business yet has no `businessId` to send (one sent anyway is ignored). The business is not approved, has no payment account and a balance of 0. Its BVN one-time password lands in `GET /__sandbox/outbox`.',
     tag: TAG,
-    auth: withBusiness,
+    auth: { scheme: 'A', business: 'none', area: 'business' },
+    source: {
+      docs: ['/api-reference/business/create'],
+      sandbox: 'the same name twice in one client: 409',
+    },
     body: createBusinessBody,
     example: { businessName: 'Adebayo Farms', countryId: 'NG', isNewBusiness: true },
     responses: {
@@ -87,10 +113,15 @@ export const businessRoutes: Route[] = [
     tag: TAG,
     // The form names the business, not a header.
     auth: { scheme: 'A', business: 'form', area: 'business' },
+    source: {
+      spec: 'Complete business registration',
+      docs: ['/api-reference/business/complete-registration'],
+      sandbox: 'the OTP `123456`; the file limits; approval through the control API',
+    },
     form: registrationForm,
     bodyLimit: registrationBodyLimit,
     responses: {
-      200: done('Business registration completed; awaiting approval'),
+      200: done('Business registration completed successfully'),
       400: [
         'A field is missing or invalid (`errors` names it)',
         '`Malformed multipart body`',

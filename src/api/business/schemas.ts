@@ -3,10 +3,11 @@ import { idText, MAX_TEXT, text } from '../../domain/fields.js';
 import { lazy } from '../../http/route.js';
 import { isoDate, kobo } from '../../http/wire.js';
 
+/** All three required (docs): `countryId` is any country id (`NG`), `isNewBusiness` a JSON boolean. */
 export const createBusinessBody = z.object({
   businessName: text(),
-  countryId: text().optional(),
-  isNewBusiness: z.boolean().optional(),
+  countryId: text(),
+  isNewBusiness: z.boolean(),
 });
 
 export const MAX_DOCUMENTS = 5;

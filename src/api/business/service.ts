@@ -49,8 +49,8 @@ export function listBusinesses(
 
 export interface NewBusiness {
   businessName: string;
-  countryId?: string | undefined;
-  isNewBusiness?: boolean | undefined;
+  countryId: string;
+  isNewBusiness: boolean;
 }
 
 /**
@@ -78,8 +78,8 @@ export async function createBusiness(
       isApproved: false,
       residentialAddress: '',
       stateId: '',
-      countryId: input.countryId ?? 'NG',
-      isNewBusiness: input.isNewBusiness ?? true,
+      countryId: input.countryId,
+      isNewBusiness: input.isNewBusiness,
       createdAt: isoAt(deps.clock),
       account: null,
       openingBalance: 0,
@@ -99,8 +99,8 @@ export async function createBusiness(
     });
     recordAudit(tx, deps, actor, {
       businessId: record.id,
-      type: 'BUSINESS',
-      action: `Created business ${record.businessName}`,
+      type: 'business',
+      action: 'create',
     });
     return record;
   });

@@ -25,8 +25,7 @@ export const dispute = lazy('Dispute', () =>
     transactionId: z.string(),
     description: z.string(),
     status: disputeStatus,
-    createdAt: isoDate(),
-    resolvedAt: isoDate().nullable(),
+    dateCreated: isoDate().describe('when it was opened'),
   }),
 );
 export type DisputeView = z.infer<ReturnType<typeof dispute>>;

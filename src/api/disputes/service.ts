@@ -14,8 +14,7 @@ function view(d: DisputeRecord): DisputeView {
     transactionId: d.transactionId,
     description: d.description,
     status: d.status,
-    createdAt: d.createdAt,
-    resolvedAt: d.resolvedAt,
+    dateCreated: d.dateCreated,
   };
 }
 
@@ -25,8 +24,8 @@ export async function createDispute(
   actor: Actor,
   business: BusinessRecord,
   input: { transactionId: string; description: string },
-): Promise<DisputeView> {
-  const created = await deps.store.mutate((tx) => {
+): Promise<void> {
+  await deps.store.mutate((tx) => {
     const transaction = tx.get('transactions', input.transactionId);
     if (!transaction || transaction.businessId !== business.id)
       throw new ApiError(404, 'Transaction not found');
@@ -39,21 +38,19 @@ export async function createDispute(
       transactionId: transaction.id,
       description: input.description,
       status: 'open',
-      createdAt: isoAt(deps.clock),
+      dateCreated: isoAt(deps.clock),
       resolvedAt: null,
     };
     tx.put('disputes', record);
     recordAudit(tx, deps, actor, {
       businessId: business.id,
-      type: 'DISPUTE',
-      action: `Opened a dispute on transaction ${transaction.id}`,
+      type: 'dispute',
+      action: 'create',
     });
-    return record;
   });
-  return view(created);
 }
 
-/** Newest first, filtered by transaction, status and a keyword in the description. */
+/** Newest first, filtered by transaction, status and a keyword of the description or the transaction id (docs). */
 export function listDisputes(
   deps: Deps,
   business: BusinessRecord,
@@ -66,7 +63,9 @@ export function listDisputes(
       (d) =>
         (query.transactionId === undefined || d.transactionId === query.transactionId) &&
         (query.status === undefined || d.status === query.status) &&
-        (keyword === undefined || d.description.toLowerCase().includes(keyword)),
+        (keyword === undefined ||
+          d.description.toLowerCase().includes(keyword) ||
+          d.transactionId.toLowerCase().includes(keyword)),
     )
     .reverse();
   return paginate(matching, query, view);

@@ -22,8 +22,6 @@ export type CompleteMemberInput = z.infer<typeof completeMemberBody>;
 export const memberRole = lazy('MemberRole', () => z.strictObject({ id: z.string(), name: z.string() }));
 export type MemberRoleView = z.infer<ReturnType<typeof memberRole>>;
 
-export const memberRoles = lazy('MemberRoles', () => z.array(memberRole()));
-
 export const member = lazy('Member', () =>
   z.strictObject({
     id: z.string(),

@@ -24,9 +24,9 @@ function memberView(deps: Deps, u: UserRecord): MemberView {
   };
 }
 
-/** The three roles; a member is invited with one's `id`. */
-export function listRoles(deps: Deps): MemberRoleView[] {
-  return deps.store.all('roles').map((r) => ({ id: r.id, name: r.name }));
+/** The three roles, a page of them like every list; a member is invited with one's `id`. */
+export function listRoles(deps: Deps, query: PageQuery): { data: MemberRoleView[]; pagination: Pagination } {
+  return paginate(deps.store.all('roles'), query, (r) => ({ id: r.id, name: r.name }));
 }
 
 export function listMembers(
@@ -46,11 +46,11 @@ export async function inviteMember(
   actor: Actor,
   client: ClientRecord,
   input: { email: string; memberRoleId: string },
-): Promise<MemberView> {
+): Promise<void> {
   const email = input.email.toLowerCase();
   const role = deps.store.get('roles', input.memberRoleId);
   if (!role) throw new ApiError(400, 'Invalid memberRoleId');
-  const user = await deps.store.mutate((tx) => {
+  await deps.store.mutate((tx) => {
     if (tx.where('users', 'email', email).length > 0)
       throw new ApiError(409, 'A user with this email already exists');
     const now = deps.clock.now();
@@ -91,12 +91,10 @@ export async function inviteMember(
     });
     recordAudit(tx, deps, actor, {
       businessId: null,
-      type: 'MEMBER',
-      action: `Invited ${email} as ${role.name}`,
+      type: 'member',
+      action: 'invite',
     });
-    return record;
   });
-  return memberView(deps, user);
 }
 
 /**
@@ -140,7 +138,7 @@ export async function completeMemberRegistration(
         role,
         ipAddress,
       },
-      { businessId: null, type: 'MEMBER', action: 'Completed member registration' },
+      { businessId: null, type: 'member', action: 'register' },
     );
   });
 }

@@ -21,7 +21,7 @@ export const payoutAccount = lazy('PayoutAccount', () =>
     accountNumber: z.string(),
     bankCode: z.string(),
     bankName: z.string(),
-    businessId: z.string(),
+    clientId: z.string().describe('the client the account belongs to: every business of the client sees it'),
     createdAt: isoDate(),
   }),
 );

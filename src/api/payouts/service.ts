@@ -9,7 +9,9 @@ import { recordAudit } from '../audits/service.js';
 import { assertKnownBank } from '../transfers/service.js';
 import type { PayoutAccountView, PayoutInput } from './schemas.js';
 
+/** The older docs: "You can add maximum of 3 accounts to receive payments". */
 export const MAX_PAYOUT_ACCOUNTS = 3;
+export const TOO_MANY_PAYOUT_ACCOUNTS = `A client can have at most ${MAX_PAYOUT_ACCOUNTS} payout accounts`;
 
 function view(p: PayoutRecord): PayoutAccountView {
   return {
@@ -18,32 +20,34 @@ function view(p: PayoutRecord): PayoutAccountView {
     accountNumber: p.accountNumber,
     bankCode: p.bankCode,
     bankName: p.bankName,
-    businessId: p.businessId,
+    clientId: p.clientId,
     createdAt: p.createdAt,
   };
 }
 
-function assertNotDuplicate(tx: Tx, business: BusinessRecord, input: PayoutInput, exceptId?: string): void {
+function assertNotDuplicate(tx: Tx, clientId: string, input: PayoutInput, exceptId?: string): void {
   const same = tx
-    .where('payouts', 'businessId', business.id)
+    .where('payouts', 'clientId', clientId)
     .some(
       (p) => p.id !== exceptId && p.accountNumber === input.accountNumber && p.bankCode === input.bankCode,
     );
-  if (same) throw new ApiError(409, 'This payout account already exists for the business');
+  if (same) throw new ApiError(409, 'This payout account already exists');
 }
 
+/** A payout account of the business's client (payout accounts belong to the client, not to one business). */
 function payoutOf(tx: Pick<Tx, 'get'>, business: BusinessRecord, id: string): PayoutRecord {
   const payout = tx.get('payouts', id);
-  if (!payout || payout.businessId !== business.id) throw new ApiError(404, 'Payout account not found');
+  if (!payout || payout.clientId !== business.clientId) throw new ApiError(404, 'Payout account not found');
   return payout;
 }
 
+/** The client's payout accounts, the same list whichever of its businesses asks. */
 export function listPayouts(
   deps: Deps,
   business: BusinessRecord,
   query: PageQuery,
 ): { data: PayoutAccountView[]; pagination: Pagination } {
-  return paginate(deps.store.where('payouts', 'businessId', business.id), query, view);
+  return paginate(deps.store.where('payouts', 'clientId', business.clientId), query, view);
 }
 
 export async function createPayout(
@@ -51,28 +55,26 @@ export async function createPayout(
   actor: Actor,
   business: BusinessRecord,
   input: PayoutInput,
-): Promise<PayoutAccountView> {
+): Promise<void> {
   assertKnownBank(deps, input.bankCode);
-  const created = await deps.store.mutate((tx) => {
-    if (tx.where('payouts', 'businessId', business.id).length >= MAX_PAYOUT_ACCOUNTS) {
-      throw new ApiError(400, `A business can have at most ${MAX_PAYOUT_ACCOUNTS} payout accounts`);
+  await deps.store.mutate((tx) => {
+    if (tx.countWhere('payouts', 'clientId', business.clientId) >= MAX_PAYOUT_ACCOUNTS) {
+      throw new ApiError(400, TOO_MANY_PAYOUT_ACCOUNTS);
     }
-    assertNotDuplicate(tx, business, input);
+    assertNotDuplicate(tx, business.clientId, input);
     const record: PayoutRecord = {
       id: tx.random().uuid(),
-      businessId: business.id,
+      clientId: business.clientId,
       ...input,
       createdAt: isoAt(deps.clock),
     };
     tx.put('payouts', record);
     recordAudit(tx, deps, actor, {
       businessId: business.id,
-      type: 'PAYOUT',
-      action: `Added payout account ${input.accountNumber} (${input.bankName})`,
+      type: 'payout',
+      action: 'create',
     });
-    return record;
   });
-  return view(created);
 }
 
 export async function updatePayout(
@@ -81,21 +83,19 @@ export async function updatePayout(
   business: BusinessRecord,
   id: string,
   input: PayoutInput,
-): Promise<PayoutAccountView> {
+): Promise<void> {
   assertKnownBank(deps, input.bankCode);
-  const updated = await deps.store.mutate((tx) => {
+  await deps.store.mutate((tx) => {
     const payout = payoutOf(tx, business, id);
-    assertNotDuplicate(tx, business, input, id);
+    assertNotDuplicate(tx, business.clientId, input, id);
     const record: PayoutRecord = { ...payout, ...input };
     tx.put('payouts', record);
     recordAudit(tx, deps, actor, {
       businessId: business.id,
-      type: 'PAYOUT',
-      action: `Updated payout account ${input.accountNumber} (${input.bankName})`,
+      type: 'payout',
+      action: 'update',
     });
-    return record;
   });
-  return view(updated);
 }
 
 export async function deletePayout(
@@ -109,8 +109,8 @@ export async function deletePayout(
     tx.delete('payouts', payout.id);
     recordAudit(tx, deps, actor, {
       businessId: business.id,
-      type: 'PAYOUT',
-      action: `Deleted payout account ${payout.accountNumber} (${payout.bankName})`,
+      type: 'payout',
+      action: 'delete',
     });
   });
 }

@@ -52,8 +52,8 @@ export async function updateWebhookUrl(
     tx.put('clients', { ...current, webhookUrl });
     recordAudit(tx, deps, actor, {
       businessId: null,
-      type: 'SETTINGS',
-      action: `Updated webhook URL to ${webhookUrl}`,
+      type: 'settings',
+      action: 'update',
     });
   });
 }
@@ -79,8 +79,8 @@ export async function configureBillers(
     tx.put('clients', { ...current, billers: enabled });
     recordAudit(tx, deps, actor, {
       businessId: null,
-      type: 'SETTINGS',
-      action: `Configured billers: ${enabled.join(', ') || 'none'}`,
+      type: 'settings',
+      action: 'update',
     });
   });
 }

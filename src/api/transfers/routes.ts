@@ -20,7 +20,7 @@ const responses = {
   400: [
     '`Invalid bank code`',
     NO_PAYMENT_ACCOUNT_CAUSE,
-    "A failed transfer: the provider's message with `errorCode` (`Insufficient Funds`, `51`; the magic receiver accounts `0000000051`, `0000000007`, `0000000091`, `0000000096`) and `data {transactionReference, retrievalReference}` (the reference to dispute it by); nothing is debited",
+    "A failed transfer: the provider's message (`Insufficient Funds`; the magic receiver accounts `0000000051`, `0000000007`, `0000000091`, `0000000096`), `data: null`; nothing is debited. Its `errorCode` and references are on its ledger entry (`GET /__sandbox/businesses/{id}/ledger?retrievalReference=…`)",
   ],
   409: '`Duplicate retrievalReference: it was used for a different transfer`',
   503: PROVIDER_OUTAGE_CAUSE,
@@ -59,9 +59,15 @@ export const transferRoutes: Route[] = [
     path: `${FUNDS}/transfer`,
     summary: 'Transfer funds',
     description:
-      'Debits `amount + transactionCharge` (the NIP fee tier). `retrievalReference` is the idempotency key per business, shared with the anonymous transfer: the same body again answers the first response and debits nothing more.',
+      'Debits `amount + transactionCharge` (the NIP fee tier). `retrievalReference` is the idempotency key per business, shared with the anonymous transfer: the same body again answers the first response and debits nothing more. The answer is exactly the docs’ three amounts; the transfer’s `transactionReference` (a dispute’s `transactionId`) is on its ledger entry under `/__sandbox`.',
     tag: TAG,
     auth: withBusiness,
+    source: {
+      spec: 'Customer funds transfer',
+      docs: ['/api-reference/funds/customer-transfer'],
+      sandbox:
+        'the fee tiers, the idempotency of `retrievalReference` (409 for another body), the magic accounts',
+    },
     body: transferBody,
     example: transferExample,
     warns: [RECEIVER_ACCOUNT_WARNING],
@@ -78,9 +84,15 @@ export const transferRoutes: Route[] = [
     method: 'post',
     path: `${FUNDS}/anonymous-transfer`,
     summary: 'Anonymous transfer',
-    description: 'The same body, rules and answers as the transfer.',
+    description:
+      'The same body, rules and answers as the transfer (the docs leave its answer undocumented: the sandbox answers as the transfer does).',
     tag: TAG,
     auth: withBusiness,
+    source: {
+      spec: 'Anonymous transfer',
+      docs: ['/api-reference/funds/anonymous-transfer'],
+      sandbox: 'the answer, the same as the customer funds transfer’s',
+    },
     body: transferBody,
     example: { ...transferExample, retrievalReference: 'anon-2026-0001' },
     warns: [RECEIVER_ACCOUNT_WARNING],

@@ -3,7 +3,6 @@ import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { ApiError } from '../../domain/errors.js';
 import { transferFee } from '../../domain/fees.js';
-import { formatNaira } from '../../domain/money.js';
 import { nipSessionId } from '../../domain/references.js';
 import { INSUFFICIENT_FUNDS, type TransferFailure } from '../../domain/transfer-failure.js';
 import type { FiredRule } from '../../http/request-log.js';
@@ -39,25 +38,17 @@ function fingerprint(kind: TransferKind, input: TransferInput): string {
 }
 
 /**
- * The answer to a transfer, built from its ledger entry (so a replay answers exactly the same): its data when it
- * went through, the failure as a 400 with the provider's `errorCode` when it did not.
+ * The answer to a transfer, built from its ledger entry (so a replay answers exactly the same): the spec's three
+ * amounts when it went through, the provider's message as a 400 when it did not. Nothing else goes out (the docs
+ * show exactly these fields, and `data: null` on every error): the entry's reference and error code are in the
+ * ledger (`GET /__sandbox/businesses/{id}/ledger?retrievalReference=`), and its request in the journal.
  */
 function outcome(entry: TransactionRecord): TransferResultView {
-  // A transfer's entry always holds the reference it was sent with; only incoming payments have none.
-  const retrievalReference = entry.retrievalReference ?? '';
-  if (entry.status === 'failed') {
-    // The references go with the failure: the ledger keeps the failed entry, and a dispute names it.
-    throw new ApiError(400, entry.errorMessage, undefined, entry.errorCode, undefined, {
-      transactionReference: entry.id,
-      retrievalReference,
-    });
-  }
+  if (entry.status === 'failed') throw new ApiError(400, entry.errorMessage);
   return {
     amount: String(entry.amount),
     transactionCharge: String(entry.charge),
     totalAmount: String(entry.amount + entry.charge),
-    transactionReference: entry.id,
-    retrievalReference,
   };
 }
 
@@ -140,14 +131,7 @@ export async function sendTransfer(
       fingerprint: print,
       requestId,
     });
-    const to = `${input.receiverAccountNumber} (${input.receiverBankCode})`;
-    recordAudit(tx, deps, actor, {
-      businessId: business.id,
-      type: 'TRANSFER',
-      action: failure
-        ? `Transfer of ${formatNaira(input.amount)} to ${to} failed: ${failure.errorMessage}`
-        : `Transferred ${formatNaira(input.amount)} to ${to}`,
-    });
+    recordAudit(tx, deps, actor, { businessId: business.id, type: 'transaction', action: 'transfer' });
     return entry;
   });
   return outcome(entry);

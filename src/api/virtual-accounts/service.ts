@@ -1,13 +1,20 @@
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
-import { isoAt } from '../../domain/clock.js';
+import { MAX_TIME_MS } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { makeNuban } from '../../domain/nuban.js';
+import { systemReference } from '../../domain/references.js';
+import type { VirtualAccountKind } from '../../domain/statuses.js';
 import type { BusinessRecord, VirtualAccountRecord } from '../../store/records.js';
 import type { Tx } from '../../store/store.js';
 import { recordAudit } from '../audits/service.js';
 import { NO_PAYMENT_ACCOUNT } from '../business/service.js';
-import type { VirtualAccountInput, VirtualAccountView } from './schemas.js';
+import type {
+  SingleUseAccountView,
+  SingleUseInput,
+  VirtualAccountInput,
+  VirtualAccountView,
+} from './schemas.js';
 
 /** A fresh NUBAN of the home bank, unused by any account or virtual account. */
 export function newAccountNumber(tx: Tx, deps: Pick<Deps, 'fixtures' | 'store'>): string {
@@ -21,53 +28,115 @@ export function newAccountNumber(tx: Tx, deps: Pick<Deps, 'fixtures' | 'store'>)
   }
 }
 
-/** A virtual account as the API shows it. */
+/** A multi-use virtual account as the API shows it. */
 export function virtualAccountView(v: VirtualAccountRecord): VirtualAccountView {
   return {
     accountNumber: v.accountNumber,
     accountName: v.accountName,
     clientRef: v.clientRef,
     systemRef: v.systemRef,
-    type: v.type,
-    expiresAt: v.expiresAt === null ? null : new Date(v.expiresAt).toISOString(),
   };
 }
 
-/** A virtual account of the business; temporal ones expire after the configured lifetime. */
+/**
+ * What a new virtual account of either kind is made of: made at `now` (one reading of the clock, so that it expires
+ * exactly its lifetime after it was made), expiring at `expiresAt` (null: never).
+ */
+interface NewAccount {
+  firstName: string;
+  lastName: string;
+  type: VirtualAccountKind;
+  clientRef: string;
+  now: number;
+  expiresAt: number | null;
+  reservedAmount: number | null;
+}
+
+/**
+ * Opens a virtual account of the business in the caller's mutation: the business needs its payment account, and
+ * the client's reference is one the business has not used for another virtual account of either kind.
+ */
+function openAccount(tx: Tx, deps: Deps, actor: Actor, business: BusinessRecord, account: NewAccount) {
+  const current = tx.get('businesses', business.id);
+  if (!current?.account) throw new ApiError(400, NO_PAYMENT_ACCOUNT);
+  if (tx.where('virtualAccounts', 'businessId', business.id).some((v) => v.clientRef === account.clientRef)) {
+    throw new ApiError(409, 'A virtual account with this reference already exists');
+  }
+  const record: VirtualAccountRecord = {
+    id: tx.random().uuid(),
+    clientId: business.clientId,
+    businessId: business.id,
+    accountNumber: newAccountNumber(tx, deps),
+    // As the docs' example shows it: the holder's names, nothing of the business.
+    accountName: `${account.firstName} ${account.lastName}`,
+    firstName: account.firstName,
+    lastName: account.lastName,
+    type: account.type,
+    clientRef: account.clientRef,
+    systemRef: systemReference(tx.random()),
+    createdAt: new Date(account.now).toISOString(),
+    expiresAt: account.expiresAt,
+    reservedAmount: account.reservedAmount,
+    usedBy: null,
+  };
+  tx.put('virtualAccounts', record);
+  recordAudit(tx, deps, actor, { businessId: business.id, type: 'virtual_account', action: 'create' });
+  return record;
+}
+
+/** A multi-use virtual account of the business; temporal ones expire after the configured lifetime. */
 export async function createVirtualAccount(
   deps: Deps,
   actor: Actor,
   business: BusinessRecord,
   input: VirtualAccountInput,
 ): Promise<VirtualAccountView> {
-  const created = await deps.store.mutate((tx) => {
-    const current = tx.get('businesses', business.id);
-    if (!current?.account) throw new ApiError(400, NO_PAYMENT_ACCOUNT);
-    if (tx.where('virtualAccounts', 'businessId', business.id).some((v) => v.clientRef === input.reference)) {
-      throw new ApiError(409, 'A virtual account with this reference already exists');
-    }
-    const now = deps.clock.now();
-    const record: VirtualAccountRecord = {
-      id: tx.random().uuid(),
-      clientId: business.clientId,
-      businessId: business.id,
-      accountNumber: newAccountNumber(tx, deps),
-      accountName: `${current.businessName} - ${input.firstName} ${input.lastName}`,
+  const now = deps.clock.now();
+  const created = await deps.store.mutate((tx) =>
+    openAccount(tx, deps, actor, business, {
       firstName: input.firstName,
       lastName: input.lastName,
       type: input.type,
       clientRef: input.reference,
-      systemRef: `VA${tx.random().digits(14)}`,
-      createdAt: isoAt(deps.clock),
+      now,
       expiresAt: input.type === 'temporal' ? now + deps.config.virtualAccountTtl * 1000 : null,
-    };
-    tx.put('virtualAccounts', record);
-    recordAudit(tx, deps, actor, {
-      businessId: business.id,
-      type: 'VIRTUAL_ACCOUNT',
-      action: `Created ${input.type} virtual account ${record.accountNumber}`,
-    });
-    return record;
-  });
+      reservedAmount: null,
+    }),
+  );
   return virtualAccountView(created);
+}
+
+/** A single-use virtual account: it takes one payment of exactly `amount`, and expires after `duration` seconds. */
+export async function createSingleUseAccount(
+  deps: Deps,
+  actor: Actor,
+  business: BusinessRecord,
+  input: SingleUseInput,
+): Promise<SingleUseAccountView> {
+  const now = deps.clock.now();
+  const expiresAt = now + input.duration * 1000;
+  // Past the end of the clock's range, the account could never be read back as a date.
+  if (expiresAt > MAX_TIME_MS)
+    throw new ApiError(400, 'duration is invalid: the account would expire past the end of time', [
+      { field: 'duration', message: 'would expire past the end of time' },
+    ]);
+  const created = await deps.store.mutate((tx) =>
+    openAccount(tx, deps, actor, business, {
+      firstName: input.firstName,
+      lastName: input.lastName,
+      type: 'single_use',
+      clientRef: input.refCode,
+      now,
+      expiresAt,
+      reservedAmount: input.amount,
+    }),
+  );
+  return {
+    accountNumber: created.accountNumber,
+    accountName: created.accountName,
+    clientReference: created.clientRef,
+    systemReference: created.systemRef,
+    reservedAmount: input.amount,
+    expiresAt: new Date(expiresAt).toISOString(),
+  };
 }

@@ -46,7 +46,7 @@ export const bulkTransferRoutes: Route[] = [
     path: '/bulk-transfers/{id}/reprocess',
     summary: 'Reprocess failed items',
     description:
-      'As the API’s reprocess, without the client’s keys: every failed item, or the one `itemId`. The audit log names the sandbox operator. A refused call (any 4xx) changes nothing.',
+      'As the API’s reprocess, without the client’s keys: every failed item, or the one `itemId`. The audit log names the sandbox operator. A batch-level reprocess refused after the claim (`No payment account for this business`, `Insufficient Funds`) leaves the batch `failed` with that `failureReason` and no item changed; any other refusal changes nothing.',
     tag: TAG,
     auth: { scheme: 'none' },
     params: { id: batchId },
@@ -58,7 +58,7 @@ export const bulkTransferRoutes: Route[] = [
         '`Bulk transfer is already completed`',
         '`There are no failed items to reprocess`',
         '`Only failed items can be reprocessed; this one is …`: the `itemId` is not `failed`',
-        '`No payment account for this business`, `Insufficient Funds` (nothing changes)',
+        '`No payment account for this business`, `Insufficient Funds`: a batch-level reprocess leaves the batch `failed` with that `failureReason`; one item’s changes nothing',
       ],
       404: '`Bulk transfer not found`, or `Bulk transfer item not found`',
     },

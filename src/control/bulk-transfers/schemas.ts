@@ -1,13 +1,13 @@
 import * as z from 'zod';
 import { bulkTransfer, bulkTransferWithItems } from '../../api/bulk/schemas.js';
 import { idText } from '../../domain/fields.js';
-import { pageQuery } from '../../domain/pagination.js';
+import { controlPageQuery } from '../../domain/pagination.js';
 import { bulkStatus } from '../../domain/statuses.js';
 import { lazy } from '../../http/route.js';
 
 // Every client's bulk transfers, as the bank's API shows them, with the client they belong to.
 
-export const batchesQuery = pageQuery.extend({
+export const batchesQuery = controlPageQuery.extend({
   status: bulkStatus.optional(),
   clientId: idText().optional(),
 });

@@ -2,6 +2,7 @@ import { refuseSelfPointing } from '../../api/settings/service.js';
 import { newAccountNumber, virtualAccountView } from '../../api/virtual-accounts/service.js';
 import type { Deps } from '../../deps.js';
 import { isoAt } from '../../domain/clock.js';
+import { systemReference } from '../../domain/references.js';
 import type { RoleName } from '../../domain/roles.js';
 import type { ClientRecord, UserRecord, VirtualAccountRecord } from '../../store/records.js';
 import { credentialsOf } from './credentials.js';
@@ -70,7 +71,7 @@ export async function createClient(deps: Deps, input: NewClient) {
       businessDocumentsUrls: [],
       isApproved: true,
       residentialAddress: '1 Sandbox Close, Lagos',
-      stateId: '24',
+      stateId: 'state_24',
       countryId: 'NG',
       isNewBusiness: false,
       createdAt,
@@ -90,14 +91,16 @@ export async function createClient(deps: Deps, input: NewClient) {
       clientId: record.id,
       businessId,
       accountNumber,
-      accountName: `${businessName} - Sandbox Customer`,
+      accountName: 'Sandbox Customer',
       firstName: 'Sandbox',
       lastName: 'Customer',
       type: 'permanent',
       clientRef: `sandbox-${tag}`,
-      systemRef: `VA${random.digits(14)}`,
+      systemRef: systemReference(random),
       createdAt,
       expiresAt: null,
+      reservedAmount: null,
+      usedBy: null,
     };
     tx.put('virtualAccounts', virtualAccount);
     return { record, virtualAccount };

@@ -10,7 +10,7 @@ export const incomingPaymentRoutes: Route[] = [
     path: '/incoming-payments',
     summary: 'Receive a payment on a virtual account',
     description:
-      'Money arrives on a virtual account (`accountNumber` from `POST /api/v1/clients/business/virtual-accounts`): the business is credited `amount` less the incoming charge, and one webhook delivery is queued.',
+      'Money arrives on a virtual account (`accountNumber` from `POST /api/v1/clients/business/virtual-accounts` or `…/virtual-accounts/single-use`): the business is credited `amount` less the incoming charge, and one webhook delivery is queued. A single-use account takes exactly its `reservedAmount`, once, before it expires; anything else is 409 and credits nothing.',
     tag: 'Money',
     auth: { scheme: 'none' },
     body: incomingPaymentBody,
@@ -27,7 +27,12 @@ export const incomingPaymentRoutes: Route[] = [
         '`Payment received`: `transactionReference`, `deliveryId`, `deliveryStatus`',
       ),
       404: '`Virtual account not found`',
-      409: '`This temporal virtual account has expired`',
+      409: [
+        '`This temporal virtual account has expired`',
+        '`This single-use virtual account has expired`',
+        '`This single-use virtual account has already received its payment`',
+        '`This single-use virtual account takes exactly N kobo, not M`',
+      ],
     },
     handle: async ({ deps, engines, body }) => ({
       status: 201,

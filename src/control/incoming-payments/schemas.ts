@@ -7,7 +7,7 @@ import { lazy } from '../../http/route.js';
 
 export const incomingPaymentBody = z.object({
   accountNumber,
-  amount: koboAmount(1, 10_000_000_000),
+  amount: koboAmount(1),
   accountName: z.string().trim().min(1).max(100).optional(),
   payerAccountNumber: accountNumber.optional(),
   payerBankCode: bankCode.optional(),

@@ -5,7 +5,7 @@ import { incomingCharge } from '../../domain/fees.js';
 import { pruneDeliveries } from '../../engine/delivery-log.js';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
 import { post } from '../../ledger/ledger.js';
-import type { DeliveryRecord, WebhookPayload } from '../../store/records.js';
+import type { DeliveryRecord, VirtualAccountRecord, WebhookPayload } from '../../store/records.js';
 import type { PaymentReceivedView } from './schemas.js';
 
 export interface IncomingPayment {
@@ -15,6 +15,27 @@ export interface IncomingPayment {
   payerAccountNumber?: string | undefined;
   payerBankCode?: string | undefined;
   narration?: string | undefined;
+}
+
+/**
+ * Refuses a payment the account cannot take (409): a temporal or single-use account past its expiry, a single-use
+ * account that took its payment already, or an amount other than the one it reserves.
+ */
+export function refuseClosed(account: VirtualAccountRecord, amount: number, now: number): void {
+  if (account.type !== 'single_use') {
+    if (account.expiresAt !== null && account.expiresAt <= now)
+      throw new ApiError(409, 'This temporal virtual account has expired');
+    return;
+  }
+  if (account.usedBy !== null)
+    throw new ApiError(409, 'This single-use virtual account has already received its payment');
+  if (account.expiresAt !== null && account.expiresAt <= now)
+    throw new ApiError(409, 'This single-use virtual account has expired');
+  if (amount !== account.reservedAmount)
+    throw new ApiError(
+      409,
+      `This single-use virtual account takes exactly ${account.reservedAmount} kobo, not ${amount}`,
+    );
 }
 
 /**
@@ -31,9 +52,7 @@ export async function receivePayment(
   const delivery = await store.mutate((tx) => {
     const account = tx.where('virtualAccounts', 'accountNumber', input.accountNumber)[0];
     if (!account) throw new ApiError(404, 'Virtual account not found');
-    if (account.expiresAt !== null && account.expiresAt <= clock.now()) {
-      throw new ApiError(409, 'This temporal virtual account has expired');
-    }
+    refuseClosed(account, input.amount, clock.now());
     const client = tx.get('clients', account.clientId);
     if (!client) throw new ApiError(404, 'Virtual account not found');
     const charge = incomingCharge(input.amount, fixtures.fees);
@@ -94,6 +113,8 @@ export async function receivePayment(
       createdAt: isoAt(clock),
     };
     tx.put('deliveries', record);
+    // A single-use account has taken its one payment: from now on it refuses any other.
+    if (account.type === 'single_use') tx.put('virtualAccounts', { ...account, usedBy: entry.id });
     if (record.status !== 'pending') pruneDeliveries(tx, client.id, config.deliveryLogSize);
     return record;
   });

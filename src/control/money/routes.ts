@@ -1,6 +1,6 @@
 import { fixture } from '../../api/examples.js';
 import { defineRoute, type Route, reply } from '../../http/route.js';
-import { approvedBusiness, balanceBody, balanceSet, ledger } from './schemas.js';
+import { approvedBusiness, balanceBody, balanceSet, ledger, ledgerQuery } from './schemas.js';
 import { approve, ledgerOf, setBalance } from './service.js';
 
 const TAG = 'Money';
@@ -43,11 +43,12 @@ export const moneyRoutes: Route[] = [
     path: '/businesses/{id}/ledger',
     summary: 'A business’s ledger',
     description:
-      'Newest first, with `balance` and the `ledgerBalance` it explains. Each entry as kept, with the `requestId` of the API request that made it (`GET /__sandbox/requests?requestId=`): null for entries the sandbox made itself (balance adjustments, incoming payments, bulk items debited in the background) and in states written before it was kept.',
+      'Newest first, with `balance` and the `ledgerBalance` it explains. Each entry as kept: its `id` is the transaction reference (a dispute’s `transactionId`), a failed transfer keeps its `errorCode` and `errorMessage`, and `requestId` is the API request that made it (`GET /__sandbox/requests?requestId=`; null for entries the sandbox made itself: balance adjustments, incoming payments, bulk items debited in the background, and in states written before it was kept). `?retrievalReference=` finds a transfer’s entry.',
     tag: TAG,
     auth: { scheme: 'none' },
     params: { id: businessId },
+    query: ledgerQuery,
     responses: { 200: reply('Ledger', ledger), 404: '`Business not found`' },
-    handle: ({ deps, params }) => ({ data: ledgerOf(deps, params.id) }),
+    handle: ({ deps, params, query }) => ({ data: ledgerOf(deps, params.id, query) }),
   }),
 ];

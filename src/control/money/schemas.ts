@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { text } from '../../domain/fields.js';
 import { lazy } from '../../http/route.js';
 import { kobo } from '../../http/wire.js';
 import { transactionRecord } from '../../store/records.js';
@@ -6,6 +7,16 @@ import { transactionRecord } from '../../store/records.js';
 // A business's money: its balance, its approval (which opens its payment account), its ledger.
 
 export const balanceBody = z.object({ balance: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+
+/** The ledger's filter: the entry of one transfer, by the `retrievalReference` it was sent with. */
+export const ledgerQuery = z.object({
+  retrievalReference: text()
+    .optional()
+    .describe(
+      'only the entry a transfer with this reference made: its `id` is the `transactionId` of a dispute',
+    ),
+});
+export type LedgerQuery = z.infer<typeof ledgerQuery>;
 
 // What the routes answer.
 

@@ -2,7 +2,7 @@ import { approveBusiness } from '../../api/business/service.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../domain/errors.js';
 import { ledgerBalance, post } from '../../ledger/ledger.js';
-import type { ApprovedBusinessView, BalanceSetView, LedgerView } from './schemas.js';
+import type { ApprovedBusinessView, BalanceSetView, LedgerQuery, LedgerView } from './schemas.js';
 
 /**
  * Sets a business's available balance. The difference goes through the ledger as a balance adjustment, so the
@@ -44,15 +44,26 @@ export async function approve(deps: Deps, businessId: string): Promise<ApprovedB
   return { businessId, isApproved, accountNumber, accountType, customerId };
 }
 
-/** A business's ledger, newest first, with the balance it explains next to the stored one. */
-export function ledgerOf(deps: Deps, businessId: string): LedgerView {
+/**
+ * A business's ledger, newest first, with the balance it explains next to the stored one; with a
+ * `retrievalReference`, only the entry of the transfer sent with it (where a failed transfer's `errorCode` and a
+ * dispute's `transactionId` are read).
+ */
+export function ledgerOf(deps: Deps, businessId: string, query: LedgerQuery = {}): LedgerView {
   const business = deps.store.get('businesses', businessId);
   if (!business) throw new ApiError(404, 'Business not found');
+  const { retrievalReference } = query;
+  const entries =
+    retrievalReference === undefined
+      ? deps.store.where('transactions', 'businessId', businessId)
+      : deps.store
+          .where('transactions', 'retrievalReference', retrievalReference)
+          .filter((t) => t.businessId === businessId);
   return {
     businessId,
     openingBalance: business.openingBalance,
     balance: business.balance,
     ledgerBalance: ledgerBalance(deps.store, businessId),
-    transactions: deps.store.where('transactions', 'businessId', businessId).reverse(),
+    transactions: entries.reverse(),
   };
 }

@@ -142,7 +142,6 @@ export function verifyRequests(
     `Expected ${expectationText(expected)}${described ? ` matching ${described}` : ''}, found ${count}`,
     undefined,
     undefined,
-    undefined,
     { count, expected, nearest },
   );
 }

@@ -18,8 +18,7 @@ export async function drain(hooks: ControlHooks, timeoutMs: number): Promise<voi
   try {
     await hooks.drain({ timeoutMs });
   } catch (error) {
-    if (error instanceof DrainTimeoutError)
-      throw new ApiError(408, error.message, undefined, undefined, error.waiting);
+    if (error instanceof DrainTimeoutError) throw new ApiError(408, error.message, undefined, error.waiting);
     throw error;
   }
 }

@@ -1,10 +1,11 @@
 import { lazy } from '../../http/route.js';
-import { stateDocument } from '../../store/records.js';
+import { currentStateDocument } from '../../store/records.js';
 
 // The whole state, as `GET /state` gives it and `PUT /state` takes it back: the store's own record schemas, which
 // validate an import record by record.
 
-export const stateExport = lazy('StateDocument', () => stateDocument);
+/** An export holds every record in its current shape (an import also takes the shapes earlier versions wrote). */
+export const stateExport = lazy('StateDocument', () => currentStateDocument);
 
 /** `--import-limit` bounds a state import, not `--body-limit`. */
 export const importLimit = (config: { importLimit: number }) => ({

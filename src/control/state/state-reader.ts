@@ -1,14 +1,15 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type * as z from 'zod';
 import { ApiError } from '../../domain/errors.js';
 import { parseInput } from '../../domain/parse.js';
 import {
   type CollectionName,
   collectionNames,
-  collectionSchemas,
+  mayBeMissing,
   type StateDocument,
   stateDocument,
+  storedRecordSchemas,
 } from '../../store/records.js';
+import { upgradeState } from '../../store/upgrade.js';
 
 /** Characters of records parsed in one go: about a millisecond of `JSON.parse`. */
 const BATCH_CHARS = 256 * 1024;
@@ -151,11 +152,11 @@ class Pacer {
 
 type Validated = Map<CollectionName, unknown[]>;
 
-const isCollection = (name: string): name is CollectionName => Object.hasOwn(collectionSchemas, name);
+const isCollection = (name: string): name is CollectionName => Object.hasOwn(storedRecordSchemas, name);
 
 /** A collection's array: parsed a batch of records at a time, each record checked against its schema. */
 async function readRecords(cursor: Cursor, name: CollectionName, pacer: Pacer): Promise<unknown[]> {
-  const schema: z.ZodType = collectionSchemas[name];
+  const schema = storedRecordSchemas[name];
   const { text } = cursor;
   const records: unknown[] = [];
   cursor.pos++;
@@ -232,14 +233,14 @@ async function readStreaming(text: string): Promise<StateDocument> {
   parseInput(stateDocument.shape.version, version, ['version']);
   if (!collections) throw new OtherShape();
   for (const name of collectionNames) {
-    if (!collections.has(name)) {
+    if (!collections.has(name) && !mayBeMissing(name)) {
       throw new ApiError(400, `collections.${name} is required`, [
         { field: `collections.${name}`, message: 'is required' },
       ]);
     }
   }
-  // Every record was parsed by its collection's schema above, so the map holds exactly the document's type.
-  return { version: 1, collections: Object.fromEntries(collections) as StateDocument['collections'] };
+  // Every record was parsed by its collection's schema above (the current shape or an earlier one).
+  return upgradeState({ version: 1, collections: Object.fromEntries(collections) });
 }
 
 /**
@@ -263,5 +264,5 @@ export async function readStateDocument(text: string): Promise<StateDocument> {
     throw new ApiError(400, 'Malformed JSON body');
   }
   // Its records as their JSON text parsed back too (see `readRecords`).
-  return JSON.parse(JSON.stringify(parseInput(stateDocument, value))) as StateDocument;
+  return upgradeState(JSON.parse(JSON.stringify(parseInput(stateDocument, value))));
 }

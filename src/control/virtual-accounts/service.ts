@@ -1,17 +1,28 @@
 import type { Deps } from '../../deps.js';
 import { type PageQuery, type Pagination, paginate } from '../../domain/pagination.js';
 import type { VirtualAccountRecord } from '../../store/records.js';
-import type { VirtualAccountView } from './schemas.js';
+import type { VirtualAccountState, VirtualAccountView } from './schemas.js';
 
-/** A virtual account as the control API answers it: `expiresAt` as ISO 8601 text. */
-function view(v: VirtualAccountRecord): VirtualAccountView {
-  return { ...v, expiresAt: v.expiresAt === null ? null : new Date(v.expiresAt).toISOString() };
+/** Whether the account takes a payment at `now`: a single-use one that took its payment is used, whatever the time. */
+export function accountState(v: VirtualAccountRecord, now: number): VirtualAccountState {
+  if (v.usedBy !== null) return 'used';
+  return v.expiresAt !== null && v.expiresAt <= now ? 'expired' : 'open';
+}
+
+/** A virtual account as the control API answers it: `expiresAt` as ISO 8601 text, and its state now. */
+function view(v: VirtualAccountRecord, now: number): VirtualAccountView {
+  return {
+    ...v,
+    expiresAt: v.expiresAt === null ? null : new Date(v.expiresAt).toISOString(),
+    state: accountState(v, now),
+  };
 }
 
 /** Every client's virtual accounts, newest first. */
 export function listVirtualAccounts(
-  deps: Pick<Deps, 'store'>,
+  deps: Pick<Deps, 'store' | 'clock'>,
   query: PageQuery,
 ): { data: VirtualAccountView[]; pagination: Pagination } {
-  return paginate(deps.store.all('virtualAccounts').reverse(), query, view);
+  const now = deps.clock.now();
+  return paginate(deps.store.all('virtualAccounts').reverse(), query, (v) => view(v, now));
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { idText } from '../../domain/fields.js';
-import { pageQuery } from '../../domain/pagination.js';
+import { controlPageQuery } from '../../domain/pagination.js';
 import { deliveryStatus } from '../../domain/statuses.js';
 import { lazy } from '../../http/route.js';
 import { isoDate } from '../../http/wire.js';
@@ -8,7 +8,7 @@ import { deliveryAttempt, deliveryRecord } from '../../store/records.js';
 
 // The webhook deliveries: every notification sent, with every attempt.
 
-export const deliveriesQuery = pageQuery.extend({
+export const deliveriesQuery = controlPageQuery.extend({
   status: deliveryStatus.optional(),
   clientId: idText().optional(),
 });

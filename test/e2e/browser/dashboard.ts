@@ -7,6 +7,7 @@ import { type RunningSandbox, startSandbox } from '../../../src/sandbox.js';
 import { dataOf } from '../../support/answers.js';
 import { BANK, bulkHelpers, drain, processBatch } from '../../support/bulk.js';
 import { ARTIFACTS, hasChromium, sharedChromium, skipped } from '../../support/chromium.js';
+import { transferEntry } from '../../support/money.js';
 import { startReceiver } from '../../support/receiver.js';
 import { A, B, call, schemeA, tokenFor } from '../../support/sandbox.js';
 import { webhookSetup } from '../../support/webhooks.js';
@@ -338,7 +339,8 @@ describe('every part of the state, live', () => {
       await shot(page.locator('#sec-outbox'), 'dashboard-outbox.png');
 
       // Disputes: one opened by the app, resolved from the page.
-      const transactionId = (good.body.data as { transactionReference: string }).transactionReference;
+      // The transfer's answer carries its amounts only (the docs): its reference is on its ledger entry.
+      const transactionId = (await transferEntry(sandbox, 'ui-salary-1')).id;
       const opened = await call(sandbox, 'POST', '/api/v1/clients/business/disputes', {
         headers,
         body: { transactionId, description: 'Paid twice' },
