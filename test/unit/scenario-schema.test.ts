@@ -41,7 +41,7 @@ function issuesOf(value: unknown) {
 }
 
 describe('scenario schema: the ready files', () => {
-  it('ships the eight ready scenarios', () => {
+  it('ships the ten ready scenarios', () => {
     expect(FILES).toEqual([
       'default.json',
       'duplicate-webhooks.json',
@@ -50,6 +50,8 @@ describe('scenario schema: the ready files', () => {
       'insufficient-funds-midway.json',
       'provider-outage.json',
       'slow-processing.json',
+      'soft-errors.json',
+      'validation-422.json',
       'webhook-receiver-down.json',
     ]);
   });
