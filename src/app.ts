@@ -17,7 +17,7 @@ import { front } from './http/front.js';
 import { type AnswerCheck, mountRoutes } from './http/mount.js';
 import { formatRequest, RequestJournal } from './http/request-log.js';
 import type { Engines, Runtime } from './http/route.js';
-import { NO_ROUTE, scenarioFirst } from './http/scenario.js';
+import { errorStatus, NO_ROUTE, scenarioFirst } from './http/scenario.js';
 import { requestError } from './log-events.js';
 import { openapiRoutes } from './openapi/routes.js';
 import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write-error.js';
@@ -60,7 +60,21 @@ export function createApp(
     feed: new LiveFeed(deps, requests),
   };
 
-  /** The one answer to every error: the envelope, and a log line for an unexpected one. */
+  /**
+   * An error answer as it goes out: under `/api/v1`, with the status the scenario's `error` rules give it (a 422
+   * for a validation failure, a 200 that still says `status: false`); its body as it is.
+   */
+  const refuse = (c: Context<AppEnv>, body: ReturnType<typeof errorBody>, status: number): Response =>
+    jsonAnswer(
+      c,
+      body,
+      isApiPath(c.req.path) ? errorStatus(c, deps, status, body.errors !== undefined) : status,
+    );
+
+  /**
+   * The one answer to every error, and so the one place the `error` rules meet them: the envelope, and a log line
+   * for an unexpected one.
+   */
   const answerError = (error: Error, c: Context<AppEnv>): Response => {
     // The client closed the connection before its body was complete (whatever the error reading it became, a
     // parse failure included): not the server's failure, and nobody reads the answer. The request line says 499.
@@ -74,18 +88,19 @@ export function createApp(
     if (error instanceof ApiError) {
       const body = errorBody(error.message, error.errors, error.waiting, error.data);
       const route = c.env.facts.route;
+      // Held against what the route documents as it answers it, before a scenario changes its status.
       if (route) check?.(route, error.status, body);
-      return jsonAnswer(c, body, error.status);
+      return refuse(c, body, error.status);
     }
     // A disk that refuses a write: the change was undone, and the client may try again once space returns.
     if (error instanceof StoreWriteError || isWriteFailureCode((error as NodeJS.ErrnoException).code)) {
-      return jsonAnswer(c, errorBody(asWriteError(error).message), 503);
+      return refuse(c, errorBody(asWriteError(error).message), 503);
     }
     if (error instanceof HTTPException && error.status < 500) {
-      return jsonAnswer(c, errorBody(error.message || 'Bad request'), error.status);
+      return refuse(c, errorBody(error.message || 'Bad request'), error.status);
     }
     deps.log(requestError(c.req.method, c.req.path, c.env.facts.requestId, error));
-    return jsonAnswer(c, errorBody('Internal server error'), 500);
+    return refuse(c, errorBody('Internal server error'), 500);
   };
   // One auth for both mounts: one cache of verified tokens.
   const auth = createAuth(deps);

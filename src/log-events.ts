@@ -1,3 +1,4 @@
+import type { ClientRefusal } from './http/client-error.js';
 import { redactWebhookUrl, scrubWebhookError } from './http/redact.js';
 import type { LogEvent } from './log.js';
 import type { BulkTransferRecord, DeliveryAttempt, DeliveryRecord } from './store/records.js';
@@ -134,6 +135,19 @@ export function requestError(method: string, path: string, requestId: string, er
     event: 'http.error',
     fields: { method, path, requestId, error: stack },
     text: `${method} ${path} request=${requestId}: ${stack}`,
+  };
+}
+
+/**
+ * A request Node's HTTP parser refused (headers too large, not HTTP, too slow) answered with the envelope. It never
+ * reached the app, so this line is all the log and the journal have of it; `warn`, so that `--quiet` keeps it.
+ */
+export function clientRefused({ status, message, code, requestId }: ClientRefusal): LogEvent {
+  return {
+    level: 'warn',
+    event: 'http.client_error',
+    fields: { status, code, requestId, message },
+    text: `${status} ${message} (${code}) request=${requestId}`,
   };
 }
 

@@ -19,9 +19,10 @@ import { parseInput } from './domain/parse.js';
 import { BulkProcessor } from './engine/bulk-processor.js';
 import { WebhookDispatcher } from './engine/webhook-dispatcher.js';
 import { ControlApiError } from './errors.js';
+import { answerClientError } from './http/client-error.js';
 import type { AnswerCheck } from './http/mount.js';
-import { createLog } from './log.js';
-import { compactionFailed, resumed, writeHealth } from './log-events.js';
+import { createLog, type Log } from './log.js';
+import { clientRefused, compactionFailed, resumed, writeHealth } from './log-events.js';
 import { ScenarioController } from './scenarios/controller.js';
 import { embeddedScenariosDir, ScenarioLibrary } from './scenarios/library.js';
 import type { Scenario } from './scenarios/schema.js';
@@ -131,6 +132,15 @@ export async function createSandbox(
   timeSource: Clock = systemClock,
   internals: SandboxInternals = {},
 ): Promise<Sandbox> {
+  return (await assemble(options, timeSource, internals)).sandbox;
+}
+
+/** `createSandbox`, with the log its parts write to, for the server `startSandbox` puts in front of it. */
+async function assemble(
+  options: SandboxOptions,
+  timeSource: Clock,
+  internals: SandboxInternals,
+): Promise<{ sandbox: Sandbox; log: Log }> {
   const clock = new VirtualClock(timeSource);
   const { log: write = (line: string) => process.stderr.write(`${line}\n`), ...input } = options;
   const config = resolveConfig({ inMemory: input.data === undefined, port: 0, quiet: true, ...input });
@@ -226,7 +236,7 @@ export async function createSandbox(
     if (token && path.startsWith('/__sandbox')) headers.set('x-sandbox-token', token);
     return Promise.resolve(app.request(path, { ...init, headers }));
   });
-  return {
+  const sandbox: Sandbox = {
     app,
     store,
     config,
@@ -255,6 +265,7 @@ export async function createSandbox(
       servedOn = port;
     },
   };
+  return { sandbox, log };
 }
 
 /** Runs `work`; a refusal it throws is the `ControlApiError` the control API's answer becomes over HTTP. */
@@ -273,7 +284,7 @@ export async function startSandbox(
   options: SandboxOptions = {},
   timeSource: Clock = systemClock,
 ): Promise<RunningSandbox> {
-  const sandbox = await createSandbox(options, timeSource);
+  const { sandbox, log } = await assemble(options, timeSource, {});
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve(
       { fetch: sandbox.app.fetch, port: sandbox.config.port, hostname: sandbox.config.host },
@@ -281,6 +292,11 @@ export async function startSandbox(
     );
     s.once('error', reject);
   });
+  // A request Node's parser refuses never reaches the app: answered here, with the envelope and a request id.
+  server.on(
+    'clientError',
+    answerClientError((refusal) => log(clientRefused(refusal))),
+  );
   const address = server.address() as AddressInfo;
   sandbox.listeningOn(address.port);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

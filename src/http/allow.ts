@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
+import { ApiError } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
-import { errorBody, jsonAnswer } from './envelope.js';
 import type { Route } from './route.js';
 
 /** A path template as a pattern over request paths: each `{param}` one segment. */
@@ -8,8 +8,9 @@ const pattern = (path: string) =>
   new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '[^/]+')}$`);
 
 /**
- * The answer for a request no route took: 405 with `Allow` (RFC 9110, 15.5.6) when its path is one the routes
- * know under another method, else 404. `HEAD` is allowed wherever `GET` is, as Hono answers it.
+ * The refusal of a request no route took, thrown for the app's error handler to answer like every other error:
+ * 405 with `Allow` (RFC 9110, 15.5.6) when its path is one the routes know under another method, else 404. `HEAD`
+ * is allowed wherever `GET` is, as Hono answers it.
  */
 export function unmatchedRoute(mounted: readonly (readonly [prefix: string, routes: readonly Route[]])[]) {
   const paths = new Map<string, { match: RegExp; methods: Set<string> }>();
@@ -33,16 +34,12 @@ export function unmatchedRoute(mounted: readonly (readonly [prefix: string, rout
     for (const entry of entries) if (entry.match.test(path)) for (const m of entry.methods) methods.add(m);
     return [...methods].sort();
   };
-  return (c: Context<AppEnv>): Response => {
+  return (c: Context<AppEnv>): never => {
     const { method, path } = c.req;
     const allow = allowed(path);
     if (allow.length === 0 || allow.includes(method))
-      return jsonAnswer(c, errorBody(`Route not found: ${method} ${path}`), 404);
+      throw new ApiError(404, `Route not found: ${method} ${path}`);
     c.header('Allow', allow.join(', '));
-    return jsonAnswer(
-      c,
-      errorBody(`Method ${method} is not allowed on ${path}; it allows ${allow.join(', ')}`),
-      405,
-    );
+    throw new ApiError(405, `Method ${method} is not allowed on ${path}; it allows ${allow.join(', ')}`);
   };
 }

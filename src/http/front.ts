@@ -29,10 +29,13 @@ export interface FrontOptions {
   failed: (error: unknown, entry: RequestEntry) => void;
 }
 
+/** A request id the sandbox makes: for a request that brings none it can echo, or that never reached the app. */
+export const newRequestId = (): string => randomUUID();
+
 /** The request's `x-request-id` if it is one the sandbox can echo (word characters, `.:-`, up to 128), else a new one. */
 function requestIdOf(request: Request, incoming: IncomingMessage | undefined): string {
   const given = requestHeader(incoming, request, 'x-request-id');
-  return given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
+  return given !== undefined && REQUEST_ID.test(given) ? given : newRequestId();
 }
 
 /** The ISO time of the last millisecond asked for: under load many requests are answered in one. */

@@ -1,13 +1,20 @@
 import type { Context } from 'hono';
+import { routePath } from 'hono/route';
 import type { Deps } from '../deps.js';
 import { ApiError, type ErrorStatus } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
 import { header } from './headers.js';
 
+/** The name the request's `x-sandbox-scenario` gives, if it gives one. */
+function requestedScenario(c: Context<AppEnv>): string | undefined {
+  const name = header(c, 'x-sandbox-scenario');
+  return name === '' ? undefined : name;
+}
+
 /** The ready scenario a request picked for itself with `x-sandbox-scenario`; 400 if there is no such one. */
 export function chosenScenario(c: Context<AppEnv>, deps: Pick<Deps, 'scenarios'>): string | undefined {
-  const name = header(c, 'x-sandbox-scenario');
-  if (name === undefined || name === '') return undefined;
+  const name = requestedScenario(c);
+  if (name === undefined) return undefined;
   if (!deps.scenarios.library.get(name))
     throw new ApiError(400, `x-sandbox-scenario: no ready scenario named "${name}"`);
   return name;
@@ -56,4 +63,35 @@ export function scenarioFirst<T>(
 ): T | Promise<T> {
   const waiting = scenarioRules(c, deps, route);
   return waiting ? waiting.then(() => then(c)) : then(c);
+}
+
+/**
+ * The status an error answer of `/api/v1` goes out with: that of the first `error` rule that holds for it (its
+ * status, whether it is a validation failure, its method and path), else the one it has; its body is left as it
+ * is. Asked once, as the answer is built (`answerError` in `src/app.ts`). A request whose `x-sandbox-scenario`
+ * names no ready scenario meets no rule: its answer is the 400 that says so, and must not throw again.
+ */
+export function errorStatus(
+  c: Context<AppEnv>,
+  deps: Pick<Deps, 'scenarios'>,
+  status: number,
+  validation: boolean,
+): number {
+  const requested = requestedScenario(c);
+  const chosen = requested !== undefined && deps.scenarios.library.get(requested) ? requested : undefined;
+  if (requested !== undefined && chosen === undefined) return status;
+  if (chosen === undefined && !deps.scenarios.has('error')) return status;
+  // Counted per method and route as registered, like the http rules, so ids in the path do not split the count;
+  // a path no route takes counts as `(no route)`.
+  const subject = `${c.req.method} ${routePath(c, -1) || NO_ROUTE}`;
+  const ordinal = deps.scenarios.ordinal(`error:${subject}`, chosen);
+  const effect = deps.scenarios.check(
+    { on: 'error', method: c.req.method, path: c.req.path, status, validation, key: `${subject} ${ordinal}` },
+    chosen,
+    (fired) => {
+      // Where a transfer or http rule fired first, this one replaces it: it shaped the answer last.
+      c.env.facts.scenario = fired;
+    },
+  );
+  return effect?.status ?? status;
 }

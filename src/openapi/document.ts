@@ -292,7 +292,8 @@ secret key. The live values: \`GET /__sandbox/credentials\`.
 
 **Failures on purpose.** Transfers to \`0000000051\`, \`0000000007\`, \`0000000091\` or \`0000000096\` fail with
 that NIBSS code; a scenario (\`PUT /__sandbox/scenario\`, or \`x-sandbox-scenario\` on one request) can make any
-route answer another status first.`;
+route answer another status first, or send its error with another status: \`validation-422\` answers a validation
+failure 422 and \`soft-errors\` every 4xx 200 with \`status: false\`, two answers the bank's docs list.`;
 
 /** `readyScenarios`: the names `x-sandbox-scenario` takes. */
 function apiComponents(readyScenarios: readonly string[]): Omit<OpenApiDocument['components'], 'schemas'> {

@@ -1,6 +1,6 @@
 import type { ScenarioRule } from './schema.js';
 
-/** Something a rule can match: a transfer, a bulk item, a webhook attempt or an HTTP request. */
+/** Something a rule can match: a transfer, a bulk item, a webhook attempt, an HTTP request or an error answer. */
 export interface ScenarioEvent {
   on: ScenarioRule['on'];
   accountNumber?: string;
@@ -11,6 +11,10 @@ export interface ScenarioEvent {
   itemIndex?: number;
   method?: string;
   path?: string;
+  /** An error answer's status. */
+  status?: number;
+  /** Whether an error answer is a validation failure (it carries `errors`). */
+  validation?: boolean;
   /**
    * What the probability draw is keyed on: the event's coordinates as the sandbox counts them (`transfer 3`,
    * `batch 0 item 17 try 0`, `delivery 2 attempt 1`, `POST /api/v1/... 5`), never a value the client chose. The
@@ -65,6 +69,12 @@ function conditionsHold(rule: ScenarioRule, event: ScenarioEvent): boolean {
     return false;
   if (m.method !== undefined && m.method !== event.method) return false;
   if (m.path !== undefined && !new RegExp(m.path).test(event.path ?? '')) return false;
+  if (m.status?.min !== undefined && (event.status ?? -1) < m.status.min) return false;
+  if (m.status?.max !== undefined && (event.status ?? Number.POSITIVE_INFINITY) > m.status.max) return false;
+  if (m.validation !== undefined && m.validation !== event.validation) return false;
+  // An error rule that would give the answer the status it has changes nothing: it does not use its `times`,
+  // shows in no journal entry, and leaves the answer to a later rule.
+  if (rule.effect.status !== undefined && rule.effect.status === event.status) return false;
   return true;
 }
 
@@ -79,7 +89,8 @@ export interface MatchResult {
  * met its conditions and applied so far; the caller records the outcome. A rule whose `times` are used up is
  * passed over; `everyNth` uses a bulk item's position, or else the rule's own count of events that met its
  * conditions; `probability` draws from the seed, the rule and the event's key (or its reference, with
- * `drawBy: "reference"`). Rules after the winner are not looked at: first match wins.
+ * `drawBy: "reference"`). An `error` rule holds only where it would change the answer's status. Rules after the
+ * winner are not looked at: first match wins.
  */
 export function firstMatch(
   rules: readonly ScenarioRule[],

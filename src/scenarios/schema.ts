@@ -14,6 +14,9 @@ const pattern = z
     }
   }, 'must be a valid regular expression');
 
+/** An error answer's status: what `match.status` bounds. */
+const errorStatus = z.number().int().min(400).max(599);
+
 export const ruleMatch = z
   .object({
     /** Receiver (transfer, bulk item) or virtual account (webhook) number, exactly. */
@@ -57,9 +60,16 @@ export const ruleMatch = z
      * client's `retrievalReference`, so one reference fails the same way whatever order it comes in.
      */
     drawBy: z.enum(['ordinal', 'reference']).optional(),
-    /** HTTP rules: method, and the path as a regular expression. */
+    /** HTTP and error rules: method, and the path as a regular expression. */
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
     path: pattern.optional(),
+    /** Error rules: the status the answer has, both bounds inclusive. */
+    status: z.object({ min: errorStatus.optional(), max: errorStatus.optional() }).strict().optional(),
+    /**
+     * Error rules: `true` matches a validation failure only (an answer whose `errors` names each bad field),
+     * `false` every other error.
+     */
+    validation: z.boolean().optional(),
   })
   .strict();
 
@@ -81,16 +91,31 @@ export const ruleEffect = z
       .optional(),
     /** What happens to a webhook delivery attempt. */
     webhook: z.enum(['drop', 'duplicate', 'refuse']).optional(),
+    /**
+     * Error rules: the error answer goes out with this status instead, its body unchanged. 200 is the bank's
+     * "some error conditions may return 200 with status: false": the envelope still says `status: false`.
+     */
+    status: z
+      .number()
+      .int()
+      .min(200)
+      .max(599)
+      .refine((s) => s === 200 || s >= 400, 'must be 200, or 400 to 599')
+      .optional(),
   })
   .strict()
   .refine(
     (e) => Object.keys(e).length > 0,
-    'an effect needs at least one of fail, delayMs, hold, http, webhook',
+    'an effect needs at least one of fail, delayMs, hold, http, webhook, status',
   );
 
 export const scenarioRule = z
   .object({
-    on: z.enum(['transfer', 'bulk.item', 'webhook', 'http']),
+    /**
+     * `error`: an error answer of `/api/v1` (any route, a path no route takes, an `http` rule's own answer), just
+     * before it is sent; never one of `/__sandbox`.
+     */
+    on: z.enum(['transfer', 'bulk.item', 'webhook', 'http', 'error']),
     match: ruleMatch.default({}),
     effect: ruleEffect,
     /** How many times the rule applies; unlimited when left out. */
@@ -104,6 +129,7 @@ export const scenarioRule = z
       'bulk.item': ['fail', 'delayMs', 'hold'],
       webhook: ['webhook', 'delayMs'],
       http: ['http', 'delayMs'],
+      error: ['status'],
     };
     for (const key of Object.keys(effect) as (keyof typeof effect)[]) {
       if (!allowed[on].includes(key)) {
@@ -116,6 +142,16 @@ export const scenarioRule = z
         path: ['match', 'drawBy'],
         message: `"reference" applies to transfer and bulk.item rules only, not to "${on}" rules`,
       });
+    }
+    // Only an error answer has a status and may be a validation failure: elsewhere these would never match.
+    for (const key of ['status', 'validation'] as const) {
+      if (rule.match[key] !== undefined && on !== 'error') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['match', key],
+          message: `applies to error rules only, not to "${on}" rules`,
+        });
+      }
     }
   });
 

@@ -38,6 +38,8 @@ const READY = [
   'insufficient-funds-midway',
   'provider-outage',
   'slow-processing',
+  'soft-errors',
+  'validation-422',
   'webhook-receiver-down',
 ];
 
@@ -927,7 +929,7 @@ describe('runtime switching', () => {
     expect(dataOf(del, activeScenario).name).toBe('happy-path');
   });
 
-  it('GET /__sandbox/scenarios lists the 8 ready scenarios with their descriptions', async () => {
+  it('GET /__sandbox/scenarios lists the 10 ready scenarios with their descriptions', async () => {
     const sandbox = await open();
     const res = await call(sandbox, 'GET', '/__sandbox/scenarios');
     expect(res.status).toBe(200);

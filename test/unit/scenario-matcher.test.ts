@@ -202,6 +202,84 @@ describe('firstMatch: each condition alone', () => {
     ],
     ['`on` mismatch (bulk rule, transfer)', { on: 'bulk.item', effect: FAIL }, { on: 'transfer' }, false],
     ['`on` mismatch (http rule, webhook)', { on: 'http', effect: { delayMs: 1 } }, { on: 'webhook' }, false],
+    [
+      '`on` mismatch (error rule, http request)',
+      { on: 'error', effect: { status: 200 } },
+      { on: 'http', method: 'GET', path: '/x' },
+      false,
+    ],
+    [
+      'error rule with no condition',
+      { on: 'error', effect: { status: 200 } },
+      { on: 'error', status: 401 },
+      true,
+    ],
+    [
+      'error status below min',
+      { on: 'error', match: { status: { min: 400, max: 499 } }, effect: { status: 200 } },
+      { on: 'error', status: 399 },
+      false,
+    ],
+    [
+      'error status at min (inclusive)',
+      { on: 'error', match: { status: { min: 400, max: 499 } }, effect: { status: 200 } },
+      { on: 'error', status: 400 },
+      true,
+    ],
+    [
+      'error status at max (inclusive)',
+      { on: 'error', match: { status: { min: 400, max: 499 } }, effect: { status: 200 } },
+      { on: 'error', status: 499 },
+      true,
+    ],
+    [
+      'error status above max',
+      { on: 'error', match: { status: { min: 400, max: 499 } }, effect: { status: 200 } },
+      { on: 'error', status: 503 },
+      false,
+    ],
+    [
+      'validation true on a validation failure',
+      { on: 'error', match: { validation: true }, effect: { status: 422 } },
+      { on: 'error', status: 400, validation: true },
+      true,
+    ],
+    [
+      'validation true on another error',
+      { on: 'error', match: { validation: true }, effect: { status: 422 } },
+      { on: 'error', status: 400, validation: false },
+      false,
+    ],
+    [
+      'validation false on another error',
+      { on: 'error', match: { validation: false }, effect: { status: 422 } },
+      { on: 'error', status: 400, validation: false },
+      true,
+    ],
+    [
+      'validation false on a validation failure',
+      { on: 'error', match: { validation: false }, effect: { status: 422 } },
+      { on: 'error', status: 400, validation: true },
+      false,
+    ],
+    [
+      'error method and path matching',
+      { on: 'error', match: { method: 'POST', path: '/funds/' }, effect: { status: 200 } },
+      { on: 'error', method: 'POST', path: '/api/v1/clients/business/customers/funds/transfer', status: 400 },
+      true,
+    ],
+    [
+      'error path not matching',
+      { on: 'error', match: { method: 'POST', path: '/funds/' }, effect: { status: 200 } },
+      { on: 'error', method: 'POST', path: '/api/v1/auth/signin', status: 400 },
+      false,
+    ],
+    [
+      'an error rule that would change nothing (the answer has its status already)',
+      { on: 'error', effect: { status: 404 } },
+      { on: 'error', status: 404 },
+      false,
+    ],
   ];
 
   it.each(cases)('%s', (_name, input, fields, matches) => {
@@ -301,6 +379,20 @@ describe('firstMatch: order, times and counters', () => {
       rule({ on: 'transfer', match: { everyNth: 5 }, effect: FAIL }),
     ];
     expect(firstMatch(rules, event(), zero(3), SEED)).toEqual({ match: null, conditionsMet: [0, 2] });
+  });
+});
+
+describe('firstMatch: error rules', () => {
+  it('passes over a rule that would change nothing, to a later one, without counting it', () => {
+    const rules = [
+      rule({ on: 'error', effect: { status: 404 }, times: 1 }),
+      rule({ on: 'error', effect: { status: 200 } }),
+    ];
+    expect(firstMatch(rules, event({ on: 'error', status: 404 }), zero(2), SEED)).toEqual({
+      match: { index: 1, rule: rules[1] },
+      conditionsMet: [1],
+    });
+    expect(winner(rules, event({ on: 'error', status: 401 }))).toBe(0);
   });
 });
 

@@ -41,7 +41,7 @@ function issuesOf(value: unknown) {
 }
 
 describe('scenario schema: the ready files', () => {
-  it('ships the eight ready scenarios', () => {
+  it('ships the ten ready scenarios', () => {
     expect(FILES).toEqual([
       'default.json',
       'duplicate-webhooks.json',
@@ -50,6 +50,8 @@ describe('scenario schema: the ready files', () => {
       'insufficient-funds-midway.json',
       'provider-outage.json',
       'slow-processing.json',
+      'soft-errors.json',
+      'validation-422.json',
       'webhook-receiver-down.json',
     ]);
   });
@@ -95,6 +97,26 @@ describe('scenario schema: valid documents', () => {
       }),
     ],
     ['a webhook rule', doc({ on: 'webhook', effect: { webhook: 'duplicate', delayMs: 5 } })],
+    [
+      'an error rule with every condition it takes',
+      doc({
+        on: 'error',
+        match: {
+          method: 'POST',
+          path: '^/api/v1/',
+          status: { min: 400, max: 599 },
+          validation: true,
+          everyNth: 2,
+        },
+        effect: { status: 422 },
+        times: 3,
+      }),
+    ],
+    ['an error rule answering 200', doc({ on: 'error', effect: { status: 200 } })],
+    [
+      'an error rule answering 599',
+      doc({ on: 'error', match: { validation: false }, effect: { status: 599 } }),
+    ],
   ] as [string, Doc][])('accepts %s', (_name, value) => {
     const result = scenario.safeParse(value);
     expect(result.error?.issues ?? []).toEqual([]);
@@ -204,6 +226,44 @@ describe('scenario schema: invalid documents name the bad field', () => {
       'rules.0.match.drawBy',
     ],
     ['an unknown drawBy', doc({ match: { drawBy: 'requestId' } }), 'rules.0.match.drawBy'],
+    ['`status` on a transfer rule', doc({ effect: { status: 200 } }), 'rules.0.effect.status'],
+    ['`status` on an http rule', doc({ on: 'http', effect: { status: 422 } }), 'rules.0.effect.status'],
+    ['`fail` on an error rule', doc({ on: 'error', effect: FAIL }), 'rules.0.effect.fail'],
+    [
+      '`delayMs` on an error rule',
+      doc({ on: 'error', effect: { status: 200, delayMs: 1 } }),
+      'rules.0.effect.delayMs',
+    ],
+    [
+      '`http` on an error rule',
+      doc({ on: 'error', effect: { http: { status: 503, message: 'x' } } }),
+      'rules.0.effect.http',
+    ],
+    ['an error status of 201', doc({ on: 'error', effect: { status: 201 } }), 'rules.0.effect.status'],
+    ['an error status of 302', doc({ on: 'error', effect: { status: 302 } }), 'rules.0.effect.status'],
+    ['an error status of 600', doc({ on: 'error', effect: { status: 600 } }), 'rules.0.effect.status'],
+    ['an error status of 422.5', doc({ on: 'error', effect: { status: 422.5 } }), 'rules.0.effect.status'],
+    [
+      'a match status below 400',
+      doc({ on: 'error', match: { status: { min: 399 } }, effect: { status: 200 } }),
+      'rules.0.match.status.min',
+    ],
+    [
+      'a match status above 599',
+      doc({ on: 'error', match: { status: { max: 600 } }, effect: { status: 200 } }),
+      'rules.0.match.status.max',
+    ],
+    [
+      'validation that is not true or false',
+      doc({ on: 'error', match: { validation: 'yes' }, effect: { status: 422 } }),
+      'rules.0.match.validation',
+    ],
+    ['a match status on a transfer rule', doc({ match: { status: { min: 400 } } }), 'rules.0.match.status'],
+    [
+      'validation on an http rule',
+      doc({ on: 'http', match: { validation: true }, effect: { delayMs: 1 } }),
+      'rules.0.match.validation',
+    ],
     ['times 0', doc({ times: 0 }), 'rules.0.times'],
     ['times 1.5', doc({ times: 1.5 }), 'rules.0.times'],
   ] as [string, Doc, string][])('refuses %s (%s)', (_name, value, path) => {
@@ -227,6 +287,12 @@ describe('scenario schema: invalid documents name the bad field', () => {
     ['in an effect', doc({ effect: { ...FAIL, retry: true } }), 'rules.0.effect', 'retry'],
     ['in an amount range', doc({ match: { amount: { from: 1 } } }), 'rules.0.match.amount', 'from'],
     ['in a fail', doc({ effect: { fail: { ...FAIL.fail, extra: 1 } } }), 'rules.0.effect.fail', 'extra'],
+    [
+      'in a status range',
+      doc({ on: 'error', match: { status: { min: 400, exact: 404 } }, effect: { status: 200 } }),
+      'rules.0.match.status',
+      'exact',
+    ],
   ] as [string, Doc, string, string][])('refuses an unknown key %s (strict)', (_name, value, path, key) => {
     const issues = issuesOf(value);
     expect(issues[0]?.path.join('.')).toBe(path);

@@ -176,7 +176,9 @@ export const requestEntry = lazy('RequestEntry', () =>
           .describe('0-based, among the rules in force (`GET /__sandbox/scenario`: overrides first)'),
       })
       .nullable()
-      .describe('the scenario rule that fired for this request (an `http` or `transfer` rule), if one did'),
+      .describe(
+        'the scenario rule that fired for this request (an `http`, `transfer` or `error` rule), if one did; where an `error` rule changed the status of an answer another rule gave, the `error` rule',
+      ),
     request: z.strictObject({
       headers: headerMap().describe('lower-case names; credentials redacted to their last 4 characters'),
       body: z
