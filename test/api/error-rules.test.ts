@@ -8,7 +8,7 @@ import type { Sandbox } from '../../src/sandbox.js';
 import { dataOf, pageOf } from '../support/answers.js';
 import { bulkHelpers, type Transfer } from '../support/bulk.js';
 import { closedAfterEachTest } from '../support/cleanups.js';
-import { ledgerOf } from '../support/money.js';
+import { ledgerOf, transferEntry } from '../support/money.js';
 import { A, B, call, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';
 
 // The `error` rules and the two ready scenarios made of them (CONTRACT §1, §9): the bank's docs list 422 for a
@@ -25,7 +25,7 @@ const { open } = closedAfterEachTest();
 const bulk = bulkHelpers({ label: 'err', narration: 'Error rules', batchName: 'Errors' });
 
 /** A transfer body of 100 000 kobo with a fresh reference, as the plain record `call` sends. */
-const transfer = (overrides: Partial<Transfer> = {}): Record<string, unknown> => ({
+const transfer = (overrides: Partial<Transfer> = {}): Record<string, unknown> & Transfer => ({
   ...bulk.transfer(overrides),
 });
 
@@ -73,8 +73,8 @@ function refusals(sandbox: Sandbox, headers: Record<string, string>, viewer: Rec
     ],
     ['an unknown route: 404', 404, () => call(sandbox, 'GET', '/api/v1/nowhere', { headers })],
     [
-      'a business not the client’s: 404',
-      404,
+      'a business not the client’s: 401',
+      401,
       () => call(sandbox, 'GET', DETAILS, { headers: { ...headers, businessId: B.b1.id } }),
     ],
     ['a method the path does not take: 405', 405, () => call(sandbox, 'DELETE', DETAILS, { headers })],
@@ -140,12 +140,11 @@ describe('ready scenario: validation-422', () => {
     expect((await call(sandbox, 'GET', DETAILS)).status).toBe(401);
     expect((await call(sandbox, 'GET', '/api/v1/nowhere')).status).toBe(404);
     // It extends default: the magic accounts still fail, 400 as ever (a failed transfer names no field).
-    const failed = await call(sandbox, 'POST', TRANSFER, {
-      headers,
-      body: transfer({ receiverAccountNumber: '0000000051' }),
-    });
+    const failing = transfer({ receiverAccountNumber: '0000000051' });
+    const failed = await call(sandbox, 'POST', TRANSFER, { headers, body: failing });
     expect(failed.status).toBe(400);
-    expect(envelope(failed)).toMatchObject({ errorCode: '51', message: 'Insufficient Funds' });
+    expect(envelope(failed)).toEqual({ status: false, message: 'Insufficient Funds', data: null });
+    expect((await transferEntry(sandbox, failing.retrievalReference)).errorCode).toBe('51');
   });
 });
 
@@ -185,20 +184,18 @@ describe('ready scenario: soft-errors', () => {
     expect(large.headers.get('connection')).toBe('close');
   });
 
-  it('answers a failed transfer to a magic account 200 status: false with its code, and debits nothing', async () => {
+  it('answers a failed transfer to a magic account 200 status: false, and debits nothing', async () => {
     const sandbox = await open({ scenario: 'soft-errors' });
     const headers = await ownerHeaders(sandbox);
     const before = (await ledgerOf(sandbox)).balance;
-    const res = await call(sandbox, 'POST', TRANSFER, {
-      headers,
-      body: transfer({ receiverAccountNumber: '0000000051' }),
-    });
+    const failing = transfer({ receiverAccountNumber: '0000000051' });
+    const res = await call(sandbox, 'POST', TRANSFER, { headers, body: failing });
     expect(res.status).toBe(200);
-    expect(envelope(res)).toMatchObject({
-      status: false,
-      message: 'Insufficient Funds',
+    expect(envelope(res)).toEqual({ status: false, message: 'Insufficient Funds', data: null });
+    // Its code is on its ledger entry, as for any failed transfer.
+    expect(await transferEntry(sandbox, failing.retrievalReference)).toMatchObject({
+      status: 'failed',
       errorCode: '51',
-      data: { transactionReference: expect.any(String), retrievalReference: expect.any(String) },
     });
     expect((await ledgerOf(sandbox)).balance).toBe(before);
     // The journal names the rule that gave the answer its status, the error rule, over the transfer rule.
@@ -263,7 +260,7 @@ describe('per-request choice of an error scenario: x-sandbox-scenario', () => {
       body: transfer({ receiverAccountNumber: '0000000051' }),
     });
     expect(failed.status).toBe(200);
-    expect(envelope(failed)).toMatchObject({ status: false, errorCode: '51' });
+    expect(envelope(failed)).toEqual({ status: false, message: 'Insufficient Funds', data: null });
     const strict = { ...headers, 'x-sandbox-scenario': 'validation-422' };
     expect((await call(sandbox, 'POST', TRANSFER, { headers: strict, body: noAmount() })).status).toBe(422);
     expect((await call(sandbox, 'POST', TRANSFER, { headers, body: noAmount() })).status).toBe(400);
