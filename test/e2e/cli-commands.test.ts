@@ -124,6 +124,71 @@ describe('each command', () => {
     );
   });
 
+  it('subscription: a plan the API lists, as a line or JSON; bad usage exit 2, an unknown business exit 1', async () => {
+    const me = await sandbox.newClient();
+    const business = me.businesses[0]?.id ?? '';
+    const plan = (name: string, amount = '750000') => [
+      'subscription',
+      '--business',
+      business,
+      '--package',
+      name,
+      '--amount',
+      amount,
+      '--interval',
+      'quarterly',
+    ];
+    const added = await sh(...plan('Gold Plan'));
+    expect(added.code, added.stderr).toBe(0);
+    const line = /^Subscription (\S+) added: Gold Plan, 750000 kobo quarterly\n$/.exec(added.stdout);
+    expect(line).not.toBeNull();
+    const json = await sh(...plan('Silver Plan'), '--json');
+    expect(JSON.parse(json.stdout)).toEqual({
+      id: expect.any(String),
+      packageName: 'Silver Plan',
+      amount: '750000',
+      interval: 'quarterly',
+      businessId: business,
+      clientId: me.clientId,
+    });
+    const headers = await sandbox.signIn(me);
+    const listed = await fetch(`${child.url}/api/v1/clients/business/subscriptions?packageName=gold%20plan`, {
+      headers,
+    });
+    const { data } = (await listed.json()) as { data: { id: string }[] };
+    expect(data.map((s) => s.id)).toEqual([line?.[1]]);
+
+    for (const [missing, message] of [
+      ['--business', /--business is required/],
+      ['--package', /--package is required/],
+      ['--amount', /--amount must be a whole number/],
+      ['--interval', /--interval is required/],
+    ] as const) {
+      const args = plan('Partial Plan');
+      args.splice(args.indexOf(missing), 2);
+      oneLine(await sh(...args), 2, message);
+    }
+    oneLine(
+      await sh(...plan('Partial Plan', '1.5')),
+      2,
+      /--amount must be a whole number of at least 0, not "1.5"/,
+    );
+    oneLine(
+      await sh(
+        'subscription',
+        ...plan('Ghost Plan')
+          .slice(1)
+          .map((a) => (a === business ? 'nobody' : a)),
+      ),
+      1,
+      'banking-sandbox subscription: Business not found\n',
+    );
+    // Nothing of the refused calls was added.
+    const all = await fetch(`${child.url}/api/v1/clients/business/subscriptions`, { headers });
+    const plans = ((await all.json()) as { data: { packageName: string }[] }).data.map((s) => s.packageName);
+    expect(plans.sort()).toEqual(['Gold Plan', 'Silver Plan']);
+  });
+
   it('scenario: by name, from a file, --clear; an unknown one exit 1, bad usage exit 2', async () => {
     const active = async () =>
       (

@@ -5,12 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { signIn as signedIn } from '../../src/api/auth/schemas.js';
-import { subscription } from '../../src/api/subscriptions/schemas.js';
 import { commands } from '../../src/cli/commands.js';
 import { requestEntry } from '../../src/control/requests/schemas.js';
 import { dataOf, pageOf } from '../support/answers.js';
 import { http, runCli, type SandboxProcess, startProcess, stop, waitForOutput } from '../support/process.js';
-import { A, B } from '../support/sandbox.js';
+import { A } from '../support/sandbox.js';
 import { stateOf } from '../support/store.js';
 
 /**
@@ -257,84 +256,6 @@ describe.concurrent('the CLI', () => {
       expect(p.stderr()).toBe('');
     },
   );
-
-  it('subscription adds a plan the API lists, as a line or JSON; a missing option exits 2, an unknown business 1', async (context) => {
-    const { dir, start } = await opened(context);
-    const p = await start(['--in-memory', '--quiet']);
-    const cli = (...args: string[]) => runCli(['subscription', '--url', p.url, ...args], { cwd: dir });
-    const plan = (business: string, name: string) => [
-      '--business',
-      business,
-      '--package',
-      name,
-      '--amount',
-      '750000',
-      '--interval',
-      'quarterly',
-    ];
-
-    const added = await cli(...plan(A.a1.id, 'Gold Plan'));
-    expect(added.code, added.stderr).toBe(0);
-    expect(added.stderr).toBe('');
-    const line = /^Subscription (\S+) added: Gold Plan, 750000 kobo quarterly\n$/.exec(added.stdout);
-    expect(line).not.toBeNull();
-
-    const json = await cli(...plan(B.b1.id, 'Silver Plan'), '--json');
-    expect(json.code, json.stderr).toBe(0);
-    const silver = subscription().parse(JSON.parse(json.stdout));
-    expect(silver).toEqual({
-      id: expect.any(String),
-      packageName: 'Silver Plan',
-      amount: '750000',
-      interval: 'quarterly',
-      businessId: B.b1.id,
-      clientId: B.id,
-    });
-
-    const headers = await signIn(p);
-    const listed = await http(p, 'GET', '/api/v1/clients/business/subscriptions?packageName=gold%20plan', {
-      headers,
-    });
-    expect(listed.status).toBe(200);
-    expect(pageOf(listed, subscription).data).toEqual([
-      {
-        id: line?.[1],
-        packageName: 'Gold Plan',
-        amount: '750000',
-        interval: 'quarterly',
-        businessId: A.a1.id,
-        clientId: A.id,
-      },
-    ]);
-
-    for (const [missing, message] of [
-      ['--business', /--business is required/],
-      ['--package', /--package is required/],
-      ['--amount', /--amount must be a whole number/],
-      ['--interval', /--interval is required/],
-    ] as const) {
-      const args = plan(A.a1.id, 'Partial Plan');
-      args.splice(args.indexOf(missing), 2);
-      const res = await cli(...args);
-      expect(res.code, missing).toBe(2);
-      expect(res.stdout).toBe('');
-      expect(res.stderr).toMatch(message);
-      expect(res.stderr.trim().split('\n')).toHaveLength(1);
-    }
-    const fraction = await cli(...plan(A.a1.id, 'Partial Plan').map((a) => (a === '750000' ? '1.5' : a)));
-    expect(fraction.code).toBe(2);
-
-    const unknown = await cli(...plan('no-such-business', 'Ghost Plan'));
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/Business not found/);
-    // Nothing of the refused calls was added: A1 has its three fixture plans and the gold one.
-    const all = await http(p, 'GET', '/api/v1/clients/business/subscriptions?limit=100', { headers });
-    expect(
-      pageOf(all, subscription)
-        .data.map((s) => s.packageName)
-        .sort(),
-    ).toEqual(['Gold Plan', 'Pro Plan', 'Pro Plan', 'Starter Plan']);
-  });
 
   it('--help lists every setting and the commands, and exits 0', async () => {
     const res = await runCli(['--help']);
