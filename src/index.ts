@@ -15,7 +15,7 @@ export type {
   BusinessChoice,
   ClientLogin,
   Ledger,
-  LedgerQuery,
+  LedgerFilter,
   NewSubscription,
   RequestEntryView,
   RequestFilter,

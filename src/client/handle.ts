@@ -7,7 +7,7 @@ import type {
 import type { ClockView } from '../control/clock/schemas.js';
 import type { PaymentReceivedView } from '../control/incoming-payments/schemas.js';
 import type { IncomingPayment } from '../control/incoming-payments/service.js';
-import type { LedgerQuery, LedgerView } from '../control/money/schemas.js';
+import type { LedgerFilter, LedgerView } from '../control/money/schemas.js';
 import type {
   RequestEntryView,
   RequestSearchInput,
@@ -30,7 +30,7 @@ export type VerificationView = VerificationResultView;
 export type Ledger = LedgerView;
 /** A subscription plan, as `GET /api/v1/clients/business/subscriptions` lists it. */
 export type Subscription = SubscriptionView;
-export type { LedgerQuery, NewSubscription };
+export type { LedgerFilter, NewSubscription };
 
 /** One client's logins, keys, businesses and members (an entry of `GET /__sandbox/credentials`). */
 export type ClientCredentials = ClientCredentialsView;
@@ -91,10 +91,11 @@ export interface SandboxHandle {
   /** Money arrives on a virtual account; its webhook is sent (see `drain`). */
   incomingPayment(payment: IncomingPayment): Promise<PaymentReceivedView>;
   /**
-   * A business's ledger, newest first. `{retrievalReference}` finds the entry of one transfer: its `id` is the
-   * transaction reference a dispute names, and a failed one keeps its `errorCode`.
+   * A page of a business's ledger, newest first (`page`, `limit`: 100 entries by default, at most 1000).
+   * `{retrievalReference}` finds the entry of one transfer: its `id` is the transaction reference a dispute names,
+   * and a failed one keeps its `errorCode`.
    */
-  ledger(businessId: string, query?: LedgerQuery): Promise<Ledger>;
+  ledger(businessId: string, query?: LedgerFilter): Promise<Ledger>;
   /** Adds a subscription plan to a business (`GET /api/v1/clients/business/subscriptions` lists it). */
   addSubscription(businessId: string, plan: NewSubscription): Promise<Subscription>;
   /** Makes a ready scenario (by name) or a scenario object the active one; `null` goes back to the start-up one. */

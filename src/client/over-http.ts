@@ -1,5 +1,6 @@
 import type { WaitingWork } from '../control/sandbox/waiting.js';
 import { DrainTimeoutError } from '../control/sandbox/waiting.js';
+import { MAX_LONG_PAGE } from '../domain/pagination.js';
 import { ControlApiError, SandboxError, SandboxUnreachableError, VerificationError } from '../errors.js';
 import type {
   BusinessChoice,
@@ -90,7 +91,9 @@ function journalAndAuth(
   return {
     ledger: async (businessId, query = {}) => {
       const search = new URLSearchParams(
-        Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+        Object.entries(query).flatMap(([name, value]): [string, string][] =>
+          value === undefined ? [] : [[name, String(value)]],
+        ),
       ).toString();
       const path = `/__sandbox/businesses/${encodeURIComponent(businessId)}/ledger`;
       return (await call('GET', search ? `${path}?${search}` : path)) as Ledger;
@@ -131,8 +134,18 @@ export function handleOverHttp(url: string, transport: Transport): SandboxHandle
   return {
     url,
     ...journalAndAuth(transport, url),
-    credentials: async () =>
-      ((await call('GET', '/__sandbox/credentials')) as { clients: ClientCredentials[] }).clients,
+    // Every client, a page at a time: one answer stays small however many clients tests made.
+    credentials: async () => {
+      const clients: ClientCredentials[] = [];
+      for (let page = 1; ; page++) {
+        const answer = (await call('GET', `/__sandbox/credentials?limit=${MAX_LONG_PAGE}&page=${page}`)) as {
+          clients: ClientCredentials[];
+          pagination: { hasNextPage: boolean };
+        };
+        clients.push(...answer.clients);
+        if (!answer.pagination.hasNextPage) return clients;
+      }
+    },
     newClient: async (options = {}) =>
       (await call('POST', '/__sandbox/clients', options)) as NewClientCredentials,
     incomingPayment: async (payment) =>

@@ -18,6 +18,17 @@ export const controlPageQuery = pageQuery.extend({
   limit: z.coerce.number().int().min(1).max(MAX_CONTROL_PAGE).default(10),
 });
 
+/** The largest page of a control answer a test usually reads whole (a ledger, the outbox, the credentials). */
+export const MAX_LONG_PAGE = 1000;
+
+/**
+ * `page` and `limit` of a control answer a test usually reads whole: 100 by default, at most `MAX_LONG_PAGE` (as
+ * the request journal), so that one call stays small however large the state grows.
+ */
+export const longPageQuery = pageQuery.extend({
+  limit: z.coerce.number().int().min(1).max(MAX_LONG_PAGE).default(100),
+});
+
 export interface Pagination {
   totalCount: number;
   hasNextPage: boolean;

@@ -148,7 +148,8 @@ type AnswerFor<S, R> = R extends { kind: 'data'; schema: infer L }
     : R extends { kind: 'done' }
       ? WithStatus<S> & { message?: string }
       : R extends { kind: 'raw'; schema: infer L }
-        ? WithStatus<S> & { json: Built<L> }
+        ? // The body as JSON of its schema, or a JSON `Response` of its own that streams it (a state export).
+          WithStatus<S> & ({ json: Built<L> } | { response: Response })
         : R extends { kind: 'raw' }
           ? WithStatus<S> & { response: Response }
           : never;

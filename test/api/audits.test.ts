@@ -4,7 +4,7 @@ import roles from '../../fixtures/roles.json' with { type: 'json' };
 import { type AuditEntryView, auditEntry } from '../../src/api/audits/schemas.js';
 import { createdBusiness } from '../../src/api/business/schemas.js';
 import { payoutAccount } from '../../src/api/payouts/schemas.js';
-import { outbox } from '../../src/control/outbox/schemas.js';
+import { outboxMessage } from '../../src/control/outbox/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { type Answered, dataOf, type PageView, pageOf } from '../support/answers.js';
 import { BULK, bulkHelpers, drain, keysA1, processBatch, REPROCESS } from '../support/bulk.js';
@@ -475,7 +475,7 @@ describe('what each action writes: a lower-case verb and category', () => {
       'invite',
       'member',
     );
-    const sent = dataOf(await call(sandbox, 'GET', `/__sandbox/outbox?to=${email}`), outbox);
+    const sent = pageOf(await call(sandbox, 'GET', `/__sandbox/outbox?to=${email}`), outboxMessage).data;
     const authorizationToken = sent[0]?.data.authorizationToken ?? '';
     await expectWrites(
       'member registration',

@@ -393,6 +393,7 @@ const tour: Record<string, Step> = {
   },
   credentials: async (t) => {
     await control(t, 200, 'GET', '/credentials');
+    await control(t, 400, 'GET', '/credentials?limit=1001');
   },
   dashboard: async (t) => {
     const res = await t.sandbox.app.request('/__sandbox/ui');

@@ -7,7 +7,7 @@ import { transferResult } from '../../src/api/transfers/schemas.js';
 import { virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
 import { type RotatedSecretView, rotatedSecret } from '../../src/control/clients/schemas.js';
 import { ledger } from '../../src/control/money/schemas.js';
-import { type OutboxMessageView, outbox as outboxSchema } from '../../src/control/outbox/schemas.js';
+import { type OutboxMessageView, outboxMessage } from '../../src/control/outbox/schemas.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
 import { dataOf, pageOf } from '../support/answers.js';
 import { accountBalance, feeFor, ledgerOf, transferEntry } from '../support/money.js';
@@ -220,7 +220,7 @@ describe('outbox filters', () => {
   const outbox = async (query: string): Promise<OutboxMessageView[]> => {
     const res = await call(sandbox, 'GET', `/__sandbox/outbox${query}`);
     expect(res.status).toBe(200);
-    return dataOf(res, outboxSchema);
+    return pageOf(res, outboxMessage).data;
   };
 
   it('lists everything without filters', async () => {

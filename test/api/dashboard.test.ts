@@ -5,7 +5,7 @@ import { dispute } from '../../src/api/disputes/schemas.js';
 import { singleUseAccount, virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
 import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
 import { approvedBusiness } from '../../src/control/money/schemas.js';
-import { outbox } from '../../src/control/outbox/schemas.js';
+import { outboxMessage } from '../../src/control/outbox/schemas.js';
 import { readyScenarios } from '../../src/control/scenarios/schemas.js';
 import { virtualAccount as listedVirtualAccount } from '../../src/control/virtual-accounts/schemas.js';
 import {
@@ -362,7 +362,7 @@ async function recordsOf(sandbox: Sandbox, who: 'a' | 'b'): Promise<string[]> {
   expect(
     (await call(sandbox, 'POST', MEMBERS, { headers, body: { email, memberRoleId: VIEWER } })).status,
   ).toBe(201);
-  const message = dataOf(await call(sandbox, 'GET', `/__sandbox/outbox?to=${email}`), outbox)[0];
+  const message = pageOf(await call(sandbox, 'GET', `/__sandbox/outbox?to=${email}`), outboxMessage).data[0];
   if (!message) throw new Error(`no invitation to ${email} in the outbox`);
   return [
     `client-${client.id}`,
@@ -1248,7 +1248,7 @@ describe('GET /__sandbox/ui/events, the new sections', () => {
     expect(invited.status).toBe(201);
     const sent = await call(sandbox, 'GET', '/__sandbox/outbox');
     expect(sent.status).toBe(200);
-    const messages = dataOf(sent, outbox);
+    const messages = pageOf(sent, outboxMessage).data;
     const otp = messages.find((m) => m.type === 'bvn_otp' && m.to === A.owner.email);
     const invitation = messages.find((m) => m.type === 'member_invitation' && m.to === invitee);
     if (!otp?.data.otp || !invitation?.data.authorizationToken) throw new Error('no OTP or invitation sent');

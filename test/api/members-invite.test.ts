@@ -3,7 +3,7 @@ import roles from '../../fixtures/roles.json' with { type: 'json' };
 import { signIn } from '../../src/api/auth/schemas.js';
 import { member } from '../../src/api/members/schemas.js';
 import { apiRouteList } from '../../src/api/routes.js';
-import { outbox } from '../../src/control/outbox/schemas.js';
+import { outboxMessage } from '../../src/control/outbox/schemas.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
 import { dataOf, pageOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
@@ -26,7 +26,9 @@ const VIEWER = roleId('Viewer');
 async function invitationToken(sandbox: Sandbox, email: string): Promise<string> {
   const res = await call(sandbox, 'GET', '/__sandbox/outbox');
   expect(res.status).toBe(200);
-  const message = dataOf(res, outbox).find((m) => m.type === 'member_invitation' && m.to === email);
+  const message = pageOf(res, outboxMessage).data.find(
+    (m) => m.type === 'member_invitation' && m.to === email,
+  );
   const token = message?.data.authorizationToken;
   if (typeof token !== 'string' || token === '') throw new Error(`no invitation for ${email} in the outbox`);
   return token;
@@ -86,7 +88,7 @@ describe('inviting a member', () => {
       '/__sandbox/outbox?type=member_invitation&to=new.viewer@adebayo.test',
     );
     expect(res.status).toBe(200);
-    const messages = dataOf(res, outbox);
+    const messages = pageOf(res, outboxMessage).data;
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ type: 'member_invitation', to: 'new.viewer@adebayo.test' });
     expect(messages[0]?.data.authorizationToken).toMatch(/\S{16,}/);

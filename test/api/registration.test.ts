@@ -4,7 +4,7 @@ import states from '../../fixtures/states.json' with { type: 'json' };
 import { auditEntry } from '../../src/api/audits/schemas.js';
 import { type BusinessView, business, createdBusiness } from '../../src/api/business/schemas.js';
 import { approvedBusiness } from '../../src/control/money/schemas.js';
-import { outbox } from '../../src/control/outbox/schemas.js';
+import { outboxMessage } from '../../src/control/outbox/schemas.js';
 import { isValidNuban } from '../../src/domain/nuban.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { dataOf, pageOf } from '../support/answers.js';
@@ -363,7 +363,7 @@ describe('registration with the OTP from the outbox', () => {
     const { id } = dataOf(created, createdBusiness).business;
 
     const sent = await call(sandbox, 'GET', `/__sandbox/outbox?type=bvn_otp&to=${A.owner.email}`);
-    const message = dataOf(sent, outbox).find((m) => m.data.businessId === id);
+    const message = pageOf(sent, outboxMessage).data.find((m) => m.data.businessId === id);
     const otp = message?.data.otp;
     if (typeof otp !== 'string') throw new Error('no bvn_otp for the new business');
     expect(otp).toMatch(/^\d{4,8}$/);

@@ -12,7 +12,7 @@ import { bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
 import { business } from '../../src/api/business/schemas.js';
 import { payoutAccount } from '../../src/api/payouts/schemas.js';
 import { virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
-import { outbox } from '../../src/control/outbox/schemas.js';
+import { outboxMessage } from '../../src/control/outbox/schemas.js';
 import { controlRouteList } from '../../src/control/routes.js';
 import { activeScenario } from '../../src/control/scenarios/schemas.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
@@ -180,7 +180,7 @@ async function invitationToken(sandbox: Sandbox, me: Tenant, email: string): Pro
     201,
   );
   const sent = await call(sandbox, 'GET', `/__sandbox/outbox?to=${encodeURIComponent(email)}`);
-  const token = dataOf(sent, outbox)[0]?.data.authorizationToken;
+  const token = pageOf(sent, outboxMessage).data[0]?.data.authorizationToken;
   if (!token) throw new Error(`no invitation for ${email}`);
   return token;
 }
@@ -1211,7 +1211,7 @@ describe('sandbox and production keys never mix', () => {
     });
     expect(invite.status).toBe(201);
     const sent = await call(sandbox, 'GET', `/__sandbox/outbox?to=${email}`);
-    const [message] = dataOf(sent, outbox);
+    const [message] = pageOf(sent, outboxMessage).data;
     const body = {
       authorizationToken: message?.data.authorizationToken ?? '',
       firstName: 'Ngozi',

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn as signedIn } from '../../src/api/auth/schemas.js';
 import { business } from '../../src/api/business/schemas.js';
 import { memberRole, member as memberView } from '../../src/api/members/schemas.js';
-import { outbox as outboxSchema } from '../../src/control/outbox/schemas.js';
+import { outboxMessage } from '../../src/control/outbox/schemas.js';
 import { errorEnvelope } from '../../src/http/wire.js';
 import { dataOf, pageOf } from '../support/answers.js';
 import { http, type SandboxProcess, startProcess, stop } from '../support/process.js';
@@ -44,10 +44,10 @@ describe('account lifecycle against the real process', () => {
     expect(invite.status).toBe(201);
     expect(invite.body).toEqual({ status: true, message: 'Invitation sent successfully' });
 
-    const outbox = dataOf(
+    const outbox = pageOf(
       await http(sandbox, 'GET', '/__sandbox/outbox?type=member_invitation&to=newcomer@adebayo.test'),
-      outboxSchema,
-    );
+      outboxMessage,
+    ).data;
     const token = outbox[0]?.data.authorizationToken ?? '';
     expect(token.length).toBeGreaterThan(20);
 

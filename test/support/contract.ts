@@ -49,7 +49,11 @@ export const answerCheck: AnswerCheck = (route, status, body) => {
   } else if (body instanceof Response) {
     // A body of its own (a page, an event stream) is not read here: it must be one the route documents, by its
     // content type.
-    const documented = isReply(reply) && reply.kind === 'raw' ? reply.contentType : undefined;
+    // A raw reply with a schema is JSON, which a route may stream in a `Response` of its own (a state export).
+    const documented =
+      isReply(reply) && reply.kind === 'raw'
+        ? (reply.contentType ?? (reply.schema ? 'application/json' : undefined))
+        : undefined;
     const given = body.headers.get('content-type');
     if (documented === undefined)
       refuse(`${where}: a body of its own (${given}), which it does not document`);

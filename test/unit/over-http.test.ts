@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { handleOverHttp, type Transport } from '../../src/client/over-http.js';
 import { DrainTimeoutError } from '../../src/control/sandbox/waiting.js';
+import { MAX_LONG_PAGE } from '../../src/domain/pagination.js';
 import {
   ControlApiError,
   SandboxError,
@@ -194,5 +195,34 @@ describe('what each method sends', () => {
     expect(() => handle.schemeB({ ...client, businesses: [] })).toThrow(
       new SandboxError('client owner@x.test has no business: name one'),
     );
+  });
+});
+
+describe('credentials over HTTP', () => {
+  it('reads every page of GET /__sandbox/credentials, the largest pages allowed, until there is no next one', async () => {
+    const sent: string[] = [];
+    const pages = [
+      { clients: [{ clientId: 'a' }, { clientId: 'b' }], pagination: { hasNextPage: true } },
+      { clients: [{ clientId: 'c' }], pagination: { hasNextPage: false } },
+    ];
+    const handle = handleOverHttp('http://bank:4010', async (path) => {
+      sent.push(path);
+      return new Response(JSON.stringify(ok(pages[sent.length - 1])), { status: 200 });
+    });
+    expect((await handle.credentials()).map((c) => c.clientId)).toEqual(['a', 'b', 'c']);
+    expect(sent).toEqual([
+      `/__sandbox/credentials?limit=${MAX_LONG_PAGE}&page=1`,
+      `/__sandbox/credentials?limit=${MAX_LONG_PAGE}&page=2`,
+    ]);
+  });
+
+  it('ledger() sends its page and filter as the query', async () => {
+    const { sent, handle } = scripted(200, ok({ transactions: [] }));
+    await handle.ledger('b1', { retrievalReference: 'ref 1', page: 2, limit: 5 });
+    await handle.ledger('b1');
+    expect(sent.map((s) => s.path)).toEqual([
+      '/__sandbox/businesses/b1/ledger?retrievalReference=ref+1&page=2&limit=5',
+      '/__sandbox/businesses/b1/ledger',
+    ]);
   });
 });

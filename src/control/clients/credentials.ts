@@ -1,9 +1,18 @@
+import { type PageQuery, paginate } from '../../domain/pagination.js';
 import type { ClientRecord } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
 
 /** The logins of every client in the state, shaped as `GET /__sandbox/credentials` returns them. */
 export function credentials(store: Store) {
   return store.all('clients').map((client) => credentialsOf(store, client));
+}
+
+/** A page of them, in the order the clients were made (the fixtures' first): only the page's are built. */
+export function credentialsPage(store: Store, query: PageQuery) {
+  const { data, pagination } = paginate(store.all('clients'), query, (client) =>
+    credentialsOf(store, client),
+  );
+  return { clients: data, pagination };
 }
 
 /** One client's logins, keys, businesses and members. */

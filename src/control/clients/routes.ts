@@ -3,8 +3,14 @@ import { WEBHOOK_URL_WARNINGS } from '../../api/settings/routes.js';
 import { webhookUrlWarnings } from '../../domain/stricter-in-production.js';
 import { defineRoute, type Route, reply } from '../../http/route.js';
 import { warn } from '../../http/warnings.js';
-import { credentials as credentialsOfAll } from './credentials.js';
-import { credentials, newClientBody, newClientCredentials, rotatedSecret } from './schemas.js';
+import { credentialsPage } from './credentials.js';
+import {
+  credentials,
+  credentialsQuery,
+  newClientBody,
+  newClientCredentials,
+  rotatedSecret,
+} from './schemas.js';
 import { rotateSecret } from './secrets.js';
 import { createClient } from './tenants.js';
 
@@ -17,11 +23,13 @@ export const clientRoutes: Route[] = [
     method: 'get',
     path: '/credentials',
     summary: 'Credentials',
-    description: 'Every client’s logins, keys, businesses and members, from the live state.',
+    description:
+      'Every client’s logins, keys, businesses and members, from the live state: a page of 100 clients by default (`page`, `limit` up to 1000), the fixtures’ first, with `pagination` in `data`.',
     tag: TAG,
     auth: { scheme: 'none' },
+    query: credentialsQuery,
     responses: { 200: reply('Sandbox credentials', credentials) },
-    handle: ({ deps }) => ({ data: { clients: credentialsOfAll(deps.store) } }),
+    handle: ({ deps, query }) => ({ data: credentialsPage(deps.store, query) }),
   }),
   defineRoute({
     operationId: 'createClient',

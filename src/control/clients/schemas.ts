@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { virtualAccount } from '../../api/virtual-accounts/schemas.js';
+import { longPageQuery } from '../../domain/pagination.js';
 import { roleName } from '../../domain/roles.js';
 import { lazy } from '../../http/route.js';
-import { isoDate, kobo } from '../../http/wire.js';
+import { isoDate, kobo, pagination } from '../../http/wire.js';
 
 // The clients, their logins and keys.
 
@@ -51,8 +52,14 @@ export const newClientCredentials = lazy('NewClientCredentials', () =>
 );
 export type NewClientCredentialsView = z.infer<ReturnType<typeof newClientCredentials>>;
 
+/** A page of the clients (100 by default, at most 1000), in the order they were made: the fixtures' first. */
+export const credentialsQuery = longPageQuery;
+
 export const credentials = lazy('Credentials', () =>
-  z.strictObject({ clients: z.array(clientCredentials()) }),
+  z.strictObject({
+    clients: z.array(clientCredentials()).describe('a page of the clients, the fixtures’ first'),
+    pagination: pagination().describe('of `clients`'),
+  }),
 );
 export type CredentialsView = z.infer<ReturnType<typeof credentials>>;
 

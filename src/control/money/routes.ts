@@ -43,7 +43,7 @@ export const moneyRoutes: Route[] = [
     path: '/businesses/{id}/ledger',
     summary: 'A business’s ledger',
     description:
-      'Newest first, with `balance` and the `ledgerBalance` it explains. Each entry as kept: its `id` is the transaction reference (a dispute’s `transactionId`), a failed transfer keeps its `errorCode` and `errorMessage`, and `requestId` is the API request that made it (`GET /__sandbox/requests?requestId=`; null for entries the sandbox made itself: balance adjustments, incoming payments, bulk items debited in the background, and in states written before it was kept). `?retrievalReference=` finds a transfer’s entry.',
+      'Newest first, with `balance` and the `ledgerBalance` it explains. Each entry as kept: its `id` is the transaction reference (a dispute’s `transactionId`), a failed transfer keeps its `errorCode` and `errorMessage`, and `requestId` is the API request that made it (`GET /__sandbox/requests?requestId=`; null for entries the sandbox made itself: balance adjustments, incoming payments, bulk items debited in the background, and in states written before it was kept). `?retrievalReference=` finds a transfer’s entry. A page of 100 entries by default (`page`, `limit` up to 1000), with `pagination` in `data`: one call stays small however long the ledger grows.',
     tag: TAG,
     auth: { scheme: 'none' },
     params: { id: businessId },

@@ -1,15 +1,16 @@
 import * as z from 'zod';
 import { text } from '../../domain/fields.js';
+import { longPageQuery } from '../../domain/pagination.js';
 import { lazy } from '../../http/route.js';
-import { kobo } from '../../http/wire.js';
+import { kobo, pagination } from '../../http/wire.js';
 import { transactionRecord } from '../../store/records.js';
 
 // A business's money: its balance, its approval (which opens its payment account), its ledger.
 
 export const balanceBody = z.object({ balance: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 
-/** The ledger's filter: the entry of one transfer, by the `retrievalReference` it was sent with. */
-export const ledgerQuery = z.object({
+/** A page of the ledger (100 entries by default), and its filter: one transfer's entry, by its reference. */
+export const ledgerQuery = longPageQuery.extend({
   retrievalReference: text()
     .optional()
     .describe(
@@ -17,6 +18,8 @@ export const ledgerQuery = z.object({
     ),
 });
 export type LedgerQuery = z.infer<typeof ledgerQuery>;
+/** What a caller asks of the ledger: a page (`page`, `limit`) and the filter, each optional. */
+export type LedgerFilter = z.input<typeof ledgerQuery>;
 
 // What the routes answer.
 
@@ -55,7 +58,8 @@ export const ledger = lazy('Ledger', () =>
             ),
         }),
       )
-      .describe('newest first, as kept'),
+      .describe('a page of the entries, newest first, as kept'),
+    pagination: pagination().describe('of `transactions`: `page` and `limit` (100 by default, at most 1000)'),
   }),
 );
 export type LedgerView = z.infer<ReturnType<typeof ledger>>;

@@ -1,6 +1,7 @@
 import { approveBusiness } from '../../api/business/service.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../domain/errors.js';
+import { paginate } from '../../domain/pagination.js';
 import { ledgerBalance, post } from '../../ledger/ledger.js';
 import type { ApprovedBusinessView, BalanceSetView, LedgerQuery, LedgerView } from './schemas.js';
 
@@ -45,11 +46,11 @@ export async function approve(deps: Deps, businessId: string): Promise<ApprovedB
 }
 
 /**
- * A business's ledger, newest first, with the balance it explains next to the stored one; with a
+ * A page of a business's ledger, newest first, with the balance it explains next to the stored one; with a
  * `retrievalReference`, only the entry of the transfer sent with it (where a failed transfer's `errorCode` and a
  * dispute's `transactionId` are read).
  */
-export function ledgerOf(deps: Deps, businessId: string, query: LedgerQuery = {}): LedgerView {
+export function ledgerOf(deps: Deps, businessId: string, query: LedgerQuery): LedgerView {
   const business = deps.store.get('businesses', businessId);
   if (!business) throw new ApiError(404, 'Business not found');
   const { retrievalReference } = query;
@@ -59,11 +60,13 @@ export function ledgerOf(deps: Deps, businessId: string, query: LedgerQuery = {}
       : deps.store
           .where('transactions', 'retrievalReference', retrievalReference)
           .filter((t) => t.businessId === businessId);
+  const { data, pagination } = paginate(entries.reverse(), query, (entry) => entry);
   return {
     businessId,
     openingBalance: business.openingBalance,
     balance: business.balance,
     ledgerBalance: ledgerBalance(deps.store, businessId),
-    transactions: entries.reverse(),
+    transactions: data,
+    pagination,
   };
 }

@@ -1,5 +1,5 @@
-import { defineRoute, type Route, reply } from '../../http/route.js';
-import { outbox, outboxQuery } from './schemas.js';
+import { defineRoute, page, type Route } from '../../http/route.js';
+import { outboxMessage, outboxQuery } from './schemas.js';
 import { listOutbox } from './service.js';
 
 /** `/outbox`: the messages the service "sent". */
@@ -9,11 +9,12 @@ export const outboxRoutes: Route[] = [
     method: 'get',
     path: '/outbox',
     summary: 'Sent messages',
-    description: 'Member invitations and BVN one-time passwords the service "sent", newest first.',
+    description:
+      'Member invitations and BVN one-time passwords the service "sent", newest first: a page of 100 by default (`page`, `limit` up to 1000).',
     tag: 'Sandbox',
     auth: { scheme: 'none' },
     query: outboxQuery,
-    responses: { 200: reply('Outbox', outbox) },
-    handle: ({ deps, query }) => ({ data: listOutbox(deps, query) }),
+    responses: { 200: page('Outbox', outboxMessage) },
+    handle: ({ deps, query }) => ({ page: listOutbox(deps, query) }),
   }),
 ];

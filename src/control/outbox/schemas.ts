@@ -1,11 +1,13 @@
 import * as z from 'zod';
+import { longPageQuery } from '../../domain/pagination.js';
 import { outboxType } from '../../domain/statuses.js';
 import { lazy } from '../../http/route.js';
 import { outboxRecord } from '../../store/records.js';
 
 // What the service "sent": member invitations and BVN one-time passwords.
 
-export const outboxQuery = z.object({
+/** A page of messages (100 by default, at most 1000), to one address or of one type if asked. */
+export const outboxQuery = longPageQuery.extend({
   to: z.string().trim().min(1).optional(),
   type: outboxType.optional(),
 });
@@ -16,5 +18,3 @@ export type OutboxQuery = z.infer<typeof outboxQuery>;
 /** A message as it is kept; `data` holds what a test needs of it (the invitation token, the OTP). */
 export const outboxMessage = lazy('OutboxMessage', () => z.strictObject(outboxRecord.shape));
 export type OutboxMessageView = z.infer<ReturnType<typeof outboxMessage>>;
-
-export const outbox = lazy('Outbox', () => z.array(outboxMessage()).describe('newest first'));

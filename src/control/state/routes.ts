@@ -1,5 +1,6 @@
 import { DONE, defineRoute, done, type Route, raw } from '../../http/route.js';
 import { stateDocument } from '../../store/records.js';
+import { stateStream } from './export-stream.js';
 import { importLimit, stateExport } from './schemas.js';
 import { importState } from './service.js';
 
@@ -12,10 +13,16 @@ export const stateRoutes: Route[] = [
     method: 'get',
     path: '/state',
     summary: 'Export the state',
+    description:
+      'The whole state as one JSON document, sent a chunk at a time as the client reads it (the state at the moment it was asked for): however large the state, one export holds about a chunk of it in memory, and other requests are answered meanwhile.',
     tag: TAG,
     auth: { scheme: 'none' },
     responses: { 200: raw('The whole state', stateExport) },
-    handle: ({ deps }) => ({ json: deps.store.exportState() }),
+    handle: ({ deps }) => ({
+      response: new Response(stateStream(deps.store.exportState()), {
+        headers: { 'content-type': 'application/json' },
+      }),
+    }),
   }),
   defineRoute({
     operationId: 'importState',
