@@ -27,7 +27,7 @@ import { ScenarioController } from './scenarios/controller.js';
 import { embeddedScenariosDir, ScenarioLibrary } from './scenarios/library.js';
 import type { Scenario } from './scenarios/schema.js';
 import type { StoreFileSystem } from './store/file-system.js';
-import { type Fixtures, loadFixtures } from './store/fixtures.js';
+import { type Fixtures, isFixtureState, loadFixtures } from './store/fixtures.js';
 import type { StateDocument } from './store/records.js';
 import { buildInitialState } from './store/seed.js';
 import { Store } from './store/store.js';
@@ -160,6 +160,7 @@ async function assemble(
     fs: internals.storeFs,
     probeIntervalMs: internals.probeIntervalMs,
     initialState,
+    isState: isFixtureState(fixtures),
     onCompactionError: (error) => log(compactionFailed(error)),
     onWriteHealth: (health) => log(writeHealth(health)),
   });

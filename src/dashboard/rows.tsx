@@ -1,3 +1,4 @@
+import { accountState } from '../api/virtual-accounts/service.js';
 import type { Deps } from '../deps.js';
 import type { RequestEntry } from '../http/request-log.js';
 import type {
@@ -380,7 +381,7 @@ export function VirtualAccountRow({ deps, account: v }: { deps: Deps; account: V
       </td>
       <td>{businessName(deps, v.businessId)}</td>
       <td>
-        {v.usedBy !== null ? (
+        {accountState(v, deps.clock.now()) === 'used' ? (
           <span class="used" title={`Paid by ${v.usedBy}`}>
             <Badge status="used" />
           </span>

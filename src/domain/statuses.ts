@@ -31,6 +31,9 @@ export const virtualAccountType = z.enum(['temporal', 'permanent']);
 /** A virtual account as kept: a multi-use one's `type`, or `single_use` (one payment of one amount, then expired). */
 export const virtualAccountKind = z.enum([...virtualAccountType.options, 'single_use']);
 export type VirtualAccountKind = z.infer<typeof virtualAccountKind>;
+/** Whether a virtual account takes a payment: `used` is a single-use account that took its one payment. */
+export const virtualAccountState = z.enum(['open', 'used', 'expired']);
+export type VirtualAccountState = z.infer<typeof virtualAccountState>;
 export const outboxType = z.enum(['member_invitation', 'bvn_otp']);
 
 /**

@@ -34,7 +34,7 @@ export interface SchemeBOptions {
   missingBusinessStatus: 400 | 401;
 }
 
-/** An answer `authenticate` gives, built only when it is given. */
+/** A refusal `authenticate` may give: its status and message, the `ApiError` made only when it is given. */
 interface Refusal {
   status: 401 | 404;
   message: string;

@@ -94,6 +94,12 @@ const fixtureSchemas = {
 export type Fixtures = { [K in keyof typeof fixtureSchemas]: z.infer<(typeof fixtureSchemas)[K]> };
 export type FeeTable = Fixtures['fees'];
 
+/** Whether an id names a state of `fixtures` (to bring an earlier version's state ids up to date). */
+export function isFixtureState(fixtures: Pick<Fixtures, 'states'>): (id: string) => boolean {
+  const ids = new Set(fixtures.states.map((s) => s.id));
+  return (id) => ids.has(id);
+}
+
 /** A fixture file that cannot be read or does not hold (named with the bad field): 400. */
 export class FixtureError extends SandboxError {
   static {

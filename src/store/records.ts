@@ -438,21 +438,21 @@ for (const name of collectionNames) {
   storedRecordSchemas[name] = earlier ? z.union([collectionSchemas[name], earlier]) : collectionSchemas[name];
 }
 
+/** Each collection's schema in a stored state: its records, any of which may be in an earlier shape. */
+const storedCollections = {} as Record<CollectionName, z.ZodType<unknown[]>>;
+for (const name of collectionNames) {
+  const records = z.array(storedRecordSchemas[name]);
+  storedCollections[name] = mayBeMissing(name) ? records.default([]) : records;
+}
+
 /**
- * The whole state as exported, imported and written to the snapshot file: every collection must be there (those
- * added since a state was written excepted), each record in its current shape or an earlier one. Typed as the
- * current shapes, which is what an export holds and what a read state becomes once upgraded (`upgradeState`).
+ * The whole state as imported and written to the snapshot file: every collection must be there (those added since
+ * a state was written excepted), each record in its current shape or an earlier one. Its records are typed loosely:
+ * `upgradeState` (or the store, as it loads) makes a `StateDocument` of them.
  */
 export const stateDocument = z.object({
   version: z.literal(1),
-  collections: z.object(
-    Object.fromEntries(
-      collectionNames.map((name) => {
-        const records = z.array(storedRecordSchemas[name]);
-        return [name, mayBeMissing(name) ? records.default([]) : records];
-      }),
-    ) as unknown as { [K in CollectionName]: z.ZodType<Collections[K][]> },
-  ),
+  collections: z.object(storedCollections),
 });
 
 /** The whole state in the current shapes, every collection there: what the store holds and an export answers. */

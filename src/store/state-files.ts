@@ -71,7 +71,7 @@ function checkSnapshot(file: string, text: string): Snapshot {
     const where = issue ? describeIssue(issue, doc.collections) : 'is not a sandbox state';
     throw new StateFileError(`${file}: ${where}`);
   }
-  const metas = (parsed.data.collections.meta as unknown[]).length;
+  const metas = parsed.data.collections.meta.length;
   if (metas !== 1) {
     throw new StateFileError(
       `${file}: must hold exactly one meta record (seed and token key), found ${metas}`,

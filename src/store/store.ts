@@ -14,7 +14,7 @@ import {
 import { type Snapshot, SnapshotFile } from './snapshot-file.js';
 import { readStateFiles, temporaryFiles } from './state-files.js';
 import { StringPool, settleRecord } from './string-pool.js';
-import { upgradeRecord } from './upgrade.js';
+import { type UpgradeContext, upgradeRecord } from './upgrade.js';
 import { asWriteError, type StoreWriteError } from './write-error.js';
 
 export interface StoreOptions {
@@ -32,6 +32,11 @@ export interface StoreOptions {
   fs?: StoreFileSystem;
   /** While writes fail, how often the store tries a small write of its own to learn that they work again. */
   probeIntervalMs?: number;
+  /**
+   * Whether a state id is one of the fixtures', for bringing a state written by an earlier version up to date
+   * (`upgrade.ts`); without it, every id counts as one and none is renamed.
+   */
+  isState?: (id: string) => boolean;
 }
 
 /** Whether the store can make changes durable now; when not, why and since when (ms since the epoch). */
@@ -402,7 +407,7 @@ export class Store {
         const fields = (indexedFields as Record<string, readonly string[] | undefined>)[name] ?? [];
         this.indexes.set(name, new Map(fields.map((f) => [f, new Map()])));
         for (const record of doc.collections[name] ?? [])
-          this.apply(name, (record as { id: string }).id, upgradeRecord(name, record, this.clientOf));
+          this.apply(name, (record as { id: string }).id, upgradeRecord(name, record, this.upgrade));
       }
     } catch (error) {
       this.maps = previous.maps;
@@ -420,13 +425,16 @@ export class Store {
     if (entry.q <= this.seq) return;
     for (const [collection, id, record] of entry.o) {
       const name = collection as CollectionName;
-      this.apply(name, id, upgradeRecord(name, record, this.clientOf));
+      this.apply(name, id, upgradeRecord(name, record, this.upgrade));
     }
     this.seq = entry.q;
   }
 
-  /** The client of a business loaded so far, for records that used to belong to a business (`upgradeRecord`). */
-  private readonly clientOf = (businessId: string) => this.maps.businesses?.get(businessId)?.clientId;
+  /** What `upgradeRecord` looks up: the client of a business loaded so far, and the fixtures' state ids. */
+  private readonly upgrade: UpgradeContext = {
+    clientOf: (businessId) => this.maps.businesses?.get(businessId)?.clientId,
+    isState: (id) => this.options.isState?.(id) ?? true,
+  };
 
   /** Sets (or with `record` null deletes) one record and keeps the indexes true. */
   private apply(collection: CollectionName, id: string, record: unknown): void {

@@ -8,6 +8,25 @@ import { type CollectionName, collectionNames, type StateDocument } from './reco
 /** Finds the client of a business, for records that used to belong to one (payout accounts). */
 export type ClientOfBusiness = (businessId: string) => string | undefined;
 
+/** What an upgrade looks up beyond the record: a business's client, and whether a state id is one of the fixtures'. */
+export interface UpgradeContext {
+  clientOf: ClientOfBusiness;
+  /** Whether `id` names a state of the fixtures the sandbox loaded. */
+  isState: (id: string) => boolean;
+}
+
+/**
+ * State ids are `state_01` … `state_37` (the docs' form): an earlier business named its state by number (`24`).
+ * Renamed only where the number is no state of the fixtures loaded and its new name is one, so that fixtures of
+ * one's own that still number their states keep their businesses' ids as they are.
+ */
+function business(record: Loose, isState: (id: string) => boolean): Loose {
+  const id = record.stateId;
+  if (typeof id !== 'string' || !/^\d{1,2}$/.test(id) || isState(id)) return record;
+  const renamed = `state_${id.padStart(2, '0')}`;
+  return isState(renamed) ? { ...record, stateId: renamed } : record;
+}
+
 type Loose = Record<string, unknown>;
 
 /** Payout accounts belong to the client (docs): an earlier one named its business. */
@@ -67,18 +86,16 @@ function audit(record: Loose): Loose {
 
 /**
  * `record` of `collection` in the current shape: the same object when it is already, a new one otherwise.
- * `clientOf` finds a business's client among the records loaded so far (businesses load before payouts).
+ * `context.clientOf` finds a business's client among the records loaded so far (businesses load before payouts).
  */
-export function upgradeRecord(
-  collection: CollectionName,
-  record: unknown,
-  clientOf: ClientOfBusiness,
-): unknown {
+export function upgradeRecord(collection: CollectionName, record: unknown, context: UpgradeContext): unknown {
   if (record === null || typeof record !== 'object') return record;
   const loose = record as Loose;
   switch (collection) {
+    case 'businesses':
+      return business(loose, context.isState);
     case 'payouts':
-      return payout(loose, clientOf);
+      return payout(loose, context.clientOf);
     case 'disputes':
       return dispute(loose);
     case 'virtualAccounts':
@@ -92,19 +109,23 @@ export function upgradeRecord(
 
 /**
  * A state read from a document whose records were each checked against their current or earlier shape, every
- * record in the current shape; a collection it lacks (one added since it was written) is empty.
+ * record in the current shape; a collection it lacks (one added since it was written) is empty. `isState` says
+ * which state ids the fixtures loaded have.
  */
-export function upgradeState(doc: { version: 1; collections: Record<string, unknown> }): StateDocument {
+export function upgradeState(
+  doc: { version: 1; collections: Record<string, unknown> },
+  isState: (id: string) => boolean,
+): StateDocument {
   const lists = doc.collections as Partial<Record<CollectionName, unknown[]>>;
   const clients = new Map<string, string>();
   for (const business of lists.businesses ?? []) {
     const { id, clientId } = business as { id: string; clientId: string };
     clients.set(id, clientId);
   }
-  const clientOf = (id: string) => clients.get(id);
+  const context: UpgradeContext = { clientOf: (id) => clients.get(id), isState };
   const collections = {} as Record<CollectionName, unknown[]>;
   for (const name of collectionNames) {
-    collections[name] = (lists[name] ?? []).map((record) => upgradeRecord(name, record, clientOf));
+    collections[name] = (lists[name] ?? []).map((record) => upgradeRecord(name, record, context));
   }
   return { version: 1, collections: collections as StateDocument['collections'] };
 }

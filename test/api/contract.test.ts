@@ -274,7 +274,7 @@ const tour: Record<string, Step> = {
   },
   listDisputes: async (t) => {
     await api(t, 200, 'GET', '/clients/business/disputes?status=open', { headers: t.owner });
-    await api(t, 400, 'GET', '/clients/business/disputes?status=lost', { headers: t.owner });
+    await api(t, 400, 'GET', '/clients/business/disputes?page=0', { headers: t.owner });
   },
   getDispute: async (t) => {
     await api(t, 200, 'GET', `/clients/business/disputes/${kept(t, 'dispute')}`, { headers: t.owner });

@@ -256,8 +256,19 @@ describe('disputes', () => {
     expect(pagination.totalCount).toBe(descriptions.length);
   });
 
-  it.each(['closed', 'pending', ''])('answers 400 to status=%s', async (status) => {
-    const res = await call(sandbox, 'GET', `${DISPUTES}?status=${status}`, { headers });
+  it('takes the status in any case, and a status that is none matches nothing (no rule the docs do not give)', async () => {
+    expect((await list('?status=RESOLVED')).data.map((d) => d.description)).toEqual([
+      'Customer says the goods never arrived',
+    ]);
+    for (const status of ['closed', 'pending']) {
+      const { data, pagination } = await list(`?status=${status}`);
+      expect(data, status).toEqual([]);
+      expect(pagination.totalCount).toBe(0);
+    }
+  });
+
+  it('answers 400 to an empty status, as to any empty text field', async () => {
+    const res = await call(sandbox, 'GET', `${DISPUTES}?status=`, { headers });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'status' })]));
   });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
+import { auditEntry } from '../../src/api/audits/schemas.js';
 import { type PayoutAccountView, payoutAccount } from '../../src/api/payouts/schemas.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { pageOf } from '../support/answers.js';
@@ -358,6 +359,22 @@ describe('payout accounts belong to the client: A1 and A2 share them', () => {
     expect(res.status).toBe(200);
     return pageOf(res, payoutAccount);
   };
+
+  it('writes its audit entries client-wide: an account added through A1 shows in the log of A2 too', async () => {
+    const body = { accountName: 'Audit Payee', accountNumber: '0123456789', bankName: 'X', bankCode: '044' };
+    expect((await call(sandbox, 'POST', PAYOUTS, { headers: a1, body })).status).toBe(201);
+    const created = async (h: Record<string, string>) => {
+      const res = await call(sandbox, 'GET', '/api/v1/clients/business/audits?type=payout&action=create', {
+        headers: h,
+      });
+      return pageOf(res, auditEntry).data.length;
+    };
+    expect(await created(a1)).toBe(1);
+    expect(await created(a2)).toBe(1);
+    expect(await created(headersB)).toBe(0);
+    const [made] = (await list(a1)).data.filter((p) => p.accountName === 'Audit Payee');
+    expect((await call(sandbox, 'DELETE', `${PAYOUTS}/${made?.id}`, { headers: a1 })).status).toBe(200);
+  });
 
   it('lists the same accounts, identically, from A1 and from A2', async () => {
     expect((await call(sandbox, 'POST', PAYOUTS, { headers: a1, body: payout('2000000001') })).status).toBe(

@@ -357,6 +357,13 @@ describe('billers', () => {
     expect((await clientState(sandbox, A.id)).billers).toEqual(['033']);
   });
 
+  it('answers a code of any length that is no biller as unknown, not as a format error', async () => {
+    const long = '0'.repeat(11);
+    const res = await configure({ billers: [long] });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ status: false, message: `Invalid biller code: ${long}`, data: null });
+  });
+
   it('rejects billers that is not an array, or missing, with 400', async () => {
     for (const body of [{ billers: '044' }, { billers: { code: '044' } }, { billers: null }, {}]) {
       const res = await configure(body);

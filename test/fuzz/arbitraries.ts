@@ -177,14 +177,16 @@ const { junk } = fc.letrec<{ junk: unknown }>((tie) => ({
 
 const bankCodes = banks.banks.slice(0, 6).map((b) => b.code);
 const roleIds = roles.map((r) => r.id);
-const stateIds = ['1', '24', '37', ...states.slice(-1).map((s) => s.id)];
+// The fixtures' ids, and the numbers earlier versions used for them (which are no state now).
+const stateIds = ['state_01', 'state_24', '24', '1', ...states.slice(-1).map((s) => s.id)];
 
 const digits = (n: number) => fc.stringMatching(new RegExp(`^\\d{${n}}$`));
 
 const fieldHints: Record<string, Arb> = {
   amount: fc.oneof(
-    fc.integer({ min: 100, max: 5_000_000 }),
-    fc.constantFrom(100, 99, 0, 500_000, 500_001, 5_000_000, 5_000_001, 1_000_000_000, 1_000_000_001),
+    fc.integer({ min: 1, max: 5_000_000 }),
+    // The edges: the least amount, the fee tiers', and past what a number holds exactly.
+    fc.constantFrom(1, 0, -1, 500_000, 500_001, 5_000_000, 5_000_001, Number.MAX_SAFE_INTEGER, 2 ** 53),
     fc.integer({ min: 100, max: 100_000 }).map(String),
   ),
   receiverAccountNumber: fc.oneof(

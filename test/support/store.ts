@@ -181,6 +181,9 @@ export function inOldShapes(
   shapes: OldShapes,
 ): { version: 1; collections: Record<string, unknown[]> } {
   const { subscriptions: _later, ...collections } = structuredClone(state.collections);
+  // Before the docs' `state_01` form, states were numbered: `state_24` was `24`.
+  for (const business of collections.businesses)
+    business.stateId = business.stateId.replace(/^state_0?(\d+)$/, '$1');
   const old: Record<string, unknown[]> = { ...collections };
   for (const [name, records] of Object.entries(shapes.records))
     old[name] = [...(old[name] ?? []), ...records];
@@ -201,5 +204,7 @@ export function expectUpgraded(state: StateDocument, shapes: OldShapes): void {
     expect(a.type).toBe(a.type.toLowerCase());
     expect(a.action).toMatch(/^[a-z_]+$/);
   }
+  // Every state id named as the fixtures name it now (a business not registered yet has none).
+  for (const b of state.collections.businesses) expect(b.stateId).toMatch(/^$|^state_\d{2}$/);
   expect(state.collections.subscriptions).toEqual([]);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isValidNuban } from '../../src/domain/nuban.js';
 import { embeddedFixturesDir, loadFixtures } from '../../src/store/fixtures.js';
-import { stateDocument } from '../../src/store/records.js';
+import { currentStateDocument } from '../../src/store/records.js';
 import { buildInitialState } from '../../src/store/seed.js';
 
 describe('fixtures and seeding', async () => {
@@ -17,7 +17,7 @@ describe('fixtures and seeding', async () => {
 
   it('holds what the contract promises', async () => {
     const state = await buildInitialState(fixtures, 1);
-    expect(stateDocument.safeParse(state).success).toBe(true);
+    expect(currentStateDocument.safeParse(state).success).toBe(true);
     const { clients, users, businesses, customers, roles } = state.collections;
     expect(clients).toHaveLength(2);
     expect(roles.map((r) => r.name).sort()).toEqual(['Admin', 'Manager', 'Viewer']);

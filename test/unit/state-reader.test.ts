@@ -1,11 +1,16 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import states from '../../fixtures/states.json' with { type: 'json' };
 import { readStateDocument } from '../../src/control/state/state-reader.js';
 import { ApiError } from '../../src/domain/errors.js';
+import { isFixtureState } from '../../src/store/fixtures.js';
 import { type StateDocument, stateDocument } from '../../src/store/records.js';
 import { upgradeState } from '../../src/store/upgrade.js';
 import { A, B, memorySandbox } from '../support/sandbox.js';
 import { currentState, expectUpgraded, inOldShapes, oldShapes } from '../support/store.js';
+
+/** The embedded fixtures' state ids, as the sandbox reads a state with. */
+const isState = isFixtureState({ states });
 
 type Outcome = { ok: unknown } | { status: number; malformed: boolean };
 
@@ -32,7 +37,7 @@ function whole(text: string): StateDocument {
   }
   const parsed = stateDocument.safeParse(value);
   if (!parsed.success) throw new ApiError(400, 'invalid');
-  return upgradeState(parsed.data);
+  return upgradeState(parsed.data, isState);
 }
 
 let exported: StateDocument;
@@ -60,7 +65,7 @@ describe('readStateDocument', () => {
       ),
     ];
     for (const form of forms) {
-      expect(await readStateDocument(form)).toEqual(whole(form));
+      expect(await readStateDocument(form, isState)).toEqual(whole(form));
     }
   });
 
@@ -82,10 +87,10 @@ describe('readStateDocument', () => {
     // The first name again, its quotes written as \u0022 escapes.
     const odd = JSON.stringify(doc).replace(JSON.stringify(names[0]), '"a\\u0022]},{\\u0022b"');
     expect(odd).toContain('\\u0022');
-    expect(await readStateDocument(odd)).toEqual(whole(odd));
-    expect((await readStateDocument(JSON.stringify(doc))).collections.customers.map((c) => c.name)).toEqual(
-      names,
-    );
+    expect(await readStateDocument(odd, isState)).toEqual(whole(odd));
+    expect(
+      (await readStateDocument(JSON.stringify(doc), isState)).collections.customers.map((c) => c.name),
+    ).toEqual(names);
   });
 
   it('reads many batches, and gives the event loop turns while it does', async () => {
@@ -101,7 +106,7 @@ describe('readStateDocument', () => {
       if (reading) setImmediate(tick);
     };
     setImmediate(tick);
-    const read = await readStateDocument(big);
+    const read = await readStateDocument(big, isState);
     reading = false;
     expect(read.collections.customers).toHaveLength(40_000);
     expect(read).toEqual(whole(big));
@@ -113,15 +118,15 @@ describe('readStateDocument', () => {
     const third = doc.collections.customers[2];
     if (!third) throw new Error('the fixtures have fewer than three customers');
     third.nuban = 42;
-    const res = await outcome(() => readStateDocument(JSON.stringify(doc)));
+    const res = await outcome(() => readStateDocument(JSON.stringify(doc), isState));
     expect(res).toEqual({ status: 400, malformed: false });
-    await expect(readStateDocument(JSON.stringify(doc))).rejects.toThrow(
+    await expect(readStateDocument(JSON.stringify(doc), isState)).rejects.toThrow(
       /^collections\.customers\.2\.nuban is invalid/,
     );
     const { meta: _meta, ...withoutMeta } = exported.collections;
-    await expect(readStateDocument(JSON.stringify({ version: 1, collections: withoutMeta }))).rejects.toThrow(
-      'collections.meta is required',
-    );
+    await expect(
+      readStateDocument(JSON.stringify({ version: 1, collections: withoutMeta }), isState),
+    ).rejects.toThrow('collections.meta is required');
   });
 
   it.each([
@@ -134,7 +139,7 @@ describe('readStateDocument', () => {
     ['a broken record', () => text.replace('"businessId":', '"businessId"=')],
     ['empty', () => ''],
   ])('%s: 400 Malformed JSON body', async (_name, make) => {
-    const res = await outcome(() => readStateDocument(make()));
+    const res = await outcome(() => readStateDocument(make(), isState));
     expect(res).toEqual({ status: 400, malformed: true });
   });
 
@@ -170,7 +175,7 @@ describe('readStateDocument', () => {
           fc.constantFrom(...structural),
           async (at, kind, char) => {
             const mutated = mutate(doc, at, kind, char);
-            expect(await outcome(() => readStateDocument(mutated))).toEqual(
+            expect(await outcome(() => readStateDocument(mutated, isState))).toEqual(
               await outcome(() => whole(mutated)),
             );
           },
@@ -187,7 +192,7 @@ describe('readStateDocument: a document an earlier version wrote', () => {
   it('reads the old shapes as the current ones, as the whole parse does', async () => {
     const old = JSON.stringify(inOldShapes(exported, shapes));
     expect(old).not.toContain('"subscriptions"');
-    const read = await readStateDocument(old);
+    const read = await readStateDocument(old, isState);
     expectUpgraded(read, shapes);
     // Every record now fits its current schema.
     expect(currentState().parse(read)).toEqual(read);
@@ -199,13 +204,13 @@ describe('readStateDocument: a document an earlier version wrote', () => {
 
   it("gives an old payout account the client of its business: B's for B1", async () => {
     const ofB = oldShapes({ clientId: B.id, businessId: B.b1.id, transactionId: 't' }, 'old-b');
-    const read = await readStateDocument(JSON.stringify(inOldShapes(exported, ofB)));
+    const read = await readStateDocument(JSON.stringify(inOldShapes(exported, ofB)), isState);
     expect(read.collections.payouts).toEqual([{ ...ofB.upgraded.payouts[0], clientId: B.id }]);
   });
 
   it('gives a payout account of a business the document does not hold no client', async () => {
     const orphan = oldShapes({ clientId: A.id, businessId: 'gone-business', transactionId: 't' });
-    const read = await readStateDocument(JSON.stringify(inOldShapes(exported, orphan)));
+    const read = await readStateDocument(JSON.stringify(inOldShapes(exported, orphan)), isState);
     expect(read.collections.payouts.map((p) => p.clientId)).toEqual(['']);
   });
 
@@ -216,7 +221,7 @@ describe('readStateDocument: a document an earlier version wrote', () => {
       'new',
     );
     for (const [name, records] of Object.entries(current.upgraded)) doc.collections[name]?.push(...records);
-    const read = await readStateDocument(JSON.stringify(doc));
+    const read = await readStateDocument(JSON.stringify(doc), isState);
     expectUpgraded(read, shapes);
     expectUpgraded(read, current);
     expect(read.collections.audits).toHaveLength(shapes.upgraded.audits.length * 2);
@@ -224,11 +229,11 @@ describe('readStateDocument: a document an earlier version wrote', () => {
 
   it('may lack the collections added since (subscriptions), not the others', async () => {
     const { subscriptions: _later, ...withoutLater } = exported.collections;
-    const read = await readStateDocument(JSON.stringify({ version: 1, collections: withoutLater }));
+    const read = await readStateDocument(JSON.stringify({ version: 1, collections: withoutLater }), isState);
     expect(read.collections.subscriptions).toEqual([]);
     const { users: _users, ...withoutUsers } = exported.collections;
     await expect(
-      readStateDocument(JSON.stringify({ version: 1, collections: withoutUsers })),
+      readStateDocument(JSON.stringify({ version: 1, collections: withoutUsers }), isState),
     ).rejects.toThrow('collections.users is required');
   });
 
@@ -237,8 +242,28 @@ describe('readStateDocument: a document an earlier version wrote', () => {
     const [payout] = shapes.records.payouts;
     const { businessId: _gone, ...neither } = payout ?? {};
     doc.collections.payouts = [neither];
-    const res = await outcome(() => readStateDocument(JSON.stringify(doc)));
+    const res = await outcome(() => readStateDocument(JSON.stringify(doc), isState));
     expect(res).toEqual({ status: 400, malformed: false });
-    await expect(readStateDocument(JSON.stringify(doc))).rejects.toThrow(/^collections\.payouts\.0/);
+    await expect(readStateDocument(JSON.stringify(doc), isState)).rejects.toThrow(/^collections\.payouts\.0/);
+  });
+});
+
+describe('state ids written before the docs’ form', () => {
+  it('become state_NN where the fixtures have that id and not the number, and stay as they are otherwise', async () => {
+    const numbered = structuredClone(exported);
+    const [first] = numbered.collections.businesses;
+    if (!first) throw new Error('the export holds businesses');
+    first.stateId = '7';
+    const read = await readStateDocument(JSON.stringify(numbered), isState);
+    expect(read.collections.businesses[0]?.stateId).toBe('state_07');
+    // Fixtures of one's own that still number their states: the id is theirs, and stays.
+    const ownFixtures = isFixtureState({ states: [{ id: '7', name: 'Bayelsa' }] });
+    const kept = await readStateDocument(JSON.stringify(numbered), ownFixtures);
+    expect(kept.collections.businesses[0]?.stateId).toBe('7');
+    // A number the fixtures have under neither name is left alone too.
+    first.stateId = '99';
+    expect(
+      (await readStateDocument(JSON.stringify(numbered), isState)).collections.businesses[0]?.stateId,
+    ).toBe('99');
   });
 });

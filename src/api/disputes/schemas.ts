@@ -12,7 +12,12 @@ export const disputeBody = z.object({
 
 export const disputeQuery = pageQuery.extend({
   transactionId: idText().optional(),
-  status: disputeStatus.optional(),
+  // Any text, as the audit log's filters: one that is no status matches nothing (the docs give no other rule).
+  status: text()
+    .optional()
+    .describe(
+      `${disputeStatus.options.map((s) => `\`${s}\``).join(', ')} (case-insensitive; another value matches nothing)`,
+    ),
   keyword: text().optional(),
 });
 export type DisputeQuery = z.infer<typeof disputeQuery>;

@@ -57,12 +57,13 @@ export function listDisputes(
   query: DisputeQuery,
 ): { data: DisputeView[]; pagination: Pagination } {
   const keyword = query.keyword?.toLowerCase();
+  const status = query.status?.toLowerCase();
   const matching = deps.store
     .where('disputes', 'businessId', business.id)
     .filter(
       (d) =>
         (query.transactionId === undefined || d.transactionId === query.transactionId) &&
-        (query.status === undefined || d.status === query.status) &&
+        (status === undefined || d.status === status) &&
         (keyword === undefined ||
           d.description.toLowerCase().includes(keyword) ||
           d.transactionId.toLowerCase().includes(keyword)),

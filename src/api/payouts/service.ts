@@ -70,7 +70,8 @@ export async function createPayout(
     };
     tx.put('payouts', record);
     recordAudit(tx, deps, actor, {
-      businessId: business.id,
+      // Client-wide, as the account is: every business of the client sees the entry.
+      businessId: null,
       type: 'payout',
       action: 'create',
     });
@@ -91,7 +92,7 @@ export async function updatePayout(
     const record: PayoutRecord = { ...payout, ...input };
     tx.put('payouts', record);
     recordAudit(tx, deps, actor, {
-      businessId: business.id,
+      businessId: null,
       type: 'payout',
       action: 'update',
     });
@@ -108,7 +109,7 @@ export async function deletePayout(
     const payout = payoutOf(tx, business, id);
     tx.delete('payouts', payout.id);
     recordAudit(tx, deps, actor, {
-      businessId: business.id,
+      businessId: null,
       type: 'payout',
       action: 'delete',
     });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import billerCodes from '../../../fixtures/billers.json' with { type: 'json' };
+import { text } from '../../domain/fields.js';
 import { lazy } from '../../http/route.js';
 
 /** Hosts a plain-http webhook may point at: this machine, the Docker host, and single-label container names. */
@@ -42,11 +43,7 @@ export const updateWebhookBody = z.object({ webhookUrl });
 export const configureBillersBody = z.object({
   billers: z
     .array(
-      z
-        .string()
-        .trim()
-        .min(1)
-        .max(10)
+      text()
         // Documented only: the service answers an unknown code with its own 400 (`Invalid biller code: …`).
         .meta({
           enum: billerCodes,

@@ -4,7 +4,7 @@ import { MAX_TIME_MS } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { makeNuban } from '../../domain/nuban.js';
 import { systemReference } from '../../domain/references.js';
-import type { VirtualAccountKind } from '../../domain/statuses.js';
+import type { VirtualAccountKind, VirtualAccountState } from '../../domain/statuses.js';
 import type { BusinessRecord, VirtualAccountRecord } from '../../store/records.js';
 import type { Tx } from '../../store/store.js';
 import { recordAudit } from '../audits/service.js';
@@ -26,6 +26,18 @@ export function newAccountNumber(tx: Tx, deps: Pick<Deps, 'fixtures' | 'store'>)
     const candidate = makeNuban(bank, tx.random().digits(9));
     if (!taken(candidate)) return candidate;
   }
+}
+
+/**
+ * A virtual account's state at `now`: `used` once a single-use account took its payment (whatever the time),
+ * `expired` past its `expiresAt` (temporal and single-use accounts), `open` otherwise.
+ */
+export function accountState(
+  v: Pick<VirtualAccountRecord, 'usedBy' | 'expiresAt'>,
+  now: number,
+): VirtualAccountState {
+  if (v.usedBy !== null) return 'used';
+  return v.expiresAt !== null && v.expiresAt <= now ? 'expired' : 'open';
 }
 
 /** A multi-use virtual account as the API shows it. */

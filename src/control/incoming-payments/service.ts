@@ -1,3 +1,4 @@
+import { accountState } from '../../api/virtual-accounts/service.js';
 import type { Deps } from '../../deps.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
@@ -21,17 +22,17 @@ export interface IncomingPayment {
  * Refuses a payment the account cannot take (409): a temporal or single-use account past its expiry, a single-use
  * account that took its payment already, or an amount other than the one it reserves.
  */
-export function refuseClosed(account: VirtualAccountRecord, amount: number, now: number): void {
-  if (account.type !== 'single_use') {
-    if (account.expiresAt !== null && account.expiresAt <= now)
-      throw new ApiError(409, 'This temporal virtual account has expired');
-    return;
+function refuseClosed(account: VirtualAccountRecord, amount: number, now: number): void {
+  const kind = account.type === 'single_use' ? 'single-use' : 'temporal';
+  switch (accountState(account, now)) {
+    case 'used':
+      throw new ApiError(409, 'This single-use virtual account has already received its payment');
+    case 'expired':
+      throw new ApiError(409, `This ${kind} virtual account has expired`);
+    case 'open':
+      break;
   }
-  if (account.usedBy !== null)
-    throw new ApiError(409, 'This single-use virtual account has already received its payment');
-  if (account.expiresAt !== null && account.expiresAt <= now)
-    throw new ApiError(409, 'This single-use virtual account has expired');
-  if (amount !== account.reservedAmount)
+  if (account.reservedAmount !== null && amount !== account.reservedAmount)
     throw new ApiError(
       409,
       `This single-use virtual account takes exactly ${account.reservedAmount} kobo, not ${amount}`,

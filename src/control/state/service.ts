@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { REAL_TIME } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { ledgerEffect } from '../../ledger/ledger.js';
+import { isFixtureState } from '../../store/fixtures.js';
 import type { StateDocument } from '../../store/records.js';
 import { readStateDocument } from './state-reader.js';
 
@@ -75,7 +76,7 @@ function selfPointingWebhook(deps: Deps, doc: StateDocument): string | null {
  * sandbox's invariants (see `brokenInvariant`); otherwise nothing changes.
  */
 export async function importState(deps: Deps, text: string): Promise<void> {
-  const doc = await readStateDocument(text);
+  const doc = await readStateDocument(text, isFixtureState(deps.fixtures));
   if (doc.collections.meta.length !== 1)
     throw new ApiError(400, 'collections.meta must hold exactly one record');
   const broken = brokenInvariant(doc) ?? selfPointingWebhook(deps, doc);

@@ -210,7 +210,7 @@ async function readCollections(cursor: Cursor, pacer: Pacer): Promise<Validated>
   return collections;
 }
 
-async function readStreaming(text: string): Promise<StateDocument> {
+async function readStreaming(text: string, isState: (id: string) => boolean): Promise<StateDocument> {
   const cursor = new Cursor(text);
   const pacer = new Pacer();
   if (cursor.peek() !== OPEN_BRACE) throw new OtherShape();
@@ -240,7 +240,7 @@ async function readStreaming(text: string): Promise<StateDocument> {
     }
   }
   // Every record was parsed by its collection's schema above (the current shape or an earlier one).
-  return upgradeState({ version: 1, collections: Object.fromEntries(collections) });
+  return upgradeState({ version: 1, collections: Object.fromEntries(collections) }, isState);
 }
 
 /**
@@ -250,9 +250,12 @@ async function readStreaming(text: string): Promise<StateDocument> {
  * `Malformed JSON body`, or 400 naming the first field that fails its schema. A document shaped otherwise than
  * `{version, collections: {name: [records]}}` is parsed whole, so its error reads the same as before.
  */
-export async function readStateDocument(text: string): Promise<StateDocument> {
+export async function readStateDocument(
+  text: string,
+  isState: (id: string) => boolean,
+): Promise<StateDocument> {
   try {
-    return await readStreaming(text);
+    return await readStreaming(text, isState);
   } catch (error) {
     if (error instanceof Malformed) throw new ApiError(400, 'Malformed JSON body');
     if (!(error instanceof OtherShape)) throw error;
@@ -264,5 +267,5 @@ export async function readStateDocument(text: string): Promise<StateDocument> {
     throw new ApiError(400, 'Malformed JSON body');
   }
   // Its records as their JSON text parsed back too (see `readRecords`).
-  return upgradeState(JSON.parse(JSON.stringify(parseInput(stateDocument, value))));
+  return upgradeState(JSON.parse(JSON.stringify(parseInput(stateDocument, value))), isState);
 }

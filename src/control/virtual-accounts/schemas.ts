@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { controlPageQuery } from '../../domain/pagination.js';
+import { virtualAccountState } from '../../domain/statuses.js';
 import { lazy } from '../../http/route.js';
 import { isoDate } from '../../http/wire.js';
 import { virtualAccountRecord } from '../../store/records.js';
@@ -9,10 +10,6 @@ import { virtualAccountRecord } from '../../store/records.js';
 export const virtualAccountsQuery = controlPageQuery;
 
 // What the route answers.
-
-/** Whether a virtual account takes a payment now. */
-export const virtualAccountState = z.enum(['open', 'used', 'expired']);
-export type VirtualAccountState = z.infer<typeof virtualAccountState>;
 
 /** A virtual account with its client and business; `expiresAt` ISO 8601 (the record keeps ms), null if permanent. */
 export const virtualAccount = lazy('VirtualAccountRecord', () =>

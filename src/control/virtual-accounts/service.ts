@@ -1,13 +1,8 @@
+import { accountState } from '../../api/virtual-accounts/service.js';
 import type { Deps } from '../../deps.js';
 import { type PageQuery, type Pagination, paginate } from '../../domain/pagination.js';
 import type { VirtualAccountRecord } from '../../store/records.js';
-import type { VirtualAccountState, VirtualAccountView } from './schemas.js';
-
-/** Whether the account takes a payment at `now`: a single-use one that took its payment is used, whatever the time. */
-export function accountState(v: VirtualAccountRecord, now: number): VirtualAccountState {
-  if (v.usedBy !== null) return 'used';
-  return v.expiresAt !== null && v.expiresAt <= now ? 'expired' : 'open';
-}
+import type { VirtualAccountView } from './schemas.js';
 
 /** A virtual account as the control API answers it: `expiresAt` as ISO 8601 text, and its state now. */
 function view(v: VirtualAccountRecord, now: number): VirtualAccountView {
