@@ -39,8 +39,10 @@ export function verifyToken(token: string, key: string, nowMs: number): VerifyRe
   if (parts.length !== 3) return { ok: false, reason: 'invalid' };
   const [header, payload, signature] = parts as [string, string, string];
   if (header !== HEADER) return { ok: false, reason: 'invalid' };
-  const expected = sign(`${header}.${payload}`, key);
-  const given = Buffer.from(signature, 'base64url');
+  // Compared as the canonical base64url text, not as the bytes it decodes to: Node's decoder also takes padding
+  // (`=`), standard base64 (`+`, `/`) and stray characters, so a token altered that way would still verify.
+  const expected = Buffer.from(sign(`${header}.${payload}`, key).toString('base64url'));
+  const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected))
     return { ok: false, reason: 'invalid' };
   let claims: TokenClaims;

@@ -75,11 +75,18 @@ const TOKEN_REFUSED = {
 export function createAuth(deps: Deps) {
   const { store, clock } = deps;
   // Verifying an HMAC per request is most of the cost of a cheap read, so a token whose signature was checked
-  // once is remembered; its expiry is still checked on every request.
+  // once is remembered; its expiry is still checked on every request. The cache holds for one token key: an import
+  // (`PUT /__sandbox/state`) or a reset that brings another key empties it, so no token of the old key verifies.
   const verified = new Map<string, TokenClaims>();
+  let verifiedWith = '';
 
   function claimsOf(token: string): TokenClaims {
     const now = clock.now();
+    const key = store.meta().jwtSecret;
+    if (key !== verifiedWith) {
+      verified.clear();
+      verifiedWith = key;
+    }
     const cached = verified.get(token);
     if (cached) {
       // Kept in the cache: the clock may yet reach its time of issue.
@@ -88,7 +95,7 @@ export function createAuth(deps: Deps) {
       verified.delete(token);
       throw new ApiError(401, 'Access token has expired');
     }
-    const result = verifyToken(token, store.meta().jwtSecret, now);
+    const result = verifyToken(token, key, now);
     if (!result.ok) throw new ApiError(401, TOKEN_REFUSED[result.reason]);
     if (verified.size >= TOKEN_CACHE_LIMIT) verified.clear();
     verified.set(token, result.claims);

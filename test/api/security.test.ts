@@ -21,6 +21,7 @@ import { dataOf, pageOf } from '../support/answers.js';
 import { deepDeliveryImport } from '../support/deep-import.js';
 import { transferEntry } from '../support/money.js';
 import { A, B, call, memorySandbox, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
+import { stateOf } from '../support/store.js';
 
 type Json = Record<string, unknown>;
 type HeaderMap = Record<string, string>;
@@ -1099,6 +1100,52 @@ describe('--control-token protects every control route', () => {
       });
       expect(bulk.status).toBe(200);
     }
+  });
+});
+
+describe('access tokens after the token key changes', () => {
+  it('a state import with another token key makes every earlier token invalid, one verified just before too', async () => {
+    const sandbox = await memorySandbox();
+    const token = await tokenFor(sandbox, A.owner);
+    const headers = schemeA(token, A.secretKey, A.a1.id);
+    // Verified, and so remembered.
+    expect((await call(sandbox, 'GET', DETAILS, { headers })).status).toBe(200);
+    const state = stateOf(await call(sandbox, 'GET', '/__sandbox/state'));
+    const [meta] = state.collections.meta;
+    if (!meta) throw new Error('the state has its meta record');
+    const imported = await call(sandbox, 'PUT', '/__sandbox/state', {
+      body: {
+        ...state,
+        collections: { ...state.collections, meta: [{ ...meta, jwtSecret: 'f'.repeat(64) }] },
+      },
+    });
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    const after = await call(sandbox, 'GET', DETAILS, { headers });
+    expect(after.status).toBe(401);
+    expect(after.body.message).toBe('Invalid access token');
+    // A token of the new key works.
+    const fresh = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    expect((await call(sandbox, 'GET', DETAILS, { headers: fresh })).status).toBe(200);
+    await sandbox.close();
+  });
+
+  it('a token with padding appended or its signature in standard base64 is refused, though its bytes are the same', async () => {
+    const sandbox = await memorySandbox();
+    let token = await tokenFor(sandbox, A.owner);
+    // Sign in until the signature has a character standard base64 writes otherwise.
+    while (!/[-_]/.test(token.split('.')[2] ?? '')) token = await tokenFor(sandbox, A.owner);
+    const [h, p, sig = ''] = token.split('.');
+    const standard = sig.replaceAll('-', '+').replaceAll('_', '/');
+    expect(
+      (await call(sandbox, 'GET', DETAILS, { headers: schemeA(token, A.secretKey, A.a1.id) })).status,
+    ).toBe(200);
+    for (const altered of [`${sig}=`, standard]) {
+      const res = await call(sandbox, 'GET', DETAILS, {
+        headers: schemeA(`${h}.${p}.${altered}`, A.secretKey, A.a1.id),
+      });
+      expect(res.status, altered).toBe(401);
+    }
+    await sandbox.close();
   });
 });
 

@@ -104,6 +104,30 @@ describe('JWT', () => {
     expect(verifyToken('a.b', key, 0).ok).toBe(false);
     expect(verifyToken('', key, 0).ok).toBe(false);
   });
+
+  it('takes only the signature’s canonical base64url: no padding, no standard base64, nothing around it', () => {
+    // A token whose signature has both characters base64url changes (`-` and `_`), found by its expiry.
+    let token = '';
+    for (let exp = 2000; !/[-_].*[-_]/.test(token.split('.')[2] ?? ''); exp++)
+      token = signToken({ ...claims, exp }, key);
+    const [h, p, sig = ''] = token.split('.');
+    expect(verifyToken(token, key, 1_000_000).ok).toBe(true);
+    const standard = sig.replaceAll('-', '+').replaceAll('_', '/');
+    for (const altered of [
+      `${sig}=`,
+      `${sig}==`,
+      standard,
+      `${standard}=`,
+      ` ${sig}`,
+      `${sig}\n`,
+      `${sig}.`,
+    ]) {
+      expect(verifyToken(`${h}.${p}.${altered}`, key, 1_000_000), JSON.stringify(altered)).toEqual({
+        ok: false,
+        reason: 'invalid',
+      });
+    }
+  });
 });
 
 describe('role rules', () => {
