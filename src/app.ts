@@ -12,8 +12,10 @@ import { ApiError } from './domain/errors.js';
 import { unmatchedRoute } from './http/allow.js';
 import { createAuth } from './http/auth.js';
 import type { AppEnv } from './http/env.js';
-import { errorBody, jsonAnswer } from './http/envelope.js';
-import { front } from './http/front.js';
+import { errorAnswer, errorBody, jsonAnswer } from './http/envelope.js';
+import { foreignHost, hostCheck } from './http/exposure.js';
+import { type Dispatch, front } from './http/front.js';
+import { requestHeader } from './http/headers.js';
 import { type AnswerCheck, mountRoutes } from './http/mount.js';
 import { formatRequest, RequestJournal } from './http/request-log.js';
 import type { Engines, Runtime } from './http/route.js';
@@ -125,9 +127,20 @@ export function createApp(
   app.notFound((c) => (isApiPath(c.req.path) ? scenarioFirst(c, deps, NO_ROUTE, unmatched) : unmatched(c)));
   app.onError(answerError);
 
-  // In front of everything, around Hono: the request id and the journal (see `front`).
+  // In front of everything, around Hono: the request id and the journal (see `front`). Listening on a loopback
+  // address without a control token, a request must name the sandbox by a loopback or allowed name (a page that
+  // reached it by another name got there by DNS rebinding); otherwise Hono's own fetch, with nothing in between.
   const logLine = deps.requestLog;
-  const dispatch = app.fetch;
+  const hostAllowed = hostCheck(deps.config);
+  const honoFetch = app.fetch;
+  const dispatch: Dispatch = hostAllowed
+    ? (request, env) => {
+        const host = requestHeader(env.incoming, request, 'host');
+        return hostAllowed(host)
+          ? honoFetch(request, env)
+          : errorAnswer(foreignHost(host ?? '', deps.config.host));
+      }
+    : honoFetch;
   app.fetch = front(dispatch, {
     bodyLimit: deps.config.journalBodyLimit,
     answered: (entry) => {

@@ -1,4 +1,5 @@
 import { credentials } from './control/clients/credentials.js';
+import { listensOnLoopback } from './http/exposure.js';
 import { formatEvent, type LogEvent } from './log.js';
 import type { RunningSandbox } from './sandbox.js';
 
@@ -14,6 +15,7 @@ export function banner(sandbox: RunningSandbox): string {
   if (config.quiet) return `banking-sandbox listening on ${api}\n`;
   const lines = [
     `banking-sandbox listening on ${api}`,
+    `  address:  ${sandbox.listening}${listensOnLoopback(config.host) ? ' (this machine only)' : ' (open to the network)'}`,
     `  state:    ${config.inMemory ? 'in memory (nothing is written)' : config.data}`,
     `  control:  ${sandbox.url}/__sandbox${config.controlToken ? ' (x-sandbox-token required)' : ''}`,
     `  docs:     ${sandbox.url}/docs`,
@@ -44,6 +46,7 @@ function listening(sandbox: RunningSandbox): LogEvent {
   if (config.quiet) return { level: 'info', event: 'listening', fields: where, text: message };
   const fields = {
     ...where,
+    listening: sandbox.listening,
     state: config.inMemory ? { inMemory: true, file: null } : { inMemory: false, file: config.data },
     control: `${url}/__sandbox`,
     controlTokenRequired: config.controlToken !== undefined,

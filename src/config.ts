@@ -99,6 +99,19 @@ export const settings = {
     'require header x-sandbox-token with this value on /__sandbox (default: open)',
     z.string().min(1).optional(),
   ),
+  allowedHosts: setting(
+    'allowed-hosts',
+    'SANDBOX_ALLOWED_HOSTS',
+    'host names a request may name in its Host header besides loopback ones, comma-separated, while the sandbox listens on a loopback address without --control-token (default: none)',
+    z
+      .union([z.string(), z.array(z.string())])
+      .default('')
+      .transform((given) =>
+        (Array.isArray(given) ? given : given.split(','))
+          .map((name) => name.trim().toLowerCase())
+          .filter((name) => name !== ''),
+      ),
+  ),
   tokenTtl: setting(
     'token-ttl',
     'SANDBOX_TOKEN_TTL',

@@ -107,6 +107,15 @@ export function resumed(bulkItems: number, deliveries: number): LogEvent {
   };
 }
 
+/**
+ * The sandbox listens on an address other machines reach, and no control token guards the control API: whoever
+ * reaches the port can reset it, read every secret and export the state. Said once at start-up, at `warn`.
+ */
+export function exposed(listening: string): LogEvent {
+  const message = `the control API is open to the network: listening on ${listening} without --control-token, anyone who reaches this port can reset the state, set balances, read every client's secret key and export the whole state (its token key included); set --control-token (SANDBOX_CONTROL_TOKEN) to close it, or listen on 127.0.0.1`;
+  return { level: 'warn', event: 'control.exposed', fields: { listening, message }, text: message };
+}
+
 export function compactionFailed(error: unknown): LogEvent {
   const message = `snapshot compaction failed (the journal still holds everything): ${(error as Error)?.message ?? error}`;
   return { level: 'warn', event: 'store.compaction_failed', fields: { message }, text: message };

@@ -24,6 +24,11 @@ export interface ConfigInput {
   scenario?: string;
   /** Require header `x-sandbox-token` with this value on `/__sandbox`. Default: none, the control API is open. */
   controlToken?: string;
+  /**
+   * Host names a request may name in its `Host` header besides loopback ones, while the sandbox listens on a
+   * loopback address without `controlToken`. Default: none.
+   */
+  allowedHosts?: string[];
   /** Access token lifetime, in seconds, 1 to 315360000 (10 years). Default 3600. */
   tokenTtl?: number;
   /** Largest JSON request body, in bytes (413 above). Default 1048576 (1 MiB). */

@@ -20,9 +20,10 @@ import { BulkProcessor } from './engine/bulk-processor.js';
 import { WebhookDispatcher } from './engine/webhook-dispatcher.js';
 import { ControlApiError } from './errors.js';
 import { answerClientError } from './http/client-error.js';
+import { listensOnLoopback } from './http/exposure.js';
 import type { AnswerCheck } from './http/mount.js';
 import { createLog, type Log } from './log.js';
-import { clientRefused, compactionFailed, resumed, writeHealth } from './log-events.js';
+import { clientRefused, compactionFailed, exposed, resumed, writeHealth } from './log-events.js';
 import { ScenarioController } from './scenarios/controller.js';
 import { embeddedScenariosDir, ScenarioLibrary } from './scenarios/library.js';
 import type { Scenario } from './scenarios/schema.js';
@@ -109,8 +110,10 @@ export interface Sandbox {
 
 /** A sandbox served on a port: `startSandbox()`. It is a `SandboxHandle`, as `connectSandbox()` answers one. */
 export interface RunningSandbox extends Sandbox {
-  /** Base URL of the server, without `/api/v1`. */
+  /** Base URL of the server, without `/api/v1` (through the loopback address when it listens on every interface). */
   url: string;
+  /** The address and port it listens on, as the server has them: `127.0.0.1:4010`, `0.0.0.0:4010`, `[::]:4010`. */
+  listening: string;
 }
 
 /** Parts the tests replace; not part of the package's interface. */
@@ -301,10 +304,16 @@ export async function startSandbox(
   const address = server.address() as AddressInfo;
   sandbox.listeningOn(address.port);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const listening = `${host}:${address.port}`;
+  if (sandbox.config.controlToken === undefined && !listensOnLoopback(address.address))
+    log(exposed(listening));
   const httpServer = server as import('node:http').Server;
+  // Every interface is reached from this machine through its loopback address.
+  const local = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
   return {
     ...sandbox,
-    url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`,
+    url: `http://${local}:${address.port}`,
+    listening,
     close: async () => {
       // Stop accepting, let requests in flight finish (briefly), then flush the store.
       const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));

@@ -1,3 +1,5 @@
+import { isLoopback, mappedIpv4 } from './loopback.js';
+
 /** What a webhook URL is compared with: the sandbox's own port and the names and addresses of its machine. */
 export interface SelfAddress {
   port: number;
@@ -14,15 +16,6 @@ function canonicalIpv6(address: string): string {
   }
 }
 
-/** `::ffff:7f00:1`, the URL parser's form of an IPv4-mapped address, as `127.0.0.1`. */
-function mappedIpv4(host: string): string | null {
-  const m = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
-  if (!m?.[1] || !m[2]) return null;
-  const hi = Number.parseInt(m[1], 16);
-  const lo = Number.parseInt(m[2], 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-}
-
 /** Whether a host, as the URL parser writes it, reaches this machine: loopback, "any", or one of its own. */
 function isOwnHost(hostname: string, local: readonly string[]): boolean {
   const bare = hostname
@@ -30,10 +23,8 @@ function isOwnHost(hostname: string, local: readonly string[]): boolean {
     .replace(/\.$/, '')
     .toLowerCase();
   const host = mappedIpv4(bare) ?? bare;
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
   // The URL parser has already turned 127.1, 2130706433 and 0x7f.1 into dotted quads, and 0 into 0.0.0.0.
-  if (/^127\.\d+\.\d+\.\d+$/.test(host) || host === '0.0.0.0') return true;
-  if (host === '::1' || host === '::') return true;
+  if (isLoopback(host) || host === '0.0.0.0' || host === '::') return true;
   return local.some((name) => {
     const own = name.includes(':') ? canonicalIpv6(name) : name.toLowerCase();
     return own === host;

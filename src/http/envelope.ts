@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { FieldError } from '../domain/errors.js';
+import type { ApiError, FieldError } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
 
 /**
@@ -19,6 +19,20 @@ export function jsonAnswer(c: Context<AppEnv>, body: unknown, status: number): R
   const text = JSON.stringify(body);
   const res: WithAnswerText = c.body(text, status as ContentfulStatusCode, {
     'Content-Type': 'application/json',
+  });
+  res[ANSWER_TEXT] = text;
+  return res;
+}
+
+/**
+ * An error answer made outside Hono, for a request refused before it reaches the app: the envelope as JSON, its
+ * text kept for the journal as `jsonAnswer` keeps it.
+ */
+export function errorAnswer(error: ApiError): Response {
+  const text = JSON.stringify(errorBody(error.message, error.errors));
+  const res: WithAnswerText = new Response(text, {
+    status: error.status,
+    headers: { 'Content-Type': 'application/json' },
   });
   res[ANSWER_TEXT] = text;
   return res;

@@ -1,0 +1,119 @@
+import type { Config } from '../config.js';
+import { ApiError } from '../domain/errors.js';
+import { isLoopback, normalHost } from '../domain/loopback.js';
+
+// Who may drive the sandbox when no --control-token guards it. A sandbox on the developer's machine is reached by
+// the developer's browser too, and so by every page it opens: a page of another site can send a form to it (a
+// "simple" cross-site request, which needs no permission), and a site whose name is made to resolve to 127.0.0.1
+// (DNS rebinding) can even read its answers. The rules here close both without a token: a request must name the
+// sandbox by a loopback name (or one the user allowed), and a control call must come from the sandbox's own pages
+// and carry JSON or no body. Bound to another address, the user chose to expose the sandbox: start-up says so.
+
+/** Whether the sandbox, listening on `host`, takes connections from this machine only. */
+export function listensOnLoopback(host: string): boolean {
+  const normal = normalHost(host);
+  return normal !== null && isLoopback(normal);
+}
+
+/** How many `Host` values the check remembers its answer for: a browser sends one or two, a scanner many. */
+const REMEMBERED_HOSTS = 64;
+
+/**
+ * The check of a request's `Host` header, when the sandbox must make one: listening on a loopback address without
+ * a control token. It passes a loopback name or address (`localhost:4010`, `127.0.0.1`, `[::1]`), a name of
+ * `--allowed-hosts`, and no `Host` at all (a call made in the process, `app.request()`); any other name is a page
+ * that reached the sandbox by a name that is not its own. Null when no check is needed.
+ */
+export function hostCheck(
+  config: Pick<Config, 'host' | 'controlToken' | 'allowedHosts'>,
+): ((host: string | undefined) => boolean) | null {
+  if (config.controlToken !== undefined || !listensOnLoopback(config.host)) return null;
+  const allowed = new Set(config.allowedHosts);
+  const seen = new Map<string, boolean>();
+  return (host) => {
+    if (host === undefined) return true;
+    let ok = seen.get(host);
+    if (ok === undefined) {
+      const normal = normalHost(host);
+      ok = normal !== null && (isLoopback(normal) || allowed.has(normal));
+      if (seen.size >= REMEMBERED_HOSTS) seen.clear();
+      seen.set(host, ok);
+    }
+    return ok;
+  };
+}
+
+/** The refusal of a request whose `Host` names the sandbox otherwise than by a loopback or allowed name. */
+export function foreignHost(host: string, listening: string): ApiError {
+  return new ApiError(
+    403,
+    `Host ${JSON.stringify(host)} is not allowed: listening on ${listening} without --control-token, the sandbox answers requests that name it by a loopback name (localhost, 127.0.0.1, [::1]) only; add the name with --allowed-hosts, or set --control-token`,
+  );
+}
+
+/** Methods that change nothing, whatever their origin or body. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** `application/json`, or a `+json` type (`application/merge-patch+json`), with any parameters. */
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+/** What the cross-site and body rules read of a control request. */
+export interface ControlRequest {
+  method: string;
+  /** The request's `Host` (or, in the process, its URL's host). */
+  host: string | undefined;
+  origin: string | undefined;
+  fetchSite: string | undefined;
+  contentType: string | undefined;
+  /** Whether the request carries a body (see `carriesBody`). */
+  hasBody: boolean;
+}
+
+/**
+ * The refusal of a control call a page of another origin sent (a cross-site form or script), or a call that
+ * changes state with a body other than JSON (the only bodies a cross-site form can send without asking: a form,
+ * `text/plain`); null for a call that may go on. Applied when no control token guards the control API: a token is
+ * a header no cross-site form can send.
+ */
+export function controlRefusal(request: ControlRequest): ApiError | null {
+  const { origin, fetchSite, host } = request;
+  const crossSite = fetchSite === 'cross-site' || fetchSite === 'same-site';
+  if (crossSite || (origin !== undefined && !sameOrigin(origin, host))) {
+    return new ApiError(
+      403,
+      `Control calls from another origin are refused (${origin ?? `Sec-Fetch-Site: ${fetchSite}`}): without --control-token only the sandbox's own pages and clients that send no Origin (tests, curl) may drive it`,
+    );
+  }
+  if (READS.has(request.method) || !request.hasBody) return null;
+  if (request.contentType !== undefined && JSON_TYPE.test(request.contentType)) return null;
+  return new ApiError(
+    415,
+    `Control calls that change state take a JSON body (Content-Type: application/json) or none, not ${request.contentType ?? 'a body without a type'}`,
+  );
+}
+
+/** Whether `origin` is the sandbox's own: the scheme's host and port the request named the sandbox by. */
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  if (host === undefined) return false;
+  try {
+    return new URL(origin).host === new URL(`http://${host}`).host;
+  } catch {
+    // `null` (a sandboxed frame, a file) and anything else that is no origin.
+    return false;
+  }
+}
+
+/**
+ * Whether a request carries a body: from the network, one its headers announce (a length above 0, or chunks); in
+ * the process (`app.request()`, no headers of the kind), one it was given.
+ */
+export function carriesBody(
+  contentLength: string | undefined,
+  transferEncoding: string | undefined,
+  fromNetwork: boolean,
+  request: Request,
+): boolean {
+  if (fromNetwork)
+    return (contentLength !== undefined && contentLength !== '0') || transferEncoding !== undefined;
+  return request.body !== null;
+}
