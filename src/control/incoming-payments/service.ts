@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { isoAt } from '../../domain/clock.js';
+import { hasExpired, isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { incomingCharge } from '../../domain/fees.js';
 import { pruneDeliveries } from '../../engine/delivery-log.js';
@@ -23,13 +23,13 @@ export interface IncomingPayment {
  */
 export function refuseClosed(account: VirtualAccountRecord, amount: number, now: number): void {
   if (account.type !== 'single_use') {
-    if (account.expiresAt !== null && account.expiresAt <= now)
+    if (account.expiresAt !== null && hasExpired(account.expiresAt, now))
       throw new ApiError(409, 'This temporal virtual account has expired');
     return;
   }
   if (account.usedBy !== null)
     throw new ApiError(409, 'This single-use virtual account has already received its payment');
-  if (account.expiresAt !== null && account.expiresAt <= now)
+  if (account.expiresAt !== null && hasExpired(account.expiresAt, now))
     throw new ApiError(409, 'This single-use virtual account has expired');
   if (amount !== account.reservedAmount)
     throw new ApiError(
