@@ -1,3 +1,4 @@
+import { isoOf } from './domain/clock.js';
 import type { ClientRefusal } from './http/client-error.js';
 import { redactWebhookUrl, scrubWebhookError } from './http/redact.js';
 import type { LogEvent } from './log.js';
@@ -10,7 +11,6 @@ import type { WriteHealth } from './store/store.js';
  */
 
 const quoted = (text: string) => JSON.stringify(text);
-const iso = (ms: number) => new Date(ms).toISOString();
 const errorText = (error: unknown) => String((error as Error)?.stack ?? error);
 
 /** A batch's items were queued: claimed by `process`, or resumed at a start-up. */
@@ -75,7 +75,7 @@ export function attemptFailed(
   const url = delivery.url ?? '';
   const n = Math.max(1, maxAttempts - delivery.attemptsLeft);
   const error = scrubWebhookError(attempt.error ?? `HTTP ${attempt.statusCode}`, url);
-  const next = delivery.nextAttemptAt === null ? null : iso(delivery.nextAttemptAt);
+  const next = delivery.nextAttemptAt === null ? null : isoOf(delivery.nextAttemptAt);
   const shown = redactWebhookUrl(url);
   return {
     level: 'warn',
@@ -131,7 +131,7 @@ export function writeHealth(health: WriteHealth): LogEvent {
   return {
     level: 'error',
     event: 'store.write_failing',
-    fields: { code: health.code, since: iso(health.since), message },
+    fields: { code: health.code, since: isoOf(health.since), message },
     text: message,
   };
 }

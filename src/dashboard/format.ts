@@ -2,7 +2,7 @@
 
 export { formatNaira } from '../domain/money.js';
 
-/** The `T` of an ISO timestamp, wherever its year ends (a year past 9999 is written `+010000`). */
+/** The `T` of an ISO timestamp, wherever its year ends (the clock stops in 9999, but `+010000` would still read). */
 const timeStart = (iso: string) => iso.indexOf('T');
 
 /** The time of day of an ISO timestamp, to the millisecond: `2026-11-22T10:04:05.123Z` → `10:04:05.123`. */
@@ -12,8 +12,8 @@ export const timeOf = (iso: string) => iso.slice(timeStart(iso) + 1, timeStart(i
 export const dateTimeOf = (iso: string) =>
   `${iso.slice(0, timeStart(iso))} ${iso.slice(timeStart(iso) + 1, timeStart(iso) + 9)}`;
 
-/** `ms` (ms since the epoch) as an ISO timestamp. */
-export const isoOf = (ms: number) => new Date(ms).toISOString();
+/** `ms` (ms since the epoch) as an ISO timestamp, with a four-digit year (`isoOf` of the clock). */
+export { isoOf } from '../domain/clock.js';
 
 /** A duration in words, to the largest unit: `45 s`, `12 min`, `3 h 5 min`, `2 d 4 h`. */
 export function durationWords(ms: number): string {

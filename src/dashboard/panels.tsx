@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import { END_OF_TIME_MS } from '../domain/clock.js';
 import { dateTimeOf, durationWords, isoOf } from './format.js';
 
 // The panels that show one thing each rather than a list: the clock and the scenario. The live feed renders them
@@ -17,8 +18,8 @@ const ADVANCE_STEPS: [label: string, ms: number][] = [
 ];
 
 /**
- * The virtual clock: now (the page keeps it ticking while the clock runs, from `data-offset-ms`), frozen or
- * running, how far it is from real time, and the calls that move it.
+ * The virtual clock: now (the page keeps it ticking while the clock runs, from `data-offset-ms`, and stops it at
+ * `data-end`, the end of the clock's range, as the server does), frozen or running, how far it is from real time, and the calls that move it.
  */
 export function ClockPanel({ deps }: { deps: Pick<Deps, 'clock'> }) {
   const { now, frozen, offsetMs } = deps.clock.describe();
@@ -33,6 +34,7 @@ export function ClockPanel({ deps }: { deps: Pick<Deps, 'clock'> }) {
       data-frozen={String(frozen)}
       data-offset-ms={String(offsetMs)}
       data-now={String(nowMs)}
+      data-end={String(END_OF_TIME_MS)}
     >
       <p class="clock-line">
         <time id="clock-now" datetime={isoOf(nowMs)}>

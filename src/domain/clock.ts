@@ -7,13 +7,75 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** ISO 8601 UTC with milliseconds, the wire format of every timestamp. */
-export function isoAt(clock: Clock): string {
-  return new Date(clock.now()).toISOString();
-}
+/** The last moment of the clock's range, as text: the last millisecond an ISO 8601 year of four digits can name. */
+export const END_OF_TIME = '9999-12-31T23:59:59.999Z';
+
+/**
+ * The last moment of the clock's range (ms since the epoch). Every ISO 8601 consumer expects four-digit years,
+ * and `Date.toISOString()` writes a later year with a sign and six digits, so the clock stops here: an advance
+ * past it is refused, and a running clock that real time carries past it stands still here.
+ */
+export const END_OF_TIME_MS = Date.parse(END_OF_TIME);
+
+/**
+ * The first moment of the clock's range, `0000-01-01T00:00:00.000Z`: the earliest time written with a four-digit
+ * year (one earlier is `-000001-…`). The clock never runs backwards, so only an import can ask for a time before
+ * it, and one that does is refused.
+ */
+export const START_OF_TIME_MS = Date.parse('0000-01-01T00:00:00.000Z');
 
 /** The last moment a `Date` can hold (and, negated, the first): 8.64e15 ms from the epoch. */
 export const MAX_TIME_MS = 8.64e15;
+
+/** `ms` brought inside the clock's range: a time before its start reads as the start, one past its end as the end. */
+export function withinRange(ms: number): number {
+  return Math.min(Math.max(ms, START_OF_TIME_MS), END_OF_TIME_MS);
+}
+
+/**
+ * A time computed ahead of the clock (an expiry, a retry's due time), capped at the end of the clock's range: the
+ * clock never passes the end, so a time past it would never come, and it could not be written with a four-digit
+ * year. See `hasExpired` for what an expiry capped there means.
+ */
+export function capAtEnd(ms: number): number {
+  return Math.min(ms, END_OF_TIME_MS);
+}
+
+/**
+ * Whether something that expires at `expiresAt` has expired at `now` (both ms since the epoch): it has once the
+ * clock reaches its expiry, except at the end of the clock's range. The clock reaches the end and stands there,
+ * and an expiry at the end is (nearly always) one capped there (`capAtEnd`) because it would have come later:
+ * it never comes, so a token, an invitation or an account issued near the end stays valid at the end rather than
+ * dying the moment the clock gets there.
+ */
+export function hasExpired(expiresAt: number, now: number): boolean {
+  return expiresAt <= now && expiresAt < END_OF_TIME_MS;
+}
+
+/**
+ * `ms` as ISO 8601 UTC with milliseconds, the wire format of every timestamp: always a four-digit year, since a
+ * time outside the clock's range (a record an earlier version wrote) is written as the end it lies beyond.
+ */
+export function isoOf(ms: number): string {
+  return new Date(withinRange(ms)).toISOString();
+}
+
+/** The clock's time as ISO 8601 UTC with milliseconds (`isoOf`). */
+export function isoAt(clock: Clock): string {
+  return isoOf(clock.now());
+}
+
+/** The end of the clock's range as the messages that refuse to pass it name it. */
+const END_PHRASE = `${END_OF_TIME}, the end of the clock's range`;
+
+/** Why a clock standing at `ms` would be outside its range, naming `field`; null inside it. */
+function rangeProblem(field: string, ms: number): string | null {
+  if (!Number.isSafeInteger(ms)) return `${field} must be a whole number of milliseconds`;
+  if (ms > END_OF_TIME_MS) return `${field} would put the clock past ${END_PHRASE}`;
+  if (ms < START_OF_TIME_MS)
+    return `${field} would put the clock before 0000-01-01T00:00:00.000Z, the start of the clock's range`;
+  return null;
+}
 
 /** The longest a real timer can wait; a longer delay would fire at once (Node clamps it to 1 ms). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -59,6 +121,11 @@ interface Sleeper {
  * so a retry scheduled inside the window also runs inside it. Only work started through `run()` is waited for:
  * the engines run each bulk item and each webhook attempt or retry wait that way. The clock imports no engine; it
  * only counts the tasks that are busy.
+ *
+ * Its range is `START_OF_TIME_MS` to `END_OF_TIME_MS` (years 0000 to 9999). An advance that would carry it past the
+ * end is refused and moves nothing; a running clock that real time carries past the end reads the end from then
+ * on (time stands still there); a sleep that would end past the end ends at the end, so work waiting on it still
+ * runs there.
  */
 export class VirtualClock implements Clock {
   private offsetMs = 0;
@@ -74,8 +141,13 @@ export class VirtualClock implements Clock {
 
   constructor(private readonly source: Clock = systemClock) {}
 
+  /**
+   * The clock's time, ms since the epoch, always inside its range: a running clock whose offset real time carries
+   * past the end reads the end (and one an earlier version left before the start reads the start), so nothing
+   * ever reads a time that cannot be written with a four-digit year.
+   */
   now(): number {
-    return this.frozenAt ?? this.source.now() + this.offsetMs;
+    return this.frozenAt ?? withinRange(this.source.now() + this.offsetMs);
   }
 
   /**
@@ -122,13 +194,11 @@ export class VirtualClock implements Clock {
 
   /**
    * Why `advance(ms)` would be refused, or null: `ms` must be a whole number of milliseconds, at least 1, and the
-   * clock must still be inside the range of a `Date` afterwards.
+   * clock must not pass the end of its range (`END_OF_TIME_MS`); reaching the end exactly is allowed.
    */
   advanceProblem(ms: number): string | null {
     if (!Number.isSafeInteger(ms) || ms < 1) return 'ms must be a whole number of milliseconds, at least 1';
-    if (this.now() + ms > MAX_TIME_MS) {
-      return `ms would move the clock past ${new Date(MAX_TIME_MS).toISOString()}, the last moment a Date can hold`;
-    }
+    if (this.now() + ms > END_OF_TIME_MS) return `ms would move the clock past ${END_PHRASE}`;
     return null;
   }
 
@@ -167,14 +237,28 @@ export class VirtualClock implements Clock {
     this.wake(() => true);
   }
 
-  /** Whether the clock would be inside the range of a `Date` with this state. */
-  fits(state: ClockState): boolean {
-    const now = state.frozenAt ?? this.source.now() + state.offsetMs;
-    return Math.abs(now) <= MAX_TIME_MS;
+  /**
+   * Why the clock may not take `state` from an import, or null: where it would stand (frozen, or running with
+   * the offset at this moment of real time) must be inside its range. Named by the field at fault.
+   */
+  stateProblem(state: ClockState): string | null {
+    if (state.frozenAt !== null) return rangeProblem('frozenAt', state.frozenAt);
+    return rangeProblem('offsetMs', this.source.now() + state.offsetMs);
   }
 
-  /** Takes the state's clock (start-up, import). */
+  /**
+   * Takes the state's clock (start-up, import, putting a clock back). Throws a `RangeError` and changes nothing
+   * for a frozen time outside the clock's range. A running offset is taken as it is: one that real time has
+   * carried past the end (a clock kept at the end across a restart) reads the end (`now`); an import checks it
+   * first (`stateProblem`).
+   */
   restore(state: ClockState): void {
+    const problem = !Number.isSafeInteger(state.offsetMs)
+      ? 'offsetMs must be a whole number of milliseconds'
+      : state.frozenAt === null
+        ? null
+        : rangeProblem('frozenAt', state.frozenAt);
+    if (problem) throw new RangeError(problem);
     this.offsetMs = state.offsetMs;
     this.frozenAt = state.frozenAt;
     this.rearm();
@@ -194,9 +278,9 @@ export class VirtualClock implements Clock {
   describe() {
     // One reading of real time: two could fall either side of a millisecond and show a running clock at -1.
     const real = this.source.now();
-    const now = this.frozenAt ?? real + this.offsetMs;
+    const now = this.frozenAt ?? withinRange(real + this.offsetMs);
     return {
-      now: new Date(now).toISOString(),
+      now: isoOf(now),
       frozen: this.frozenAt !== null,
       offsetMs: now - real,
     };
@@ -268,7 +352,8 @@ export class VirtualClock implements Clock {
   }
 
   private addSleeper(ms: number, wake: () => void): void {
-    const sleeper: Sleeper = { until: this.now() + ms, seq: this.seq++, wake, timer: undefined };
+    // The clock never passes the end: a wait past it ends there, rather than never.
+    const sleeper: Sleeper = { until: capAtEnd(this.now() + ms), seq: this.seq++, wake, timer: undefined };
     this.sleepers.add(sleeper);
     this.arm(sleeper);
   }

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { END_OF_TIME_MS, hasExpired } from './clock.js';
 
 /** The claims of an access token. */
 export interface TokenClaims {
@@ -28,6 +29,26 @@ export type VerifyResult =
   | { ok: true; claims: TokenClaims }
   | { ok: false; reason: 'invalid' | 'expired' | 'not-yet-valid' };
 
+/** The last whole second of the clock's range: `exp` is in whole seconds. */
+const LAST_SECOND = Math.floor(END_OF_TIME_MS / 1000);
+
+/**
+ * The `exp` of a token issued at `iat` to live `ttlSeconds`: capped at the clock's last second, since the clock
+ * never passes the end and a later `exp` could not be written as a date with a four-digit year.
+ */
+export function expiryClaim(iat: number, ttlSeconds: number): number {
+  return Math.min(iat + ttlSeconds, LAST_SECOND);
+}
+
+/**
+ * Whether the token has expired at `nowMs`. An `exp` at the clock's last second is one capped there
+ * (`expiryClaim`), and stands for the end of the range: like every expiry capped at the end, it never comes
+ * (`hasExpired`), so a token issued near the end still works once the clock stands there.
+ */
+export function tokenExpired(claims: TokenClaims, nowMs: number): boolean {
+  return hasExpired(claims.exp >= LAST_SECOND ? END_OF_TIME_MS : claims.exp * 1000, nowMs);
+}
+
 /** Whether a token was issued after `nowMs`: minted at a time the clock has not reached (it was reset, or imported). */
 export function issuedLater(claims: TokenClaims, nowMs: number): boolean {
   return claims.iat * 1000 > nowMs;
@@ -54,6 +75,6 @@ export function verifyToken(token: string, key: string, nowMs: number): VerifyRe
   if (typeof claims.exp !== 'number' || typeof claims.iat !== 'number' || typeof claims.sub !== 'string')
     return { ok: false, reason: 'invalid' };
   if (issuedLater(claims, nowMs)) return { ok: false, reason: 'not-yet-valid' };
-  if (claims.exp * 1000 <= nowMs) return { ok: false, reason: 'expired' };
+  if (tokenExpired(claims, nowMs)) return { ok: false, reason: 'expired' };
   return { ok: true, claims };
 }

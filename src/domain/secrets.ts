@@ -1,3 +1,4 @@
+import { hasExpired } from './clock.js';
 import { secureEqual } from './secure-compare.js';
 
 /** The keys of one client: its current secret and the ones rotated out, each valid until a time. */
@@ -9,7 +10,7 @@ export interface ClientSecrets {
 /** True when `key` is the current secret or a rotated-out one still in its grace period (constant time). */
 export function isClientSecret(client: ClientSecrets, key: string, nowMs: number): boolean {
   if (secureEqual(client.secretKey, key)) return true;
-  return client.retiredSecrets.some((s) => s.validUntil > nowMs && secureEqual(s.key, key));
+  return client.retiredSecrets.some((s) => !hasExpired(s.validUntil, nowMs) && secureEqual(s.key, key));
 }
 
 /** True when `key` is the current secret alone, not a rotated-out one in its grace period (constant time). */

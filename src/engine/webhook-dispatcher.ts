@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { retryDelayMs } from '../domain/backoff.js';
-import { type ClockTask, isoAt } from '../domain/clock.js';
+import { type ClockTask, capAtEnd, isoAt } from '../domain/clock.js';
 import { attemptFailed, backgroundError } from '../log-events.js';
 import type { ClientRecord, DeliveryAttempt, DeliveryRecord } from '../store/records.js';
 import { StoreWriteError } from '../store/write-error.js';
@@ -280,9 +280,10 @@ export class WebhookDispatcher {
         status,
         attempts: [...current.attempts, ...attempts],
         attemptsLeft,
+        // Capped at the end of time, where the clock stands still: a retry due past it would never come.
         nextAttemptAt:
           status === 'pending'
-            ? clock.now() + retryDelayMs(retry, config.webhookRetryBase, config.webhookRetryFactor)
+            ? capAtEnd(clock.now() + retryDelayMs(retry, config.webhookRetryBase, config.webhookRetryFactor))
             : null,
       };
       tx.put('deliveries', next);

@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import type { Actor } from '../domain/actor.js';
 import { ApiError } from '../domain/errors.js';
 import { canonicalId } from '../domain/ids.js';
-import { issuedLater, type TokenClaims, verifyToken } from '../domain/jwt.js';
+import { issuedLater, type TokenClaims, tokenExpired, verifyToken } from '../domain/jwt.js';
 import { type Area, permits, type RoleName } from '../domain/roles.js';
 import { isClientSecret, isCurrentSecret, isProductionKey } from '../domain/secrets.js';
 import type { BusinessRecord, ClientRecord } from '../store/records.js';
@@ -91,7 +91,7 @@ export function createAuth(deps: Deps) {
     if (cached) {
       // Kept in the cache: the clock may yet reach its time of issue.
       if (issuedLater(cached, now)) throw new ApiError(401, NOT_YET_VALID);
-      if (cached.exp * 1000 > now) return cached;
+      if (!tokenExpired(cached, now)) return cached;
       verified.delete(token);
       throw new ApiError(401, 'Access token has expired');
     }

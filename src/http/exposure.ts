@@ -88,7 +88,7 @@ export function controlRefusal(request: ControlRequest): ApiError | null {
   if (request.contentType !== undefined && JSON_TYPE.test(request.contentType)) return null;
   return new ApiError(
     415,
-    `Control calls that change state take a JSON body (Content-Type: application/json) or none, not ${request.contentType ?? 'a body without a type'}`,
+    `Content-Type must be application/json: a control call that changes state takes a JSON body or none, not ${request.contentType ?? 'a body without a type'}`,
   );
 }
 

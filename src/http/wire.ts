@@ -5,10 +5,10 @@ import { lazy, type Reply } from './route.js';
 // error envelope.
 
 /**
- * An instant as `Date.toISOString()` writes it: ISO 8601 in UTC (milliseconds optional). A year past 9999 (the virtual
- * clock may be moved that far) takes a sign and six digits, which `z.iso.datetime()` would refuse.
+ * An instant as `Date.toISOString()` writes it: ISO 8601 in UTC (milliseconds optional), with a four-digit year, as
+ * every ISO 8601 consumer expects: the sandbox clock's range ends at 9999-12-31T23:59:59.999Z.
  */
-const ISO_INSTANT = /^(?:\d{4}|[+-]\d{6})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 
 /** A date and time as the API sends it. */
 export const isoDate = () =>

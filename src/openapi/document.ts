@@ -155,7 +155,20 @@ export function failures(op: RouteInfo, api: boolean): Map<number, string[]> {
   else {
     add(401, '`x-sandbox-token is missing or wrong` (only with `--control-token`)');
     add(403, '`Webhook deliveries cannot call the control API`: the request has their `user-agent`');
+    add(
+      403,
+      '`Control calls from another origin are refused`: an `Origin` that is not the sandbox’s own, or `Sec-Fetch-Site` `cross-site` or `same-site` (without `--control-token`)',
+    );
+    if (op.method !== 'get')
+      add(
+        415,
+        '`Content-Type must be application/json: a control call that changes state takes a JSON body or none` (without `--control-token`)',
+      );
   }
+  add(
+    403,
+    '`Host … is not allowed`: listening on a loopback address without `--control-token`, a `Host` that is not a loopback name or one of `--allowed-hosts`',
+  );
   for (const [status, response] of Object.entries(op.responses)) {
     if (!isReply(response)) add(Number(status), ...(typeof response === 'string' ? [response] : response));
   }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { MAX_TIME_MS } from '../domain/clock.js';
+import { END_OF_TIME, END_OF_TIME_MS, MAX_TIME_MS, START_OF_TIME_MS } from '../domain/clock.js';
 import {
   bulkStatus,
   deliveryStatus,
@@ -220,15 +220,25 @@ export const subscriptionRecord = z.object({
   createdAt: z.string(),
 });
 
-/** A moment or a distance in ms that a `Date` can hold. */
-const dateMs = z.number().int().min(-MAX_TIME_MS).max(MAX_TIME_MS);
+/**
+ * A distance in ms that a `Date` can hold. A running clock's offset is not bounded by the clock's range: real time
+ * moves on while a state is kept, and the clock reads an offset that carries it past the end as the end.
+ */
+const distanceMs = z.number().int().min(-MAX_TIME_MS).max(MAX_TIME_MS);
+
+/** A moment in the clock's range (ms since the epoch): years 0000 to 9999. */
+const clockMoment = z
+  .number()
+  .int()
+  .min(START_OF_TIME_MS, "must not be before 0000-01-01T00:00:00.000Z, the start of the clock's range")
+  .max(END_OF_TIME_MS, `must not be past ${END_OF_TIME}, the end of the clock's range`);
 
 /** The virtual clock, kept in the state so that time never runs backwards across a restart or an import. */
 export const clockState = z.object({
   /** Virtual time minus real time, while the clock runs. */
-  offsetMs: dateMs,
+  offsetMs: distanceMs,
   /** Where the clock stands (ms since the epoch) while frozen; null while it runs. */
-  frozenAt: dateMs.nullable(),
+  frozenAt: clockMoment.nullable(),
 });
 
 export const metaRecord = z.object({

@@ -22,22 +22,26 @@ const ROUTES: readonly { route: Route; api: boolean }[] = [
 ];
 
 /**
- * What the control guard alone answers (401 with `--control-token`, 403 to a webhook delivery): the causes the
+ * What the control guard alone answers (401 with `--control-token`, 403 to a webhook delivery, another origin or a
+ * foreign Host, 415 to a body that is not JSON): the causes the
  * document gives a control route with nothing of its own. The guard runs before the route, so its answers are
  * not checked, and an operation whose only errors are the guard's needs no error in the tour.
  */
-const GUARD_CAUSES = failures(
-  {
-    operationId: 'guard',
-    method: 'get',
-    path: '/',
-    summary: '',
-    tag: '',
-    auth: { scheme: 'none' },
-    responses: {},
-  },
-  false,
-);
+const guardCauses = (method: 'get' | 'post') =>
+  failures(
+    {
+      operationId: 'guard',
+      method,
+      path: '/',
+      summary: '',
+      tag: '',
+      auth: { scheme: 'none' },
+      responses: {},
+    },
+    false,
+  );
+/** The guard's causes for a read and for a call that changes state (which may also be refused its body). */
+const GUARD_CAUSES = new Map([...guardCauses('get'), ...guardCauses('post')]);
 
 /** Whether the document gives the operation an error status for a cause of its own, not only the guard's. */
 function documentsOwnError(route: RouteInfo, api: boolean): boolean {

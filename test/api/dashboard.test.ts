@@ -1366,7 +1366,7 @@ describe('GET /__sandbox/ui/events, the new sections', () => {
     const advanced = patchIn(await events.next('patch', hasPatch('clock-panel')), 'clock-panel');
     expect(advanced.parent).toBeUndefined();
     expect(advanced.html).toMatch(
-      /^<div id="clock-panel" data-frozen="false" data-offset-ms="3600000" data-now="\d+">/,
+      /^<div id="clock-panel" data-frozen="false" data-offset-ms="3600000" data-now="\d+" data-end="253402300799999">/,
     );
     expect(advanced.html).toContain('1 h ahead of real time');
     expect(advanced.html).toContain('data-body="{&quot;frozen&quot;:true}">Freeze</button>');

@@ -86,7 +86,7 @@ describe('a sandbox on a loopback address without a token', () => {
         body,
       });
       expect(res.status, `${method} ${path} ${contentType}`).toBe(415);
-      expect(res.body.message).toMatch(/^Control calls that change state take a JSON body/);
+      expect(res.body.message).toMatch(/^Content-Type must be application\/json: a control call that changes state/);
     }
     expect(stateOf(sandbox)).toBe(before);
   });

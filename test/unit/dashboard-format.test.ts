@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dateTimeOf, durationWords, isoOf, relativeTo, timeOf } from '../../src/dashboard/format.js';
+import { END_OF_TIME_MS } from '../../src/domain/clock.js';
 
 const S = 1000;
 const MIN = 60 * S;
@@ -74,7 +75,8 @@ describe('timeOf(iso) and dateTimeOf(iso)', () => {
     { iso: '2026-12-31T23:59:59.999Z', time: '23:59:59.999', dateTime: '2026-12-31 23:59:59' },
     { iso: '1970-01-01T00:00:00.000Z', time: '00:00:00.000', dateTime: '1970-01-01 00:00:00' },
     { iso: '9999-12-31T23:59:59.999Z', time: '23:59:59.999', dateTime: '9999-12-31 23:59:59' },
-    // Past year 9999 (the clock may be moved that far), ISO 8601 writes the year with a sign and six digits.
+    // Past year 9999 ISO 8601 writes the year with a sign and six digits: the clock stops at the end of 9999, but the
+    // helpers still read such a time whole.
     { iso: '+010000-01-01T00:00:00.000Z', time: '00:00:00.000', dateTime: '+010000-01-01 00:00:00' },
     { iso: '-000001-06-30T12:30:00.000Z', time: '12:30:00.000', dateTime: '-000001-06-30 12:30:00' },
   ])('$iso → $time, $dateTime', ({ iso, time, dateTime }) => {
@@ -116,5 +118,25 @@ describe("the page's script keeps times in words by the same rule", () => {
     const deltas = [0, 499, 500, 59_499, 59_500, 61 * S, 59 * MIN, H, 25 * H, 3 * D + 5 * H, 30 * D];
     for (const delta of deltas.flatMap((d) => [d, -d]))
       expect(relativeWords(now + delta, now), `now + ${delta} ms`).toBe(relativeTo(now + delta, now));
+  });
+
+  it("never ticks a running clock past the end of the clock's range, where the server's stands still", () => {
+    const panel = (dataset: Record<string, string>) => ({
+      dataset: { end: String(END_OF_TIME_MS), ...dataset },
+    });
+    const nowFrom = (found: ReturnType<typeof panel>) =>
+      new Function('$', `${source('sandboxNow')}\n${source('endOfTime')}\nreturn sandboxNow();`)(
+        () => found,
+      ) as number;
+    // An offset that real time has carried a day past the end.
+    expect(nowFrom(panel({ frozen: 'false', offsetMs: String(END_OF_TIME_MS - Date.now() + D) }))).toBe(
+      END_OF_TIME_MS,
+    );
+    const offsetMs = 3_600_000;
+    const before = Date.now();
+    const running = nowFrom(panel({ frozen: 'false', offsetMs: String(offsetMs) }));
+    expect(running).toBeGreaterThanOrEqual(before + offsetMs);
+    expect(running).toBeLessThanOrEqual(Date.now() + offsetMs);
+    expect(nowFrom(panel({ frozen: 'true', now: String(END_OF_TIME_MS) }))).toBe(END_OF_TIME_MS);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
 import clients from '../../fixtures/clients.json' with { type: 'json' };
-import { VirtualClock } from '../../src/domain/clock.js';
-import { signToken, verifyToken } from '../../src/domain/jwt.js';
+import { END_OF_TIME_MS, VirtualClock } from '../../src/domain/clock.js';
+import { expiryClaim, signToken, tokenExpired, verifyToken } from '../../src/domain/jwt.js';
 import { isValidNuban, makeNuban, nubanCheckDigit } from '../../src/domain/nuban.js';
 import { Random, seedState } from '../../src/domain/random.js';
 import { permits } from '../../src/domain/roles.js';
@@ -127,6 +127,31 @@ describe('JWT', () => {
         reason: 'invalid',
       });
     }
+  });
+});
+
+describe('access tokens at the end of time', () => {
+  const key = 'k'.repeat(64);
+  const lastSecond = Math.floor(END_OF_TIME_MS / 1000);
+
+  it('caps exp at the last second of the range', () => {
+    expect(expiryClaim(1000, 3600)).toBe(4600);
+    expect(expiryClaim(lastSecond - 1, 3600)).toBe(lastSecond);
+  });
+
+  it('a token issued near the end still works once the clock stands at the end', () => {
+    const iat = lastSecond - 1;
+    const claims = { sub: 'u1', clientId: 'c1', role: 'Admin', iat, exp: expiryClaim(iat, 3600) };
+    const token = signToken(claims, key);
+    expect(verifyToken(token, key, iat * 1000)).toEqual({ ok: true, claims });
+    expect(verifyToken(token, key, END_OF_TIME_MS)).toEqual({ ok: true, claims });
+    expect(tokenExpired(claims, END_OF_TIME_MS)).toBe(false);
+  });
+
+  it('one whose exp came before the end expires as ever', () => {
+    const claims = { sub: 'u1', clientId: 'c1', role: 'Admin', iat: lastSecond - 10, exp: lastSecond - 5 };
+    expect(tokenExpired(claims, (lastSecond - 5) * 1000)).toBe(true);
+    expect(tokenExpired(claims, END_OF_TIME_MS)).toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../domain/errors.js';
-import { signToken } from '../../domain/jwt.js';
+import { expiryClaim, signToken } from '../../domain/jwt.js';
 import { secureEqual } from '../../domain/secure-compare.js';
 import { recordAudit } from '../audits/service.js';
 import type { SignInView } from './schemas.js';
@@ -20,7 +20,7 @@ export async function signInUser(
   const role = store.get('roles', user.roleId)?.name ?? 'Viewer';
   const iat = Math.floor(clock.now() / 1000);
   const accessToken = signToken(
-    { sub: user.id, clientId: user.clientId, role, iat, exp: iat + config.tokenTtl },
+    { sub: user.id, clientId: user.clientId, role, iat, exp: expiryClaim(iat, config.tokenTtl) },
     store.meta().jwtSecret,
   );
   const actor = {

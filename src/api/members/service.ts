@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
-import { isoAt } from '../../domain/clock.js';
+import { capAtEnd, hasExpired, isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { type PageQuery, type Pagination, paginate } from '../../domain/pagination.js';
 import { isClientSecret } from '../../domain/secrets.js';
@@ -75,7 +75,8 @@ export async function inviteMember(
       clientId: client.id,
       userId: record.id,
       token,
-      expiresAt: now + deps.config.invitationTtl * 1000,
+      // Cut short at the end of time, where it then never expires (`hasExpired`).
+      expiresAt: capAtEnd(now + deps.config.invitationTtl * 1000),
       usedAt: null,
       createdAt,
     });
@@ -114,7 +115,8 @@ export async function completeMemberRegistration(
     const invitation = tx.where('invitations', 'token', input.authorizationToken)[0];
     // Another client's invitation answers exactly like an unknown one.
     if (!invitation || invitation.clientId !== client.id) throw new ApiError(400, INVALID_TOKEN);
-    if (invitation.usedAt !== null || invitation.expiresAt <= now) throw new ApiError(400, INVALID_TOKEN);
+    if (invitation.usedAt !== null || hasExpired(invitation.expiresAt, now))
+      throw new ApiError(400, INVALID_TOKEN);
     const user = tx.get('users', invitation.userId);
     if (!user) throw new ApiError(400, INVALID_TOKEN);
     const active: UserRecord = {

@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
-import { MAX_TIME_MS } from '../../domain/clock.js';
+import { capAtEnd, END_OF_TIME, END_OF_TIME_MS, hasExpired, isoOf } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { makeNuban } from '../../domain/nuban.js';
 import { systemReference } from '../../domain/references.js';
@@ -37,7 +37,7 @@ export function accountState(
   now: number,
 ): VirtualAccountState {
   if (v.usedBy !== null) return 'used';
-  return v.expiresAt !== null && v.expiresAt <= now ? 'expired' : 'open';
+  return v.expiresAt !== null && hasExpired(v.expiresAt, now) ? 'expired' : 'open';
 }
 
 /** A multi-use virtual account as the API shows it. */
@@ -86,7 +86,7 @@ function openAccount(tx: Tx, deps: Deps, actor: Actor, business: BusinessRecord,
     type: account.type,
     clientRef: account.clientRef,
     systemRef: systemReference(tx.random()),
-    createdAt: new Date(account.now).toISOString(),
+    createdAt: isoOf(account.now),
     expiresAt: account.expiresAt,
     reservedAmount: account.reservedAmount,
     usedBy: null,
@@ -111,7 +111,8 @@ export async function createVirtualAccount(
       type: input.type,
       clientRef: input.reference,
       now,
-      expiresAt: input.type === 'temporal' ? now + deps.config.virtualAccountTtl * 1000 : null,
+      // The lifetime is the sandbox's setting, not the caller's: near the end of time it is cut short at the end.
+      expiresAt: input.type === 'temporal' ? capAtEnd(now + deps.config.virtualAccountTtl * 1000) : null,
       reservedAmount: null,
     }),
   );
@@ -127,11 +128,12 @@ export async function createSingleUseAccount(
 ): Promise<SingleUseAccountView> {
   const now = deps.clock.now();
   const expiresAt = now + input.duration * 1000;
-  // Past the end of the clock's range, the account could never be read back as a date.
-  if (expiresAt > MAX_TIME_MS)
-    throw new ApiError(400, 'duration is invalid: the account would expire past the end of time', [
-      { field: 'duration', message: 'would expire past the end of time' },
-    ]);
+  // The caller chose the duration, so it is refused rather than cut short: past the end of the clock's range the
+  // account would expire at a time the clock never reaches and no four-digit year can name.
+  if (expiresAt > END_OF_TIME_MS) {
+    const message = `would expire past ${END_OF_TIME}, the end of the sandbox clock's range`;
+    throw new ApiError(400, `duration is invalid: the account ${message}`, [{ field: 'duration', message }]);
+  }
   const created = await deps.store.mutate((tx) =>
     openAccount(tx, deps, actor, business, {
       firstName: input.firstName,
@@ -149,6 +151,6 @@ export async function createSingleUseAccount(
     clientReference: created.clientRef,
     systemReference: created.systemRef,
     reservedAmount: input.amount,
-    expiresAt: new Date(expiresAt).toISOString(),
+    expiresAt: isoOf(expiresAt),
   };
 }

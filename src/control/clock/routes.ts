@@ -22,14 +22,14 @@ export const clockRoutes: Route[] = [
     path: '/clock/advance',
     summary: 'Advance the clock',
     description:
-      'Token expiry, invitations, temporal virtual accounts, bulk item delays and webhook retries all read this clock. Runs everything that comes due inside the window in time order (retries scheduled inside it included), each piece of work until it is finished or waiting on the clock again, and answers once the clock has reached the target and nothing due is left. The clock is kept in the state and never runs backwards.',
+      'Token expiry, invitations, temporal virtual accounts, bulk item delays and webhook retries all read this clock. Runs everything that comes due inside the window in time order (retries scheduled inside it included), each piece of work until it is finished or waiting on the clock again, and answers once the clock has reached the target and nothing due is left. The clock is kept in the state and never runs backwards. Its range ends at 9999-12-31T23:59:59.999Z: an advance past it is refused, and a running clock that real time carries there stands still at it.',
     tag: TAG,
     auth: { scheme: 'none' },
     body: advanceBody,
     example: { ms: 3_600_000 },
     responses: {
       200: reply('Clock advanced by … ms', clock, '`Clock advanced by … ms`'),
-      400: '`ms` is not a whole number of at least 1, or would move the clock past the range of a Date; nothing moves',
+      400: '`ms` is not a whole number of at least 1, or would move the clock past 9999-12-31T23:59:59.999Z, the end of its range; nothing moves',
     },
     handle: async ({ deps, body }) => ({
       message: `Clock advanced by ${body.ms} ms`,

@@ -9,7 +9,7 @@ export const advanceBody = z.object({
     .number()
     .int()
     .min(1)
-    .describe('how far to move the clock; the clock must stay inside the range of a Date (±8.64e15 ms)'),
+    .describe('how far to move the clock; it must not pass 9999-12-31T23:59:59.999Z, the end of its range'),
 });
 
 export const freezeBody = z.object({ frozen: z.boolean().default(true) });

@@ -7,7 +7,7 @@ export async function advanceClock(deps: Pick<Deps, 'clock'>, ms: number): Promi
   try {
     await deps.clock.advance(ms);
   } catch (error) {
-    // Refused before anything moved: past the range of a Date.
+    // Refused before anything moved: past the end of the clock's range.
     if (error instanceof RangeError)
       throw new ApiError(400, error.message, [{ field: 'ms', message: error.message }]);
     throw error;

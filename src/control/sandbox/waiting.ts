@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { isoOf } from '../../domain/clock.js';
 import type { BulkProcessor } from '../../engine/bulk-processor.js';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
 import { keepName, SandboxError } from '../../errors.js';
@@ -84,7 +85,7 @@ export function waitingWork(
       businessId: d.businessId,
       attemptsMade: d.attempts.length,
       attemptsLeft: d.attemptsLeft,
-      nextAttemptAt: d.nextAttemptAt === null ? null : new Date(d.nextAttemptAt).toISOString(),
+      nextAttemptAt: d.nextAttemptAt === null ? null : isoOf(d.nextAttemptAt),
       dueInMs: d.nextAttemptAt === null ? null : Math.max(0, d.nextAttemptAt - now),
     }),
   );

@@ -43,7 +43,7 @@ export const stateRoutes: Route[] = [
         'A record is invalid, or a collection missing (named in the message)',
         '`collections.meta must hold exactly one record`',
         'An invariant is broken (named): an empty or repeated id, a transaction or bulk item of no record, a balance that is not its opening balance plus its ledger, a batch whose counters are not its items’',
-        'The document’s clock is outside the range of a Date',
+        'The document’s clock is outside the clock’s range, 0000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z (frozen, or running with its offset from real time now)',
         'A client’s webhook URL, or a pending delivery’s, points at the sandbox itself',
       ],
       413: 'A body over `--import-limit` bytes (answered with `Connection: close`)',

@@ -72,8 +72,8 @@ function selfPointingWebhook(deps: Deps, doc: StateDocument): string | null {
 
 /**
  * Replaces the state with an exported document (its JSON text), validated record by record
- * (`readStateDocument`), and the clock with the document's clock. It must hold one meta record and keep the
- * sandbox's invariants (see `brokenInvariant`); otherwise nothing changes.
+ * (`readStateDocument`), and the clock with the document's clock. It must hold one meta record, keep the
+ * sandbox's invariants (see `brokenInvariant`) and put the clock inside its range; otherwise nothing changes.
  */
 export async function importState(deps: Deps, text: string): Promise<void> {
   const doc = await readStateDocument(text, isFixtureState(deps.fixtures));
@@ -82,9 +82,9 @@ export async function importState(deps: Deps, text: string): Promise<void> {
   const broken = brokenInvariant(doc) ?? selfPointingWebhook(deps, doc);
   if (broken) throw new ApiError(400, broken);
   const clock = doc.collections.meta[0]?.clock ?? REAL_TIME;
-  if (!deps.clock.fits(clock)) {
-    throw new ApiError(400, 'collections.meta.0.clock.offsetMs puts the clock outside the range of a Date');
-  }
+  // Checked against real time now: a running clock's offset is only a time once real time is added.
+  const clockProblem = deps.clock.stateProblem(clock);
+  if (clockProblem) throw new ApiError(400, `collections.meta.0.clock.${clockProblem}`);
   // The state brings its own clock, so time never runs behind the records it holds. Taken in the same step as
   // the state, before anything can read the time between the two.
   const previous = deps.clock.state();

@@ -1,5 +1,6 @@
 import { accountState } from '../../api/virtual-accounts/service.js';
 import type { Deps } from '../../deps.js';
+import { isoOf } from '../../domain/clock.js';
 import { type PageQuery, type Pagination, paginate } from '../../domain/pagination.js';
 import type { VirtualAccountRecord } from '../../store/records.js';
 import type { VirtualAccountView } from './schemas.js';
@@ -8,7 +9,7 @@ import type { VirtualAccountView } from './schemas.js';
 function view(v: VirtualAccountRecord, now: number): VirtualAccountView {
   return {
     ...v,
-    expiresAt: v.expiresAt === null ? null : new Date(v.expiresAt).toISOString(),
+    expiresAt: v.expiresAt === null ? null : isoOf(v.expiresAt),
     state: accountState(v, now),
   };
 }

@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { isoOf } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { type Pagination, paginate } from '../../domain/pagination.js';
 import { webhookHeaders } from '../../engine/webhook-agent.js';
@@ -22,7 +23,7 @@ export function shownHeaders(client: ClientRecord | undefined): Record<string, s
 function view(store: Pick<Store, 'get'>, d: DeliveryRecord): DeliveryView {
   return {
     ...d,
-    nextAttemptAt: d.nextAttemptAt === null ? null : new Date(d.nextAttemptAt).toISOString(),
+    nextAttemptAt: d.nextAttemptAt === null ? null : isoOf(d.nextAttemptAt),
     headers: shownHeaders(store.get('clients', d.clientId)),
   };
 }

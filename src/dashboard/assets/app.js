@@ -289,13 +289,20 @@ if (lazyClients) {
 
 // ------------------------------------------------------------------ the clock, and times in words
 
-/** Now on the sandbox's clock, from the clock panel: frozen where it stands, or real time plus its offset. */
+/**
+ * Now on the sandbox's clock, from the clock panel: frozen where it stands, or real time plus its offset, but never
+ * past the end of the clock's range (`data-end`), where a running clock stands still as it does on the server.
+ */
 function sandboxNow() {
   const panel = $('#clock-panel');
   if (!panel) return Date.now();
-  return panel.dataset.frozen === 'true'
-    ? Number(panel.dataset.now)
-    : Date.now() + Number(panel.dataset.offsetMs);
+  if (panel.dataset.frozen === 'true') return Number(panel.dataset.now);
+  return Math.min(Date.now() + Number(panel.dataset.offsetMs), endOfTime());
+}
+
+/** The end of the clock's range, ms: an expiry there never comes (`hasExpired` in src/domain/clock.ts). */
+function endOfTime() {
+  return Number($('#clock-panel')?.dataset.end ?? Number.POSITIVE_INFINITY);
 }
 
 // The same words as `relativeTo` in src/dashboard/format.ts, which renders them first (test/unit/dashboard-format.test.ts
@@ -320,7 +327,7 @@ function tick() {
   const now = sandboxNow();
   const clock = $('#clock-now');
   if (clock) {
-    // Date and time to the second, as the server wrote it (a year past 9999 has a sign and six digits).
+    // Date and time to the second, as the server wrote it.
     const iso = new Date(now).toISOString();
     const t = iso.indexOf('T');
     clock.textContent = `${iso.slice(0, t)} ${iso.slice(t + 1, t + 9)}`;
@@ -329,7 +336,7 @@ function tick() {
     const at = Date.parse(time.getAttribute('datetime'));
     const words = relativeWords(at, now);
     if (time.textContent !== words) time.textContent = words;
-    time.closest('.expiry')?.classList.toggle('expired', at <= now);
+    time.closest('.expiry')?.classList.toggle('expired', at <= now && at < endOfTime());
   }
 }
 
