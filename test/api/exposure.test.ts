@@ -86,7 +86,9 @@ describe('a sandbox on a loopback address without a token', () => {
         body,
       });
       expect(res.status, `${method} ${path} ${contentType}`).toBe(415);
-      expect(res.body.message).toMatch(/^Content-Type must be application\/json: a control call that changes state/);
+      expect(res.body.message).toMatch(
+        /^Content-Type must be application\/json: a control call that changes state/,
+      );
     }
     expect(stateOf(sandbox)).toBe(before);
   });

@@ -119,7 +119,9 @@ describe('controlRefusal', () => {
     ] as const) {
       const refusal = controlRefusal(request({ method, contentType, hasBody: true }));
       expect(refusal?.status, `${method} ${contentType}`).toBe(415);
-      expect(refusal?.message).toMatch(/^Content-Type must be application\/json: a control call that changes state/);
+      expect(refusal?.message).toMatch(
+        /^Content-Type must be application\/json: a control call that changes state/,
+      );
     }
   });
 });
