@@ -124,3 +124,29 @@ describe('GET /__sandbox/state', () => {
     expect(stateOf({ status: 200, body: JSON.parse(text) }).collections.clients.length).toBeGreaterThan(100);
   });
 });
+
+describe('POST /__sandbox/scenario/rules', () => {
+  it('holds at most 1000 rules in front of the scenario: past them 400 and nothing changes, until they are cleared', async () => {
+    const fresh = await memorySandbox();
+    const rules = Array.from({ length: 200 }, () => ({
+      on: 'webhook',
+      match: {},
+      effect: { webhook: 'drop' },
+    }));
+    for (let i = 0; i < 5; i++) {
+      expect((await call(fresh, 'POST', '/__sandbox/scenario/rules', { body: { rules } })).status).toBe(200);
+    }
+    const before = await call(fresh, 'GET', '/__sandbox/scenario');
+    const refused = await call(fresh, 'POST', '/__sandbox/scenario/rules', {
+      body: { rules: rules.slice(0, 1) },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(
+      /^At most 1000 rules may be put in front of the scenario \(1000 already are\)/,
+    );
+    expect((await call(fresh, 'GET', '/__sandbox/scenario')).body).toEqual(before.body);
+    expect((await call(fresh, 'DELETE', '/__sandbox/scenario')).status).toBe(200);
+    expect((await call(fresh, 'POST', '/__sandbox/scenario/rules', { body: { rules } })).status).toBe(200);
+    await fresh.close();
+  });
+});

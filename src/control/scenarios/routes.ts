@@ -1,6 +1,6 @@
 import { defineRoute, type Route, reply } from '../../http/route.js';
 import { activeScenario, overrideBody, readyScenarios, scenarioChoice } from './schemas.js';
-import { addRules, resetScenario, setScenario } from './service.js';
+import { addRules, MAX_OVERRIDES, resetScenario, setScenario } from './service.js';
 
 const TAG = 'Scenarios';
 
@@ -64,7 +64,10 @@ export const scenarioRoutes: Route[] = [
         },
       ],
     },
-    responses: { 200: reply('Rules put in front of the active scenario', activeScenario) },
+    responses: {
+      200: reply('Rules put in front of the active scenario', activeScenario),
+      400: `More than ${MAX_OVERRIDES} rules in front of the scenario in all (\`DELETE /scenario\` clears them)`,
+    },
     handle: ({ deps, body }) => ({ data: addRules(deps, body.rules) }),
   }),
   defineRoute({

@@ -31,8 +31,21 @@ export function setScenario(deps: Pick<Deps, 'scenarios'>, text: string): Active
   return deps.scenarios.describe();
 }
 
-/** Puts `rules` in front of the active ones. */
+/**
+ * The most rules put in front of a scenario at once: every transfer, item, attempt and request is matched against
+ * them, and `GET /__sandbox/scenario` answers them all, so they must not grow without end (a test that adds rules
+ * in each of its cases and never clears them).
+ */
+export const MAX_OVERRIDES = 1000;
+
+/** Puts `rules` in front of the active ones; 400 past `MAX_OVERRIDES` in all, and nothing changes. */
 export function addRules(deps: Pick<Deps, 'scenarios'>, rules: ScenarioRule[]): ActiveScenarioView {
+  const held = deps.scenarios.describe().overrides.length;
+  if (held + rules.length > MAX_OVERRIDES)
+    throw new ApiError(
+      400,
+      `At most ${MAX_OVERRIDES} rules may be put in front of the scenario (${held} already are): clear them with DELETE /__sandbox/scenario, or set a scenario with PUT /__sandbox/scenario`,
+    );
   deps.scenarios.use(rules);
   return deps.scenarios.describe();
 }
