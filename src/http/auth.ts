@@ -82,10 +82,11 @@ export function createAuth(deps: Deps) {
 
   function claimsOf(token: string): TokenClaims {
     const now = clock.now();
-    const key = store.meta().jwtSecret;
-    if (key !== verifiedWith) {
+    // Two values of the store's own, no caller's: a plain comparison tells whether the key changed.
+    const signingKey = store.meta().jwtSecret;
+    if (signingKey !== verifiedWith) {
       verified.clear();
-      verifiedWith = key;
+      verifiedWith = signingKey;
     }
     const cached = verified.get(token);
     if (cached) {
@@ -95,7 +96,7 @@ export function createAuth(deps: Deps) {
       verified.delete(token);
       throw new ApiError(401, 'Access token has expired');
     }
-    const result = verifyToken(token, key, now);
+    const result = verifyToken(token, signingKey, now);
     if (!result.ok) throw new ApiError(401, TOKEN_REFUSED[result.reason]);
     if (verified.size >= TOKEN_CACHE_LIMIT) verified.clear();
     verified.set(token, result.claims);

@@ -109,9 +109,9 @@ describe('one raw socket', () => {
   }
 
   it('a body that arrives after the 401 was decided is read, and the next request is answered', async () => {
-    const head = `POST ${BULK} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 20\r\n\r\n`;
+    const head = `POST ${BULK} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 20\r\n\r\n`;
     const got = await exchange(
-      [`${head}0123456789`, '0123456789', 'GET /__sandbox/health HTTP/1.1\r\nhost: x\r\n\r\n'],
+      [`${head}0123456789`, '0123456789', 'GET /__sandbox/health HTTP/1.1\r\nhost: localhost\r\n\r\n'],
       2,
     );
     expect(got).toMatch(/^HTTP\/1\.1 401 .*keep-alive.*HTTP\/1\.1 200 /s);
@@ -121,9 +121,9 @@ describe('one raw socket', () => {
     // A GET whose only handler answers at once (here a 401) is answered before Node has the body: the rest is read,
     // the socket serves the next request, and the journal holds the whole body.
     const id = `read-with-body-${process.pid}`;
-    const head = `GET /api/v1/clients/business/account-details HTTP/1.1\r\nhost: x\r\nx-request-id: ${id}\r\ncontent-type: application/json\r\ncontent-length: 20\r\n\r\n`;
+    const head = `GET /api/v1/clients/business/account-details HTTP/1.1\r\nhost: localhost\r\nx-request-id: ${id}\r\ncontent-type: application/json\r\ncontent-length: 20\r\n\r\n`;
     const got = await exchange(
-      [`${head}{"a":"0123`, '45678901"}', 'GET /__sandbox/health HTTP/1.1\r\nhost: x\r\n\r\n'],
+      [`${head}{"a":"0123`, '45678901"}', 'GET /__sandbox/health HTTP/1.1\r\nhost: localhost\r\n\r\n'],
       2,
     );
     expect(got).toMatch(/^HTTP\/1\.1 401 .*keep-alive.*HTTP\/1\.1 200 /s);
@@ -137,9 +137,9 @@ describe('one raw socket', () => {
 
   it('the rest of a body that pauses longer than the drain of @hono/node-server (500 ms) still keeps the socket', async () => {
     // The one test here that waits: the failure it guards against is a socket destroyed 500 ms after the answer.
-    const head = `POST ${BULK} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 20\r\n\r\n`;
+    const head = `POST ${BULK} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 20\r\n\r\n`;
     const got = await exchange(
-      [`${head}0123456789`, '0123456789', 'GET /__sandbox/health HTTP/1.1\r\nhost: x\r\n\r\n'],
+      [`${head}0123456789`, '0123456789', 'GET /__sandbox/health HTTP/1.1\r\nhost: localhost\r\n\r\n'],
       2,
       700,
     );
@@ -147,7 +147,7 @@ describe('one raw socket', () => {
   });
 
   it('a body larger than is worth reading gets `Connection: close` at once', async () => {
-    const head = `POST /api/v1/no-such-route HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${200 * 1_048_576}\r\n\r\n`;
+    const head = `POST /api/v1/no-such-route HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${200 * 1_048_576}\r\n\r\n`;
     const got = await exchange([`${head}0123456789`], 1);
     expect(got).toMatch(/^HTTP\/1\.1 404 /);
     expect(got.toLowerCase()).toContain('connection: close');

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkTransfer, bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
-import { ledger as ledgerSchema } from '../../src/control/money/schemas.js';
 import { dataOf, pageOf } from '../support/answers.js';
+import { wholeLedger } from '../support/money.js';
 import { http, type SandboxProcess, startProcess, stop, waitForOutput } from '../support/process.js';
 import { A } from '../support/sandbox.js';
 
@@ -67,7 +67,7 @@ describe('bulk transfer recovery', () => {
     expect(batch).toMatchObject({ status: 'completed', completedItems: ITEMS, failedItems: 0 });
     expect(batch.items.every((i) => i.status === 'completed')).toBe(true);
 
-    const ledger = dataOf(await http(second, 'GET', `/__sandbox/businesses/${A.a1.id}/ledger`), ledgerSchema);
+    const ledger = await wholeLedger((path) => http(second, 'GET', path), A.a1.id);
     const debits = ledger.transactions.filter((t) => t.kind === 'bulk_transfer' && t.status === 'successful');
     expect(debits).toHaveLength(ITEMS);
     expect(new Set(debits.map((t) => t.id))).toEqual(new Set(batch.items.map((i) => i.transactionReference)));

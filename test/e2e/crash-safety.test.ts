@@ -6,11 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { bulkTransfer, bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
 import { type TransferResultView, transferResult } from '../../src/api/transfers/schemas.js';
-import { type LedgerView, ledger as ledgerSchema } from '../../src/control/money/schemas.js';
+import type { LedgerView } from '../../src/control/money/schemas.js';
 import { stateExport } from '../../src/control/state/schemas.js';
 import { Random, seedState } from '../../src/domain/random.js';
 import { bulkItemRecord, bulkTransferRecord, businessRecord } from '../../src/store/records.js';
 import { bodyOf, dataOf, pageOf } from '../support/answers.js';
+import { wholeLedger } from '../support/money.js';
 import { http, ownerHeadersOf, type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { A } from '../support/sandbox.js';
 
@@ -41,7 +42,7 @@ const MAX_TRANSFERS_PER_ROUND = 400;
 
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 const BULK = '/api/v1/clients/business/customers/funds/bulk-transfer';
-const LEDGER = (businessId: string) => `/__sandbox/businesses/${businessId}/ledger`;
+const _LEDGER = (businessId: string) => `/__sandbox/businesses/${businessId}/ledger`;
 const keyPair = { 'x-api-key': A.publicKey, 'x-api-secret': A.secretKey, businessId: A.a1.id };
 const args = (data: string) => [
   '--data',
@@ -222,11 +223,9 @@ const describeDisk = (d: Disk) =>
   `${d.tornBytes} torn bytes${d.compactionCut ? ', a rewrite under way' : ''}, ` +
   `${d.bulkDone ?? 'no'} bulk items done${d.unreadable ? `, unreadable: ${d.unreadable}` : ''}`;
 
-const ledgerOf = async (p: SandboxProcess, businessId: string) => {
-  const res = await http(p, 'GET', LEDGER(businessId));
-  expect(res.status).toBe(200);
-  return dataOf(res, ledgerSchema);
-};
+/** A business's whole ledger on the process, every page of it. */
+const ledgerOf = (p: SandboxProcess, businessId: string) =>
+  wholeLedger((path) => http(p, 'GET', path), businessId);
 
 /**
  * Runs the load of one round and kills the process with SIGKILL after `killAfter` acknowledged requests: in an

@@ -2,8 +2,9 @@ import { expect } from 'vitest';
 import fees from '../../fixtures/fees.json' with { type: 'json' };
 import { accountDetails } from '../../src/api/business/schemas.js';
 import { type LedgerView, ledger } from '../../src/control/money/schemas.js';
+import { MAX_LONG_PAGE } from '../../src/domain/pagination.js';
 import type { Sandbox } from '../../src/sandbox.js';
-import { dataOf } from './answers.js';
+import { type Answered, dataOf } from './answers.js';
 import { A, call } from './sandbox.js';
 
 /** The magic receiver accounts, each with the errorCode and errorMessage a transfer to it fails with. */
@@ -29,11 +30,29 @@ export function feeFor(amount: number): number {
   throw new Error('fees.json has no open-ended tier');
 }
 
-/** The ledger of a business (A1 unless told); the read must answer 200. */
+/**
+ * A business's whole ledger, read a page at a time as the control API gives it (at most 1000 entries a page), as
+ * one answer: every entry, newest first. `read` answers a control path, in the process or over HTTP.
+ */
+export async function wholeLedger(
+  read: (path: string) => Promise<Answered>,
+  businessId: string,
+): Promise<LedgerView> {
+  const pages: LedgerView[] = [];
+  for (let page = 1; ; page++) {
+    const res = await read(`/__sandbox/businesses/${businessId}/ledger?limit=${MAX_LONG_PAGE}&page=${page}`);
+    expect(res.status).toBe(200);
+    const answer = dataOf(res, ledger);
+    pages.push(answer);
+    if (!answer.pagination.hasNextPage) {
+      return { ...answer, transactions: pages.flatMap((p) => p.transactions) };
+    }
+  }
+}
+
+/** The whole ledger of a business (A1 unless told), every page; the reads must answer 200. */
 export async function ledgerOf(sandbox: Sandbox, businessId: string = A.a1.id): Promise<LedgerView> {
-  const res = await call(sandbox, 'GET', `/__sandbox/businesses/${businessId}/ledger`);
-  expect(res.status).toBe(200);
-  return dataOf(res, ledger);
+  return wholeLedger((path) => call(sandbox, 'GET', path), businessId);
 }
 
 /** A ledger entry, as the control API shows it. */
