@@ -18,7 +18,10 @@ import { upgradeRecord } from './upgrade.js';
 import { asWriteError, type StoreWriteError } from './write-error.js';
 
 export interface StoreOptions {
-  /** Snapshot file; its journal is the same path with `.wal` appended. Null keeps everything in memory. */
+  /**
+   * Snapshot file; its journal is the same path with `.wal` appended. A symbolic link stays one: every file is
+   * written beside its target. Null keeps everything in memory.
+   */
   file: string | null;
   /** Journal size in bytes past which the snapshot is rewritten (in the background) and the journal emptied. */
   compactAfterBytes: number;
@@ -172,9 +175,16 @@ export class Store {
       store.load(await options.initialState());
       return store;
     }
-    const file = options.file;
+    await fs.mkdir(dirname(options.file));
+    // Resolved once: a rename onto a link would replace the link with a regular file.
+    const file = await fs.resolveLinks(options.file);
+    if (file !== options.file) await fs.mkdir(dirname(file));
+    return Store.openFiles(options, fs, file);
+  }
+
+  /** `open`, with the state file's real path. */
+  private static async openFiles(options: StoreOptions, fs: StoreFileSystem, file: string): Promise<Store> {
     const walPath = `${file}.wal`;
-    await fs.mkdir(dirname(file));
     const found = await readStateFiles(fs, file);
     for (const tmp of temporaryFiles(file)) await fs.remove(tmp);
     if (found.tornAt !== null) {
