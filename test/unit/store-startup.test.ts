@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../../src/store/store.js';
-import { StateFileError } from '../../src/store/write-error.js';
+import { StateFileError, StateFileInUseError } from '../../src/store/write-error.js';
 import { baseState, customer } from '../support/store.js';
 
 let dir: string;
@@ -172,6 +172,30 @@ describe('start-up tidies only once everything was read', () => {
   });
 });
 
+describe('one store per state file', () => {
+  it('refuses a second store on a file in use and changes no file; the first goes on, and its lock goes at close', async () => {
+    const first = await open();
+    await first.mutate((tx) => tx.put('customers', customer('c1')));
+    const before = await folder();
+    expect(Object.keys(before)).toEqual(['db.json', 'db.json.lock', 'db.json.wal']);
+
+    const error = await open().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(StateFileInUseError);
+    expect((error as Error).message).toBe(`${file} is in use by process ${process.pid} (lock ${file}.lock)`);
+    expect(await folder()).toEqual(before);
+
+    await first.mutate((tx) => tx.put('customers', customer('c2')));
+    await first.close();
+    expect(Object.keys(await folder())).toEqual(['db.json', 'db.json.wal']);
+    const second = await open();
+    expect(second.all('customers').map((c) => c.id)).toEqual(['c1', 'c2']);
+    await second.close();
+  });
+});
+
 describe('a state file that is a symbolic link', () => {
   it('stays a link through a first start, writes, a snapshot and a restart: every file is written beside its target', async () => {
     // db.json → via/db.json → ../b/state.json, where via is itself a link to deep/a: the target is deep/b/state.json
@@ -184,7 +208,11 @@ describe('a state file that is a symbolic link', () => {
 
     const store = await open();
     await store.mutate((tx) => tx.put('customers', customer('c1')));
-    expect(await readdir(join(dir, 'deep', 'b'))).toEqual(['state.json', 'state.json.wal']);
+    expect(await readdir(join(dir, 'deep', 'b'))).toEqual([
+      'state.json',
+      'state.json.lock',
+      'state.json.wal',
+    ]);
     // A whole new state: the snapshot is written aside and renamed onto the target.
     const doc = baseState();
     doc.collections.customers = [customer('c2')];
