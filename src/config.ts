@@ -65,7 +65,7 @@ export const settings = {
   data: setting(
     'data',
     'SANDBOX_DATA',
-    'state file; its journal is FILE.wal beside it (default .sandbox/db.json)',
+    'state file, one process per file; its journal FILE.wal and its lock FILE.lock sit beside it (default .sandbox/db.json)',
     z.string().min(1).default('.sandbox/db.json'),
   ),
   inMemory: setting(

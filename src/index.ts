@@ -59,4 +59,4 @@ export {
 export { ScenarioError } from './scenarios/library.js';
 export type { Scenario } from './scenarios/schema.js';
 export { FixtureError } from './store/fixtures.js';
-export { StateFileError, StoreWriteError } from './store/write-error.js';
+export { StateFileError, StateFileInUseError, StoreWriteError } from './store/write-error.js';

@@ -6,6 +6,7 @@ import { batchedWriter } from './http/request-log.js';
 import { type RunningSandbox, startSandbox, version } from './sandbox.js';
 import { ScenarioError } from './scenarios/library.js';
 import { FixtureError } from './store/fixtures.js';
+import { StateFileInUseError } from './store/write-error.js';
 
 /** Exits 2 with one line: the settings or fixtures are wrong. */
 function usageError(message: string): never {
@@ -61,6 +62,9 @@ async function main(): Promise<void> {
   } catch (error) {
     if (error instanceof FixtureError || error instanceof ConfigError || error instanceof ScenarioError) {
       usageError(error.message);
+    }
+    if (error instanceof StateFileInUseError) {
+      usageError(`${error.message}; stop that process, or give this one another --data file`);
     }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') usageError(`port ${cli.config.port} on ${cli.config.host} is already in use`);

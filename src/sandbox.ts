@@ -289,13 +289,20 @@ export async function startSandbox(
   timeSource: Clock = systemClock,
 ): Promise<RunningSandbox> {
   const { sandbox, log } = await assemble(options, timeSource, {});
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve(
-      { fetch: sandbox.app.fetch, port: sandbox.config.port, hostname: sandbox.config.host },
-      () => resolve(s),
-    );
-    s.once('error', reject);
-  });
+  let server: ReturnType<typeof serve>;
+  try {
+    server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      const s = serve(
+        { fetch: sandbox.app.fetch, port: sandbox.config.port, hostname: sandbox.config.host },
+        () => resolve(s),
+      );
+      s.once('error', reject);
+    });
+  } catch (error) {
+    // A port in use: the state file is let go (its lock removed), so that a start on another port can have it.
+    await sandbox.close();
+    throw error;
+  }
   // A request Node's parser refuses never reaches the app: answered here, with the envelope and a request id.
   server.on(
     'clientError',

@@ -1,4 +1,14 @@
-import { mkdir, open as openFile, readFile, rename, unlink } from 'node:fs/promises';
+import {
+  link,
+  mkdir,
+  open as openFile,
+  readFile,
+  readlink,
+  realpath,
+  rename,
+  unlink,
+} from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 
 /** An open file, as the store uses it: appends, reads at a position, fsync, truncation. */
 export interface StoreFile {
@@ -7,7 +17,10 @@ export interface StoreFile {
   read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
   datasync(): Promise<void>;
   truncate(length: number): Promise<void>;
-  stat(): Promise<{ size: number }>;
+  /** Its size; its inode and last modification tell one lock file from another, and a heartbeat. */
+  stat(): Promise<{ size: number; ino: number; mtimeMs: number }>;
+  /** Sets the file's access and modification times (the state lock's heartbeat). */
+  utimes(atime: Date, mtime: Date): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -16,10 +29,18 @@ export interface StoreFile {
  * between that fails the way a full or broken disk does (short writes, ENOSPC, EIO on write or fsync).
  */
 export interface StoreFileSystem {
-  open(path: string, flags: 'a+' | 'w' | 'r'): Promise<StoreFile>;
+  /** `wx` creates the file, or fails with EEXIST when it exists (the state lock). */
+  open(path: string, flags: 'a+' | 'w' | 'r' | 'wx'): Promise<StoreFile>;
   /** The file's bytes; an error with code ENOENT when it does not exist. */
   readFile(path: string): Promise<Buffer>;
   rename(from: string, to: string): Promise<void>;
+  /** Gives the file `existing` a second name; fails with EEXIST rather than replace a file at `to`. */
+  link(existing: string, to: string): Promise<void>;
+  /**
+   * The path the symbolic links at `path` lead to, followed link by link: `path` itself when it is not a link, and
+   * a dangling link's target (where the file is to be made).
+   */
+  resolveLinks(path: string): Promise<string>;
   /** Removes a file; one that does not exist is not an error. */
   remove(path: string): Promise<void>;
   mkdir(path: string): Promise<void>;
@@ -31,6 +52,26 @@ export const nodeFileSystem: StoreFileSystem = {
   open: (path, flags) => openFile(path, flags),
   readFile: (path) => readFile(path),
   rename: (from, to) => rename(from, to),
+  link: (existing, to) => link(existing, to),
+  resolveLinks: async (path) => {
+    let current = path;
+    // As many links as Linux follows (ELOOP past them): a loop of links ends here too.
+    for (let hops = 0; hops < 40; hops++) {
+      let target: string;
+      try {
+        target = await readlink(current);
+      } catch (error) {
+        // EINVAL: not a link. ENOENT: nothing there (yet), the file is made at this path.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EINVAL' || code === 'ENOENT') return current;
+        throw error;
+      }
+      // A relative target is relative to the link's folder as it really is: `..` from a folder reached through a
+      // link of its own leads elsewhere than the path's text says.
+      current = resolve(await realpath(dirname(current)), target);
+    }
+    throw Object.assign(new Error(`${path}: too many levels of symbolic links`), { code: 'ELOOP' });
+  },
   remove: async (path) => {
     try {
       await unlink(path);

@@ -13,12 +13,16 @@ import {
 } from './records.js';
 import { type Snapshot, SnapshotFile } from './snapshot-file.js';
 import { readStateFiles, temporaryFiles } from './state-files.js';
+import { StateLock, type StateLockOptions } from './state-lock.js';
 import { StringPool, settleRecord } from './string-pool.js';
 import { type UpgradeContext, upgradeRecord } from './upgrade.js';
 import { asWriteError, type StoreWriteError } from './write-error.js';
 
 export interface StoreOptions {
-  /** Snapshot file; its journal is the same path with `.wal` appended. Null keeps everything in memory. */
+  /**
+   * Snapshot file; its journal is the same path with `.wal` appended, its lock `.lock`. A symbolic link stays one:
+   * every file is written beside its target. Null keeps everything in memory, with no lock.
+   */
   file: string | null;
   /** Journal size in bytes past which the snapshot is rewritten (in the background) and the journal emptied. */
   compactAfterBytes: number;
@@ -37,6 +41,8 @@ export interface StoreOptions {
    * (`upgrade.ts`); without it, every id counts as one and none is renamed.
    */
   isState?: (id: string) => boolean;
+  /** The state lock's probes and timing (tests choose pids, hosts and time); defaults fit real use. */
+  lock?: StateLockOptions;
 }
 
 /** Whether the store can make changes durable now; when not, why and since when (ms since the epoch). */
@@ -131,6 +137,8 @@ export class Store {
   private seq = 0;
   private tx: OpenTx | null = null;
   private journal: Journal | null = null;
+  /** This process's hold on the state file; null in memory. */
+  private lock: StateLock | null = null;
   private compaction: Promise<void> | null = null;
   /** Commits applied in memory and not yet durable, oldest first. */
   private queue: Commit[] = [];
@@ -165,10 +173,11 @@ export class Store {
   }
 
   /**
-   * Opens (or creates from `initialState`) the store. The files are checked whole first: a snapshot that is
-   * not a sandbox state, a journal without its snapshot or a journal entry of the wrong shape throws a
-   * `StateFileError` and leaves every file as it was. Only then are a torn last journal line and stale
-   * temporary files removed.
+   * Opens (or creates from `initialState`) the store. The state file is locked first (see `StateLock`): when
+   * another process holds it, a `StateFileInUseError` is thrown and nothing on disk has changed. The files are
+   * checked whole next: a snapshot that is not a sandbox state, a journal without its snapshot or a journal entry
+   * of the wrong shape throws a `StateFileError` and leaves every file as it was (the lock is taken back). Only
+   * then are a torn last journal line and stale temporary files removed.
    */
   static async open(options: StoreOptions): Promise<Store> {
     const fs = options.fs ?? nodeFileSystem;
@@ -177,9 +186,24 @@ export class Store {
       store.load(await options.initialState());
       return store;
     }
-    const file = options.file;
+    await fs.mkdir(dirname(options.file));
+    // Resolved once: a rename onto a link would replace the link with a regular file.
+    const file = await fs.resolveLinks(options.file);
+    if (file !== options.file) await fs.mkdir(dirname(file));
+    const lock = await StateLock.acquire(fs, file, options.file, options.lock);
+    try {
+      const store = await Store.openFiles(options, fs, file);
+      store.lock = lock;
+      return store;
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  /** `open`, once the state file (its real path) is this process's. */
+  private static async openFiles(options: StoreOptions, fs: StoreFileSystem, file: string): Promise<Store> {
     const walPath = `${file}.wal`;
-    await fs.mkdir(dirname(file));
     const found = await readStateFiles(fs, file);
     for (const tmp of temporaryFiles(file)) await fs.remove(tmp);
     if (found.tornAt !== null) {
@@ -376,12 +400,14 @@ export class Store {
     await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Flushes and closes the files. */
+  /** Flushes and closes the files, and lets go of the state file (removes its lock). */
   async close(): Promise<void> {
     await this.idle();
     this.stopProbing();
     await this.journal?.close();
     this.journal = null;
+    await this.lock?.release();
+    this.lock = null;
   }
 
   /** Journal figures: bytes in the file now, and fsynced writes since start (0 in memory). */

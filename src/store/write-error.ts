@@ -56,3 +56,27 @@ export class StateFileError extends SandboxError {
     super(message, 400);
   }
 }
+
+/**
+ * Another process holds the state file (its lock, `FILE.lock`, names a holder that runs, or whose heartbeat is
+ * fresh): start-up stops and changes nothing. Two processes writing one file would each lose the other's changes.
+ */
+export class StateFileInUseError extends SandboxError {
+  static {
+    keepName(StateFileInUseError, 'StateFileInUseError');
+  }
+
+  constructor(
+    /** The state file, as it was given. */
+    readonly file: string,
+    /** The lock file that names the holder. */
+    readonly lockFile: string,
+    /** The holder's process id; null when its lock does not say. */
+    readonly pid: number | null,
+    /** The holder's host name when it is another host; null on this one. */
+    readonly host: string | null,
+  ) {
+    const who = pid === null ? 'another process' : `process ${pid}`;
+    super(`${file} is in use by ${who}${host === null ? '' : ` on host ${host}`} (lock ${lockFile})`, 409);
+  }
+}

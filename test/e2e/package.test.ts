@@ -77,6 +77,13 @@ describe('the package from another project', () => {
     expect(errors.fixture?.message).toMatch(/^fixture .*none/);
     expect(errors.stateFile).toMatchObject(errorShape('StateFileError', 400));
     expect(errors.stateFile?.message).toMatch(/corrupt\.json: is not valid JSON/);
+    expect(errors.stateFileInUse).toMatchObject({
+      ...errorShape('StateFileInUseError', 409),
+      pid: expect.any(Number),
+    });
+    expect(errors.stateFileInUse?.message).toMatch(
+      /held\.json is in use by process \d+ \(lock .*held\.json\.lock\)$/,
+    );
     expect(errors.drainTimeout).toMatchObject({
       ...errorShape('DrainTimeoutError', 408),
       waiting: { batchCount: 0, deliveryCount: 0 },

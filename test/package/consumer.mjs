@@ -11,6 +11,7 @@ import {
   SandboxError,
   ScenarioError,
   StateFileError,
+  StateFileInUseError,
   StoreWriteError,
   startSandbox,
 } from 'banking-sandbox';
@@ -49,6 +50,11 @@ const waiting = {
   deliveries: [],
   deliveryCount: 0,
 };
+// One sandbox per state file: a second one on it, in this process or another, is refused while the first runs.
+const held = join(scratch, 'held.json');
+const holder = await createSandbox({ data: held });
+const inUse = await thrown(() => createSandbox({ data: held }));
+await holder.close();
 const errors = {
   unknownOption: describe(await thrown(() => createSandbox({ bulkItemDelayMs: 5 })), ConfigError),
   badValue: describe(await thrown(() => resolveConfig({ port: -1 })), ConfigError),
@@ -56,6 +62,7 @@ const errors = {
   scenario: describe(await thrown(() => createSandbox({ scenario: 'no-such-scenario' })), ScenarioError),
   fixture: describe(await thrown(() => createSandbox({ fixtures: join(scratch, 'none') })), FixtureError),
   stateFile: describe(await thrown(() => createSandbox({ data: corrupt })), StateFileError),
+  stateFileInUse: { ...describe(inUse, StateFileInUseError), pid: inUse.pid },
   drainTimeout: {
     ...describe(new DrainTimeoutError(20, waiting), DrainTimeoutError),
     waiting: new DrainTimeoutError(20, waiting).waiting,

@@ -1,6 +1,6 @@
 import { nodeFileSystem, type StoreFile, type StoreFileSystem } from '../../src/store/file-system.js';
 
-type Operation = 'write' | 'datasync' | 'truncate' | 'rename' | 'open';
+type Operation = 'write' | 'datasync' | 'truncate' | 'rename' | 'open' | 'link';
 
 /** A failure to inject: the next `times` calls of `op` on a path ending with `path` fail with `code`. */
 export interface Fault {
@@ -54,7 +54,7 @@ export class FaultyFileSystem implements StoreFileSystem {
     throw errnoError(fault.code, op, path);
   }
 
-  async open(path: string, flags: 'a+' | 'w' | 'r'): Promise<StoreFile> {
+  async open(path: string, flags: 'a+' | 'w' | 'r' | 'wx'): Promise<StoreFile> {
     this.check('open', path);
     const file = await nodeFileSystem.open(path, flags);
     return {
@@ -77,12 +77,22 @@ export class FaultyFileSystem implements StoreFileSystem {
         await file.truncate(length);
       },
       stat: () => file.stat(),
+      utimes: (atime, mtime) => file.utimes(atime, mtime),
       close: () => file.close(),
     };
   }
 
   readFile(path: string): Promise<Buffer> {
     return nodeFileSystem.readFile(path);
+  }
+
+  async link(existing: string, to: string): Promise<void> {
+    this.check('link', to);
+    await nodeFileSystem.link(existing, to);
+  }
+
+  resolveLinks(path: string): Promise<string> {
+    return nodeFileSystem.resolveLinks(path);
   }
 
   async rename(from: string, to: string): Promise<void> {

@@ -215,7 +215,8 @@ describe('a whole-state replacement (reset, import) that fails', () => {
     expect(store.where('customers', 'businessId', 'b1').map((c) => c.id)).toEqual(['old']);
     expect(await readFile(file)).toEqual(snapshotBefore);
     expect(await readFile(`${file}.wal`)).toEqual(journalBefore);
-    expect(await readdir(dir)).toEqual(['db.json', 'db.json.wal']);
+    // No temporary file left; the lock is the open store's.
+    expect(await readdir(dir)).toEqual(['db.json', 'db.json.lock', 'db.json.wal']);
 
     disk.heal();
     await store.replaceState(doc);

@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from '../../src/store/store.js';
-import { StateFileError } from '../../src/store/write-error.js';
+import { StateFileError, StateFileInUseError } from '../../src/store/write-error.js';
 import { baseState, customer } from '../support/store.js';
 
 let dir: string;
@@ -169,5 +169,66 @@ describe('start-up tidies only once everything was read', () => {
     expect(store.count('meta')).toBe(1);
     await store.close();
     expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ version: 1, seq: 0 });
+  });
+});
+
+describe('one store per state file', () => {
+  it('refuses a second store on a file in use and changes no file; the first goes on, and its lock goes at close', async () => {
+    const first = await open();
+    await first.mutate((tx) => tx.put('customers', customer('c1')));
+    const before = await folder();
+    expect(Object.keys(before)).toEqual(['db.json', 'db.json.lock', 'db.json.wal']);
+
+    const error = await open().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(StateFileInUseError);
+    expect((error as Error).message).toBe(`${file} is in use by process ${process.pid} (lock ${file}.lock)`);
+    expect(await folder()).toEqual(before);
+
+    await first.mutate((tx) => tx.put('customers', customer('c2')));
+    await first.close();
+    expect(Object.keys(await folder())).toEqual(['db.json', 'db.json.wal']);
+    const second = await open();
+    expect(second.all('customers').map((c) => c.id)).toEqual(['c1', 'c2']);
+    await second.close();
+  });
+});
+
+describe('a state file that is a symbolic link', () => {
+  it('stays a link through a first start, writes, a snapshot and a restart: every file is written beside its target', async () => {
+    // db.json → via/db.json → ../b/state.json, where via is itself a link to deep/a: the target is deep/b/state.json
+    // (not b/state.json, as the path's text would have it), and does not exist yet.
+    await mkdir(join(dir, 'deep', 'a'), { recursive: true });
+    await symlink(join(dir, 'deep', 'a'), join(dir, 'via'));
+    await symlink('../b/state.json', join(dir, 'deep', 'a', 'db.json'));
+    await symlink('via/db.json', file);
+    const target = join(dir, 'deep', 'b', 'state.json');
+
+    const store = await open();
+    await store.mutate((tx) => tx.put('customers', customer('c1')));
+    expect(await readdir(join(dir, 'deep', 'b'))).toEqual([
+      'state.json',
+      'state.json.lock',
+      'state.json.wal',
+    ]);
+    // A whole new state: the snapshot is written aside and renamed onto the target.
+    const doc = baseState();
+    doc.collections.customers = [customer('c2')];
+    await store.replaceState(doc);
+    await store.mutate((tx) => tx.put('customers', customer('c3')));
+    await store.close();
+
+    const reopened = await open();
+    expect(reopened.all('customers').map((c) => c.id)).toEqual(['c2', 'c3']);
+    await reopened.close();
+    expect((await lstat(file)).isSymbolicLink()).toBe(true);
+    expect(await readlink(file)).toBe('via/db.json');
+    expect((await lstat(join(dir, 'deep', 'a', 'db.json'))).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(await readFile(target, 'utf8'))).toMatchObject({ version: 1 });
+    expect((await readdir(dir)).sort()).toEqual(['db.json', 'deep', 'via']);
+    expect(await readdir(join(dir, 'deep', 'a'))).toEqual(['db.json']);
+    expect(await readdir(join(dir, 'deep', 'b'))).toEqual(['state.json', 'state.json.wal']);
   });
 });

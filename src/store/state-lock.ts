@@ -1,0 +1,364 @@
+import { randomUUID } from 'node:crypto';
+import { readFile, readlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
+import * as z from 'zod';
+import { isMissing, type StoreFile, type StoreFileSystem, writeFully } from './file-system.js';
+import { StateFileInUseError } from './write-error.js';
+
+/** Who holds a lock, as its file records it: enough to tell, from another process, whether it still runs. */
+export interface LockHolder {
+  pid: number;
+  /** `os.hostname()`: in a container, the container's. */
+  host: string;
+  /** `/proc/sys/kernel/random/boot_id`: another one means the machine restarted since; null where unreadable. */
+  bootId: string | null;
+  /** `/proc/self/ns/pid` (`pid:[4026531836]`): pids are only comparable inside one namespace; null where unreadable. */
+  pidNs: string | null;
+  /** Field 22 of `/proc/<pid>/stat` (clock ticks since boot): tells a reused pid from its first owner. */
+  startTime: string | null;
+}
+
+/** What the lock logic needs to know of the machine, injected so that tests choose pids, hosts and time. */
+export interface LockProbes {
+  /** This process, as its lock records it. */
+  self(): Promise<LockHolder>;
+  /** Whether `pid` runs in this process's pid namespace (not a zombie), and its start time where readable. */
+  process(pid: number): Promise<{ running: boolean; startTime: string | null }>;
+  /** Wall-clock time, ms since the epoch: heartbeats set the lock's mtime from it, and staleness compares it. */
+  now(): number;
+  /** Waits `ms` while watching an uncertain lock (tests advance their clock instead of sleeping). */
+  wait(ms: number): Promise<void>;
+}
+
+/** Timing and probes of a lock; every field has a default fit for real use. */
+export interface StateLockOptions {
+  /** How the lock's holder is told (default: this machine's `/proc`, `os.hostname()`, the real clock). */
+  probes?: LockProbes;
+  /** How often the holder touches its lock's mtime, ms (default 2000). */
+  heartbeatMs?: number;
+  /** A lock whose mtime is older than this is stale when its holder cannot be checked, ms (default 5 heartbeats). */
+  staleAfterMs?: number;
+}
+
+const HEARTBEAT_MS = 2000;
+/** Five heartbeats: a holder whose event loop is held up by a few seconds (a loaded CI machine) keeps its lock. */
+const STALE_HEARTBEATS = 5;
+
+/** Reads `/proc/<pid>/stat`: its state letter and start time, or null where there is no such file. */
+async function procStat(pid: number | 'self'): Promise<{ state: string; startTime: string } | null> {
+  try {
+    const text = await readFile(`/proc/${pid}/stat`, 'latin1');
+    // The command name (field 2) is in parentheses and may hold spaces and parentheses: fields count from the last ')'.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    const state = fields[0];
+    const startTime = fields[19];
+    return state && startTime ? { state, startTime } : null;
+  } catch {
+    return null;
+  }
+}
+
+async function readTrimmed(read: () => Promise<string>): Promise<string | null> {
+  try {
+    return (await read()).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The probes of this machine. */
+export const systemProbes: LockProbes = {
+  self: async () => ({
+    pid: process.pid,
+    host: hostname(),
+    bootId: await readTrimmed(() => readFile('/proc/sys/kernel/random/boot_id', 'latin1')),
+    pidNs: await readTrimmed(() => readlink('/proc/self/ns/pid')),
+    startTime: (await procStat('self'))?.startTime ?? null,
+  }),
+  process: async (pid) => {
+    try {
+      // Signal 0 only asks whether the pid exists; EPERM says it does, as another user's.
+      process.kill(pid, 0);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EPERM') return { running: false, startTime: null };
+    }
+    const stat = await procStat(pid);
+    // A zombie has exited; only its parent has not collected it yet.
+    return { running: stat?.state !== 'Z' && stat?.state !== 'X', startTime: stat?.startTime ?? null };
+  },
+  now: () => Date.now(),
+  wait: (ms) => delay(ms),
+};
+
+const holderSchema = z.object({
+  pid: z.number().int().positive(),
+  host: z.string(),
+  bootId: z.string().nullish(),
+  pidNs: z.string().nullish(),
+  startTime: z.string().nullish(),
+});
+
+function parseHolder(bytes: Buffer): LockHolder | null {
+  try {
+    const parsed = holderSchema.safeParse(JSON.parse(bytes.toString('utf8')));
+    if (!parsed.success) return null;
+    const { pid, host, bootId, pidNs, startTime } = parsed.data;
+    return { pid, host, bootId: bootId ?? null, pidNs: pidNs ?? null, startTime: startTime ?? null };
+  } catch {
+    return null;
+  }
+}
+
+/** A lock file as seen at one moment: which file (inode), its bytes, and its last heartbeat. */
+interface Seen {
+  ino: number;
+  mtimeMs: number;
+  bytes: Buffer;
+  holder: LockHolder | null;
+}
+
+function sameFile(a: Seen, b: Seen): boolean {
+  return a.ino === b.ino && a.bytes.equals(b.bytes);
+}
+
+/** Lock files are a line of JSON; anything longer is not one, and only its start is read. */
+const MAX_LOCK_BYTES = 4096;
+
+/**
+ * The lock file now, or null when there is none. Opened, then asked through the open file: an NFS client caches a
+ * file's attributes for up to a minute but checks them again at each open, and a heartbeat missed that way would
+ * make a live lock look stale. One open also gives the inode, mtime and bytes of one same file.
+ */
+async function look(fs: StoreFileSystem, path: string): Promise<Seen | null> {
+  let file: StoreFile;
+  try {
+    file = await fs.open(path, 'r');
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+  try {
+    const { size, ino, mtimeMs } = await file.stat();
+    const buffer = Buffer.alloc(Math.min(size, MAX_LOCK_BYTES));
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await file.read(buffer, length, buffer.length - length, length);
+      if (bytesRead <= 0) break;
+      length += bytesRead;
+    }
+    const bytes = buffer.subarray(0, length);
+    return { ino, mtimeMs, bytes, holder: parseHolder(bytes) };
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Whether the holder runs, from this process's side. `live` and `dead` are certain; `uncertain` is a holder this
+ * process cannot check (another host, another pid namespace, its own pid without a start time to compare, or a
+ * lock file that does not say who holds it) and is judged by its heartbeat instead.
+ */
+export async function judgeHolder(
+  holder: LockHolder | null,
+  self: LockHolder,
+  probes: LockProbes,
+): Promise<'live' | 'dead' | 'uncertain'> {
+  if (holder === null || holder.host !== self.host) return 'uncertain';
+  // Same name, another boot: the machine restarted since, and every process of that boot is gone.
+  if (holder.bootId !== null && self.bootId !== null && holder.bootId !== self.bootId) return 'dead';
+  // Two containers can share a host name (host networking) but not their pids.
+  if (holder.pidNs !== null && self.pidNs !== null && holder.pidNs !== self.pidNs) return 'uncertain';
+  if (holder.pid === self.pid) {
+    // Our own pid: a previous incarnation (a restarted container gets the same pid), unless the start time says
+    // the holder is this very process (a second store on the same file).
+    if (holder.startTime === null || self.startTime === null) return 'uncertain';
+    return holder.startTime === self.startTime ? 'live' : 'dead';
+  }
+  const found = await probes.process(holder.pid);
+  if (!found.running) return 'dead';
+  // The pid runs, but a process that started at another time took it over after the holder died.
+  if (holder.startTime !== null && found.startTime !== null && found.startTime !== holder.startTime)
+    return 'dead';
+  return 'live';
+}
+
+/**
+ * One writer per state file: a lock file beside it (`FILE.lock`) that names its holder.
+ *
+ * Taking it is an exclusive create (`O_CREAT|O_EXCL`): of two processes, exactly one creates the file, with no
+ * window between a check and a write. A process that finds it held judges the holder (`judgeHolder`): a live one
+ * refuses the start (`StateFileInUseError`); a dead one's lock is stale. A holder it cannot check is judged by the
+ * heartbeat: the holder touches the lock's mtime every `heartbeatMs` (through its open file, so a touch always
+ * lands on its own lock), and a lock untouched for `staleAfterMs` is stale; one touched more recently is watched
+ * for up to that long, and held if it is touched meanwhile. The age of a touch is read on this host's clock: hosts
+ * that share a volume are taken to keep their clocks within a few seconds of each other (NTP). A holder whose
+ * clock runs ahead is still found stale, by watching it for the whole window; one whose clock runs behind by more
+ * than the window would be taken for dead.
+ *
+ * Taking over a stale lock, race-free between starters: the stale lock is renamed aside to a name only this
+ * starter uses (`FILE.lock.stale-<token>`). A rename moves whatever file is at the path at that instant, which may
+ * no longer be the lock that was judged (another starter took it over first and made its own, or the holder
+ * touched it meanwhile); so what was moved is compared with what was judged (same inode, same bytes, which carry
+ * a random token per holder, same mtime). Only if it is the same is it deleted; otherwise it is put back with a
+ * hard link, which, like the exclusive create, fails rather than replace a lock made meanwhile. Either way the
+ * starter goes back to the exclusive create: of all the starters that moved the stale lock away, one creates the
+ * new lock, and the others find it held. The one window left is a third starter that finds the path empty in the
+ * instant a live lock is moved aside and not yet put back.
+ */
+export class StateLock {
+  private released = false;
+  private touching: Promise<void> = Promise.resolve();
+  private readonly timer: NodeJS.Timeout;
+
+  private constructor(
+    private readonly fs: StoreFileSystem,
+    /** The lock file's path. */
+    readonly path: string,
+    private readonly file: StoreFile,
+    private readonly bytes: Buffer,
+    probes: LockProbes,
+    heartbeatMs: number,
+  ) {
+    this.timer = setInterval(() => {
+      const now = new Date(probes.now());
+      this.touching = this.file.utimes(now, now).catch(() => undefined);
+    }, heartbeatMs);
+    // The heartbeat must not keep a process alive that has nothing else to do.
+    this.timer.unref();
+  }
+
+  /**
+   * Takes the lock of the state file `statePath` (its real path), waiting at most `staleAfterMs` for a holder it
+   * cannot check. `name` is the file as the user gave it, for the message of a refusal. Throws a
+   * `StateFileInUseError` when another process holds it; creates nothing then.
+   */
+  static async acquire(
+    fs: StoreFileSystem,
+    statePath: string,
+    name: string,
+    options: StateLockOptions = {},
+  ): Promise<StateLock> {
+    const probes = options.probes ?? systemProbes;
+    const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+    const staleAfterMs = options.staleAfterMs ?? heartbeatMs * STALE_HEARTBEATS;
+    const path = `${statePath}.lock`;
+    const self = await probes.self();
+    // Unique per holder, from the system's generator, not the sandbox's seeded one: two processes started with the
+    // same seed must not write the same lock.
+    const token = randomUUID();
+    const bytes = Buffer.from(`${JSON.stringify({ ...self, token })}\n`);
+    const refuse = (holder: LockHolder | null) =>
+      new StateFileInUseError(
+        name,
+        path,
+        holder?.pid ?? null,
+        holder && holder.host !== self.host ? holder.host : null,
+      );
+    // Each turn ends in the lock, a refusal, or a change of the lock file seen (released, replaced, moved aside):
+    // a bound on turns only guards against a file system that never settles.
+    for (let turn = 0; turn < 100; turn++) {
+      const file = await createExclusive(fs, path, bytes);
+      if (file) return new StateLock(fs, path, file, bytes, probes, heartbeatMs);
+      const seen = await look(fs, path);
+      if (!seen) continue;
+      const verdict = await judgeHolder(seen.holder, self, probes);
+      if (verdict === 'live') throw refuse(seen.holder);
+      let stale: Seen = seen;
+      if (verdict === 'uncertain') {
+        const watched = await watch(fs, path, seen, probes, staleAfterMs);
+        if (watched === 'changed') continue;
+        if (watched === 'refreshed') throw refuse(seen.holder);
+        stale = watched;
+      }
+      await moveAside(fs, path, stale, `${path}.stale-${token}`);
+    }
+    throw refuse(null);
+  }
+
+  /** Stops the heartbeat and removes the lock, if it is still this holder's. */
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    clearInterval(this.timer);
+    await this.touching;
+    await this.file.close().catch(() => undefined);
+    // Removed only while it still holds our bytes: a lock another process took over after judging us stale is
+    // theirs now.
+    const now = await this.fs.readFile(this.path).catch(() => null);
+    if (now?.equals(this.bytes)) await this.fs.remove(this.path);
+  }
+}
+
+/** Creates the lock file holding `bytes`, or answers null when one exists. */
+async function createExclusive(fs: StoreFileSystem, path: string, bytes: Buffer): Promise<StoreFile | null> {
+  let file: StoreFile;
+  try {
+    file = await fs.open(path, 'wx');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return null;
+    throw error;
+  }
+  try {
+    await writeFully(file, bytes);
+    await file.datasync();
+    return file;
+  } catch (error) {
+    // Ours, just made: nobody else can have taken it over yet (it is younger than the staleness window).
+    await file.close().catch(() => undefined);
+    await fs.remove(path).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Watches a lock whose holder cannot be checked. Answers `refreshed` once its heartbeat moves (held), `changed`
+ * when the file was released or replaced (to be judged afresh), or the lock as last seen once it went
+ * `staleAfterMs` without a heartbeat: by its mtime, or, should the holder's clock run ahead of ours, by watching
+ * it that long.
+ */
+async function watch(
+  fs: StoreFileSystem,
+  path: string,
+  seen: Seen,
+  probes: LockProbes,
+  staleAfterMs: number,
+): Promise<Seen | 'refreshed' | 'changed'> {
+  const since = probes.now();
+  const poll = Math.max(1, Math.floor(staleAfterMs / 20));
+  for (;;) {
+    const now = probes.now();
+    if (now - seen.mtimeMs > staleAfterMs || now - since >= staleAfterMs) return seen;
+    await probes.wait(poll);
+    const next = await look(fs, path);
+    if (!next || !sameFile(next, seen)) return 'changed';
+    if (next.mtimeMs !== seen.mtimeMs) return 'refreshed';
+  }
+}
+
+/** Moves the stale lock `judged` away, if it is still the file at `path` (see `StateLock` for the scheme). */
+async function moveAside(fs: StoreFileSystem, path: string, judged: Seen, aside: string): Promise<void> {
+  try {
+    await fs.rename(path, aside);
+  } catch (error) {
+    // Gone already: another starter moved it, or its holder released it.
+    if (isMissing(error)) return;
+    throw error;
+  }
+  const moved = await look(fs, aside);
+  if (!moved) return;
+  if (sameFile(moved, judged) && moved.mtimeMs === judged.mtimeMs) {
+    await fs.remove(aside);
+    return;
+  }
+  // Not the lock judged: a live one, put back unless a lock was made at the path meanwhile (then the path's lock
+  // stands, and the one moved is dropped: see the window in `StateLock`).
+  try {
+    await fs.link(aside, path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // A file system without hard links: a rename puts it back, replacing any lock made in that instant.
+    if (code !== 'EEXIST') await fs.rename(aside, path);
+  }
+  await fs.remove(aside);
+}
