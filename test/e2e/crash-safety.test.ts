@@ -42,7 +42,6 @@ const MAX_TRANSFERS_PER_ROUND = 400;
 
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 const BULK = '/api/v1/clients/business/customers/funds/bulk-transfer';
-const _LEDGER = (businessId: string) => `/__sandbox/businesses/${businessId}/ledger`;
 const keyPair = { 'x-api-key': A.publicKey, 'x-api-secret': A.secretKey, businessId: A.a1.id };
 const args = (data: string) => [
   '--data',

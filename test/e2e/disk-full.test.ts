@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
 import { bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
-import { ledger as ledgerSchema } from '../../src/control/money/schemas.js';
 import { dataOf } from '../support/answers.js';
+import { wholeLedger } from '../support/money.js';
 import { http, ownerHeadersOf, runCli, type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { A } from '../support/sandbox.js';
 
@@ -170,12 +170,12 @@ async function fillAndRecover(n: number) {
   expect(health.status).toBe(503);
   expect(health.body.reason).toMatch(/no space left on device \(ENOSPC\)/);
   expect((await http(p, 'POST', '/__sandbox/drain?timeoutMs=20000')).status).toBe(200);
-  const live = dataOf(await http(p, 'GET', `/__sandbox/businesses/${A.a1.id}/ledger`), ledgerSchema);
+  const live = await wholeLedger((path) => http(p, 'GET', path), A.a1.id);
   expect((await stop(p)).code).toBe(0);
 
   p = await launch(args);
   try {
-    const ledger = dataOf(await http(p, 'GET', `/__sandbox/businesses/${A.a1.id}/ledger`), ledgerSchema);
+    const ledger = await wholeLedger((path) => http(p, 'GET', path), A.a1.id);
     const batch = dataOf(
       await http(p, 'GET', `${BULK}/${batchId}`, { headers: keyPair }),
       bulkTransferWithItems,
