@@ -1,8 +1,8 @@
 import { isoOf } from './domain/clock.js';
+import type { BulkTransferRecord, DeliveryAttempt, DeliveryRecord } from './domain/records.js';
 import type { ClientRefusal } from './http/client-error.js';
 import { redactWebhookUrl, scrubWebhookError } from './http/redact.js';
 import type { LogEvent } from './log.js';
-import type { BulkTransferRecord, DeliveryAttempt, DeliveryRecord } from './store/records.js';
 import type { WriteHealth } from './store/store.js';
 
 /*

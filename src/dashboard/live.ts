@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Deps } from '../deps.js';
+import type { CollectionName, Collections } from '../domain/records.js';
 import type { RequestEntry, RequestJournal } from '../http/request-log.js';
-import type { CollectionName, Collections } from '../store/records.js';
 import type { StoreChange } from '../store/store.js';
 import { LedgerTotals } from './ledger-totals.js';
 import { ClockPanel, clockKey, ScenarioPanel, scenarioKey } from './panels.js';

@@ -1,6 +1,5 @@
 import { accountState } from '../api/virtual-accounts/service.js';
 import type { Deps } from '../deps.js';
-import type { RequestEntry } from '../http/request-log.js';
 import type {
   BulkTransferRecord,
   BusinessRecord,
@@ -10,7 +9,8 @@ import type {
   OutboxRecord,
   TransactionRecord,
   VirtualAccountRecord,
-} from '../store/records.js';
+} from '../domain/records.js';
+import type { RequestEntry } from '../http/request-log.js';
 import { dateTimeOf, formatNaira, isoOf, relativeTo, timeOf } from './format.js';
 
 // One component per row of the dashboard's lists. The page renders them once; the live feed renders the same

@@ -1,7 +1,7 @@
 import { shownHeaders } from '../control/webhooks/service.js';
 import type { Deps } from '../deps.js';
+import type { Collections, DeliveryRecord } from '../domain/records.js';
 import type { RequestEntry } from '../http/request-log.js';
-import type { Collections, DeliveryRecord } from '../store/records.js';
 import { LedgerTotals } from './ledger-totals.js';
 import { ClockPanel, ScenarioPanel } from './panels.js';
 import {

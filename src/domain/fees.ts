@@ -1,4 +1,10 @@
-import type { FeeTable } from '../store/fixtures.js';
+/** The fee tables of `fixtures/fees.json`: outgoing transfer tiers in kobo, and the incoming charge. */
+export interface FeeTable {
+  /** Ascending; `upTo: null` is the last tier. */
+  transfer: readonly { upTo: number | null; fee: number }[];
+  /** A rate in basis points, capped, in kobo. */
+  incoming: { rateBasisPoints: number; cap: number };
+}
 
 /** The NIP fee of an outgoing transfer of `amount` kobo: the first tier whose `upTo` covers it. */
 export function transferFee(amount: number, fees: FeeTable): number {

@@ -4,11 +4,11 @@ import type { Deps } from '../deps.js';
 import { settledStatus } from '../domain/bulk-state.js';
 import { type ClockTask, isoAt } from '../domain/clock.js';
 import { transferFee } from '../domain/fees.js';
+import type { BulkItemRecord, BulkTransferRecord } from '../domain/records.js';
 import { nipSessionId } from '../domain/references.js';
 import { INSUFFICIENT_FUNDS, type TransferFailure } from '../domain/transfer-failure.js';
 import { post } from '../ledger/ledger.js';
 import { backgroundError, batchSettled, batchStarted } from '../log-events.js';
-import type { BulkItemRecord, BulkTransferRecord } from '../store/records.js';
 import type { Tx } from '../store/store.js';
 import { StoreWriteError } from '../store/write-error.js';
 

@@ -1,5 +1,5 @@
 import pkg from '../../package.json' with { type: 'json' };
-import type { ClientRecord } from '../store/records.js';
+import type { ClientRecord } from '../domain/records.js';
 
 const PRODUCT = 'banking-sandbox-webhooks';
 

@@ -1,8 +1,8 @@
 import type { Deps } from '../deps.js';
 import { retryDelayMs } from '../domain/backoff.js';
 import { type ClockTask, capAtEnd, isoAt } from '../domain/clock.js';
+import type { ClientRecord, DeliveryAttempt, DeliveryRecord } from '../domain/records.js';
 import { attemptFailed, backgroundError } from '../log-events.js';
-import type { ClientRecord, DeliveryAttempt, DeliveryRecord } from '../store/records.js';
 import { StoreWriteError } from '../store/write-error.js';
 import { pruneDeliveries } from './delivery-log.js';
 import { IdLine } from './id-line.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BusinessRecord, ClientRecord, UserRecord } from '../domain/records.js';
 import type { RoleName } from '../domain/roles.js';
-import type { BusinessRecord, ClientRecord, UserRecord } from '../store/records.js';
 import type { FiredRule } from './request-log.js';
 import type { Route } from './route.js';
 

@@ -5,10 +5,10 @@ import type { LiveFeed } from '../dashboard/live.js';
 import type { Deps } from '../deps.js';
 import type { Actor } from '../domain/actor.js';
 import type { Pagination } from '../domain/pagination.js';
+import type { BusinessRecord } from '../domain/records.js';
 import type { Area } from '../domain/roles.js';
 import type { BulkProcessor } from '../engine/bulk-processor.js';
 import type { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
-import type { BusinessRecord } from '../store/records.js';
 import type { AppEnv, Caller } from './env.js';
 
 // One object per operation: from it come the Hono route with its auth, body limit and validation (`mount.ts`),

@@ -1,7 +1,7 @@
 import { type Clock, isoAt } from '../domain/clock.js';
 import { ApiError } from '../domain/errors.js';
+import type { TransactionRecord } from '../domain/records.js';
 import { transactionReference } from '../domain/references.js';
-import type { TransactionRecord } from '../store/records.js';
 import type { Store, Tx } from '../store/store.js';
 
 export const BALANCE_TOO_LARGE =

@@ -92,7 +92,6 @@ const fixtureSchemas = {
 };
 
 export type Fixtures = { [K in keyof typeof fixtureSchemas]: z.infer<(typeof fixtureSchemas)[K]> };
-export type FeeTable = Fixtures['fees'];
 
 /** Whether an id names a state of `fixtures` (to bring an earlier version's state ids up to date). */
 export function isFixtureState(fixtures: Pick<Fixtures, 'states'>): (id: string) => boolean {

@@ -1,14 +1,14 @@
 import { REAL_TIME } from '../domain/clock.js';
 import { makeNuban } from '../domain/nuban.js';
 import { Random, seedState } from '../domain/random.js';
-import type { Fixtures } from './fixtures.js';
 import type {
   BusinessRecord,
   CustomerRecord,
   StateDocument,
   SubscriptionRecord,
   UserRecord,
-} from './records.js';
+} from '../domain/records.js';
+import type { Fixtures } from './fixtures.js';
 
 /** Customers are dated inside this fixed window, so the seed alone decides the dates. */
 const CUSTOMER_DATES = { from: '2024-01-01T00:00:00.000Z', to: '2025-12-31T23:59:59.000Z' };

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import type { Adapter } from 'lowdb';
+import type { StateDocument } from '../domain/records.js';
 import { isMissing, replaceFile, type StoreFileSystem } from './file-system.js';
-import type { StateDocument } from './records.js';
 import { TextWriter } from './text-writer.js';
 import { asWriteError } from './write-error.js';
 

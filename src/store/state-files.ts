@@ -1,7 +1,7 @@
 import type { z } from 'zod';
+import { type CollectionName, stateDocument, storedRecordSchemas } from '../domain/records.js';
 import { isMissing, type StoreFileSystem } from './file-system.js';
 import type { JournalEntry } from './journal.js';
-import { type CollectionName, stateDocument, storedRecordSchemas } from './records.js';
 import type { Snapshot } from './snapshot-file.js';
 import { StateFileError } from './write-error.js';
 

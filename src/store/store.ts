@@ -1,8 +1,6 @@
 import { dirname } from 'node:path';
 import { Low, Memory } from 'lowdb';
 import { Random, seedState } from '../domain/random.js';
-import { nodeFileSystem, type StoreFileSystem } from './file-system.js';
-import { Journal, type JournalEntry, type Op } from './journal.js';
 import {
   type CollectionName,
   type Collections,
@@ -10,7 +8,9 @@ import {
   indexedFields,
   type MetaRecord,
   type StateDocument,
-} from './records.js';
+} from '../domain/records.js';
+import { nodeFileSystem, type StoreFileSystem } from './file-system.js';
+import { Journal, type JournalEntry, type Op } from './journal.js';
 import { type Snapshot, SnapshotFile } from './snapshot-file.js';
 import { readStateFiles, temporaryFiles } from './state-files.js';
 import { StateLock, type StateLockOptions } from './state-lock.js';

@@ -1,5 +1,5 @@
+import { type CollectionName, collectionNames, type StateDocument } from '../domain/records.js';
 import type { AuditAction, AuditType } from '../domain/statuses.js';
-import { type CollectionName, collectionNames, type StateDocument } from './records.js';
 
 // Records as earlier versions wrote them, brought up to the current shape as they are loaded (a state file, its
 // journal, an import), so that a state written before a change still loads and reads as the current version writes.

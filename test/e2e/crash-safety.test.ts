@@ -9,7 +9,7 @@ import { type TransferResultView, transferResult } from '../../src/api/transfers
 import type { LedgerView } from '../../src/control/money/schemas.js';
 import { stateExport } from '../../src/control/state/schemas.js';
 import { Random, seedState } from '../../src/domain/random.js';
-import { bulkItemRecord, bulkTransferRecord, businessRecord } from '../../src/store/records.js';
+import { bulkItemRecord, bulkTransferRecord, businessRecord } from '../../src/domain/records.js';
 import { bodyOf, dataOf, pageOf } from '../support/answers.js';
 import { wholeLedger } from '../support/money.js';
 import { http, ownerHeadersOf, type SandboxProcess, startProcess, stop } from '../support/process.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
 import roles from '../../fixtures/roles.json' with { type: 'json' };
 import states from '../../fixtures/states.json' with { type: 'json' };
-import { collectionSchemas } from '../../src/store/records.js';
+import { collectionSchemas } from '../../src/domain/records.js';
 import { A, B } from '../support/sandbox.js';
 import {
   type AuthSpec,

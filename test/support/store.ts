@@ -9,7 +9,7 @@ import {
   type PayoutRecord,
   type StateDocument,
   type VirtualAccountRecord,
-} from '../../src/store/records.js';
+} from '../../src/domain/records.js';
 import { type Answered, bodyOf } from './answers.js';
 
 /**

@@ -9,7 +9,7 @@ import {
   START_OF_TIME_MS,
   VirtualClock,
 } from '../../src/domain/clock.js';
-import { clockState } from '../../src/store/records.js';
+import { clockState } from '../../src/domain/records.js';
 
 const SECOND = 1000;
 const HOUR = 3_600_000;

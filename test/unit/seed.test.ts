@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isValidNuban } from '../../src/domain/nuban.js';
+import { currentStateDocument } from '../../src/domain/records.js';
 import { embeddedFixturesDir, loadFixtures } from '../../src/store/fixtures.js';
-import { currentStateDocument } from '../../src/store/records.js';
 import { buildInitialState } from '../../src/store/seed.js';
 
 describe('fixtures and seeding', async () => {

@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StateDocument } from '../../src/store/records.js';
+import type { StateDocument } from '../../src/domain/records.js';
 import { Store } from '../../src/store/store.js';
 import { StateFileError } from '../../src/store/write-error.js';
 import { baseState, customer } from '../support/store.js';

@@ -3,8 +3,8 @@ import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { type Pagination, paginate } from '../../domain/pagination.js';
+import type { AuditRecord, BusinessRecord } from '../../domain/records.js';
 import type { AuditAction, AuditType } from '../../domain/statuses.js';
-import type { AuditRecord, BusinessRecord } from '../../store/records.js';
 import type { Tx } from '../../store/store.js';
 import type { AuditEntryView, AuditQuery } from './schemas.js';
 

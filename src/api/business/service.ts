@@ -3,7 +3,7 @@ import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { type PageQuery, type Pagination, paginate } from '../../domain/pagination.js';
-import type { BusinessRecord, ClientRecord, CustomerRecord } from '../../store/records.js';
+import type { BusinessRecord, ClientRecord, CustomerRecord } from '../../domain/records.js';
 import { recordAudit } from '../audits/service.js';
 import { newAccountNumber } from '../virtual-accounts/service.js';
 import type { AccountDetailsView, BusinessView, CreatedBusinessView, CustomerView } from './schemas.js';

@@ -3,8 +3,8 @@ import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { type Pagination, paginate } from '../../domain/pagination.js';
+import type { BusinessRecord, DisputeRecord } from '../../domain/records.js';
 import type { DisputeStatus } from '../../domain/statuses.js';
-import type { BusinessRecord, DisputeRecord } from '../../store/records.js';
 import { recordAudit } from '../audits/service.js';
 import type { DisputeQuery, DisputeView } from './schemas.js';
 

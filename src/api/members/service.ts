@@ -3,8 +3,8 @@ import type { Actor } from '../../domain/actor.js';
 import { capAtEnd, hasExpired, isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { type PageQuery, type Pagination, paginate } from '../../domain/pagination.js';
+import type { ClientRecord, UserRecord } from '../../domain/records.js';
 import { isClientSecret } from '../../domain/secrets.js';
-import type { ClientRecord, UserRecord } from '../../store/records.js';
 import { recordAudit } from '../audits/service.js';
 import type { CompleteMemberInput, MemberRoleView, MemberView } from './schemas.js';
 

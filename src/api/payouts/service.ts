@@ -3,7 +3,7 @@ import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { type PageQuery, type Pagination, paginate } from '../../domain/pagination.js';
-import type { BusinessRecord, PayoutRecord } from '../../store/records.js';
+import type { BusinessRecord, PayoutRecord } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
 import { recordAudit } from '../audits/service.js';
 import { assertKnownBank } from '../transfers/service.js';

@@ -2,8 +2,8 @@ import { hostname, networkInterfaces } from 'node:os';
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { ApiError } from '../../domain/errors.js';
+import type { ClientRecord } from '../../domain/records.js';
 import { pointsAtSelf } from '../../domain/self-url.js';
-import type { ClientRecord } from '../../store/records.js';
 import { recordAudit } from '../audits/service.js';
 import type { ApiKeysView } from './schemas.js';
 

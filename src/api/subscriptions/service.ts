@@ -2,7 +2,7 @@ import type { Deps } from '../../deps.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { type Pagination, paginate } from '../../domain/pagination.js';
-import type { BusinessRecord, SubscriptionRecord } from '../../store/records.js';
+import type { BusinessRecord, SubscriptionRecord } from '../../domain/records.js';
 import type { NewSubscription, SubscriptionQuery, SubscriptionView } from './schemas.js';
 
 export function subscriptionView(s: SubscriptionRecord): SubscriptionView {

@@ -1,5 +1,5 @@
 import { type PageQuery, paginate } from '../../domain/pagination.js';
-import type { ClientRecord } from '../../store/records.js';
+import type { ClientRecord } from '../../domain/records.js';
 import type { Store } from '../../store/store.js';
 
 /** The logins of every client in the state, shaped as `GET /__sandbox/credentials` returns them. */

@@ -2,9 +2,9 @@ import { refuseSelfPointing } from '../../api/settings/service.js';
 import { newAccountNumber, virtualAccountView } from '../../api/virtual-accounts/service.js';
 import type { Deps } from '../../deps.js';
 import { isoAt } from '../../domain/clock.js';
+import type { ClientRecord, UserRecord, VirtualAccountRecord } from '../../domain/records.js';
 import { systemReference } from '../../domain/references.js';
 import type { RoleName } from '../../domain/roles.js';
-import type { ClientRecord, UserRecord, VirtualAccountRecord } from '../../store/records.js';
 import { credentialsOf } from './credentials.js';
 import type { NewClient } from './schemas.js';
 

@@ -3,10 +3,10 @@ import type { Deps } from '../../deps.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { incomingCharge } from '../../domain/fees.js';
+import type { DeliveryRecord, VirtualAccountRecord, WebhookPayload } from '../../domain/records.js';
 import { pruneDeliveries } from '../../engine/delivery-log.js';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
 import { post } from '../../ledger/ledger.js';
-import type { DeliveryRecord, VirtualAccountRecord, WebhookPayload } from '../../store/records.js';
 import type { PaymentReceivedView } from './schemas.js';
 
 export interface IncomingPayment {

@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { text } from '../../domain/fields.js';
 import { longPageQuery } from '../../domain/pagination.js';
+import { transactionRecord } from '../../domain/records.js';
 import { lazy } from '../../http/route.js';
 import { kobo, pagination } from '../../http/wire.js';
-import { transactionRecord } from '../../store/records.js';
 
 // A business's money: its balance, its approval (which opens its payment account), its ledger.
 

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { longPageQuery } from '../../domain/pagination.js';
+import { outboxRecord } from '../../domain/records.js';
 import { outboxType } from '../../domain/statuses.js';
 import { lazy } from '../../http/route.js';
-import { outboxRecord } from '../../store/records.js';
 
 // What the service "sent": member invitations and BVN one-time passwords.
 

@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { type Pagination, paginate } from '../../domain/pagination.js';
-import type { OutboxRecord } from '../../store/records.js';
+import type { OutboxRecord } from '../../domain/records.js';
 import type { OutboxQuery } from './schemas.js';
 
 /** A page of the messages sent, newest first, to one address or of one type if asked. */

@@ -1,9 +1,9 @@
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../domain/errors.js';
+import { collectionNames } from '../../domain/records.js';
 import type { BulkProcessor } from '../../engine/bulk-processor.js';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
 import type { RequestJournal } from '../../http/request-log.js';
-import { collectionNames } from '../../store/records.js';
 import type { MetricsView } from './schemas.js';
 
 /**

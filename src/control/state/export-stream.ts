@@ -1,4 +1,4 @@
-import type { StateDocument } from '../../store/records.js';
+import type { StateDocument } from '../../domain/records.js';
 
 /** Characters of JSON gathered before they go out as one chunk: a few hundred records at a time. */
 const CHUNK_CHARS = 256 * 1024;

@@ -1,5 +1,5 @@
+import { stateDocument } from '../../domain/records.js';
 import { DONE, defineRoute, done, type Route, raw } from '../../http/route.js';
-import { stateDocument } from '../../store/records.js';
 import { stateStream } from './export-stream.js';
 import { importLimit, stateExport } from './schemas.js';
 import { importState } from './service.js';

@@ -1,5 +1,5 @@
+import { currentStateDocument } from '../../domain/records.js';
 import { lazy } from '../../http/route.js';
-import { currentStateDocument } from '../../store/records.js';
 
 // The whole state, as `GET /state` gives it and `PUT /state` takes it back: the store's own record schemas, which
 // validate an import record by record.

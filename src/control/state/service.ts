@@ -2,9 +2,9 @@ import { selfPointing } from '../../api/settings/service.js';
 import type { Deps } from '../../deps.js';
 import { REAL_TIME } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
+import type { StateDocument } from '../../domain/records.js';
 import { ledgerEffect } from '../../ledger/ledger.js';
 import { isFixtureState } from '../../store/fixtures.js';
-import type { StateDocument } from '../../store/records.js';
 import { readStateDocument } from './state-reader.js';
 
 /**

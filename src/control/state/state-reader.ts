@@ -8,7 +8,7 @@ import {
   type StateDocument,
   stateDocument,
   storedRecordSchemas,
-} from '../../store/records.js';
+} from '../../domain/records.js';
 import { upgradeState } from '../../store/upgrade.js';
 
 /** Characters of records parsed in one go: about a millisecond of `JSON.parse`. */

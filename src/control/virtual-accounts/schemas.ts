@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { controlPageQuery } from '../../domain/pagination.js';
+import { virtualAccountRecord } from '../../domain/records.js';
 import { virtualAccountState } from '../../domain/statuses.js';
 import { lazy } from '../../http/route.js';
 import { isoDate } from '../../http/wire.js';
-import { virtualAccountRecord } from '../../store/records.js';
 
 // Every client's virtual accounts: where an incoming payment can go.
 

@@ -2,7 +2,7 @@ import { accountState } from '../../api/virtual-accounts/service.js';
 import type { Deps } from '../../deps.js';
 import { isoOf } from '../../domain/clock.js';
 import { type PageQuery, type Pagination, paginate } from '../../domain/pagination.js';
-import type { VirtualAccountRecord } from '../../store/records.js';
+import type { VirtualAccountRecord } from '../../domain/records.js';
 import type { VirtualAccountView } from './schemas.js';
 
 /** A virtual account as the control API answers it: `expiresAt` as ISO 8601 text, and its state now. */

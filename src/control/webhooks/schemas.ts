@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { idText } from '../../domain/fields.js';
 import { controlPageQuery } from '../../domain/pagination.js';
+import { deliveryAttempt, deliveryRecord } from '../../domain/records.js';
 import { deliveryStatus } from '../../domain/statuses.js';
 import { lazy } from '../../http/route.js';
 import { isoDate } from '../../http/wire.js';
-import { deliveryAttempt, deliveryRecord } from '../../store/records.js';
 
 // The webhook deliveries: every notification sent, with every attempt.
 

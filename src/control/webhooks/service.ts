@@ -2,10 +2,10 @@ import type { Deps } from '../../deps.js';
 import { isoOf } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { type Pagination, paginate } from '../../domain/pagination.js';
+import type { ClientRecord, DeliveryRecord } from '../../domain/records.js';
 import { webhookHeaders } from '../../engine/webhook-agent.js';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
 import { redactHeader } from '../../http/redact.js';
-import type { ClientRecord, DeliveryRecord } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
 import type { DeliveriesQuery, DeliveryView } from './schemas.js';
 

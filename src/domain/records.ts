@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { END_OF_TIME, END_OF_TIME_MS, MAX_TIME_MS, START_OF_TIME_MS } from '../domain/clock.js';
+import { END_OF_TIME, END_OF_TIME_MS, MAX_TIME_MS, START_OF_TIME_MS } from './clock.js';
 import {
   bulkStatus,
   deliveryStatus,
@@ -10,7 +10,7 @@ import {
   transactionKind,
   transactionStatus,
   virtualAccountKind,
-} from '../domain/statuses.js';
+} from './statuses.js';
 
 /**
  * A key of a free-form map in a record: a plain identifier, never one that names a prototype, so an imported
