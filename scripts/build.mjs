@@ -50,7 +50,7 @@ for (const file of [
   await copyFile(join(swaggerUi, file), join('dist/docs-assets', file));
 }
 
-// The dashboard's browser files (/__sandbox/ui/assets/), found by src/dashboard/routes.tsx in dist/dashboard-assets.
+// The dashboard's browser files (/__sandbox/ui/assets/), found by src/dashboard/app.tsx in dist/dashboard-assets.
 await mkdir('dist/dashboard-assets', { recursive: true });
 for (const file of ['app.js', 'style.css']) {
   await copyFile(join('src/dashboard/assets', file), join('dist/dashboard-assets', file));

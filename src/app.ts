@@ -3,12 +3,16 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { getPath } from 'hono/utils/url';
 import { apiRouteList } from './api/routes.js';
+import { apiContracts } from './contract/api/index.js';
+import { controlContracts } from './contract/control/index.js';
+import { API_PREFIX, CONTROL_PREFIX } from './contract/mounts.js';
 import { controlGuard } from './control/guard.js';
 import { type ControlHooks, controlRouteList } from './control/routes.js';
-import { LiveFeed } from './dashboard/live.js';
-import { dashboardAssets } from './dashboard/routes.js';
+import type { ControlRuntime } from './control/runtime.js';
+import { createDashboard } from './dashboard/app.js';
 import type { Deps } from './deps.js';
 import { ApiError } from './domain/errors.js';
+import type { Engines } from './engine/engines.js';
 import { unmatchedRoute } from './http/allow.js';
 import { createAuth } from './http/auth.js';
 import type { AppEnv } from './http/env.js';
@@ -18,14 +22,12 @@ import { type Dispatch, front } from './http/front.js';
 import { requestHeader } from './http/headers.js';
 import { type AnswerCheck, mountRoutes } from './http/mount.js';
 import { formatRequest, RequestJournal } from './http/request-log.js';
-import type { Engines, Runtime } from './http/route.js';
 import { errorStatus, NO_ROUTE, scenarioFirst } from './http/scenario.js';
 import { requestError } from './log-events.js';
-import { openapiRoutes } from './openapi/routes.js';
+import { createDocs } from './openapi/routes.js';
 import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write-error.js';
 
-/** Where the bank's API is mounted. */
-const API = '/api/v1';
+const API = API_PREFIX;
 const isApiPath = (path: string) => path === API || path.startsWith(`${API}/`);
 
 /**
@@ -55,12 +57,7 @@ export function createApp(
     getPath: (request, options) => options?.env?.facts.path ?? getPath(request),
   });
   const requests = new RequestJournal(deps.config.journalSize, deps.config.journalBytes);
-  const runtime: Runtime = {
-    deps,
-    engines,
-    control: { ...hooks, requests },
-    feed: new LiveFeed(deps, requests),
-  };
+  const controlRuntime: ControlRuntime = { deps, engines, control: { ...hooks, requests } };
 
   /**
    * An error answer as it goes out: under `/api/v1`, with the status the scenario's `error` rules give it (a 422
@@ -106,12 +103,14 @@ export function createApp(
   };
   // One auth for both mounts: one cache of verified tokens.
   const auth = createAuth(deps);
-  mountRoutes(app, API, apiRouteList, runtime, auth, check, true);
-  // Before every /__sandbox route: the documents and the dashboard's assets too, and a path no route answers.
-  app.use('/__sandbox/*', controlGuard(deps.config));
-  mountRoutes(app, '/__sandbox', controlRouteList, runtime, auth, check);
-  app.get('/__sandbox/ui/assets/:file', dashboardAssets());
-  app.route('/', openapiRoutes(deps.scenarios.library));
+  // The four doors, side by side. The bank's API gets the deps and the engines, nothing of the sandbox's own.
+  mountRoutes(app, API, apiRouteList, { deps, engines }, auth, check, true);
+  // The dashboard before the control API's guard: it applies the same rules itself, with its token flow in front.
+  app.route(CONTROL_PREFIX, createDashboard({ deps, requests, auth, check }));
+  // Before every other /__sandbox path: the control document too, and a path no route answers.
+  app.use(`${CONTROL_PREFIX}/*`, controlGuard(deps.config));
+  mountRoutes(app, CONTROL_PREFIX, controlRouteList, controlRuntime, auth, check);
+  app.route('/', createDocs({ deps, scenarios: deps.scenarios.library, auth, check }));
   // Uploaded registration files, at the URLs the business record holds.
   app.get('/uploads/:businessId/:file', async (c) => {
     const file = await deps.uploads.read(c.req.param('businessId'), c.req.param('file'));
@@ -120,8 +119,8 @@ export function createApp(
   });
 
   const unmatched = unmatchedRoute([
-    [API, apiRouteList],
-    ['/__sandbox', controlRouteList],
+    [API, apiContracts],
+    [CONTROL_PREFIX, controlContracts],
   ]);
   // A path under /api/v1 that no route takes still meets the scenario rules, as a request of `(no route)`.
   app.notFound((c) => (isApiPath(c.req.path) ? scenarioFirst(c, deps, NO_ROUTE, unmatched) : unmatched(c)));

@@ -1,4 +1,4 @@
-import { credentials } from './control/clients/credentials.js';
+import { credentials } from './bank/tenants/credentials.js';
 import { listensOnLoopback } from './http/exposure.js';
 import { formatEvent, type LogEvent } from './log.js';
 import type { RunningSandbox } from './sandbox.js';

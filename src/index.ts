@@ -10,6 +10,8 @@
  * await sandbox.close();
  * ```
  */
+
+export type { IncomingPayment } from './bank/incoming-payments/service.js';
 export { type ConnectOptions, connectSandbox } from './client/connect.js';
 export type {
   BusinessChoice,
@@ -30,8 +32,8 @@ export type {
   VerificationView,
 } from './client/handle.js';
 export { type Config, ConfigError, type ConfigInput, resolveConfig } from './config.js';
-export type { NewClient } from './control/clients/schemas.js';
-export type { IncomingPayment } from './control/incoming-payments/service.js';
+export type { NewClient } from './contract/control/clients.js';
+export type { Scenario } from './contract/scenarios.js';
 export {
   DrainTimeoutError,
   type WaitingBatch,
@@ -57,6 +59,5 @@ export {
   version,
 } from './sandbox.js';
 export { ScenarioError } from './scenarios/library.js';
-export type { Scenario } from './scenarios/schema.js';
 export { FixtureError } from './store/fixtures.js';
 export { StateFileError, StateFileInUseError, StoreWriteError } from './store/write-error.js';

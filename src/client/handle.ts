@@ -1,20 +1,20 @@
-import type { NewSubscription, SubscriptionView } from '../api/subscriptions/schemas.js';
+import type { IncomingPayment } from '../bank/incoming-payments/service.js';
+import type { NewSubscription, SubscriptionView } from '../contract/api/subscriptions.js';
 import type {
   ClientCredentialsView,
   NewClient,
   NewClientCredentialsView,
-} from '../control/clients/schemas.js';
-import type { ClockView } from '../control/clock/schemas.js';
-import type { PaymentReceivedView } from '../control/incoming-payments/schemas.js';
-import type { IncomingPayment } from '../control/incoming-payments/service.js';
-import type { LedgerFilter, LedgerView } from '../control/money/schemas.js';
+} from '../contract/control/clients.js';
+import type { ClockView } from '../contract/control/clock.js';
+import type { PaymentReceivedView } from '../contract/control/incoming-payments.js';
+import type { LedgerFilter, LedgerView } from '../contract/control/money.js';
 import type {
   RequestEntryView,
   RequestSearchInput,
   RequestVerification,
   VerificationResultView,
-} from '../control/requests/schemas.js';
-import type { Scenario } from '../scenarios/schema.js';
+} from '../contract/control/requests.js';
+import type { Scenario } from '../contract/scenarios.js';
 
 export type {
   RequestEntryView,
@@ -22,7 +22,7 @@ export type {
   RequestSearchInput,
   RequestVerification,
   StatusFilter,
-} from '../control/requests/schemas.js';
+} from '../contract/control/requests.js';
 /** What a verification that holds answers (200): the count and what was expected. */
 export type VerificationView = VerificationResultView;
 

@@ -1,4 +1,3 @@
-import { dashboardRoutes } from '../dashboard/routes.js';
 import type { Route } from '../http/route.js';
 import { bulkTransferRoutes } from './bulk-transfers/routes.js';
 import { clientRoutes } from './clients/routes.js';
@@ -8,6 +7,7 @@ import { incomingPaymentRoutes } from './incoming-payments/routes.js';
 import { moneyRoutes } from './money/routes.js';
 import { outboxRoutes } from './outbox/routes.js';
 import { requestRoutes } from './requests/routes.js';
+import type { ControlRuntime } from './runtime.js';
 import { sandboxRoutes } from './sandbox/routes.js';
 import { scenarioRoutes } from './scenarios/routes.js';
 import { stateRoutes } from './state/routes.js';
@@ -18,12 +18,11 @@ import { webhookRoutes } from './webhooks/routes.js';
 export type { ControlHooks } from './hooks.js';
 
 /**
- * Everything under `/__sandbox`, in the order the control document lists it: the router, the document, the fuzz
- * model and the `--control-token` tests all read this one list.
+ * The control API's routes: every contract of `controlContracts` but the dashboard's (`src/dashboard/`) and the
+ * control document (`src/openapi/`), whose doors implement them.
  */
-export const controlRouteList: Route[] = [
+export const controlRouteList: readonly Route<ControlRuntime>[] = [
   ...sandboxRoutes,
-  ...dashboardRoutes,
   ...clientRoutes,
   ...stateRoutes,
   ...moneyRoutes,

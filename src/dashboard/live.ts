@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import { DASHBOARD_PATH } from '../contract/mounts.js';
 import type { Deps } from '../deps.js';
 import type { CollectionName, Collections } from '../domain/records.js';
 import type { RequestEntry, RequestJournal } from '../http/request-log.js';
@@ -78,7 +79,7 @@ class Pending {
 }
 
 /** The page's own requests (its assets and this stream) are not news. */
-export const isDashboard = (path: string) => path.startsWith('/__sandbox/ui');
+export const isDashboard = (path: string) => path.startsWith(DASHBOARD_PATH);
 
 /**
  * The new ledger entries a frame carries at most, the newest: a 10 000-item batch posts one per item, and every

@@ -1,4 +1,4 @@
-import { accountState } from '../api/virtual-accounts/service.js';
+import { accountState } from '../bank/virtual-accounts/service.js';
 import type { Deps } from '../deps.js';
 import type {
   BulkTransferRecord,

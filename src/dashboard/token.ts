@@ -1,9 +1,16 @@
-import type { Context } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
+import type { Context, MiddlewareHandler } from 'hono';
+import { setCookie } from 'hono/cookie';
+import type { Config } from '../config.js';
+import { CONTROL_DOCS_URL, CONTROL_PREFIX, DASHBOARD_PATH, DOCS_PATH } from '../contract/mounts.js';
 import { secureEqual } from '../domain/secure-compare.js';
+import {
+  carriesControlToken,
+  missingControlToken,
+  refuseForeignCall,
+  TOKEN_COOKIE,
+} from '../http/control-access.js';
 import type { AppEnv } from '../http/env.js';
 import { header } from '../http/headers.js';
-import { CONTROL_DOCS_URL } from '../openapi/docs-page.js';
 import { TOKEN_PAGE_HEADERS, tokenPage } from './token-page.js';
 
 // A browser cannot set a header on a page it opens, nor on an EventSource: the dashboard takes the token once,
@@ -11,10 +18,6 @@ import { TOKEN_PAGE_HEADERS, tokenPage } from './token-page.js';
 // asking for it, whose form POSTs it here: in a body, never in a URL that the history or a proxy's log would keep.
 // A link or a script may still open `?token=` (a GET), which is taken the same way.
 
-/** The cookie that carries `--control-token` for the dashboard, once it was opened with `?token=`. */
-export const TOKEN_COOKIE = 'sandbox_token';
-/** The dashboard's page: the only place that takes the token (`?token=`, or the form's POST) and asks for it. */
-export const DASHBOARD_PATH = '/__sandbox/ui';
 /**
  * The largest form body the token page's POST is read from: the form holds a token and a `next`. A larger one
  * (by its Content-Length, or as a chunked one streams in), or one that is not `application/x-www-form-urlencoded`,
@@ -26,7 +29,7 @@ export const TOKEN_FORM_MAX_BYTES = 4096;
  * Where `?next=` may send the browser once the token is taken: a fixed list, so the page is no open redirect.
  * `/docs` twice: as it opens, and opened on the control document (what the docs page's notice links with).
  */
-export const NEXT_PAGES: readonly string[] = [DASHBOARD_PATH, '/docs', CONTROL_DOCS_URL];
+export const NEXT_PAGES: readonly string[] = [DASHBOARD_PATH, DOCS_PATH, CONTROL_DOCS_URL];
 
 /** `?next=` when it is one of `NEXT_PAGES`, else undefined. */
 export const acceptedNext = (next: string | undefined): string | undefined =>
@@ -98,7 +101,7 @@ export function takeDashboardToken(
 ): Response | undefined {
   const offered = offer?.token;
   if (offered === undefined || !secureEqual(offered, token)) return undefined;
-  setCookie(c, TOKEN_COOKIE, offered, { path: '/__sandbox', httpOnly: true, sameSite: 'Strict' });
+  setCookie(c, TOKEN_COOKIE, offered, { path: CONTROL_PREFIX, httpOnly: true, sameSite: 'Strict' });
   return c.redirect(acceptedNext(offer?.next) ?? DASHBOARD_PATH, 303);
 }
 
@@ -120,5 +123,27 @@ export function tokenPrompt(c: Context<AppEnv>, offer: TokenOffer | undefined): 
   return c.body(page, 401, TOKEN_PAGE_HEADERS);
 }
 
-/** The token a page of the dashboard sends: its cookie. */
-export const dashboardCookie = (c: Context<AppEnv>): string | undefined => getCookie(c, TOKEN_COOKIE);
+/**
+ * What stands before the dashboard's paths: the rules of every control call (`refuseForeignCall`), then with
+ * `--control-token` the token flow: the right token offered (`?token=`, or the token page's POST) goes into the
+ * cookie with a 303; without the token, a browser opening the page gets the page that asks for it, anyone else
+ * the JSON 401.
+ */
+export function dashboardGuard(config: Pick<Config, 'controlToken'>): MiddlewareHandler<AppEnv> {
+  const token = config.controlToken;
+  return async (c, next) => {
+    refuseForeignCall(c, config);
+    if (token) {
+      // Before the check: the form's POST carries no token in a header or cookie yet.
+      const offer = await dashboardOffer(c);
+      const redirect = takeDashboardToken(c, token, offer);
+      if (redirect) return redirect;
+      if (!carriesControlToken(c, token)) {
+        const prompt = tokenPrompt(c, offer);
+        if (prompt) return prompt;
+        throw missingControlToken();
+      }
+    }
+    await next();
+  };
+}

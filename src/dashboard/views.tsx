@@ -1,4 +1,4 @@
-import { shownHeaders } from '../control/webhooks/service.js';
+import { shownHeaders } from '../bank/webhooks/service.js';
 import type { Deps } from '../deps.js';
 import type { Collections, DeliveryRecord } from '../domain/records.js';
 import type { RequestEntry } from '../http/request-log.js';

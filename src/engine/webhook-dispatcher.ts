@@ -2,11 +2,11 @@ import type { Deps } from '../deps.js';
 import { retryDelayMs } from '../domain/backoff.js';
 import { type ClockTask, capAtEnd, isoAt } from '../domain/clock.js';
 import type { ClientRecord, DeliveryAttempt, DeliveryRecord } from '../domain/records.js';
+import { webhookHeaders } from '../domain/webhook-agent.js';
 import { attemptFailed, backgroundError } from '../log-events.js';
 import { StoreWriteError } from '../store/write-error.js';
 import { pruneDeliveries } from './delivery-log.js';
 import { IdLine } from './id-line.js';
-import { webhookHeaders } from './webhook-agent.js';
 import { postWebhook } from './webhook-post.js';
 
 type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'log' | 'scenarios'>;

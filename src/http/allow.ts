@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
+import type { RouteContract } from '../contract/kit.js';
 import { ApiError } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
-import type { Route } from './route.js';
 
 /** A path template as a pattern over request paths: each `{param}` one segment. */
 const pattern = (path: string) =>
@@ -12,7 +12,9 @@ const pattern = (path: string) =>
  * 405 with `Allow` (RFC 9110, 15.5.6) when its path is one the routes know under another method, else 404. `HEAD`
  * is allowed wherever `GET` is, as Hono answers it.
  */
-export function unmatchedRoute(mounted: readonly (readonly [prefix: string, routes: readonly Route[]])[]) {
+export function unmatchedRoute(
+  mounted: readonly (readonly [prefix: string, routes: readonly RouteContract[]])[],
+) {
   const paths = new Map<string, { match: RegExp; methods: Set<string> }>();
   for (const [prefix, routes] of mounted) {
     for (const route of routes) {

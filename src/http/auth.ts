@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { RouteAuth } from '../contract/kit.js';
 import type { Deps } from '../deps.js';
 import type { Actor } from '../domain/actor.js';
 import { ApiError } from '../domain/errors.js';
@@ -9,7 +10,6 @@ import { type Area, permits, type RoleName } from '../domain/roles.js';
 import { isClientSecret, isCurrentSecret, isProductionKey } from '../domain/secrets.js';
 import { type AppEnv, callerOf } from './env.js';
 import { header } from './headers.js';
-import type { RouteAuth } from './route.js';
 
 export const PRODUCTION_KEY_MESSAGE = 'Production credentials cannot be used in the sandbox environment';
 export const BUSINESS_ID_REQUIRED = 'businessId is required in headers';

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RouteContract } from '../contract/kit.js';
 import type { BusinessRecord, ClientRecord, UserRecord } from '../domain/records.js';
 import type { RoleName } from '../domain/roles.js';
 import type { FiredRule } from './request-log.js';
-import type { Route } from './route.js';
 
 /** Who is calling, once scheme A or B has accepted the credentials. */
 export interface Caller {
@@ -20,7 +20,7 @@ export interface Caller {
  */
 export class RequestFacts {
   /** The route that answers, once it is known. */
-  route: Route | undefined = undefined;
+  route: RouteContract | undefined = undefined;
   /** Set by the route's authentication. */
   caller: Caller | undefined = undefined;
   /** The business of the `businessId` header, where a route takes one. */

@@ -1,4 +1,6 @@
 import type { Context, Handler, Hono, MiddlewareHandler } from 'hono';
+import { isReply, type RouteContract } from '../contract/kit.js';
+import type { Deps } from '../deps.js';
 import { ApiError } from '../domain/errors.js';
 import { canonicalId } from '../domain/ids.js';
 import { parseInput } from '../domain/parse.js';
@@ -7,7 +9,7 @@ import { limit } from './body-limit.js';
 import type { AppEnv } from './env.js';
 import { jsonAnswer } from './envelope.js';
 import { header } from './headers.js';
-import { type FormFields, isReply, type Route, type Runtime } from './route.js';
+import type { FormFields, Route } from './route.js';
 import { scenarioFirst } from './scenario.js';
 import { jsonBody, jsonText } from './validate.js';
 
@@ -16,7 +18,7 @@ import { jsonBody, jsonText } from './validate.js';
  * own `Response` (a page, an event stream), that response, unread. The tests give one that holds it against the
  * route's documented responses.
  */
-export type AnswerCheck = (route: Route, status: number, body: unknown) => void;
+export type AnswerCheck = (route: RouteContract, status: number, body: unknown) => void;
 
 /** The answer a handler gave, whatever its route: the fields `Answer<R>` allows. */
 interface GivenAnswer {
@@ -32,7 +34,7 @@ interface GivenAnswer {
 export const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /** The JSON body an envelope answer carries, or undefined for a raw answer of its own. */
-function envelope(route: Route, status: number, answer: GivenAnswer): unknown {
+function envelope(route: RouteContract, status: number, answer: GivenAnswer): unknown {
   const reply = route.responses[status];
   if (!isReply(reply)) throw new Error(`${route.operationId} answered ${status}, which it does not document`);
   switch (reply.kind) {
@@ -97,25 +99,22 @@ async function formBody(c: Context<AppEnv>): Promise<FormFields> {
  * request, and a read that Hono finds one handler for is answered without a promise (cheap reads are what the
  * benchmark watches). A route with a body has its limit in front, a middleware, so the scenario rules come first.
  */
-export function mountRoutes(
+export function mountRoutes<R extends { deps: Deps }>(
   app: Hono<AppEnv>,
   prefix: string,
-  routes: readonly Route[],
-  runtime: Runtime,
+  routes: readonly Route<R>[],
+  runtime: R,
   { authenticate }: Auth,
   check?: AnswerCheck,
   scenarios = false,
 ): void {
-  const { deps, engines, control, feed } = runtime;
+  const { deps } = runtime;
   for (const route of routes) {
     const hasParams = route.path.includes('{');
     const readsBody = route.text || route.body || route.form;
     /** The handler's input: built field by field, and the path parameters only where the path has some. */
     const input = (c: Context<AppEnv>, query: unknown, body: unknown, text: string | undefined) => ({
-      deps,
-      engines,
-      control,
-      feed,
+      ...runtime,
       c,
       params: hasParams ? paramsOf(c) : {},
       body,

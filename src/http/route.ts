@@ -1,240 +1,56 @@
 import type { Context } from 'hono';
 import type * as z from 'zod';
-import type { ControlHooks } from '../control/hooks.js';
-import type { LiveFeed } from '../dashboard/live.js';
-import type { Deps } from '../deps.js';
+import type { Answer, Contract, Params, RouteContract } from '../contract/kit.js';
 import type { Actor } from '../domain/actor.js';
-import type { Pagination } from '../domain/pagination.js';
 import type { BusinessRecord } from '../domain/records.js';
-import type { Area } from '../domain/roles.js';
-import type { BulkProcessor } from '../engine/bulk-processor.js';
-import type { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
 import type { AppEnv, Caller } from './env.js';
 
-// One object per operation: from it come the Hono route with its auth, body limit and validation (`mount.ts`),
-// the OpenAPI entry (`src/openapi/document.ts`), the fuzz model and the generated auth and role tests, and the
-// type of the answer its handler must give.
-
-export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-
-/**
- * How a route authenticates.
- * - `A`: `Authorization: Bearer <token>` and `SECRET_KEY`; `business` says where the business is named: the
- *   `businessId` header, as on every route the spec gives "standard headers" (missing: 401, like any missing
- *   credential; another client's or an unknown one: 401 `Invalid businessId`), the form (business registration,
- *   which sends no such header), or nowhere (creating a business: a client with none has no id to send); `area`
- *   is what the role rules judge (`settings` and `member-admin`: Admin only); `currentKeyOnly` refuses a
- *   rotated-out `SECRET_KEY` even during its grace period (the spec's rule for get-keys).
- * - `B`: `x-api-key` and `x-api-secret` of one client and `businessId`, whose absence is 400 or 401 by the spec.
- * - `secretKey`: `SECRET_KEY` alone (the invited member's registration; the service matches it to a client).
- * - `none`: nothing (sign-in; the control API, whose optional `x-sandbox-token` guards all of it at once).
- */
-export type RouteAuth =
-  | { scheme: 'A'; business: 'header' | 'form' | 'none'; area: Area; currentKeyOnly?: true }
-  | { scheme: 'B'; missingBusiness: 400 | 401 }
-  | { scheme: 'secretKey' }
-  | { scheme: 'none' };
-
-/**
- * A response schema built on first use (building every one at start-up would cost cold start some 20 ms), with
- * the name the OpenAPI documents give it under `components.schemas`.
- */
-export type LazySchema<T extends z.ZodType = z.ZodType> = (() => T) & { readonly schemaName: string };
-
-/** A response schema named `name`, built once, the first time it is asked for. */
-export function lazy<T extends z.ZodType>(name: string, build: () => T): LazySchema<T> {
-  let built: T | undefined;
-  const get = () => {
-    built ??= build();
-    return built;
-  };
-  return Object.assign(get, { schemaName: name });
-}
-
-/**
- * A success answer.
- * - `data`: the envelope `{status: true, message, data}`.
- * - `page`: the envelope with a page of `data` and `pagination`.
- * - `done`: the envelope with no `data` (the spec shows only `status` and `message`).
- * - `raw`: the body alone, JSON of `schema` unless `contentType` says otherwise (a page, an event stream).
- */
-export type Reply =
-  | { kind: 'data'; message: string; description?: string; schema: LazySchema }
-  | { kind: 'page'; message: string; description?: string; schema: LazySchema }
-  | { kind: 'done'; message: string; description?: string }
-  | { kind: 'raw'; description: string; schema?: LazySchema; contentType?: string };
-
-/** An error answer: why it happens, one line per cause; the body is always the error envelope. */
-export type Failure = string | readonly string[];
-
-export type Responses = Readonly<Record<number, Reply | Failure>>;
-
-/** Whether a documented response is a success answer (a `Reply`) rather than the causes of an error. */
-export const isReply = (response: Reply | Failure | undefined): response is Reply =>
-  typeof response === 'object' && 'kind' in response;
-
-/** `{status: true, message, data}` with `data` of `schema`; `message` is the usual one (a handler may give another). */
-export const reply = <S extends z.ZodType>(message: string, schema: LazySchema<S>, description?: string) =>
-  ({ kind: 'data', message, schema, description }) as const;
-
-/** `{status: true, message, data, pagination}` with `data` a page of `item`s. */
-export const page = <S extends z.ZodType>(message: string, item: LazySchema<S>, description?: string) =>
-  ({ kind: 'page', message, schema: item, description }) as const;
-
-/** `{status: true, message}`. */
-export const done = (message: string, description?: string) =>
-  ({ kind: 'done', message, description }) as const;
-
-/** The body alone: JSON of `schema`. */
-export const raw = <S extends z.ZodType>(description: string, schema: LazySchema<S>) =>
-  ({ kind: 'raw', description, schema }) as const;
-
-/** A body that is not JSON (a page, an event stream): the handler answers with a `Response` of its own. */
-export const rawOf = (description: string, contentType: string) =>
-  ({ kind: 'raw', description, contentType }) as const;
-
-/** The background workers the routes hand work to. */
-export interface Engines {
-  bulk: BulkProcessor;
-  webhooks: WebhookDispatcher;
-}
-
-/** What a handler works with: the shared deps, the engines, and what only the control API and its dashboard use. */
-export interface Runtime {
-  deps: Deps;
-  engines: Engines;
-  control: ControlHooks;
-  /** The dashboards' live feed: one per app, shared by every page watching. */
-  feed: LiveFeed;
-}
-
-type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`
-  ? Name | ParamNames<Rest>
-  : never;
-
-/** The path parameters of a path template: `/a/{id}/b` gives `{ id: string }`. */
-export type Params<P extends string> = { [K in ParamNames<P>]: string };
+// A route as a door mounts it: its contract (`src/contract/`), joined to the handler that answers it, typed over the
+// runtime its door gives (the bank's API: the deps and the engines; the control API: those and the sandbox's own
+// controls). Nothing here knows a door: each gives its runtime to `implementer`.
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** A multipart form as parsed, not yet validated: each field's text or file, or all of them where it repeats. */
 export type FormFields = Record<string, string | File | (string | File)[]>;
 
-/** What a handler is given: the parsed input, who called, and the runtime. */
-export type HandlerInput<P extends string, A extends RouteAuth, B, Q, T, F = undefined> = Runtime & {
-  c: Context<AppEnv>;
-  params: Params<P>;
-  /** The JSON body, validated (undefined for a route that takes none); a form route's fields, parsed. */
-  body: F extends z.ZodType ? FormFields : Parsed<B>;
-  /** The query, validated. */
-  query: Parsed<Q>;
-  /** The body as text, for a route that reads it itself (`text: true`): a state import. */
-  text: T extends true ? string : undefined;
-  /** The caller, once scheme A or B accepted it. */
-  caller: A extends { scheme: 'A' | 'B' } ? Caller : undefined;
-  /** The business of the `businessId` header. */
-  business: A extends { scheme: 'B' } | { scheme: 'A'; business: 'header' } ? BusinessRecord : undefined;
-  /** The acting user, for the audit log. */
-  actor: () => Actor;
-};
+/** What a handler is given: its door's runtime, the parsed input, and who called. */
+export type HandlerInput<C, R> =
+  C extends Contract<infer P, infer A, infer _R, infer B, infer Q, infer T, infer F>
+    ? R & {
+        c: Context<AppEnv>;
+        params: Params<P>;
+        /** The JSON body, validated (undefined for a route that takes none); a form route's fields, parsed. */
+        body: F extends z.ZodType ? FormFields : Parsed<B>;
+        /** The query, validated. */
+        query: Parsed<Q>;
+        /** The body as text, for a route that reads it itself (`text: true`): a state import. */
+        text: T extends true ? string : undefined;
+        /** The caller, once scheme A or B accepted it. */
+        caller: A extends { scheme: 'A' | 'B' } ? Caller : undefined;
+        /** The business of the `businessId` header. */
+        business: A extends { scheme: 'B' } | { scheme: 'A'; business: 'header' }
+          ? BusinessRecord
+          : undefined;
+        /** The acting user, for the audit log. */
+        actor: () => Actor;
+      }
+    : never;
 
-type Built<L> = L extends LazySchema<infer S> ? z.input<S> : never;
-type WithStatus<S> = S extends 200 ? { status?: 200 } : { status: S };
-
-type AnswerFor<S, R> = R extends { kind: 'data'; schema: infer L }
-  ? WithStatus<S> & { data: Built<L>; message?: string }
-  : R extends { kind: 'page'; schema: infer L }
-    ? WithStatus<S> & { page: { data: Built<L>[]; pagination: Pagination }; message?: string }
-    : R extends { kind: 'done' }
-      ? WithStatus<S> & { message?: string }
-      : R extends { kind: 'raw'; schema: infer L }
-        ? // The body as JSON of its schema, or a JSON `Response` of its own that streams it (a state export).
-          WithStatus<S> & ({ json: Built<L> } | { response: Response })
-        : R extends { kind: 'raw' }
-          ? WithStatus<S> & { response: Response }
-          : never;
+/** A route as a door mounts it over its runtime `R`: its contract, and its handler, types erased. */
+export interface Route<R = unknown> extends RouteContract {
+  // biome-ignore lint/suspicious/noExplicitAny: the handler's input was checked where the route was implemented.
+  handle: (input: R & any) => unknown;
+}
 
 /**
- * What a handler must return: for one of the route's success statuses (200 unless it says another), the data
- * its response schema describes. The compiler refuses anything else.
+ * The implementer of a door whose runtime is `R`: it joins a contract to its handler, whose input is typed from the
+ * contract and the runtime, and whose answer must fit the contract's responses.
  */
-export type Answer<R extends Responses> = {
-  [S in keyof R]: S extends number ? AnswerFor<S, R[S]> : never;
-}[keyof R];
-
-/** The route's answer when nothing is to be said but the usual message. */
-export const DONE = {} as const;
-
-/**
- * Where a route's facts come from, shown as the operation's `x-source` in the OpenAPI document: the section of
- * the bank's API spec, the pages of the bank's published docs (paths under `BANK_DOCS`), and what the sandbox chose
- * where neither says.
- */
-export interface RouteSource {
-  spec?: string;
-  docs?: readonly string[];
-  sandbox?: string;
-}
-
-/** The bank's published API docs; a route's `source.docs` are paths on this site. */
-export const BANK_DOCS = 'https://docs.interstellas.stellas.africa';
-
-/** What every route says of itself, typed or not. */
-export interface RouteInfo {
-  operationId: string;
-  method: Method;
-  /** OpenAPI style (`{param}`), relative to the document's server (`/api/v1` or `/__sandbox`). */
-  path: string;
-  summary: string;
-  description?: string;
-  tag: string;
-  auth: RouteAuth;
-  /** Where its facts come from (every `/api/v1` route says; a control route is the sandbox's own). */
-  source?: RouteSource;
-  /** What each `{param}` of the path is, with an example. */
-  params?: Record<string, { description: string; example?: string }>;
-  /** The JSON body schema, validated before the handler runs (with `text`: documented only). */
-  body?: z.ZodType;
-  /** The route reads the body itself as JSON text (`body` documents it). */
-  text?: true;
-  /** A `multipart/form-data` body: documented by this schema; `mount.ts` checks and parses it, the handler validates. */
-  form?: z.ZodType;
-  /** The query schema (a zod object: one parameter per key). */
-  query?: z.ZodObject;
-  /** The bound on the body, from the configuration; the default is `--body-limit`. */
-  bodyLimit?: (config: Deps['config']) => { bytes: number; message?: string };
-  example?: unknown;
-  /** When the route answers with an `x-sandbox-warning` (production would refuse what it accepted), one per line. */
-  warns?: readonly string[];
-  responses: Responses;
-}
-
-/** A route as the app mounts it: what it says of itself and its handler, types erased. */
-export interface Route extends RouteInfo {
-  // biome-ignore lint/suspicious/noExplicitAny: the handler's input was checked where the route was defined.
-  handle: (input: any) => unknown;
-}
-
-/** One route, checked: its handler's input comes from its schemas and auth, its answer must fit its responses. */
-export function defineRoute<
-  const P extends string,
-  const A extends RouteAuth,
-  const R extends Responses,
-  B extends z.ZodType | undefined = undefined,
-  Q extends z.ZodObject | undefined = undefined,
-  T extends true | undefined = undefined,
-  F extends z.ZodType | undefined = undefined,
->(
-  route: Omit<RouteInfo, 'path' | 'auth' | 'body' | 'query' | 'text' | 'form' | 'responses'> & {
-    path: P;
-    auth: A;
-    body?: B;
-    query?: Q;
-    text?: T;
-    form?: F;
-    responses: R;
-    handle: (input: HandlerInput<P, A, B, Q, T, F>) => Answer<R> | Promise<Answer<R>>;
-  },
-): Route {
-  return route as Route;
+export function implementer<R>() {
+  return <C extends Contract>(
+    route: C,
+    // NoInfer: the contract alone fixes C; the answer is checked against it, never widened to infer it.
+    handle: NoInfer<(input: HandlerInput<C, R>) => Answer<C['responses']> | Promise<Answer<C['responses']>>>,
+  ): Route<R> => ({ ...route, handle });
 }

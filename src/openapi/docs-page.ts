@@ -1,12 +1,9 @@
-/** The control document's name in the page's selector; `?urls.primaryName=` opens the page on it. */
-export const CONTROL_DOCUMENT_NAME = 'Sandbox control (/__sandbox)';
-/** `/docs` opened on the control document: where the token page sends the browser back. */
-export const CONTROL_DOCS_URL = `/docs?urls.primaryName=${encodeURIComponent(CONTROL_DOCUMENT_NAME)}`;
+import { CONTROL_DOCS_URL, CONTROL_DOCUMENT_NAME, DASHBOARD_PATH } from '../contract/mounts.js';
 
 // With `--control-token`, the control document answers 401 until the browser has the token's cookie (path
 // /__sandbox, so Swagger UI's fetch of the document carries it): instead of Swagger's bare "Failed to load API
 // definition", the page says what to do and links to the token page, which comes back here.
-const TOKEN_LINK = `/__sandbox/ui?next=${encodeURIComponent(CONTROL_DOCS_URL)}`;
+const TOKEN_LINK = `${DASHBOARD_PATH}?next=${encodeURIComponent(CONTROL_DOCS_URL)}`;
 
 /**
  * The API reference page: Swagger UI from this sandbox's own `/docs/assets/` (nothing from a CDN, so it works with

@@ -1,9 +1,19 @@
 import * as z from 'zod';
 import pkg from '../../package.json' with { type: 'json' };
-import { fixture } from '../api/examples.js';
-import { apiRouteList } from '../api/routes.js';
-import { accountNumber, bankCode, transferBody } from '../api/transfers/schemas.js';
-import { controlRouteList } from '../control/routes.js';
+import { apiContracts } from '../contract/api/index.js';
+import { accountNumber, bankCode, transferBody } from '../contract/api/transfers.js';
+import { controlContracts } from '../contract/control/index.js';
+import { fixture } from '../contract/examples.js';
+import {
+  BANK_DOCS,
+  isReply,
+  type LazySchema,
+  type Method,
+  type Reply,
+  type RouteContract,
+  type RouteSource,
+} from '../contract/kit.js';
+import { controlErrorEnvelope, errorEnvelope, pagination } from '../contract/wire.js';
 import { permits } from '../domain/roles.js';
 import {
   BUSINESS_ID_REQUIRED,
@@ -11,16 +21,6 @@ import {
   INVALID_BUSINESS_ID,
   PRODUCTION_KEY_MESSAGE,
 } from '../http/auth.js';
-import {
-  BANK_DOCS,
-  isReply,
-  type LazySchema,
-  type Method,
-  type Reply,
-  type RouteInfo,
-  type RouteSource,
-} from '../http/route.js';
-import { controlErrorEnvelope, errorEnvelope, pagination } from '../http/wire.js';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -113,18 +113,18 @@ const replyDescription = (reply: Reply) =>
   reply.kind === 'raw' ? reply.description : (reply.description ?? `\`${reply.message}\``);
 
 /** Only Admin may call a scheme A route whose area the Manager role may not touch (settings, inviting members). */
-const adminOnly = (op: RouteInfo) =>
+const adminOnly = (op: RouteContract) =>
   op.auth.scheme === 'A' && !permits('Manager', op.auth.area, op.method.toUpperCase());
 
 /** The status a missing `businessId` header gets, for a route that reads one. */
-function missingBusinessStatus(op: RouteInfo): 400 | 401 | undefined {
+function missingBusinessStatus(op: RouteContract): 400 | 401 | undefined {
   if (op.auth.scheme === 'B') return op.auth.missingBusiness;
   if (op.auth.scheme === 'A' && op.auth.business === 'header') return 401;
   return undefined;
 }
 
 /** Why each error status happens: what the operation's security, body and query imply, then its own causes. */
-export function failures(op: RouteInfo, api: boolean): Map<number, string[]> {
+export function failures(op: RouteContract, api: boolean): Map<number, string[]> {
   const causes = new Map<number, string[]>();
   const add = (status: number, ...lines: string[]) =>
     causes.set(status, [...(causes.get(status) ?? []), ...lines]);
@@ -175,7 +175,7 @@ export function failures(op: RouteInfo, api: boolean): Map<number, string[]> {
   return causes;
 }
 
-function responses(op: RouteInfo, api: boolean, schemas: Schemas): JsonObject {
+function responses(op: RouteContract, api: boolean, schemas: Schemas): JsonObject {
   const result: JsonObject = {};
   for (const [status, response] of Object.entries(op.responses)) {
     if (isReply(response)) {
@@ -202,7 +202,7 @@ function responses(op: RouteInfo, api: boolean, schemas: Schemas): JsonObject {
   return result;
 }
 
-function parameters(op: RouteInfo, api: boolean): JsonObject[] {
+function parameters(op: RouteContract, api: boolean): JsonObject[] {
   const list: JsonObject[] = [];
   for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) {
     const param = name === undefined ? undefined : op.params?.[name];
@@ -222,7 +222,7 @@ function parameters(op: RouteInfo, api: boolean): JsonObject[] {
   return list;
 }
 
-function requestBody(op: RouteInfo, schemas: Schemas): JsonObject | undefined {
+function requestBody(op: RouteContract, schemas: Schemas): JsonObject | undefined {
   const name = `${pascal(op.operationId)}Request`;
   const example = op.example === undefined ? {} : { example: op.example };
   if (op.form) {
@@ -236,7 +236,7 @@ function requestBody(op: RouteInfo, schemas: Schemas): JsonObject | undefined {
   return { required, content: { 'application/json': { schema: schemas.ref(op.body, name), ...example } } };
 }
 
-const SECURITY: Record<RouteInfo['auth']['scheme'], Record<string, string[]>[] | undefined> = {
+const SECURITY: Record<RouteContract['auth']['scheme'], Record<string, string[]>[] | undefined> = {
   A: [{ bearerAuth: [], secretKey: [] }],
   secretKey: [{ secretKey: [] }],
   B: [{ apiKey: [], apiSecret: [] }],
@@ -256,14 +256,18 @@ function sourceOf(source: RouteSource): JsonObject {
 }
 
 /** The route's description, with the bank's doc pages it follows cited at its end. */
-function describe(op: RouteInfo): string | undefined {
+function describe(op: RouteContract): string | undefined {
   const pages = op.source?.docs ?? [];
   if (pages.length === 0) return op.description;
   const cited = `The bank’s docs: ${pages.map((page) => `[${page.startsWith('/') ? page : 'older docs'}](${docsUrl(page)})`).join(', ')}.`;
   return op.description === undefined ? cited : `${op.description}\n\n${cited}`;
 }
 
-function paths(operations: readonly RouteInfo[], api: boolean, schemas: Schemas): OpenApiDocument['paths'] {
+function paths(
+  operations: readonly RouteContract[],
+  api: boolean,
+  schemas: Schemas,
+): OpenApiDocument['paths'] {
   const result: OpenApiDocument['paths'] = {};
   for (const op of operations) {
     const item = result[op.path] ?? {};
@@ -286,7 +290,7 @@ function paths(operations: readonly RouteInfo[], api: boolean, schemas: Schemas)
   return result;
 }
 
-const tags = (operations: readonly RouteInfo[]) =>
+const tags = (operations: readonly RouteContract[]) =>
   [...new Set(operations.map((op) => op.tag))].map((name) => ({ name }));
 
 const API_DESCRIPTION = `A local, stateful stand-in for the bank's business banking API. All amounts are kobo (100 kobo = ₦1).
@@ -372,12 +376,12 @@ function apiComponents(readyScenarios: readonly string[]): Omit<OpenApiDocument[
  */
 export function apiDocument(readyScenarios: readonly string[]): OpenApiDocument {
   const schemas = new Schemas();
-  const builtPaths = paths(apiRouteList, true, schemas);
+  const builtPaths = paths(apiContracts, true, schemas);
   return {
     openapi: '3.1.0',
     info: { title: 'Banking sandbox API', version: pkg.version, description: API_DESCRIPTION },
     servers: [{ url: '/api/v1', description: 'This sandbox' }],
-    tags: tags(apiRouteList),
+    tags: tags(apiContracts),
     paths: builtPaths,
     components: { schemas: schemas.used, ...apiComponents(readyScenarios) },
   };
@@ -386,7 +390,7 @@ export function apiDocument(readyScenarios: readonly string[]): OpenApiDocument 
 /** The OpenAPI 3.1 document of the sandbox's control API (`/__sandbox`). */
 export function controlDocument(): OpenApiDocument {
   const schemas = new Schemas();
-  const builtPaths = paths(controlRouteList, false, schemas);
+  const builtPaths = paths(controlContracts, false, schemas);
   return {
     openapi: '3.1.0',
     info: {
@@ -397,7 +401,7 @@ export function controlDocument(): OpenApiDocument {
     },
     servers: [{ url: '/__sandbox', description: 'This sandbox' }],
     security: [{}, { sandboxToken: [] }],
-    tags: tags(controlRouteList),
+    tags: tags(controlContracts),
     paths: builtPaths,
     components: {
       schemas: schemas.used,

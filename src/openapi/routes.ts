@@ -1,33 +1,49 @@
 import { Hono } from 'hono';
+import { openapiControlContract } from '../contract/control/sandbox.js';
+import { CONTROL_PREFIX, DOCS_PATH } from '../contract/mounts.js';
+import type { Deps } from '../deps.js';
 import { ApiError } from '../domain/errors.js';
+import type { Auth } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
+import { type AnswerCheck, mountRoutes } from '../http/mount.js';
+import { implementer } from '../http/route.js';
 import type { ScenarioLibrary } from '../scenarios/library.js';
 import { DOCS_ASSETS, docsAssetReader } from './assets.js';
 import { DOCS_PAGE } from './docs-page.js';
+import type { OpenApiDocument } from './document.js';
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
 /**
- * `GET /openapi.json` (the bank's API) and `GET /docs`, the reference page of both documents, with its assets. The
- * control API's document is one of its own routes (`GET /__sandbox/openapi.json`).
+ * The documents, a door of their own: `GET /openapi.json` (the bank's API), `GET /__sandbox/openapi.json` (the control
+ * API's, one of its contracts, behind its guard), and `GET /docs`, the reference page of both, with its assets.
+ * Mount it at `/`, after the control API's guard.
  */
-export function openapiRoutes(scenarios: Pick<ScenarioLibrary, 'list'>) {
-  // `x-sandbox-scenario` is documented with the names of the ready scenarios this sandbox loaded: the files of
-  // its `scenarios/` folder, known once it has started.
+export function createDocs(options: {
+  deps: Deps;
+  scenarios: Pick<ScenarioLibrary, 'list'>;
+  auth: Auth;
+  check?: AnswerCheck;
+}): Hono<AppEnv> {
+  const { deps, scenarios, auth, check } = options;
   // Loaded and built on the first request: the bundle keeps the documents (operations, response schemas) in a
   // chunk of their own, so start-up, which the benchmark watches, does not pay for them (about 13 ms when it did).
+  const builder = () => import('./document.js');
+  // `x-sandbox-scenario` is documented with the names of the ready scenarios this sandbox loaded: the files of
+  // its `scenarios/` folder, known once it has started.
   let api: string | undefined;
+  let control: Promise<OpenApiDocument> | undefined;
   const asset = docsAssetReader();
-  return new Hono<AppEnv>()
+  const app = new Hono<AppEnv>()
     .get('/openapi.json', async (c) => {
       if (api === undefined) {
-        const { apiDocument } = await import('./document.js');
+        const { apiDocument } = await builder();
         api = JSON.stringify(apiDocument(scenarios.list().map((s) => s.name)));
       }
       return c.body(api, 200, JSON_TYPE);
     })
-    .get('/docs', (c) => c.html(DOCS_PAGE))
-    .get('/docs/assets/:file', async (c) => {
+    .get(DOCS_PATH, (c) => c.html(DOCS_PAGE))
+    .get(`${DOCS_PATH}/assets/:file`, async (c) => {
       const file = c.req.param('file');
       const text = await asset(file);
       if (text === undefined) throw new ApiError(404, `No docs asset ${file} (run npm run build?)`);
@@ -36,4 +52,19 @@ export function openapiRoutes(scenarios: Pick<ScenarioLibrary, 'list'>) {
         'cache-control': 'public, max-age=3600',
       });
     });
+  const route = implementer<{ deps: Deps }>();
+  mountRoutes(
+    app,
+    CONTROL_PREFIX,
+    [
+      route(openapiControlContract, async () => {
+        control ??= builder().then((m) => m.controlDocument());
+        return { json: await control };
+      }),
+    ],
+    { deps },
+    auth,
+    check,
+  );
+  return app;
 }

@@ -1,6 +1,6 @@
+import type { RuleEffect, Scenario, ScenarioRule } from '../contract/scenarios.js';
 import type { ScenarioLibrary } from './library.js';
 import { firstMatch, type RuleCounters, type ScenarioEvent } from './matcher.js';
-import type { RuleEffect, Scenario, ScenarioRule } from './schema.js';
 
 interface Active {
   scenario: Scenario;

@@ -3,9 +3,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as z from 'zod';
+import { type Scenario, scenario, scenarioName } from '../contract/scenarios.js';
 import { inOurWords } from '../domain/parse.js';
 import { keepName, SandboxError } from '../errors.js';
-import { type Scenario, scenario, scenarioName } from './schema.js';
 
 /** The ready scenarios shipped with the package: the nearest `scenarios/` folder above this module. */
 export const embeddedScenariosDir = (() => {

@@ -1,4 +1,4 @@
-import type { ScenarioRule } from './schema.js';
+import type { ScenarioRule } from '../contract/scenarios.js';
 
 /** Something a rule can match: a transfer, a bulk item, a webhook attempt, an HTTP request or an error answer. */
 export interface ScenarioEvent {

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
 import roles from '../../fixtures/roles.json' with { type: 'json' };
-import { type AuditEntryView, auditEntry } from '../../src/api/audits/schemas.js';
-import { createdBusiness } from '../../src/api/business/schemas.js';
-import { payoutAccount } from '../../src/api/payouts/schemas.js';
-import { outboxMessage } from '../../src/control/outbox/schemas.js';
+import { type AuditEntryView, auditEntry } from '../../src/contract/api/audits.js';
+import { createdBusiness } from '../../src/contract/api/business.js';
+import { payoutAccount } from '../../src/contract/api/payouts.js';
+import { outboxMessage } from '../../src/contract/control/outbox.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { type Answered, dataOf, type PageView, pageOf } from '../support/answers.js';
 import { BULK, bulkHelpers, drain, keysA1, processBatch, REPROCESS } from '../support/bulk.js';

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { signIn } from '../../src/api/auth/schemas.js';
-import { apiRouteList } from '../../src/api/routes.js';
-import { errorEnvelope } from '../../src/http/wire.js';
+import { signIn } from '../../src/contract/api/auth.js';
+import { apiContracts } from '../../src/contract/api/index.js';
+import { errorEnvelope } from '../../src/contract/wire.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
 import { bodyOf, dataOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
@@ -324,7 +324,7 @@ describe('roles', () => {
   // definition, so what is pinned here is that the settings routes are defined as settings, and that the roles
   // a route lets in really get their answer.
   it('defines every /clients/settings route as settings, which only the Admin may use', () => {
-    const settings = apiRouteList.filter((r) => r.path.startsWith('/clients/settings/'));
+    const settings = apiContracts.filter((r) => r.path.startsWith('/clients/settings/'));
     expect(settings.length).toBeGreaterThan(0);
     for (const route of settings)
       expect(route.auth, route.path).toMatchObject({ scheme: 'A', area: 'settings' });

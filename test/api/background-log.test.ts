@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
+import { paymentReceived } from '../../src/contract/control/incoming-payments.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { dataOf } from '../support/answers.js';
 import { bulkHelpers, processBatch } from '../support/bulk.js';

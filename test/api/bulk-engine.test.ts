@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BulkItemView, BulkTransferWithItemsView } from '../../src/api/bulk/schemas.js';
-import { stateExport } from '../../src/control/state/schemas.js';
+import type { BulkItemView, BulkTransferWithItemsView } from '../../src/contract/api/bulk.js';
+import { stateExport } from '../../src/contract/control/state.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { bodyOf } from '../support/answers.js';
 import {

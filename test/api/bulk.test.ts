@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
-import { type AuditEntryView, auditEntry } from '../../src/api/audits/schemas.js';
+import { type AuditEntryView, auditEntry } from '../../src/contract/api/audits.js';
 import {
   type BulkTransferView,
   type BulkTransferWithItemsView,
   bulkClaim,
   bulkTransfer,
   bulkTransferWithItems,
-} from '../../src/api/bulk/schemas.js';
+} from '../../src/contract/api/bulk.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { dataOf, type PageView, pageOf } from '../support/answers.js';
 import {

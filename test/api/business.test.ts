@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import states from '../../fixtures/states.json' with { type: 'json' };
-import { business, createdBusiness, customer } from '../../src/api/business/schemas.js';
-import { errorEnvelope } from '../../src/http/wire.js';
+import { business, createdBusiness, customer } from '../../src/contract/api/business.js';
+import { errorEnvelope } from '../../src/contract/wire.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { bodyOf, dataOf, pageOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';

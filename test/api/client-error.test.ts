@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorEnvelope } from '../../src/http/wire.js';
+import { errorEnvelope } from '../../src/contract/wire.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox.js';
 
 // A request Node's HTTP parser refuses never reaches the app; it still gets the envelope and an `x-request-id`

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
-import { virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
-import { type ClockView, clock } from '../../src/control/clock/schemas.js';
-import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
+import { bulkTransferWithItems } from '../../src/contract/api/bulk.js';
+import { virtualAccount } from '../../src/contract/api/virtual-accounts.js';
+import { type ClockView, clock } from '../../src/contract/control/clock.js';
+import { paymentReceived } from '../../src/contract/control/incoming-payments.js';
 import { DrainTimeoutError, type WaitingWork } from '../../src/control/sandbox/waiting.js';
 import { type Clock, END_OF_TIME_MS } from '../../src/domain/clock.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import roles from '../../fixtures/roles.json' with { type: 'json' };
 import states from '../../fixtures/states.json' with { type: 'json' };
-import { apiRouteList } from '../../src/api/routes.js';
-import { controlRouteList } from '../../src/control/routes.js';
-import type { Route, RouteInfo } from '../../src/http/route.js';
+import { apiContracts } from '../../src/contract/api/index.js';
+import { controlContracts } from '../../src/contract/control/index.js';
+import type { RouteContract } from '../../src/contract/kit.js';
 import { failures } from '../../src/openapi/document.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { checkedAnswers } from '../support/contract.js';
@@ -16,9 +16,9 @@ import { A, B, call, memorySandbox, schemeA, schemeB, tokenFor } from '../suppor
 // with an error, on one fresh sandbox, and then asks `checkedAnswers` whether each was checked. The operations
 // to cover are read from the route lists: a new route fails here until the tour has a step for it.
 
-const ROUTES: readonly { route: Route; api: boolean }[] = [
-  ...apiRouteList.map((route) => ({ route, api: true })),
-  ...controlRouteList.map((route) => ({ route, api: false })),
+const ROUTES: readonly { route: RouteContract; api: boolean }[] = [
+  ...apiContracts.map((route) => ({ route, api: true })),
+  ...controlContracts.map((route) => ({ route, api: false })),
 ];
 
 /**
@@ -44,7 +44,7 @@ const guardCauses = (method: 'get' | 'post') =>
 const GUARD_CAUSES = new Map([...guardCauses('get'), ...guardCauses('post')]);
 
 /** Whether the document gives the operation an error status for a cause of its own, not only the guard's. */
-function documentsOwnError(route: RouteInfo, api: boolean): boolean {
+function documentsOwnError(route: RouteContract, api: boolean): boolean {
   for (const [status, causes] of failures(route, api)) {
     if (status >= 400 && causes.some((cause) => !GUARD_CAUSES.get(status)?.includes(cause))) return true;
   }
@@ -636,7 +636,7 @@ describe('every operation, answered and checked against its document', () => {
       const [operationId = '', status = ''] = answer.split(' ');
       seen.set(operationId, [...(seen.get(operationId) ?? []), Number(status)]);
     }
-    const statusesOf = (route: Route) => seen.get(route.operationId) ?? [];
+    const statusesOf = (route: RouteContract) => seen.get(route.operationId) ?? [];
     const withoutSuccess = ROUTES.filter(({ route }) => !statusesOf(route).some((s) => s >= 200 && s < 300));
     const withoutError = ROUTES.filter(
       ({ route, api }) => documentsOwnError(route, api) && !statusesOf(route).some((s) => s >= 400),

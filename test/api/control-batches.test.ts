@@ -1,22 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuditEntryView, auditEntry } from '../../src/api/audits/schemas.js';
-import type { BulkTransferWithItemsView } from '../../src/api/bulk/schemas.js';
+import { type AuditEntryView, auditEntry } from '../../src/contract/api/audits.js';
+import type { BulkTransferWithItemsView } from '../../src/contract/api/bulk.js';
 import {
   singleUseAccount,
   type VirtualAccountView,
   virtualAccount,
-} from '../../src/api/virtual-accounts/schemas.js';
+} from '../../src/contract/api/virtual-accounts.js';
 import {
   type ClientBulkTransferView,
   type ClientBulkTransferWithItemsView,
   clientBulkTransfer,
   clientBulkTransferWithItems,
-} from '../../src/control/bulk-transfers/schemas.js';
-import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
+} from '../../src/contract/control/bulk-transfers.js';
+import { paymentReceived } from '../../src/contract/control/incoming-payments.js';
 import {
   type VirtualAccountView as VirtualAccountRowView,
   virtualAccount as virtualAccountRow,
-} from '../../src/control/virtual-accounts/schemas.js';
+} from '../../src/contract/control/virtual-accounts.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { dataOf, type PageView, pageOf } from '../support/answers.js';
 import {

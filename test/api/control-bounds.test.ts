@@ -2,9 +2,9 @@
 // credentials), and the one that cannot be (the state export) is streamed a chunk at a time.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentials } from '../../src/control/clients/schemas.js';
-import { ledger } from '../../src/control/money/schemas.js';
-import { outboxMessage } from '../../src/control/outbox/schemas.js';
+import { credentials } from '../../src/contract/control/clients.js';
+import { ledger } from '../../src/contract/control/money.js';
+import { outboxMessage } from '../../src/contract/control/outbox.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { dataOf, pageOf } from '../support/answers.js';
 import { setBalance } from '../support/money.js';

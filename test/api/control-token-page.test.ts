@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settings } from '../../src/config.js';
+import { CONTROL_DOCS_URL } from '../../src/contract/mounts.js';
 import { TOKEN_FORM_MAX_BYTES } from '../../src/dashboard/token.js';
 import { tokenPage } from '../../src/dashboard/token-page.js';
-import { CONTROL_DOCS_URL, DOCS_PAGE } from '../../src/openapi/docs-page.js';
+import { DOCS_PAGE } from '../../src/openapi/docs-page.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { memorySandbox } from '../support/sandbox.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
-import { signIn } from '../../src/api/auth/schemas.js';
-import { business } from '../../src/api/business/schemas.js';
-import { credentials } from '../../src/control/clients/schemas.js';
-import { metrics } from '../../src/control/sandbox/schemas.js';
+import { signIn } from '../../src/contract/api/auth.js';
+import { business } from '../../src/contract/api/business.js';
+import { credentials } from '../../src/contract/control/clients.js';
+import { metrics } from '../../src/contract/control/sandbox.js';
 import type { StateDocument } from '../../src/domain/records.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { dataOf, pageOf } from '../support/answers.js';

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import clients from '../../fixtures/clients.json' with { type: 'json' };
 import roles from '../../fixtures/roles.json' with { type: 'json' };
-import { dispute } from '../../src/api/disputes/schemas.js';
-import { singleUseAccount, virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
-import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
-import { approvedBusiness } from '../../src/control/money/schemas.js';
-import { outboxMessage } from '../../src/control/outbox/schemas.js';
-import { readyScenarios } from '../../src/control/scenarios/schemas.js';
-import { virtualAccount as listedVirtualAccount } from '../../src/control/virtual-accounts/schemas.js';
+import { dispute } from '../../src/contract/api/disputes.js';
+import { singleUseAccount, virtualAccount } from '../../src/contract/api/virtual-accounts.js';
+import { paymentReceived } from '../../src/contract/control/incoming-payments.js';
+import { approvedBusiness } from '../../src/contract/control/money.js';
+import { outboxMessage } from '../../src/contract/control/outbox.js';
+import { readyScenarios } from '../../src/contract/control/scenarios.js';
+import { virtualAccount as listedVirtualAccount } from '../../src/contract/control/virtual-accounts.js';
 import {
   ENTRIES_PER_FRAME,
   FLUSH_MS,

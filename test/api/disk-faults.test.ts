@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clock } from '../../src/control/clock/schemas.js';
-import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
+import { clock } from '../../src/contract/control/clock.js';
+import { paymentReceived } from '../../src/contract/control/incoming-payments.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
 import { type Answered, dataOf } from '../support/answers.js';
 import {

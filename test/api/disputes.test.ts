@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
-import { type DisputeView, dispute } from '../../src/api/disputes/schemas.js';
-import { stateExport } from '../../src/control/state/schemas.js';
+import { type DisputeView, dispute } from '../../src/contract/api/disputes.js';
+import { stateExport } from '../../src/contract/control/state.js';
 import { disputeRecord } from '../../src/domain/records.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { bodyOf, dataOf, pageOf } from '../support/answers.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import softErrors from '../../scenarios/soft-errors.json' with { type: 'json' };
 import validation422 from '../../scenarios/validation-422.json' with { type: 'json' };
-import { requestEntry } from '../../src/control/requests/schemas.js';
-import { activeScenario, readyScenarios } from '../../src/control/scenarios/schemas.js';
-import { errorEnvelope } from '../../src/http/wire.js';
+import { requestEntry } from '../../src/contract/control/requests.js';
+import { activeScenario, readyScenarios } from '../../src/contract/control/scenarios.js';
+import { errorEnvelope } from '../../src/contract/wire.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { dataOf, pageOf } from '../support/answers.js';
 import { bulkHelpers, type Transfer } from '../support/bulk.js';

@@ -2,7 +2,7 @@
 // cross-site form or script), and no page can reach the sandbox by a name that is not its own (DNS rebinding).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentials } from '../../src/control/clients/schemas.js';
+import { credentials } from '../../src/contract/control/clients.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { dataOf } from '../support/answers.js';
 import { A, call, memorySandbox } from '../support/sandbox.js';

@@ -1,13 +1,13 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import states from '../../fixtures/states.json' with { type: 'json' };
-import { auditEntry } from '../../src/api/audits/schemas.js';
-import { bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
-import { customer } from '../../src/api/business/schemas.js';
-import { dispute } from '../../src/api/disputes/schemas.js';
-import { payoutAccount } from '../../src/api/payouts/schemas.js';
-import { apiRouteList } from '../../src/api/routes.js';
-import { controlRouteList } from '../../src/control/routes.js';
+import { auditEntry } from '../../src/contract/api/audits.js';
+import { bulkTransferWithItems } from '../../src/contract/api/bulk.js';
+import { customer } from '../../src/contract/api/business.js';
+import { dispute } from '../../src/contract/api/disputes.js';
+import { apiContracts } from '../../src/contract/api/index.js';
+import { payoutAccount } from '../../src/contract/api/payouts.js';
+import { controlContracts } from '../../src/contract/control/index.js';
 import { MAX_TEXT } from '../../src/domain/fields.js';
 import { BEARER_REQUIRED, TOKEN_REQUIRED } from '../../src/http/auth.js';
 import { type RunningSandbox, type Sandbox, startSandbox } from '../../src/sandbox.js';
@@ -414,8 +414,8 @@ describe('405 with Allow', () => {
 
   it('every defined path answers 405 to TRACE, allowing its own method', async () => {
     for (const [prefix, routes] of [
-      [API, apiRouteList],
-      ['/__sandbox', controlRouteList],
+      [API, apiContracts],
+      ['/__sandbox', controlContracts],
     ] as const) {
       for (const route of routes) {
         const path = `${prefix}${route.path.replace(/\{\w+\}/g, 'x')}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { errorEnvelope } from '../../src/http/wire.js';
+import { errorEnvelope } from '../../src/contract/wire.js';
 import { bodyOf } from '../support/answers.js';
 import { A, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
 

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import roles from '../../fixtures/roles.json' with { type: 'json' };
-import { signIn } from '../../src/api/auth/schemas.js';
-import { member } from '../../src/api/members/schemas.js';
-import { apiRouteList } from '../../src/api/routes.js';
-import { outboxMessage } from '../../src/control/outbox/schemas.js';
+import { signIn } from '../../src/contract/api/auth.js';
+import { apiContracts } from '../../src/contract/api/index.js';
+import { member } from '../../src/contract/api/members.js';
+import { outboxMessage } from '../../src/contract/control/outbox.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
 import { dataOf, pageOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';
@@ -110,7 +110,7 @@ describe('inviting a member', () => {
   // route-auth.test.ts refuses the Manager and the Viewer here (403, its message, the state and so the outbox
   // unchanged) by the route's area; what it cannot see is that area being the right one.
   it('is defined as member administration, which only the Admin may do', () => {
-    const route = apiRouteList.find((r) => r.method === 'post' && r.path === '/clients/members');
+    const route = apiContracts.find((r) => r.method === 'post' && r.path === '/clients/members');
     expect(route?.auth).toMatchObject({ scheme: 'A', area: 'member-admin' });
   });
 

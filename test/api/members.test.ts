@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import roles from '../../fixtures/roles.json' with { type: 'json' };
-import { memberRole } from '../../src/api/members/schemas.js';
+import { memberRole } from '../../src/contract/api/members.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { pageOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../support/sandbox.js';

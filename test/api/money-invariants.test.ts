@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { accountDetails } from '../../src/api/business/schemas.js';
+import { accountDetails } from '../../src/contract/api/business.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
 import { dataOf } from '../support/answers.js';
 import { ledgerOf, transferEntry } from '../support/money.js';

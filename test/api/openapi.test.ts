@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
 import billers from '../../fixtures/billers.json' with { type: 'json' };
-import { bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
-import { apiRouteList } from '../../src/api/routes.js';
-import { controlRouteList } from '../../src/control/routes.js';
-import { readyScenarios } from '../../src/control/scenarios/schemas.js';
-import { BANK_DOCS, type RouteInfo } from '../../src/http/route.js';
-import { answerSchema } from '../../src/http/wire.js';
+import { bulkTransferWithItems } from '../../src/contract/api/bulk.js';
+import { apiContracts } from '../../src/contract/api/index.js';
+import { controlContracts } from '../../src/contract/control/index.js';
+import { readyScenarios } from '../../src/contract/control/scenarios.js';
+import { BANK_DOCS, type RouteContract } from '../../src/contract/kit.js';
+import { answerSchema } from '../../src/contract/wire.js';
 import { DOCS_ASSETS, DOCS_ASSETS_FOLDER } from '../../src/openapi/assets.js';
 import type { OpenApiDocument } from '../../src/openapi/document.js';
 import type { Sandbox } from '../../src/sandbox.js';
@@ -46,16 +46,16 @@ function operationsOf(doc: OpenApiDocument): string[] {
 }
 
 /** The body an operation documents for a success status, as a strict zod schema. */
-function documented(op: RouteInfo, status: number): z.ZodType {
+function documented(op: RouteContract, status: number): z.ZodType {
   const reply = op.responses[status];
   if (typeof reply !== 'object' || !('kind' in reply))
     throw new Error(`${op.operationId} documents no ${status}`);
   return answerSchema(reply) ?? z.unknown();
 }
 
-const allRoutes: RouteInfo[] = [...apiRouteList, ...controlRouteList];
+const allRoutes: RouteContract[] = [...apiContracts, ...controlContracts];
 
-const byId = (id: string): RouteInfo => {
+const byId = (id: string): RouteContract => {
   const op = allRoutes.find((o) => o.operationId === id);
   if (!op) throw new Error(`no operation ${id}`);
   return op;
@@ -218,7 +218,7 @@ describe('answers match the documented shapes', () => {
   });
 
   it('every scheme A and B read without path parameters', async () => {
-    const reads = apiRouteList.filter((op) => op.method === 'get' && !op.path.includes('{'));
+    const reads = apiContracts.filter((op) => op.method === 'get' && !op.path.includes('{'));
     expect(reads.length).toBeGreaterThan(8);
     for (const op of reads) {
       const headers =

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
-import { auditEntry } from '../../src/api/audits/schemas.js';
-import { type PayoutAccountView, payoutAccount } from '../../src/api/payouts/schemas.js';
+import { auditEntry } from '../../src/contract/api/audits.js';
+import { type PayoutAccountView, payoutAccount } from '../../src/contract/api/payouts.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { pageOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../support/sandbox.js';

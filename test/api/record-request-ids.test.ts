@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { clientBulkTransferWithItems } from '../../src/control/bulk-transfers/schemas.js';
-import { stateExport } from '../../src/control/state/schemas.js';
+import { clientBulkTransferWithItems } from '../../src/contract/control/bulk-transfers.js';
+import { stateExport } from '../../src/contract/control/state.js';
 import { bulkTransferRecord, transactionRecord } from '../../src/domain/records.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { bodyOf, dataOf } from '../support/answers.js';

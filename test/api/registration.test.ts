@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
 import states from '../../fixtures/states.json' with { type: 'json' };
-import { auditEntry } from '../../src/api/audits/schemas.js';
-import { type BusinessView, business, createdBusiness } from '../../src/api/business/schemas.js';
-import { approvedBusiness } from '../../src/control/money/schemas.js';
-import { outboxMessage } from '../../src/control/outbox/schemas.js';
+import { auditEntry } from '../../src/contract/api/audits.js';
+import { type BusinessView, business, createdBusiness } from '../../src/contract/api/business.js';
+import { approvedBusiness } from '../../src/contract/control/money.js';
+import { outboxMessage } from '../../src/contract/control/outbox.js';
 import { isValidNuban } from '../../src/domain/nuban.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { dataOf, pageOf } from '../support/answers.js';

@@ -2,16 +2,16 @@ import { createRequire } from 'node:module';
 import { Ajv } from 'ajv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
-import { apiRouteList } from '../../src/api/routes.js';
+import { apiContracts } from '../../src/contract/api/index.js';
+import { controlContracts } from '../../src/contract/control/index.js';
 import {
   harDocument,
   requestEntry,
   requestEntryWithCurl,
   verificationResult,
-} from '../../src/control/requests/schemas.js';
-import { controlRouteList } from '../../src/control/routes.js';
+} from '../../src/contract/control/requests.js';
+import { isReply } from '../../src/contract/kit.js';
 import { isSecretField, masked, redactJson } from '../../src/http/redact.js';
-import { isReply } from '../../src/http/route.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox.js';
 import { answerOf, bodyOf, dataOf, pageOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, ownerHeaders, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
@@ -639,8 +639,8 @@ const jsonSchemaOf = (schema: z.ZodType) =>
   z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
 
 const ALL_ROUTES = [
-  ...apiRouteList.map((r) => ['/api/v1', r] as const),
-  ...controlRouteList.map((r) => ['/__sandbox', r] as const),
+  ...apiContracts.map((r) => ['/api/v1', r] as const),
+  ...controlContracts.map((r) => ['/__sandbox', r] as const),
 ];
 
 /** Sets `value` at `path` in `target`, making the objects and one-element lists on the way. */

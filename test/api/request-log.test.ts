@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestEntry } from '../../src/control/requests/schemas.js';
+import { requestEntry } from '../../src/contract/control/requests.js';
 import { formatRequest, RequestJournal } from '../../src/http/request-log.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { pageOf } from '../support/answers.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiRouteList } from '../../src/api/routes.js';
-import { rotatedSecret } from '../../src/control/clients/schemas.js';
+import { apiContracts } from '../../src/contract/api/index.js';
+import { rotatedSecret } from '../../src/contract/control/clients.js';
+import type { RouteContract as Route } from '../../src/contract/kit.js';
 import { permits, type RoleName } from '../../src/domain/roles.js';
 import {
   BUSINESS_ID_REQUIRED,
@@ -8,7 +9,6 @@ import {
   INVALID_BUSINESS_ID,
   PRODUCTION_KEY_MESSAGE,
 } from '../../src/http/auth.js';
-import type { Route } from '../../src/http/route.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { dataOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
@@ -64,7 +64,7 @@ async function accepted(route: Route, headers: Headers) {
   expect(refusal, `${label(route)}: ${res.status} ${JSON.stringify(res.body)}`).toBe(false);
 }
 
-const byScheme = (scheme: Route['auth']['scheme']) => apiRouteList.filter((r) => r.auth.scheme === scheme);
+const byScheme = (scheme: Route['auth']['scheme']) => apiContracts.filter((r) => r.auth.scheme === scheme);
 const schemeARoutes = byScheme('A');
 const schemeBRoutes = byScheme('B');
 

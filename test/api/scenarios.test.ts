@@ -4,17 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import defaultScenario from '../../scenarios/default.json' with { type: 'json' };
-import type { BulkItemView, BulkTransferWithItemsView } from '../../src/api/bulk/schemas.js';
-import { accountDetails } from '../../src/api/business/schemas.js';
-import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
+import type { BulkItemView, BulkTransferWithItemsView } from '../../src/contract/api/bulk.js';
+import { accountDetails } from '../../src/contract/api/business.js';
+import { paymentReceived } from '../../src/contract/control/incoming-payments.js';
 import {
   type ActiveScenarioView,
   activeScenario,
   readyScenarios,
-} from '../../src/control/scenarios/schemas.js';
+} from '../../src/contract/control/scenarios.js';
+import { scenario as scenarioSchema } from '../../src/contract/scenarios.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { ScenarioError } from '../../src/scenarios/library.js';
-import { scenario as scenarioSchema } from '../../src/scenarios/schema.js';
 import { dataOf } from '../support/answers.js';
 import { BULK, bulkHelpers, keysA1, processBatch, RECEIVER, type Transfer } from '../support/bulk.js';
 import { closedAfterEachTest } from '../support/cleanups.js';

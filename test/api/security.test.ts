@@ -7,14 +7,14 @@ import banks from '../../fixtures/banks.json' with { type: 'json' };
 import billers from '../../fixtures/billers.json' with { type: 'json' };
 import roles from '../../fixtures/roles.json' with { type: 'json' };
 import states from '../../fixtures/states.json' with { type: 'json' };
-import { signIn } from '../../src/api/auth/schemas.js';
-import { bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
-import { business } from '../../src/api/business/schemas.js';
-import { payoutAccount } from '../../src/api/payouts/schemas.js';
-import { virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
-import { outboxMessage } from '../../src/control/outbox/schemas.js';
-import { controlRouteList } from '../../src/control/routes.js';
-import { activeScenario } from '../../src/control/scenarios/schemas.js';
+import { signIn } from '../../src/contract/api/auth.js';
+import { bulkTransferWithItems } from '../../src/contract/api/bulk.js';
+import { business } from '../../src/contract/api/business.js';
+import { payoutAccount } from '../../src/contract/api/payouts.js';
+import { virtualAccount } from '../../src/contract/api/virtual-accounts.js';
+import { controlContracts } from '../../src/contract/control/index.js';
+import { outboxMessage } from '../../src/contract/control/outbox.js';
+import { activeScenario } from '../../src/contract/control/scenarios.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
 import { embeddedScenariosDir } from '../../src/scenarios/library.js';
 import { dataOf, pageOf } from '../support/answers.js';
@@ -1017,7 +1017,7 @@ describe('--control-token protects every control route', () => {
     sandbox = await memorySandbox({ controlToken: TOKEN });
   });
 
-  const routes = controlRouteList.map((op) => ({
+  const routes = controlContracts.map((op) => ({
     label: `${op.method.toUpperCase()} /__sandbox${op.path}`,
     method: op.method.toUpperCase(),
     path: `/__sandbox${op.path.replace(/\{(\w+)\}/g, (_m, name: string) => op.params?.[name]?.example ?? 'unknown-id')}`,

@@ -1,11 +1,11 @@
 import { hostname, networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import billers from '../../fixtures/billers.json' with { type: 'json' };
-import { apiKeys } from '../../src/api/settings/schemas.js';
-import { virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
-import { rotatedSecret } from '../../src/control/clients/schemas.js';
+import { apiKeys } from '../../src/contract/api/settings.js';
+import { virtualAccount } from '../../src/contract/api/virtual-accounts.js';
+import { rotatedSecret } from '../../src/contract/control/clients.js';
+import { errorEnvelope } from '../../src/contract/wire.js';
 import type { ClientRecord } from '../../src/domain/records.js';
-import { errorEnvelope } from '../../src/http/wire.js';
 import { type RunningSandbox, type Sandbox, startSandbox } from '../../src/sandbox.js';
 import { type Answered, bodyOf, dataOf } from '../support/answers.js';
 import { refusedUrl } from '../support/receiver.js';

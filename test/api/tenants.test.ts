@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { signIn } from '../../src/api/auth/schemas.js';
-import { bulkTransfer, bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
-import { accountDetails } from '../../src/api/business/schemas.js';
+import { signIn } from '../../src/contract/api/auth.js';
+import { bulkTransfer, bulkTransferWithItems } from '../../src/contract/api/bulk.js';
+import { accountDetails } from '../../src/contract/api/business.js';
 import {
   type ClientCredentialsView,
   credentials,
   newClientCredentials,
-} from '../../src/control/clients/schemas.js';
-import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
-import { virtualAccount as virtualAccountRecord } from '../../src/control/virtual-accounts/schemas.js';
+} from '../../src/contract/control/clients.js';
+import { paymentReceived } from '../../src/contract/control/incoming-payments.js';
+import { virtualAccount as virtualAccountRecord } from '../../src/contract/control/virtual-accounts.js';
 import { SandboxError } from '../../src/errors.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { dataOf, pageOf } from '../support/answers.js';

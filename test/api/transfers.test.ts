@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
-import { dispute } from '../../src/api/disputes/schemas.js';
-import { transferResult } from '../../src/api/transfers/schemas.js';
-import { ledger } from '../../src/control/money/schemas.js';
+import { dispute } from '../../src/contract/api/disputes.js';
+import { transferResult } from '../../src/contract/api/transfers.js';
+import { ledger } from '../../src/contract/control/money.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { dataOf, pageOf } from '../support/answers.js';
 import { accountBalance, feeFor, ledgerOf, references, setBalance, transferEntry } from '../support/money.js';

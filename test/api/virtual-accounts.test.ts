@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
 import fees from '../../fixtures/fees.json' with { type: 'json' };
-import { singleUseAccount, virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
 import { MAX_LIFETIME_SECONDS } from '../../src/config.js';
-import { clock } from '../../src/control/clock/schemas.js';
-import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
+import { singleUseAccount, virtualAccount } from '../../src/contract/api/virtual-accounts.js';
+import { clock } from '../../src/contract/control/clock.js';
+import { paymentReceived } from '../../src/contract/control/incoming-payments.js';
 import {
   type VirtualAccountView as ControlVirtualAccountView,
   virtualAccount as controlVirtualAccount,
-} from '../../src/control/virtual-accounts/schemas.js';
+} from '../../src/contract/control/virtual-accounts.js';
 import { isValidNuban } from '../../src/domain/nuban.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox.js';
 import { dataOf, pageOf } from '../support/answers.js';

@@ -2,7 +2,7 @@
 // sender gives up after --webhook-timeout of real time, and an advance of a frozen clock waits for the request
 // in flight), so these run on the clock as it runs, and wait for requests to arrive, never for time to pass.
 import { afterEach, describe, expect, it } from 'vitest';
-import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
+import { paymentReceived } from '../../src/contract/control/incoming-payments.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { dataOf } from '../support/answers.js';
 import { type Replies, type Reply, startReceiver } from '../support/receiver.js';

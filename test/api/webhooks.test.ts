@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { accountDetails } from '../../src/api/business/schemas.js';
-import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
-import { delivery as deliverySchema } from '../../src/control/webhooks/schemas.js';
+import { accountDetails } from '../../src/contract/api/business.js';
+import { paymentReceived } from '../../src/contract/control/incoming-payments.js';
+import { delivery as deliverySchema } from '../../src/contract/control/webhooks.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { masked } from '../../src/http/redact.js';
 import { createSandbox, type Sandbox, version } from '../../src/sandbox.js';

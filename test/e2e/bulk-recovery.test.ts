@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bulkTransfer, bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
+import { bulkTransfer, bulkTransferWithItems } from '../../src/contract/api/bulk.js';
 import { dataOf, pageOf } from '../support/answers.js';
 import { wholeLedger } from '../support/money.js';
 import { http, type SandboxProcess, startProcess, stop, waitForOutput } from '../support/process.js';

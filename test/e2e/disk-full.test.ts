@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
-import { bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
+import { bulkTransferWithItems } from '../../src/contract/api/bulk.js';
 import { dataOf } from '../support/answers.js';
 import { wholeLedger } from '../support/money.js';
 import { http, ownerHeadersOf, runCli, type SandboxProcess, startProcess, stop } from '../support/process.js';

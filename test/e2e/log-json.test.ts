@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
-import { virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
-import { paymentReceived } from '../../src/control/incoming-payments/schemas.js';
-import { delivery } from '../../src/control/webhooks/schemas.js';
+import { bulkTransferWithItems } from '../../src/contract/api/bulk.js';
+import { virtualAccount } from '../../src/contract/api/virtual-accounts.js';
+import { paymentReceived } from '../../src/contract/control/incoming-payments.js';
+import { delivery } from '../../src/contract/control/webhooks.js';
 import { dataOf } from '../support/answers.js';
 import { BANK, BULK, keysA1, PROCESS, RECEIVER } from '../support/bulk.js';
 import {

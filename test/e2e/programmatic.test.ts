@@ -3,10 +3,10 @@
 
 import { startSandbox } from 'banking-sandbox';
 import { describe, expect, it } from 'vitest';
-import { signIn } from '../../src/api/auth/schemas.js';
-import { accountDetails } from '../../src/api/business/schemas.js';
-import { virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
-import { activeScenario } from '../../src/control/scenarios/schemas.js';
+import { signIn } from '../../src/contract/api/auth.js';
+import { accountDetails } from '../../src/contract/api/business.js';
+import { virtualAccount } from '../../src/contract/api/virtual-accounts.js';
+import { activeScenario } from '../../src/contract/control/scenarios.js';
 import { answerOf, dataOf } from '../support/answers.js';
 
 describe('the programmatic API, as the README shows it', () => {

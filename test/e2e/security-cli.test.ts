@@ -3,8 +3,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { controlRouteList } from '../../src/control/routes.js';
-import { stateExport } from '../../src/control/state/schemas.js';
+import { controlContracts } from '../../src/contract/control/index.js';
+import { stateExport } from '../../src/contract/control/state.js';
 import { deepDeliveryImport } from '../support/deep-import.js';
 import { type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { A } from '../support/sandbox.js';
@@ -126,7 +126,7 @@ describe('the real process', () => {
   });
 
   it('--control-token: every control route answers 401 without x-sandbox-token or with a wrong one', async () => {
-    for (const op of controlRouteList) {
+    for (const op of controlContracts) {
       const path = `/__sandbox${op.path.replace(/\{(\w+)\}/g, (_m, name: string) => op.params?.[name]?.example ?? 'unknown-id')}`;
       const label = `${op.method.toUpperCase()} ${path}`;
       for (const headers of [{}, { 'x-sandbox-token': 'wrong' }, { 'x-sandbox-token': 't0ke' }] as Record<

@@ -2,7 +2,7 @@ import { lstat, mkdtemp, readdir, readFile, readlink, rm, stat, symlink } from '
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledger as ledgerSchema } from '../../src/control/money/schemas.js';
+import { ledger as ledgerSchema } from '../../src/contract/control/money.js';
 import { dataOf } from '../support/answers.js';
 import { http, runCli, type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { A } from '../support/sandbox.js';

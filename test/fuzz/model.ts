@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import * as z from 'zod';
-import { apiRouteList } from '../../src/api/routes.js';
-import { controlRouteList } from '../../src/control/routes.js';
-import type { RouteAuth, RouteInfo } from '../../src/http/route.js';
+import { apiContracts } from '../../src/contract/api/index.js';
+import { controlContracts } from '../../src/contract/control/index.js';
+import type { RouteAuth, RouteContract } from '../../src/contract/kit.js';
 
 /** Where a value is taken from when the request is sent: the ids and secrets of the live state. */
 export type LiveSource =
@@ -61,7 +61,7 @@ function businessIdHeader(auth: RouteAuth): Route['businessIdHeader'] {
   return auth.scheme === 'A' && auth.business === 'header' ? 401 : undefined;
 }
 
-function routeOf(prefix: string, op: RouteInfo): Route {
+function routeOf(prefix: string, op: RouteContract): Route {
   const path = `${prefix}${op.path}`;
   const method = op.method.toUpperCase();
   return {
@@ -79,8 +79,8 @@ function routeOf(prefix: string, op: RouteInfo): Route {
 
 /** Every `/api/v1` and `/__sandbox` route, straight from the route definitions (so it cannot drift). */
 export const routes: Route[] = [
-  ...apiRouteList.map((op) => routeOf('/api/v1', op)),
-  ...controlRouteList.map((op) => routeOf('/__sandbox', op)),
+  ...apiContracts.map((op) => routeOf('/api/v1', op)),
+  ...controlContracts.map((op) => routeOf('/__sandbox', op)),
 ];
 
 /** The subset of JSON Schema that `z.toJSONSchema` produces for the routes' schemas. */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { LazySchema } from '../../src/http/route.js';
-import { pagination } from '../../src/http/wire.js';
+import type { LazySchema } from '../../src/contract/kit.js';
+import { pagination } from '../../src/contract/wire.js';
 
 // What a test reads from an answer, typed by the route's own response schema and checked against it at run time:
 // a test never states a response shape of its own, and never casts one.

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
-import { type BulkTransferWithItemsView, bulkTransferWithItems } from '../../src/api/bulk/schemas.js';
-import type { LedgerView } from '../../src/control/money/schemas.js';
+import { type BulkTransferWithItemsView, bulkTransferWithItems } from '../../src/contract/api/bulk.js';
+import type { LedgerView } from '../../src/contract/control/money.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { dataOf } from './answers.js';
 import { feeFor, references } from './money.js';

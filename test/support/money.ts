@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import fees from '../../fixtures/fees.json' with { type: 'json' };
-import { accountDetails } from '../../src/api/business/schemas.js';
-import { type LedgerView, ledger } from '../../src/control/money/schemas.js';
+import { accountDetails } from '../../src/contract/api/business.js';
+import { type LedgerView, ledger } from '../../src/contract/control/money.js';
 import { MAX_LONG_PAGE } from '../../src/domain/pagination.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { type Answered, dataOf } from './answers.js';

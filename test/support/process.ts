@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { signIn } from '../../src/api/auth/schemas.js';
+import { signIn } from '../../src/contract/api/auth.js';
 import { dataOf } from './answers.js';
 import { A } from './sandbox.js';
 

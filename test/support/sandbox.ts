@@ -1,5 +1,5 @@
 import clients from '../../fixtures/clients.json' with { type: 'json' };
-import { signIn } from '../../src/api/auth/schemas.js';
+import { signIn } from '../../src/contract/api/auth.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
 import { dataOf } from './answers.js';

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type * as z from 'zod';
-import { stateExport } from '../../src/control/state/schemas.js';
+import { stateExport } from '../../src/contract/control/state.js';
 import {
   type AuditRecord,
   type CustomerRecord,

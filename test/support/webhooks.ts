@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { type VirtualAccountView, virtualAccount } from '../../src/api/virtual-accounts/schemas.js';
-import { type DeliveryView, delivery as deliverySchema } from '../../src/control/webhooks/schemas.js';
+import { type VirtualAccountView, virtualAccount } from '../../src/contract/api/virtual-accounts.js';
+import { type DeliveryView, delivery as deliverySchema } from '../../src/contract/control/webhooks.js';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox.js';
 import { dataOf } from './answers.js';
 import { call, ownerHeaders } from './sandbox.js';

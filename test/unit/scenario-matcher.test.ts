@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
+import { type ScenarioRule, scenarioRule } from '../../src/contract/scenarios.js';
 import { draw, firstMatch, type RuleCounters, type ScenarioEvent } from '../../src/scenarios/matcher.js';
-import { type ScenarioRule, scenarioRule } from '../../src/scenarios/schema.js';
 
 const SEED = 7;
 const FAIL = { fail: { errorCode: '91', errorMessage: 'Beneficiary Bank not available' } };

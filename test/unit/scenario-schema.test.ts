@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scenario } from '../../src/contract/scenarios.js';
 import { parseScenario, ScenarioError } from '../../src/scenarios/library.js';
-import { scenario } from '../../src/scenarios/schema.js';
 
 const DIR = join(import.meta.dirname, '..', '..', 'scenarios');
 const FILES = readdirSync(DIR)

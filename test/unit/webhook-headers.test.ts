@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WEBHOOK_USER_AGENT, webhookHeaders } from '../../src/engine/webhook-agent.js';
+import { WEBHOOK_USER_AGENT, webhookHeaders } from '../../src/domain/webhook-agent.js';
 import { isSecretHeader, redactHeader } from '../../src/http/redact.js';
 
 describe('webhookHeaders', () => {

@@ -1,54 +1,17 @@
-import { defineRoute, type Route, reply } from '../../http/route.js';
-import { advanceBody, clock, freezeBody } from './schemas.js';
+import { advanceClockContract, freezeClockContract, getClockContract } from '../../contract/control/clock.js';
+import type { Route } from '../../http/route.js';
+import { type ControlRuntime, route } from '../runtime.js';
 import { advanceClock, freezeClock } from './service.js';
 
-const TAG = 'Clock';
-
 /** `/clock`: read, advance, freeze. */
-export const clockRoutes: Route[] = [
-  defineRoute({
-    operationId: 'getClock',
-    method: 'get',
-    path: '/clock',
-    summary: 'The virtual clock',
-    tag: TAG,
-    auth: { scheme: 'none' },
-    responses: { 200: reply('Sandbox clock', clock) },
-    handle: ({ deps }) => ({ data: deps.clock.describe() }),
-  }),
-  defineRoute({
-    operationId: 'advanceClock',
-    method: 'post',
-    path: '/clock/advance',
-    summary: 'Advance the clock',
-    description:
-      'Token expiry, invitations, temporal virtual accounts, bulk item delays and webhook retries all read this clock. Runs everything that comes due inside the window in time order (retries scheduled inside it included), each piece of work until it is finished or waiting on the clock again, and answers once the clock has reached the target and nothing due is left. The clock is kept in the state and never runs backwards. Its range ends at 9999-12-31T23:59:59.999Z: an advance past it is refused, and a running clock that real time carries there stands still at it.',
-    tag: TAG,
-    auth: { scheme: 'none' },
-    body: advanceBody,
-    example: { ms: 3_600_000 },
-    responses: {
-      200: reply('Clock advanced by … ms', clock, '`Clock advanced by … ms`'),
-      400: '`ms` is not a whole number of at least 1, or would move the clock past 9999-12-31T23:59:59.999Z, the end of its range; nothing moves',
-    },
-    handle: async ({ deps, body }) => ({
-      message: `Clock advanced by ${body.ms} ms`,
-      data: await advanceClock(deps, body.ms),
-    }),
-  }),
-  defineRoute({
-    operationId: 'freezeClock',
-    method: 'post',
-    path: '/clock/freeze',
-    summary: 'Freeze or run the clock',
-    tag: TAG,
-    auth: { scheme: 'none' },
-    body: freezeBody,
-    example: { frozen: true },
-    responses: { 200: reply('Clock frozen', clock, '`Clock frozen` or `Clock running`') },
-    handle: async ({ deps, body }) => ({
-      message: body.frozen ? 'Clock frozen' : 'Clock running',
-      data: await freezeClock(deps, body.frozen),
-    }),
-  }),
+export const clockRoutes: Route<ControlRuntime>[] = [
+  route(getClockContract, ({ deps }) => ({ data: deps.clock.describe() })),
+  route(advanceClockContract, async ({ deps, body }) => ({
+    message: `Clock advanced by ${body.ms} ms`,
+    data: await advanceClock(deps, body.ms),
+  })),
+  route(freezeClockContract, async ({ deps, body }) => ({
+    message: body.frozen ? 'Clock frozen' : 'Clock running',
+    data: await freezeClock(deps, body.frozen),
+  })),
 ];

@@ -1,6 +1,6 @@
+import type { ClockView } from '../../contract/control/clock.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../domain/errors.js';
-import type { ClockView } from './schemas.js';
 
 /** Moves the clock `ms` ahead, running everything that comes due in between, and answers where it stands. */
 export async function advanceClock(deps: Pick<Deps, 'clock'>, ms: number): Promise<ClockView> {

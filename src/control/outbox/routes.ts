@@ -1,20 +1,9 @@
-import { defineRoute, page, type Route } from '../../http/route.js';
-import { outboxMessage, outboxQuery } from './schemas.js';
-import { listOutbox } from './service.js';
+import { listOutbox } from '../../bank/outbox/service.js';
+import { outboxContract } from '../../contract/control/outbox.js';
+import type { Route } from '../../http/route.js';
+import { type ControlRuntime, route } from '../runtime.js';
 
 /** `/outbox`: the messages the service "sent". */
-export const outboxRoutes: Route[] = [
-  defineRoute({
-    operationId: 'outbox',
-    method: 'get',
-    path: '/outbox',
-    summary: 'Sent messages',
-    description:
-      'Member invitations and BVN one-time passwords the service "sent", newest first: a page of 100 by default (`page`, `limit` up to 1000).',
-    tag: 'Sandbox',
-    auth: { scheme: 'none' },
-    query: outboxQuery,
-    responses: { 200: page('Outbox', outboxMessage) },
-    handle: ({ deps, query }) => ({ page: listOutbox(deps, query) }),
-  }),
+export const outboxRoutes: Route<ControlRuntime>[] = [
+  route(outboxContract, ({ deps, query }) => ({ page: listOutbox(deps, query) })),
 ];

@@ -1,7 +1,3 @@
-import { ApiError } from '../../domain/errors.js';
-import { type Pagination, paginate } from '../../domain/pagination.js';
-import type { RequestEntry, RequestJournal } from '../../http/request-log.js';
-import { criteriaOf, type Filter, lazyBody, meetsAll } from './match.js';
 import type {
   HarView,
   ParsedVerification,
@@ -10,7 +6,11 @@ import type {
   RequestSearch,
   RequestsQuery,
   VerificationResultView,
-} from './schemas.js';
+} from '../../contract/control/requests.js';
+import { ApiError } from '../../domain/errors.js';
+import { type Pagination, paginate } from '../../domain/pagination.js';
+import type { RequestEntry, RequestJournal } from '../../http/request-log.js';
+import { criteriaOf, type Filter, lazyBody, meetsAll } from './match.js';
 import { entryView, entryWithCurl, harEntry } from './view.js';
 
 /** How many entries a verification that does not hold shows as the nearest. */

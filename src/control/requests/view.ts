@@ -1,9 +1,9 @@
 import { STATUS_CODES } from 'node:http';
+import type { HarView, RequestEntryView, RequestEntryWithCurlView } from '../../contract/control/requests.js';
 import { WARNING_HEADER } from '../../domain/stricter-in-production.js';
 import { redactHeader, redactJson, redactQuery, redactUrl } from '../../http/redact.js';
 import type { RequestEntry } from '../../http/request-log.js';
 import { curlCommand } from './curl.js';
-import type { HarView, RequestEntryView, RequestEntryWithCurlView } from './schemas.js';
 
 // A journal entry as the control API shows it: parsed, sized and redacted here, when someone reads it, never
 // while the request is answered.

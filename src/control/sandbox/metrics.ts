@@ -1,10 +1,10 @@
+import type { MetricsView } from '../../contract/control/sandbox.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../domain/errors.js';
 import { collectionNames } from '../../domain/records.js';
 import type { BulkProcessor } from '../../engine/bulk-processor.js';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
 import type { RequestJournal } from '../../http/request-log.js';
-import type { MetricsView } from './schemas.js';
 
 /**
  * What the process holds now: memory, records per collection, the bounded request journal, the background

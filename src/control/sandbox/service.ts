@@ -1,7 +1,7 @@
+import type { HealthDegradedView, HealthView } from '../../contract/control/sandbox.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../domain/errors.js';
 import type { ControlHooks } from '../hooks.js';
-import type { HealthDegradedView, HealthView } from './schemas.js';
 import { DrainTimeoutError } from './waiting.js';
 
 /** Ready, or degraded while the state cannot be written (then with the reason and since when). */

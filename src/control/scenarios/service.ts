@@ -1,10 +1,10 @@
+import type { ActiveScenarioView } from '../../contract/control/scenarios.js';
+import { MAX_OVERRIDES, scenarioByName } from '../../contract/control/scenarios.js';
+import { type Scenario, type ScenarioRule, scenario } from '../../contract/scenarios.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../domain/errors.js';
 import { parseInput, parseJson } from '../../domain/parse.js';
 import { ScenarioError } from '../../scenarios/library.js';
-import { type Scenario, type ScenarioRule, scenario } from '../../scenarios/schema.js';
-import type { ActiveScenarioView } from './schemas.js';
-import { scenarioByName } from './schemas.js';
 
 /**
  * `{name}` of a ready scenario, or a whole scenario object. Told apart before either is validated, so that a bad
@@ -30,13 +30,6 @@ export function setScenario(deps: Pick<Deps, 'scenarios'>, text: string): Active
   deps.scenarios.set(chooseScenario(deps, parseJson(text)));
   return deps.scenarios.describe();
 }
-
-/**
- * The most rules put in front of a scenario at once: every transfer, item, attempt and request is matched against
- * them, and `GET /__sandbox/scenario` answers them all, so they must not grow without end (a test that adds rules
- * in each of its cases and never clears them).
- */
-export const MAX_OVERRIDES = 1000;
 
 /** Puts `rules` in front of the active ones; 400 past `MAX_OVERRIDES` in all, and nothing changes. */
 export function addRules(deps: Pick<Deps, 'scenarios'>, rules: ScenarioRule[]): ActiveScenarioView {

@@ -1,4 +1,4 @@
-import { selfPointing } from '../../api/settings/service.js';
+import { selfPointing } from '../../bank/settings/service.js';
 import type { Deps } from '../../deps.js';
 import { REAL_TIME } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';

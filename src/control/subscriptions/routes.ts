@@ -1,26 +1,12 @@
-import { fixture } from '../../api/examples.js';
-import { newSubscriptionBody, subscription } from '../../api/subscriptions/schemas.js';
-import { addSubscription } from '../../api/subscriptions/service.js';
-import { defineRoute, type Route, reply } from '../../http/route.js';
+import { addSubscription } from '../../bank/subscriptions/service.js';
+import { addSubscriptionContract } from '../../contract/control/subscriptions.js';
+import type { Route } from '../../http/route.js';
+import { type ControlRuntime, route } from '../runtime.js';
 
 /** `/businesses/{id}/subscriptions`: a plan for `GET /api/v1/clients/business/subscriptions` to list. */
-export const subscriptionRoutes: Route[] = [
-  defineRoute({
-    operationId: 'addSubscription',
-    method: 'post',
-    path: '/businesses/{id}/subscriptions',
-    summary: 'Add a subscription plan',
-    description:
-      'A plan of the business, listed by `GET /api/v1/clients/business/subscriptions`. `amount` is kobo (a JSON integer or a string of digits).',
-    tag: 'Subscriptions',
-    auth: { scheme: 'none' },
-    params: { id: { description: 'the `id` of the business', example: fixture.a1 } },
-    body: newSubscriptionBody,
-    example: { packageName: 'Pro Plan', amount: 500000, interval: 'monthly' },
-    responses: { 201: reply('Subscription added', subscription), 404: '`Business not found`' },
-    handle: async ({ deps, params, body }) => ({
-      status: 201,
-      data: await addSubscription(deps, params.id, body),
-    }),
-  }),
+export const subscriptionRoutes: Route<ControlRuntime>[] = [
+  route(addSubscriptionContract, async ({ deps, params, body }) => ({
+    status: 201,
+    data: await addSubscription(deps, params.id, body),
+  })),
 ];

@@ -1,20 +1,9 @@
-import { defineRoute, page, type Route } from '../../http/route.js';
-import { virtualAccount, virtualAccountsQuery } from './schemas.js';
-import { listVirtualAccounts } from './service.js';
+import { listVirtualAccounts } from '../../bank/virtual-accounts/inspect.js';
+import { listVirtualAccountsContract } from '../../contract/control/virtual-accounts.js';
+import type { Route } from '../../http/route.js';
+import { type ControlRuntime, route } from '../runtime.js';
 
 /** `/virtual-accounts`: where `POST /incoming-payments` can send money. */
-export const virtualAccountRoutes: Route[] = [
-  defineRoute({
-    operationId: 'listVirtualAccounts',
-    method: 'get',
-    path: '/virtual-accounts',
-    summary: 'Virtual accounts of every client',
-    description:
-      'Newest first: where `POST /incoming-payments` can send money. `expiresAt` is ISO 8601 text, null for a permanent account.',
-    tag: 'Webhooks',
-    auth: { scheme: 'none' },
-    query: virtualAccountsQuery,
-    responses: { 200: page('Virtual accounts', virtualAccount) },
-    handle: ({ deps, query }) => ({ page: listVirtualAccounts(deps, query) }),
-  }),
+export const virtualAccountRoutes: Route<ControlRuntime>[] = [
+  route(listVirtualAccountsContract, ({ deps, query }) => ({ page: listVirtualAccounts(deps, query) })),
 ];

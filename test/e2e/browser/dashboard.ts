@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentials as credentialsSchema } from '../../../src/control/clients/schemas.js';
+import { credentials as credentialsSchema } from '../../../src/contract/control/clients.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox.js';
 import { dataOf } from '../../support/answers.js';
 import { BANK, bulkHelpers, drain, processBatch } from '../../support/bulk.js';

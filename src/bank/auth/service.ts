@@ -1,0 +1,48 @@
+import type { SignInView } from '../../contract/api/auth.js';
+import type { Deps } from '../../deps.js';
+import { ApiError } from '../../domain/errors.js';
+import { expiryClaim, signToken } from '../../domain/jwt.js';
+import { secureEqual } from '../../domain/secure-compare.js';
+import { recordAudit } from '../audits/service.js';
+
+/** Checks email and password (never saying which was wrong), records the sign-in and issues an access token. */
+export async function signInUser(
+  deps: Deps,
+  email: string,
+  password: string,
+  ipAddress: string,
+): Promise<SignInView> {
+  const { store, clock, config } = deps;
+  const user = store.where('users', 'email', email.toLowerCase())[0];
+  // Compare even when there is no such user, so the answer takes as long either way.
+  const passwordOk = secureEqual(user?.password ?? '\u0000', password);
+  if (!user || !passwordOk || !user.isActive) throw new ApiError(401, 'Invalid email or password');
+  const role = store.get('roles', user.roleId)?.name ?? 'Viewer';
+  const iat = Math.floor(clock.now() / 1000);
+  const accessToken = signToken(
+    { sub: user.id, clientId: user.clientId, role, iat, exp: expiryClaim(iat, config.tokenTtl) },
+    store.meta().jwtSecret,
+  );
+  const actor = {
+    clientId: user.clientId,
+    email: user.email,
+    name: `${user.firstName} ${user.lastName}`,
+    role,
+    ipAddress,
+  };
+  await store.mutate((tx) =>
+    recordAudit(tx, deps, actor, { businessId: null, type: 'auth', action: 'login' }),
+  );
+  const businesses = store
+    .where('businesses', 'clientId', user.clientId)
+    .map((b) => ({ id: b.id, businessName: b.businessName, isApproved: b.isApproved }));
+  return {
+    id: user.id,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    phoneNo: user.phoneNo,
+    accessToken,
+    businesses,
+  };
+}

@@ -1,0 +1,128 @@
+import type { PaymentReceivedView } from '../../contract/control/incoming-payments.js';
+import type { Deps } from '../../deps.js';
+import { isoAt } from '../../domain/clock.js';
+import { ApiError } from '../../domain/errors.js';
+import { incomingCharge } from '../../domain/fees.js';
+import type { DeliveryRecord, VirtualAccountRecord, WebhookPayload } from '../../domain/records.js';
+import { pruneDeliveries } from '../../engine/delivery-log.js';
+import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
+import { post } from '../../ledger/ledger.js';
+import { accountState } from '../virtual-accounts/service.js';
+
+export interface IncomingPayment {
+  accountNumber: string;
+  amount: number;
+  accountName?: string | undefined;
+  payerAccountNumber?: string | undefined;
+  payerBankCode?: string | undefined;
+  narration?: string | undefined;
+}
+
+/**
+ * Refuses a payment the account cannot take (409): a temporal or single-use account past its expiry, a single-use
+ * account that took its payment already, or an amount other than the one it reserves.
+ */
+function refuseClosed(account: VirtualAccountRecord, amount: number, now: number): void {
+  const kind = account.type === 'single_use' ? 'single-use' : 'temporal';
+  switch (accountState(account, now)) {
+    case 'used':
+      throw new ApiError(409, 'This single-use virtual account has already received its payment');
+    case 'expired':
+      throw new ApiError(409, `This ${kind} virtual account has expired`);
+    case 'open':
+      break;
+  }
+  if (account.reservedAmount !== null && amount !== account.reservedAmount)
+    throw new ApiError(
+      409,
+      `This single-use virtual account takes exactly ${account.reservedAmount} kobo, not ${amount}`,
+    );
+}
+
+/**
+ * Money arrives on a virtual account: the business is credited the amount less the incoming charge, the
+ * ledger records the credit, and one webhook delivery of the spec's payload is created in the same mutation
+ * (`skipped` when the client has no webhook URL), then handed to the dispatcher.
+ */
+export async function receivePayment(
+  deps: Deps,
+  webhooks: WebhookDispatcher,
+  input: IncomingPayment,
+): Promise<PaymentReceivedView> {
+  const { store, clock, fixtures, config } = deps;
+  const delivery = await store.mutate((tx) => {
+    const account = tx.where('virtualAccounts', 'accountNumber', input.accountNumber)[0];
+    if (!account) throw new ApiError(404, 'Virtual account not found');
+    refuseClosed(account, input.amount, clock.now());
+    const client = tx.get('clients', account.clientId);
+    if (!client) throw new ApiError(404, 'Virtual account not found');
+    const charge = incomingCharge(input.amount, fixtures.fees);
+    const payerName = input.accountName ?? 'Sandbox Payer';
+    const payerAccount = input.payerAccountNumber ?? '0000000000';
+    const payerBank = input.payerBankCode ?? '058';
+    const narration = input.narration ?? `Transfer to ${account.accountName}`;
+    const entry = post(tx, clock, {
+      businessId: account.businessId,
+      kind: 'incoming_payment',
+      direction: 'credit',
+      status: 'successful',
+      amount: input.amount,
+      charge,
+      retrievalReference: null,
+      narration,
+      counterparty: { accountNumber: payerAccount, bankCode: payerBank, accountName: payerName },
+      errorCode: '',
+      errorMessage: '',
+      providerReference: null,
+      fingerprint: null,
+      requestId: null,
+    });
+    const bankName = fixtures.banks.banks.find((b) => b.code === payerBank)?.name ?? '';
+    const payload: WebhookPayload = {
+      transactionReference: entry.id,
+      virtualAccountRef: account.clientRef,
+      transactionDate: entry.createdAt,
+      amount: input.amount,
+      charge,
+      availableBalance: entry.balanceAfter,
+      ledgerBalance: entry.balanceAfter,
+      accountName: payerName,
+      accountNumber: payerAccount,
+      recipientAccountNumber: account.accountNumber,
+      recpientAccountName: account.accountName,
+      description: `Payment received on virtual account ${account.accountNumber}`,
+      narration,
+      depositorDetails: {
+        accountName: payerName,
+        accountNumber: payerAccount,
+        bankCode: payerBank,
+        bankName,
+      },
+    };
+    const record: DeliveryRecord = {
+      id: tx.random().uuid(),
+      clientId: client.id,
+      businessId: account.businessId,
+      transactionReference: entry.id,
+      ordinal: deps.scenarios.ordinal(`delivery:${account.businessId}`),
+      url: client.webhookUrl,
+      payload,
+      status: client.webhookUrl ? 'pending' : 'skipped',
+      attempts: [],
+      attemptsLeft: client.webhookUrl ? config.webhookAttempts : 0,
+      nextAttemptAt: client.webhookUrl ? clock.now() : null,
+      createdAt: isoAt(clock),
+    };
+    tx.put('deliveries', record);
+    // A single-use account has taken its one payment: from now on it refuses any other.
+    if (account.type === 'single_use') tx.put('virtualAccounts', { ...account, usedBy: entry.id });
+    if (record.status !== 'pending') pruneDeliveries(tx, client.id, config.deliveryLogSize);
+    return record;
+  });
+  if (delivery.status === 'pending') webhooks.deliver(delivery.id);
+  return {
+    transactionReference: delivery.transactionReference,
+    deliveryId: delivery.id,
+    deliveryStatus: delivery.status,
+  };
+}

@@ -1,0 +1,70 @@
+import type {
+  NewSubscription,
+  SubscriptionQuery,
+  SubscriptionView,
+} from '../../contract/api/subscriptions.js';
+import type { Deps } from '../../deps.js';
+import { isoAt } from '../../domain/clock.js';
+import { ApiError } from '../../domain/errors.js';
+import { type Pagination, paginate } from '../../domain/pagination.js';
+import type { BusinessRecord, SubscriptionRecord } from '../../domain/records.js';
+
+export function subscriptionView(s: SubscriptionRecord): SubscriptionView {
+  return {
+    id: s.id,
+    packageName: s.packageName,
+    amount: String(s.amount),
+    interval: s.interval,
+    businessId: s.businessId,
+    clientId: s.clientId,
+  };
+}
+
+/** Whether `plan` passes the list's filters: exact ones case-insensitive, `keyword` a part of any of the three. */
+function matches(plan: SubscriptionRecord, query: SubscriptionQuery): boolean {
+  const same = (wanted: string | undefined, value: string) =>
+    wanted === undefined || wanted.toLowerCase() === value.toLowerCase();
+  const amount = String(plan.amount);
+  const keyword = query.keyword?.toLowerCase();
+  return (
+    same(query.packageName, plan.packageName) &&
+    same(query.interval, plan.interval) &&
+    same(query.amount, amount) &&
+    (keyword === undefined ||
+      [plan.packageName, plan.interval, amount].some((field) => field.toLowerCase().includes(keyword)))
+  );
+}
+
+/** The business's subscription plans, in the order they were made, filtered. */
+export function listSubscriptions(
+  deps: Pick<Deps, 'store'>,
+  business: BusinessRecord,
+  query: SubscriptionQuery,
+): { data: SubscriptionView[]; pagination: Pagination } {
+  const plans = deps.store.where('subscriptions', 'businessId', business.id).filter((s) => matches(s, query));
+  return paginate(plans, query, subscriptionView);
+}
+
+/** A new plan of a business (control API): the bank has no sandbox call that makes one here. */
+export async function addSubscription(
+  deps: Deps,
+  businessId: string,
+  input: NewSubscription,
+): Promise<SubscriptionView> {
+  const created = await deps.store.mutate((tx) => {
+    const business = tx.get('businesses', businessId);
+    if (!business) throw new ApiError(404, 'Business not found');
+    const record: SubscriptionRecord = {
+      id: tx.random().uuid(),
+      clientId: business.clientId,
+      businessId,
+      packageName: input.packageName,
+      amount: input.amount,
+      interval: input.interval,
+      createdAt: isoAt(deps.clock),
+    };
+    tx.put('subscriptions', record);
+    return record;
+  });
+  return subscriptionView(created);
+}

@@ -1,0 +1,77 @@
+import * as z from 'zod';
+import { text } from '../../domain/fields.js';
+import { pageQuery } from '../../domain/pagination.js';
+import { auditAction, auditType } from '../../domain/statuses.js';
+import { contract, lazy, page, reply } from '../kit.js';
+import { isoDate } from '../wire.js';
+
+/** The audit log's filters (docs): each exact and case-insensitive; any text, an unknown one matches nothing. */
+export const auditQuery = pageQuery.extend({
+  role: text().optional().describe('the role of the acting user: `Admin`, `Manager`, `Viewer`'),
+  action: text()
+    .optional()
+    .describe(`what was done; the sandbox writes ${auditAction.options.map((a) => `\`${a}\``).join(', ')}`),
+  type: text()
+    .optional()
+    .describe(`the category; the sandbox writes ${auditType.options.map((t) => `\`${t}\``).join(', ')}`),
+  email: text().optional().describe('the acting user’s email'),
+});
+export type AuditQuery = z.infer<typeof auditQuery>;
+
+// What the routes answer.
+
+export const auditEntry = lazy('AuditEntry', () =>
+  z.strictObject({
+    id: z.string(),
+    email: z.string(),
+    user: z.string(),
+    action: z.string(),
+    type: z.string(),
+    date: isoDate(),
+    role: z.string(),
+    ipAddress: z.string(),
+  }),
+);
+export type AuditEntryView = z.infer<ReturnType<typeof auditEntry>>;
+
+const AUDITS = '/clients/business/audits';
+
+const TAG = 'Audit logs';
+
+const withBusiness = { scheme: 'A', business: 'header', area: 'business' } as const;
+
+export const listAuditLogsContract = contract({
+  operationId: 'listAuditLogs',
+  method: 'get',
+  path: AUDITS,
+  summary: 'List audit logs',
+  description:
+    'Newest first: every sign-in and change of the business and of its client. Filters `role`, `action`, `type` and `email`, each exact and case-insensitive. `action` is a short lower-case verb (`login`, `transfer`, `create`, …) and `type` a lower-case category (`auth`, `transaction`, …).',
+  tag: TAG,
+  auth: withBusiness,
+  source: {
+    spec: 'Audit log entry',
+    docs: ['/api-reference/audit-logs/list'],
+    sandbox:
+      'the verbs and categories written (the docs show `login`, `transfer` and `transaction` as examples)',
+  },
+  query: auditQuery,
+  responses: {
+    200: page('Audit logs retrieved successfully', auditEntry, 'A page of audit log entries'),
+  },
+});
+
+export const getAuditLogContract = contract({
+  operationId: 'getAuditLog',
+  method: 'get',
+  path: `${AUDITS}/{auditId}`,
+  summary: 'Get an audit log entry',
+  tag: TAG,
+  auth: withBusiness,
+  source: { spec: 'Get audit log', docs: ['/api-reference/audit-logs/get'] },
+  params: { auditId: { description: 'the `id` of the entry' } },
+  responses: {
+    200: reply('Audit log retrieved successfully', auditEntry),
+    404: '`Audit log not found` (another business’s entry too)',
+  },
+});

@@ -1,0 +1,208 @@
+import * as z from 'zod';
+import { idText, MAX_TEXT, text } from '../../domain/fields.js';
+import { pageQuery } from '../../domain/pagination.js';
+import { NO_PAYMENT_ACCOUNT_CAUSE } from '../examples.js';
+import { type BodySettings, contract, done, lazy, page, reply } from '../kit.js';
+import { isoDate, kobo } from '../wire.js';
+
+/** All three required (docs): `countryId` is any country id (`NG`), `isNewBusiness` a JSON boolean. */
+export const createBusinessBody = z.object({
+  businessName: text(),
+  countryId: text(),
+  isNewBusiness: z.boolean(),
+});
+
+export const MAX_DOCUMENTS = 5;
+
+/**
+ * The bound on a whole registration form: a photo and up to five documents. Each file is checked against the
+ * upload limit on its own, so this only bounds the whole form.
+ */
+export const registrationBodyLimit = (settings: Pick<BodySettings, 'uploadLimit'>) => ({
+  bytes: (MAX_DOCUMENTS + 1) * settings.uploadLimit + 65_536,
+});
+
+/** The text fields of the registration form, which the service validates. */
+export const registrationFields = z.object({
+  businessId: idText(),
+  bvn: z.string().regex(/^\d{11}$/, 'must be 11 digits'),
+  residentialAddress: text(),
+  stateId: text(),
+  // Any text: one that is not the OTP sent (or `123456`) is refused by the service as `Invalid OTP`.
+  otp: text(),
+  password: z.string().min(1).max(MAX_TEXT),
+});
+
+/** The registration form as documented: the fields, and the files the service reads beside them. */
+export const registrationForm = registrationFields.extend({
+  photoId: z.file().mime(['image/jpeg', 'image/png']).describe('JPEG or PNG, judged by its bytes'),
+  businessDocuments: z
+    .array(z.file())
+    .max(MAX_DOCUMENTS)
+    .optional()
+    .describe('up to five files; repeat the field'),
+});
+
+// What the routes answer.
+
+export const business = lazy('Business', () =>
+  z.strictObject({
+    id: z.string(),
+    businessName: z.string(),
+    bvn: z.string(),
+    photoIdUrl: z.string(),
+    businessDocumentsUrls: z.array(z.string()),
+    isApproved: z.boolean(),
+    residentialAddress: z.string(),
+    stateId: z.string(),
+    state: z.strictObject({ id: z.string(), name: z.string() }).nullable(),
+    clientId: z.string(),
+  }),
+);
+export type BusinessView = z.infer<ReturnType<typeof business>>;
+
+export const accountDetails = lazy('AccountDetails', () =>
+  z.strictObject({
+    accountNumber: z.string(),
+    accountType: z.string(),
+    customerId: z.string(),
+    businessId: z.string(),
+    accountBalance: kobo(),
+  }),
+);
+export type AccountDetailsView = z.infer<ReturnType<typeof accountDetails>>;
+
+export const createdBusiness = lazy('CreatedBusiness', () =>
+  z.strictObject({ business: z.strictObject({ id: z.string(), businessName: z.string() }) }),
+);
+export type CreatedBusinessView = z.infer<ReturnType<typeof createdBusiness>>;
+
+export const customer = lazy('Customer', () =>
+  z.strictObject({
+    id: z.string(),
+    name: z.string(),
+    phoneNo: z.string(),
+    email: z.string(),
+    dateCreated: isoDate(),
+    nuban: z.string(),
+  }),
+);
+export type CustomerView = z.infer<ReturnType<typeof customer>>;
+
+const BUSINESS = '/clients/business';
+
+const TAG = 'Business';
+
+const withBusiness = { scheme: 'A', business: 'header', area: 'business' } as const;
+
+export const getBusinessDetailsContract = contract({
+  operationId: 'getBusinessDetails',
+  method: 'get',
+  path: `${BUSINESS}/details`,
+  summary: 'Get business details',
+  description: 'The business the `businessId` header names, with the spec’s Business fields.',
+  tag: TAG,
+  auth: withBusiness,
+  source: { spec: 'Business', docs: ['/api-reference/business/details'] },
+  responses: {
+    200: reply('Business details retrieved successfully', business, 'The business'),
+  },
+});
+
+export const getAccountDetailsContract = contract({
+  operationId: 'getAccountDetails',
+  method: 'get',
+  path: `${BUSINESS}/account-details`,
+  summary: 'Get account details',
+  tag: TAG,
+  auth: withBusiness,
+  source: {
+    spec: 'Get account details',
+    docs: ['/api-reference/business/account-details'],
+    sandbox: 'no account before approval: 400',
+  },
+  responses: {
+    200: reply('Account details retrieved successfully', accountDetails, 'The business’s payment account'),
+    400: NO_PAYMENT_ACCOUNT_CAUSE,
+  },
+});
+
+export const listCustomersContract = contract({
+  operationId: 'listCustomers',
+  method: 'get',
+  path: `${BUSINESS}/customers`,
+  summary: 'List customers',
+  tag: TAG,
+  auth: withBusiness,
+  source: { spec: 'List customers', docs: ['/api-reference/business/customers'] },
+  query: pageQuery,
+  responses: { 200: page('Customers retrieved successfully', customer, 'A page of customers') },
+});
+
+export const listBusinessesContract = contract({
+  operationId: 'listBusinesses',
+  method: 'get',
+  path: BUSINESS,
+  summary: 'List businesses',
+  description: 'Every business of the client, whichever of them `businessId` names.',
+  tag: TAG,
+  auth: withBusiness,
+  source: { spec: 'List businesses', docs: ['/api-reference/business/list'] },
+  query: pageQuery,
+  responses: {
+    200: page('Businesses retrieved successfully', business, 'A page of the client’s businesses'),
+  },
+});
+
+export const createBusinessContract = contract({
+  operationId: 'createBusiness',
+  method: 'post',
+  path: BUSINESS,
+  summary: 'Create a business',
+  description:
+    'With `Authorization` and `SECRET_KEY` only: a client with no business yet has no `businessId` to send (one sent anyway is ignored). The business is not approved, has no payment account and a balance of 0. Its BVN one-time password lands in `GET /__sandbox/outbox`.',
+  tag: TAG,
+  auth: { scheme: 'A', business: 'none', area: 'business' },
+  source: {
+    docs: ['/api-reference/business/create'],
+    sandbox: 'the same name twice in one client: 409',
+  },
+  body: createBusinessBody,
+  example: { businessName: 'Adebayo Farms', countryId: 'NG', isNewBusiness: true },
+  responses: {
+    201: reply('Business created successfully', createdBusiness),
+    409: '`A business with this name already exists`',
+  },
+});
+
+export const completeBusinessRegistrationContract = contract({
+  operationId: 'completeBusinessRegistration',
+  method: 'patch',
+  path: `${BUSINESS}/complete-registration`,
+  summary: 'Complete business registration',
+  description:
+    'KYC as `multipart/form-data`; the business is the `businessId` form field, not a header. The OTP `123456` always works. The business stays unapproved until `POST /__sandbox/businesses/{id}/approve`.',
+  tag: TAG,
+  // The form names the business, not a header.
+  auth: { scheme: 'A', business: 'form', area: 'business' },
+  source: {
+    spec: 'Complete business registration',
+    docs: ['/api-reference/business/complete-registration'],
+    sandbox: 'the OTP `123456`; the file limits; approval through the control API',
+  },
+  form: registrationForm,
+  bodyLimit: registrationBodyLimit,
+  responses: {
+    200: done('Business registration completed successfully'),
+    400: [
+      'A field is missing or invalid (`errors` names it)',
+      '`Malformed multipart body`',
+      '`Invalid stateId`, `Invalid OTP`, `Invalid password`',
+      '`photoId must be a JPEG or PNG image`, more than five `businessDocuments`',
+      '`Business is already approved`',
+    ],
+    404: '`Business not found` (unknown, or another client’s)',
+    413: 'A file over `--upload-limit` bytes, or the whole form over its limit',
+    415: '`Content-Type must be multipart/form-data`',
+  },
+});

@@ -1,0 +1,126 @@
+import * as z from 'zod';
+import { idText, MAX_TEXT, text } from '../../domain/fields.js';
+import { pageQuery } from '../../domain/pagination.js';
+import { fixture } from '../examples.js';
+import { contract, done, lazy, page } from '../kit.js';
+
+export const inviteBody = z.object({
+  email: z.email().max(320),
+  memberRoleId: idText(),
+});
+
+export const completeMemberBody = z.object({
+  authorizationToken: text(),
+  firstName: text(),
+  lastName: text(),
+  // As people write it: `0803 123 4567`, `0803-123-4567`, `(0803)1234567`, `+234…`.
+  phoneNo: text(),
+  password: z.string().min(1).max(MAX_TEXT),
+});
+export type CompleteMemberInput = z.infer<typeof completeMemberBody>;
+
+// What the routes answer.
+
+export const memberRole = lazy('MemberRole', () => z.strictObject({ id: z.string(), name: z.string() }));
+export type MemberRoleView = z.infer<ReturnType<typeof memberRole>>;
+
+export const member = lazy('Member', () =>
+  z.strictObject({
+    id: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+    phoneNo: z.string(),
+    isActive: z.boolean(),
+    clientMemberRoleId: z.string(),
+    clientMemberRole: memberRole(),
+  }),
+);
+export type MemberView = z.infer<ReturnType<typeof member>>;
+
+const MEMBERS = '/clients/members';
+
+const TAG = 'Members';
+
+const reader = { scheme: 'A', business: 'header', area: 'business' } as const;
+
+export const listMemberRolesContract = contract({
+  operationId: 'listMemberRoles',
+  method: 'get',
+  path: `${MEMBERS}/roles`,
+  summary: 'List member roles',
+  description: 'A page of the roles, like every list; pass an `id` as `memberRoleId`.',
+  tag: TAG,
+  auth: reader,
+  source: {
+    spec: 'List member roles',
+    docs: ['/api-reference/members/invite'],
+    sandbox: '`pagination`, as the spec says of all list endpoints (the docs’ page for it is not published)',
+  },
+  query: pageQuery,
+  responses: {
+    200: page('Member roles retrieved successfully', memberRole, 'A page of the roles'),
+  },
+});
+
+export const listMembersContract = contract({
+  operationId: 'listMembers',
+  method: 'get',
+  path: MEMBERS,
+  summary: 'List members',
+  tag: TAG,
+  auth: reader,
+  source: { spec: 'Other operations named (members list)', docs: ['/api-reference/members/list'] },
+  query: pageQuery,
+  responses: { 200: page('Members retrieved successfully', member, 'A page of the client’s members') },
+});
+
+export const inviteMemberContract = contract({
+  operationId: 'inviteMember',
+  method: 'post',
+  path: MEMBERS,
+  summary: 'Invite a member',
+  description:
+    'The invitation’s `authorizationToken` lands in `GET /__sandbox/outbox`; it is single use and expires after `--invitation-ttl` seconds.',
+  tag: TAG,
+  auth: { scheme: 'A', business: 'header', area: 'member-admin' },
+  source: {
+    spec: 'Other operations named (member invitation)',
+    docs: ['/api-reference/members/invite'],
+    sandbox: 'the token’s lifetime; an email already in use: 409',
+  },
+  body: inviteBody,
+  example: { email: 'newcomer@adebayo.test', memberRoleId: fixture.viewerRole },
+  responses: {
+    201: done('Invitation sent successfully'),
+    400: '`Invalid memberRoleId`',
+    409: '`A user with this email already exists`',
+  },
+});
+
+export const completeMemberRegistrationContract = contract({
+  operationId: 'completeMemberRegistration',
+  method: 'patch',
+  path: `${MEMBERS}/complete-registration`,
+  summary: 'Complete member registration',
+  description: 'Called by the invited member with the client’s `SECRET_KEY` only.',
+  tag: TAG,
+  // The invited member has no token yet; the service finds the client the secret belongs to.
+  auth: { scheme: 'secretKey' },
+  source: {
+    spec: 'Complete member registration',
+    docs: ['/api-reference/members/complete-registration'],
+  },
+  body: completeMemberBody,
+  example: {
+    authorizationToken: '<from the outbox>',
+    firstName: 'Chidi',
+    lastName: 'Eze',
+    phoneNo: '+2348031234567',
+    password: 'long-password',
+  },
+  responses: {
+    200: done('Registration completed successfully'),
+    400: '`Invalid or expired authorization token`',
+  },
+});

@@ -1,0 +1,55 @@
+import * as z from 'zod';
+import { text } from '../../domain/fields.js';
+import { pageQuery } from '../../domain/pagination.js';
+import { contract, lazy, page } from '../kit.js';
+import { kobo } from '../wire.js';
+import { koboAmount } from './transfers.js';
+
+/** The list's filters (docs): each any text; `packageName`, `interval` and `amount` exact, `keyword` a part of any. */
+export const subscriptionQuery = pageQuery.extend({
+  packageName: text().optional().describe('the package’s name, exactly (case-insensitive)'),
+  interval: text().optional().describe('`monthly`, `weekly`, `daily`, … exactly (case-insensitive)'),
+  amount: text().optional().describe('kobo, exactly: `500000`'),
+  keyword: text().optional().describe('a part of the package’s name, its interval or its amount'),
+});
+export type SubscriptionQuery = z.infer<typeof subscriptionQuery>;
+
+/** A plan as the control API adds one: the fields of the bank's create-subscription page. */
+export const newSubscriptionBody = z.object({
+  packageName: text(),
+  amount: koboAmount(0),
+  interval: text().describe('`monthly`, `weekly`, `daily`, … (the docs do not fix the values)'),
+});
+export type NewSubscription = z.infer<typeof newSubscriptionBody>;
+
+// What the routes answer.
+
+/** A subscription plan, exactly as the docs show it: the amount is kobo as a string. */
+export const subscription = lazy('Subscription', () =>
+  z.strictObject({
+    id: z.string(),
+    packageName: z.string(),
+    amount: kobo(),
+    interval: z.string(),
+    businessId: z.string(),
+    clientId: z.string(),
+  }),
+);
+export type SubscriptionView = z.infer<ReturnType<typeof subscription>>;
+
+export const listSubscriptionsContract = contract({
+  operationId: 'listSubscriptions',
+  method: 'get',
+  path: '/clients/business/subscriptions',
+  summary: 'List subscriptions',
+  description:
+    'The business’s subscription plans, filtered by `packageName`, `interval`, `amount` (each exact, case-insensitive) and a `keyword` found in any of them. The fixtures give the approved businesses some; add more with `POST /__sandbox/businesses/{id}/subscriptions`.',
+  tag: 'Subscriptions',
+  auth: { scheme: 'A', business: 'header', area: 'business' },
+  source: {
+    docs: ['/api-reference/subscriptions/list'],
+    sandbox: 'the order (as made) and how the filters compare',
+  },
+  query: subscriptionQuery,
+  responses: { 200: page('Subscriptions retrieved successfully', subscription, 'A page of plans') },
+});

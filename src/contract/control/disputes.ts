@@ -1,0 +1,22 @@
+import { dispute } from '../api/disputes.js';
+import { contract, reply } from '../kit.js';
+
+/** One of the bank's two decisions on an open dispute, as its own route. */
+const decision = <const V extends 'resolve' | 'reject'>(outcome: 'resolved' | 'rejected', verb: V) =>
+  contract({
+    operationId: `${verb}Dispute`,
+    method: 'post',
+    path: `/disputes/{id}/${verb}`,
+    summary: `${verb === 'resolve' ? 'Resolve' : 'Reject'} a dispute`,
+    tag: 'Disputes',
+    auth: { scheme: 'none' },
+    params: { id: { description: 'the `id` of the dispute' } },
+    responses: {
+      200: reply(`Dispute ${outcome}`, dispute),
+      404: '`Dispute not found`',
+      409: '`Dispute is already …`',
+    },
+  });
+
+export const resolveDisputeContract = decision('resolved', 'resolve');
+export const rejectDisputeContract = decision('rejected', 'reject');

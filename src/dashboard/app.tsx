@@ -1,0 +1,82 @@
+import { Hono } from 'hono';
+import { dashboardContract, dashboardEventsContract } from '../contract/control/dashboard.js';
+import type { Deps } from '../deps.js';
+import { ApiError } from '../domain/errors.js';
+import type { Auth } from '../http/auth.js';
+import type { AppEnv } from '../http/env.js';
+import { type AnswerCheck, mountRoutes } from '../http/mount.js';
+import type { RequestJournal } from '../http/request-log.js';
+import { implementer, type Route } from '../http/route.js';
+import { type AssetTypes, assetReader, nearestFolder } from '../http/static-assets.js';
+import { isDashboard, LiveFeed } from './live.js';
+import { dashboardGuard } from './token.js';
+import { Page } from './views.js';
+
+/** The page's own browser files, with their content types. */
+export const DASHBOARD_ASSETS: AssetTypes = {
+  'app.js': 'text/javascript; charset=utf-8',
+  'style.css': 'text/css; charset=utf-8',
+};
+
+/** The folder `scripts/build.mjs` copies them to, beside the bundle; from source they are in `assets/` here. */
+export const DASHBOARD_ASSETS_FOLDER = 'dashboard-assets';
+
+const locate = () =>
+  nearestFolder(import.meta.url, DASHBOARD_ASSETS_FOLDER, 'app.js') ??
+  nearestFolder(import.meta.url, 'assets', 'app.js');
+
+/** What the dashboard's handlers are given: the state, the request journal, and the live feed of both. */
+export interface DashboardRuntime {
+  deps: Deps;
+  requests: RequestJournal;
+  feed: LiveFeed;
+}
+
+const route = implementer<DashboardRuntime>();
+
+const dashboardRoutes: Route<DashboardRuntime>[] = [
+  route(dashboardContract, ({ c, deps, requests, query }) => {
+    const shown = requests.entries().filter((r) => !isDashboard(r.path));
+    const page = Page({
+      deps,
+      requests: shown,
+      clientId: query.client || undefined,
+      unfold: query.unfold === '1',
+    });
+    return { response: c.html(`<!doctype html>${page}`) };
+  }),
+  route(dashboardEventsContract, ({ c, feed }) => ({ response: feed.respond(c) })),
+];
+
+/**
+ * `/__sandbox/ui`: the live dashboard, a door of its own. The page is rendered on the server from the state; its
+ * buttons and forms call the control API, and `/ui/events` keeps it current. It owns its token flow (`token.ts`):
+ * with `--control-token` it takes the token once, from `?token=` or its page's form, into the cookie that the
+ * page's control calls then carry. Mount it under `CONTROL_PREFIX` before the control API's guard, which would
+ * otherwise answer the token's offer with a 401.
+ */
+export function createDashboard(options: {
+  deps: Deps;
+  requests: RequestJournal;
+  auth: Auth;
+  check?: AnswerCheck;
+}): Hono<AppEnv> {
+  const { deps, requests, auth, check } = options;
+  const app = new Hono<AppEnv>();
+  const guard = dashboardGuard(deps.config);
+  app.use('/ui', guard);
+  app.use('/ui/*', guard);
+  mountRoutes(app, '', dashboardRoutes, { deps, requests, feed: new LiveFeed(deps, requests) }, auth, check);
+  // The page's script and style sheet, outside the documents.
+  const asset = assetReader(DASHBOARD_ASSETS, locate);
+  app.get('/ui/assets/:file', async (c) => {
+    const file = c.req.param('file');
+    const text = await asset(file);
+    if (text === undefined) throw new ApiError(404, `No dashboard asset ${file}`);
+    return c.body(text, 200, {
+      'content-type': DASHBOARD_ASSETS[file] ?? 'application/octet-stream',
+      'cache-control': 'no-cache',
+    });
+  });
+  return app;
+}
