@@ -17,6 +17,9 @@ import { StateLock, type StateLockOptions } from './state-lock.js';
 import { StringPool, settleRecord } from './string-pool.js';
 import { type UpgradeContext, upgradeRecord } from './upgrade.js';
 import { asWriteError, type StoreWriteError } from './write-error.js';
+import { type WriteHealth, WriteHealthMonitor } from './write-health.js';
+
+export type { WriteHealth } from './write-health.js';
 
 export interface StoreOptions {
   /**
@@ -44,11 +47,6 @@ export interface StoreOptions {
   /** The state lock's probes and timing (tests choose pids, hosts and time); defaults fit real use. */
   lock?: StateLockOptions;
 }
-
-/** Whether the store can make changes durable now; when not, why and since when (ms since the epoch). */
-export type WriteHealth =
-  | { writable: true }
-  | { writable: false; code: string; message: string; since: number };
 
 /** What a mutation may do: read anything, put and delete records, draw from the seeded generator. */
 export interface Tx {
@@ -150,9 +148,7 @@ export class Store {
   private generation = 0;
   /** Snapshot writes, one at a time: a reset's and a compaction's must not overtake each other. */
   private snapshotLock: Promise<unknown> = Promise.resolve();
-  private health: WriteHealth = { writable: true };
-  private probeTimer: NodeJS.Timeout | null = null;
-  private writableWaiters: (() => void)[] = [];
+  private readonly health: WriteHealthMonitor;
   private readonly txApi: Tx;
   private readonly listeners = new Set<StoreListener>();
 
@@ -161,6 +157,11 @@ export class Store {
     private readonly fs: StoreFileSystem,
     private readonly low: Low<Snapshot>,
   ) {
+    this.health = new WriteHealthMonitor({
+      probe: () => this.probe(),
+      probeIntervalMs: options.probeIntervalMs,
+      onWriteHealth: options.onWriteHealth,
+    });
     this.txApi = {
       get: (collection, id) => this.get(collection, id),
       where: (collection, field, value) => this.where(collection, field, value),
@@ -384,13 +385,12 @@ export class Store {
 
   /** Whether changes can be written now; when not, the error and since when. */
   writeHealth(): WriteHealth {
-    return this.health;
+    return this.health.current();
   }
 
   /** Resolves once writes work (at once when they do). */
   whenWritable(): Promise<void> {
-    if (this.health.writable) return Promise.resolve();
-    return new Promise((resolve) => this.writableWaiters.push(resolve));
+    return this.health.whenWritable();
   }
 
   /** Resolves once every acknowledged change is on disk and no compaction runs. */
@@ -403,7 +403,7 @@ export class Store {
   /** Flushes and closes the files, and lets go of the state file (removes its lock). */
   async close(): Promise<void> {
     await this.idle();
-    this.stopProbing();
+    this.health.stopProbing();
     await this.journal?.close();
     this.journal = null;
     await this.lock?.release();
@@ -572,7 +572,7 @@ export class Store {
       return;
     }
     const written = this.queue.splice(0, taken);
-    this.markWritable();
+    this.health.markWritable();
     for (const c of written) c.resolve();
   }
 
@@ -609,31 +609,10 @@ export class Store {
     for (let i = undone.length - 1; i >= 0; i--) undone[i]?.undo();
     this.seq = first.seq - 1;
     this.generation++;
-    this.markUnwritable(error);
+    this.health.markUnwritable(error);
     const replaced = undone.some((c) => c.changes === 'replaced');
     this.emit(replaced ? 'replaced' : undone.flatMap((c) => c.changes as readonly StoreChange[]));
     for (const c of undone) c.reject(error);
-  }
-
-  private markUnwritable(error: StoreWriteError): void {
-    if (!this.health.writable) return;
-    this.health = { writable: false, code: error.code, message: error.message, since: Date.now() };
-    this.options.onWriteHealth?.(this.health);
-    this.probeTimer = setInterval(() => this.probe(), this.options.probeIntervalMs ?? 1000);
-    this.probeTimer.unref();
-  }
-
-  private markWritable(): void {
-    if (this.health.writable) return;
-    this.health = { writable: true };
-    this.stopProbing();
-    this.options.onWriteHealth?.(this.health);
-    for (const resolve of this.writableWaiters.splice(0)) resolve();
-  }
-
-  private stopProbing(): void {
-    if (this.probeTimer) clearInterval(this.probeTimer);
-    this.probeTimer = null;
   }
 
   /** While writes fail and nobody is writing: a small write of our own, to learn that they work again. */
@@ -643,7 +622,7 @@ export class Store {
     this.flushing = journal
       .probe()
       .then(
-        () => this.markWritable(),
+        () => this.health.markWritable(),
         () => undefined,
       )
       .finally(() => {
