@@ -1,24 +1,16 @@
 import { dirname } from 'node:path';
 import { Low, Memory } from 'lowdb';
-import { Random, seedState } from '../domain/random.js';
+import { ChangeLog, MemoryCollections, type StoreChange, type Tx } from './collections.js';
 import { nodeFileSystem, type StoreFileSystem } from './file-system.js';
-import { Journal, type JournalEntry, type Op } from './journal.js';
-import {
-  type CollectionName,
-  type Collections,
-  collectionNames,
-  indexedFields,
-  type MetaRecord,
-  type StateDocument,
-} from './records.js';
+import { Journal } from './journal.js';
+import type { StateDocument } from './records.js';
 import { type Snapshot, SnapshotFile } from './snapshot-file.js';
 import { readStateFiles, temporaryFiles } from './state-files.js';
 import { StateLock, type StateLockOptions } from './state-lock.js';
-import { StringPool, settleRecord } from './string-pool.js';
-import { type UpgradeContext, upgradeRecord } from './upgrade.js';
 import { asWriteError, type StoreWriteError } from './write-error.js';
 import { type WriteHealth, WriteHealthMonitor } from './write-health.js';
 
+export type { StoreChange, StoreListener, Tx } from './collections.js';
 export type { WriteHealth } from './write-health.js';
 
 export interface StoreOptions {
@@ -48,44 +40,6 @@ export interface StoreOptions {
   lock?: StateLockOptions;
 }
 
-/** What a mutation may do: read anything, put and delete records, draw from the seeded generator. */
-export interface Tx {
-  get<K extends CollectionName>(collection: K, id: string): Collections[K] | undefined;
-  where<K extends CollectionName>(
-    collection: K,
-    field: keyof Collections[K] & string,
-    value: unknown,
-  ): Collections[K][];
-  /** How many records `where` would answer, without gathering them. */
-  countWhere<K extends CollectionName>(
-    collection: K,
-    field: keyof Collections[K] & string,
-    value: unknown,
-  ): number;
-  /** The records `where` would answer, one at a time: the caller may stop early, or delete the current one. */
-  eachWhere<K extends CollectionName>(
-    collection: K,
-    field: keyof Collections[K] & string,
-    value: unknown,
-  ): Iterable<Collections[K]>;
-  put<K extends CollectionName>(collection: K, record: Collections[K]): void;
-  delete(collection: CollectionName, id: string): void;
-  random(): Random;
-}
-
-/** One record a committed mutation wrote or deleted. */
-export interface StoreChange {
-  collection: CollectionName;
-  id: string;
-  /** The record did not exist before this change (an insert). */
-  created: boolean;
-}
-/** Told of every committed mutation's changes, or `replaced` when the whole state was (reset, import). */
-export type StoreListener = (changes: readonly StoreChange[] | 'replaced') => void;
-
-type Maps = { [K in CollectionName]: Map<string, Collections[K]> };
-type Index = Map<unknown, Set<string>>;
-
 /**
  * A change applied in memory and not yet on disk: a journal line, or (`line` null) a whole new state that goes
  * to disk as a snapshot. Commits are written in the order they were made; when one fails, it and every commit
@@ -103,19 +57,12 @@ interface Commit {
   reject: (error: StoreWriteError) => void;
 }
 
-interface OpenTx {
-  /** Each change as its journal text. */
-  ops: string[];
-  changes: StoreChange[];
-  undo: (() => void)[];
-  random: Random | null;
-}
-
 /** What lowdb holds between snapshot writes: nothing (see `writeSnapshot`). */
 const NO_SNAPSHOT: Snapshot = { version: 1, seq: 0, collections: {} as Snapshot['collections'] };
 
 /**
- * The state: in memory, one Map per collection, with a write-ahead journal on disk. A mutation runs
+ * The state: in memory, one Map per collection (`MemoryCollections`, whose reads the store is: inherited rather
+ * than forwarded, as they are the hot path of every request), with a write-ahead journal on disk. A mutation runs
  * synchronously (so each read-check-write is atomic on Node's one thread), appends its changes to the journal
  * and resolves once they are fsynced; concurrent mutations share one write. A write that fails (a full disk, an
  * I/O error, a short write) undoes in memory every mutation not yet on disk and rejects each with a
@@ -127,13 +74,7 @@ const NO_SNAPSHOT: Snapshot = { version: 1, seq: 0, collections: {} as Snapshot[
  * that is on disk already. Start-up checks the snapshot and the journal whole before it changes any file, then
  * loads the snapshot and replays the journal entries it does not contain yet.
  */
-export class Store {
-  private maps = {} as Maps;
-  private indexes = new Map<string, Map<string, Index>>();
-  /** The short strings records share (see `StringPool`). */
-  private readonly strings = new StringPool();
-  private seq = 0;
-  private tx: OpenTx | null = null;
+export class Store extends MemoryCollections {
   private journal: Journal | null = null;
   /** This process's hold on the state file; null in memory. */
   private lock: StateLock | null = null;
@@ -149,28 +90,18 @@ export class Store {
   /** Snapshot writes, one at a time: a reset's and a compaction's must not overtake each other. */
   private snapshotLock: Promise<unknown> = Promise.resolve();
   private readonly health: WriteHealthMonitor;
-  private readonly txApi: Tx;
-  private readonly listeners = new Set<StoreListener>();
 
   private constructor(
     private readonly options: StoreOptions,
     private readonly fs: StoreFileSystem,
     private readonly low: Low<Snapshot>,
   ) {
+    super(options.isState);
     this.health = new WriteHealthMonitor({
       probe: () => this.probe(),
       probeIntervalMs: options.probeIntervalMs,
       onWriteHealth: options.onWriteHealth,
     });
-    this.txApi = {
-      get: (collection, id) => this.get(collection, id),
-      where: (collection, field, value) => this.where(collection, field, value),
-      countWhere: (collection, field, value) => this.countWhere(collection, field, value),
-      eachWhere: (collection, field, value) => this.eachWhere(collection, field, value),
-      put: (collection, record) => this.txPut(collection, record),
-      delete: (collection, id) => this.txDelete(collection, id),
-      random: () => this.txRandom(),
-    };
   }
 
   /**
@@ -232,128 +163,25 @@ export class Store {
     return store;
   }
 
-  get<K extends CollectionName>(collection: K, id: string): Collections[K] | undefined {
-    return this.maps[collection].get(id);
-  }
-
-  /** Every record of a collection, in insertion order. */
-  all<K extends CollectionName>(collection: K): Collections[K][] {
-    return [...this.maps[collection].values()];
-  }
-
-  count(collection: CollectionName): number {
-    return this.maps[collection].size;
-  }
-
-  /** Records whose indexed `field` equals `value`, in insertion order. */
-  where<K extends CollectionName>(
-    collection: K,
-    field: keyof Collections[K] & string,
-    value: unknown,
-  ): Collections[K][] {
-    const ids = this.idsWhere(collection, field, value);
-    if (!ids) return [];
-    const out: Collections[K][] = [];
-    for (const id of ids) {
-      const record = this.maps[collection].get(id);
-      if (record) out.push(record);
-    }
-    return out;
-  }
-
-  /** How many records `where` would answer. */
-  countWhere<K extends CollectionName>(
-    collection: K,
-    field: keyof Collections[K] & string,
-    value: unknown,
-  ): number {
-    return this.idsWhere(collection, field, value)?.size ?? 0;
-  }
-
-  /** The records `where` would answer, lazily, in insertion order. */
-  *eachWhere<K extends CollectionName>(
-    collection: K,
-    field: keyof Collections[K] & string,
-    value: unknown,
-  ): Generator<Collections[K]> {
-    const ids = this.idsWhere(collection, field, value);
-    if (!ids) return;
-    for (const id of ids) {
-      const record = this.maps[collection].get(id);
-      if (record) yield record;
-    }
-  }
-
-  private idsWhere(collection: CollectionName, field: string, value: unknown): Set<string> | undefined {
-    const index = this.indexes.get(collection)?.get(field);
-    if (!index) throw new Error(`${collection}.${field} is not indexed`);
-    return index.get(value);
-  }
-
-  /** The meta record (seed, generator state, token key). */
-  meta(): MetaRecord {
-    const meta = this.maps.meta.get('meta');
-    if (!meta) throw new Error('state has no meta record');
-    return meta;
-  }
-
   /**
    * Runs `fn` atomically: it must be synchronous. If it throws, every change it made is undone and the error
    * is rethrown. Otherwise resolves with its result once the changes are durable; if they cannot be written,
    * they are undone and it rejects with a `StoreWriteError`.
    */
   mutate<T>(fn: (tx: Tx) => T): Promise<T> {
-    if (this.tx) throw new Error('mutate() cannot be nested');
-    const tx: OpenTx = { ops: [], changes: [], undo: [], random: null };
-    this.tx = tx;
-    let result: T;
-    try {
-      result = fn(this.txApi);
-    } catch (error) {
-      undoAll(tx.undo);
-      throw error;
-    } finally {
-      this.tx = null;
-    }
-    if (tx.ops.length === 0) return Promise.resolve(result);
+    const log = new ChangeLog();
+    const result = this.transact(fn, log);
+    if (log.ops.length === 0) return Promise.resolve(result);
     this.seq++;
     if (!this.journal) {
-      this.emit(tx.changes);
+      this.emit(log.changes);
       return Promise.resolve(result);
     }
-    const line = `{"q":${this.seq},"o":[${tx.ops.join(',')}]}\n`;
-    const durable = this.commit(this.seq, line, null, () => undoAll(tx.undo), tx.changes);
-    this.emit(tx.changes);
+    const line = `{"q":${this.seq},"o":[${log.ops.join(',')}]}\n`;
+    const durable = this.commit(this.seq, line, null, () => log.undo(), log.changes);
+    this.emit(log.changes);
     if (this.journal.size > this.options.compactAfterBytes && !this.compaction) this.startCompaction();
     return durable.then(() => result);
-  }
-
-  /**
-   * Calls `listener` after each committed mutation (synchronously, once its journal line is queued, before it is
-   * durable), after a reset or import, and after changes that could not be written were undone. Answers the
-   * unsubscribe function. A listener must be quick, and must not mutate.
-   */
-  subscribe(listener: StoreListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** Tells the listeners, after the change is in the journal's queue; a listener that throws is not our failure. */
-  private emit(changes: readonly StoreChange[] | 'replaced'): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(changes);
-      } catch {
-        // A listener's own failure must not turn a committed change into an error for the caller.
-      }
-    }
-  }
-
-  /** The whole state as a document (records are shared, frozen). */
-  exportState(): StateDocument {
-    const collections = {} as Record<CollectionName, unknown[]>;
-    for (const name of collectionNames) collections[name] = this.all(name);
-    return { version: 1, collections } as StateDocument;
   }
 
   /**
@@ -362,22 +190,13 @@ export class Store {
    * (with every change made on top of the new one meanwhile undone) and it rejects with a `StoreWriteError`.
    */
   async replaceState(doc: StateDocument): Promise<void> {
-    if (this.tx) throw new Error('replaceState() inside mutate()');
-    const previous = { maps: this.maps, indexes: new Map(this.indexes) };
-    // The records given become the state, frozen, in this one synchronous step: an import hands over records it
-    // already made compact (see `readStateDocument`), and copying a whole document here would hold the event loop.
-    this.load(doc);
+    const undo = this.replace(doc);
     this.seq++;
     if (!this.journal) {
       this.emit('replaced');
       return;
     }
     const state: Snapshot = { ...this.exportState(), seq: this.seq };
-    const undo = () => {
-      this.maps = previous.maps;
-      this.indexes.clear();
-      for (const [name, index] of previous.indexes) this.indexes.set(name, index);
-    };
     const durable = this.commit(this.seq, null, state, undo, 'replaced');
     this.emit('replaced');
     await durable;
@@ -417,102 +236,6 @@ export class Store {
       journalFlushes: this.journal?.flushes ?? 0,
       seq: this.seq,
     };
-  }
-
-  /**
-   * Replaces the whole state with `doc`. The new maps and indexes are built aside and swapped in only when
-   * complete, so a document that fails half way (it should not: imports are validated first) changes nothing.
-   */
-  private load(doc: Pick<StateDocument, 'collections'>): void {
-    const previous = { maps: this.maps, indexes: new Map(this.indexes) };
-    this.maps = {} as Maps;
-    this.indexes.clear();
-    try {
-      for (const name of collectionNames) {
-        (this.maps as Record<string, Map<string, unknown>>)[name] = new Map();
-        const fields = (indexedFields as Record<string, readonly string[] | undefined>)[name] ?? [];
-        this.indexes.set(name, new Map(fields.map((f) => [f, new Map()])));
-        for (const record of doc.collections[name] ?? [])
-          this.apply(name, (record as { id: string }).id, upgradeRecord(name, record, this.upgrade));
-      }
-    } catch (error) {
-      this.maps = previous.maps;
-      this.indexes.clear();
-      for (const [name, index] of previous.indexes) this.indexes.set(name, index);
-      throw error;
-    }
-  }
-
-  /**
-   * Applies a journal entry the snapshot does not hold yet (its records were checked by the loader; one an earlier
-   * version wrote is brought up to date).
-   */
-  private replay(entry: JournalEntry): void {
-    if (entry.q <= this.seq) return;
-    for (const [collection, id, record] of entry.o) {
-      const name = collection as CollectionName;
-      this.apply(name, id, upgradeRecord(name, record, this.upgrade));
-    }
-    this.seq = entry.q;
-  }
-
-  /** What `upgradeRecord` looks up: the client of a business loaded so far, and the fixtures' state ids. */
-  private readonly upgrade: UpgradeContext = {
-    clientOf: (businessId) => this.maps.businesses?.get(businessId)?.clientId,
-    isState: (id) => this.options.isState?.(id) ?? true,
-  };
-
-  /** Sets (or with `record` null deletes) one record and keeps the indexes true. */
-  private apply(collection: CollectionName, id: string, record: unknown): void {
-    const map = this.maps[collection] as Map<string, unknown>;
-    const previous = map.get(id) as Record<string, unknown> | undefined;
-    // Settled first, so that the indexes' keys are the pool's copies of the strings too.
-    const next = record === null ? null : (settleRecord(record, this.strings) as Record<string, unknown>);
-    const indexes = this.indexes.get(collection);
-    if (indexes && indexes.size > 0) {
-      for (const [field, index] of indexes) {
-        if (previous && previous[field] !== next?.[field]) index.get(previous[field])?.delete(id);
-        if (next) {
-          const ids = index.get(next[field]);
-          if (ids) ids.add(id);
-          else index.set(next[field], new Set([id]));
-        }
-      }
-    }
-    if (next === null) map.delete(id);
-    else map.set(id, next);
-  }
-
-  private txPut<K extends CollectionName>(collection: K, record: Collections[K]): void {
-    this.recordChange(collection, (record as { id: string }).id, record);
-  }
-
-  private txDelete(collection: CollectionName, id: string): void {
-    this.recordChange(collection, id, null);
-  }
-
-  private recordChange(collection: CollectionName, id: string, record: unknown): void {
-    const tx = this.tx;
-    if (!tx) throw new Error('records can only change inside mutate()');
-    const previous = this.maps[collection].get(id) ?? null;
-    tx.undo.push(() => this.apply(collection, id, previous));
-    // The record is kept as its journal text parsed back, not as the object the caller built: the state in
-    // memory is then exactly what a restart loads, and compact. An object built in code holds concatenated and
-    // sliced strings (a slice keeps its whole source, a request body, alive) that cost about twice the memory of
-    // the same record parsed from JSON; the soak benchmark showed the difference growing with every write.
-    const op = JSON.stringify([collection, id, record]);
-    tx.ops.push(op);
-    tx.changes.push({ collection, id, created: previous === null && record !== null });
-    const [, storedId, stored] = JSON.parse(op) as Op;
-    this.apply(collection, storedId, stored);
-  }
-
-  private txRandom(): Random {
-    const tx = this.tx;
-    if (!tx) throw new Error('random() only inside mutate()');
-    // The generator of the sequence number this mutation will commit as.
-    tx.random ??= new Random(seedState(this.meta().seed, this.seq + 1));
-    return tx.random;
   }
 
   /** Queues a commit for the disk; resolves once it is durable, rejects once it was undone. */
@@ -682,8 +405,4 @@ export class Store {
       if (this.generation === generation) await journal.dropThrough(state.seq, coveredBytes);
     });
   }
-}
-
-function undoAll(undo: (() => void)[]): void {
-  for (let i = undo.length - 1; i >= 0; i--) undo[i]?.();
 }
