@@ -1,13 +1,9 @@
-import { dirname } from 'node:path';
-import { Low, Memory } from 'lowdb';
-import { ChangeLog, MemoryCollections, type StoreChange, type Tx } from './collections.js';
+import { ChangeLog, MemoryCollections, type Tx } from './collections.js';
+import { Durability, type StateInMemory } from './durability.js';
 import { nodeFileSystem, type StoreFileSystem } from './file-system.js';
-import { Journal } from './journal.js';
 import type { StateDocument } from './records.js';
-import { type Snapshot, SnapshotFile } from './snapshot-file.js';
-import { readStateFiles, temporaryFiles } from './state-files.js';
-import { StateLock, type StateLockOptions } from './state-lock.js';
-import { asWriteError, type StoreWriteError } from './write-error.js';
+import type { Snapshot } from './snapshot-file.js';
+import type { StateLockOptions } from './state-lock.js';
 import { type WriteHealth, WriteHealthMonitor } from './write-health.js';
 
 export type { StoreChange, StoreListener, Tx } from './collections.js';
@@ -41,64 +37,26 @@ export interface StoreOptions {
 }
 
 /**
- * A change applied in memory and not yet on disk: a journal line, or (`line` null) a whole new state that goes
- * to disk as a snapshot. Commits are written in the order they were made; when one fails, it and every commit
- * after it are undone, newest first, because each was made on top of the ones before.
- */
-interface Commit {
-  seq: number;
-  line: string | null;
-  state: Snapshot | null;
-  undo: () => void;
-  changes: readonly StoreChange[] | 'replaced';
-  /** Settles once the commit is durable (or undone); never rejects, for waiters that only need to know. */
-  settled: Promise<boolean>;
-  resolve: () => void;
-  reject: (error: StoreWriteError) => void;
-}
-
-/** What lowdb holds between snapshot writes: nothing (see `writeSnapshot`). */
-const NO_SNAPSHOT: Snapshot = { version: 1, seq: 0, collections: {} as Snapshot['collections'] };
-
-/**
- * The state: in memory, one Map per collection (`MemoryCollections`, whose reads the store is: inherited rather
- * than forwarded, as they are the hot path of every request), with a write-ahead journal on disk. A mutation runs
+ * The state: in memory, one Map per collection (`MemoryCollections`, whose reads the store is), with a
+ * write-ahead journal on disk (`Durability`) and its write health (`WriteHealthMonitor`). A mutation runs
  * synchronously (so each read-check-write is atomic on Node's one thread), appends its changes to the journal
- * and resolves once they are fsynced; concurrent mutations share one write. A write that fails (a full disk, an
- * I/O error, a short write) undoes in memory every mutation not yet on disk and rejects each with a
- * `StoreWriteError`: what is acknowledged is on disk, and what is refused is not applied. The store then reports
- * itself unwritable and tries a small write of its own now and then, until writes work again.
+ * and resolves once they are fsynced; concurrent mutations share one write. A write that fails undoes in memory
+ * every mutation not yet on disk and rejects each with a `StoreWriteError`: what is acknowledged is on disk, and
+ * what is refused is not applied. The store then reports itself unwritable until writes work again.
  *
- * The snapshot (a lowdb document) is rewritten on reset and import (in the same order as the journal's writes,
- * so they too are all or nothing) and in the background when the journal grows past a threshold, from state
- * that is on disk already. Start-up checks the snapshot and the journal whole before it changes any file, then
- * loads the snapshot and replays the journal entries it does not contain yet.
+ * The reads are the collections' own methods, inherited rather than forwarded: they are the hot path of every
+ * request, and the facade adds no call to them. In memory (`file` null) there is no durability part: a mutation
+ * is done once it has run.
  */
 export class Store extends MemoryCollections {
-  private journal: Journal | null = null;
-  /** This process's hold on the state file; null in memory. */
-  private lock: StateLock | null = null;
-  private compaction: Promise<void> | null = null;
-  /** Commits applied in memory and not yet durable, oldest first. */
-  private queue: Commit[] = [];
-  /** The write (or probe) in flight. */
-  private flushing: Promise<void> | null = null;
-  private paused = 0;
-  private idleWaiters: (() => void)[] = [];
-  /** Counts whole-state replacements and undos: a compaction that sees either change while it waits gives up. */
-  private generation = 0;
-  /** Snapshot writes, one at a time: a reset's and a compaction's must not overtake each other. */
-  private snapshotLock: Promise<unknown> = Promise.resolve();
+  /** The files; null in memory, and once closed. */
+  private durability: Durability | null = null;
   private readonly health: WriteHealthMonitor;
 
-  private constructor(
-    private readonly options: StoreOptions,
-    private readonly fs: StoreFileSystem,
-    private readonly low: Low<Snapshot>,
-  ) {
+  private constructor(options: StoreOptions) {
     super(options.isState);
     this.health = new WriteHealthMonitor({
-      probe: () => this.probe(),
+      probe: () => this.durability?.probe(),
       probeIntervalMs: options.probeIntervalMs,
       onWriteHealth: options.onWriteHealth,
     });
@@ -112,54 +70,35 @@ export class Store extends MemoryCollections {
    * then are a torn last journal line and stale temporary files removed.
    */
   static async open(options: StoreOptions): Promise<Store> {
-    const fs = options.fs ?? nodeFileSystem;
+    const store = new Store(options);
     if (options.file === null) {
-      const store = new Store(options, fs, new Low<Snapshot>(new Memory<Snapshot>(), NO_SNAPSHOT));
       store.load(await options.initialState());
       return store;
     }
-    await fs.mkdir(dirname(options.file));
-    // Resolved once: a rename onto a link would replace the link with a regular file.
-    const file = await fs.resolveLinks(options.file);
-    if (file !== options.file) await fs.mkdir(dirname(file));
-    const lock = await StateLock.acquire(fs, file, options.file, options.lock);
-    try {
-      const store = await Store.openFiles(options, fs, file);
-      store.lock = lock;
-      return store;
-    } catch (error) {
-      await lock.release();
-      throw error;
-    }
-  }
-
-  /** `open`, once the state file (its real path) is this process's. */
-  private static async openFiles(options: StoreOptions, fs: StoreFileSystem, file: string): Promise<Store> {
-    const walPath = `${file}.wal`;
-    const found = await readStateFiles(fs, file);
-    for (const tmp of temporaryFiles(file)) await fs.remove(tmp);
-    if (found.tornAt !== null) {
-      // A line the last run was writing when it died: never acknowledged, and everything before it is whole.
-      const wal = await fs.open(walPath, 'a+');
-      try {
-        await wal.truncate(found.tornAt);
-        await wal.datasync();
-      } finally {
-        await wal.close();
-      }
-    }
-    const store = new Store(options, fs, new Low<Snapshot>(new SnapshotFile(fs, file), NO_SNAPSHOT));
-    if (found.snapshot === null) {
-      store.load(await options.initialState());
-      store.journal = await Journal.open(fs, walPath);
-      await store.journal.clear();
-      await store.writeSnapshot({ ...store.exportState(), seq: 0 });
-      return store;
-    }
-    store.load(found.snapshot);
-    store.seq = found.snapshot.seq;
-    for (const entry of found.entries) store.replay(entry);
-    store.journal = await Journal.open(fs, walPath);
+    const state: StateInMemory = {
+      load: (doc, seq) => {
+        store.load(doc);
+        store.seq = seq;
+      },
+      replay: (entry) => store.replay(entry),
+      capture: () => store.capture(),
+      rewind: (seq) => {
+        store.seq = seq;
+      },
+      emit: (changes) => store.emit(changes),
+    };
+    store.durability = await Durability.open(
+      {
+        file: options.file,
+        compactAfterBytes: options.compactAfterBytes,
+        initialState: options.initialState,
+        onCompactionError: options.onCompactionError,
+        fs: options.fs ?? nodeFileSystem,
+        lock: options.lock,
+      },
+      state,
+      store.health,
+    );
     return store;
   }
 
@@ -173,14 +112,14 @@ export class Store extends MemoryCollections {
     const result = this.transact(fn, log);
     if (log.ops.length === 0) return Promise.resolve(result);
     this.seq++;
-    if (!this.journal) {
+    const durability = this.durability;
+    if (!durability) {
       this.emit(log.changes);
       return Promise.resolve(result);
     }
-    const line = `{"q":${this.seq},"o":[${log.ops.join(',')}]}\n`;
-    const durable = this.commit(this.seq, line, null, () => log.undo(), log.changes);
+    const durable = durability.append(this.seq, log.ops, () => log.undo(), log.changes);
     this.emit(log.changes);
-    if (this.journal.size > this.options.compactAfterBytes && !this.compaction) this.startCompaction();
+    durability.compactIfDue();
     return durable.then(() => result);
   }
 
@@ -192,12 +131,12 @@ export class Store extends MemoryCollections {
   async replaceState(doc: StateDocument): Promise<void> {
     const undo = this.replace(doc);
     this.seq++;
-    if (!this.journal) {
+    const durability = this.durability;
+    if (!durability) {
       this.emit('replaced');
       return;
     }
-    const state: Snapshot = { ...this.exportState(), seq: this.seq };
-    const durable = this.commit(this.seq, null, state, undo, 'replaced');
+    const durable = durability.replace(this.seq, this.capture(), undo);
     this.emit('replaced');
     await durable;
   }
@@ -214,195 +153,28 @@ export class Store extends MemoryCollections {
 
   /** Resolves once every acknowledged change is on disk and no compaction runs. */
   async idle(): Promise<void> {
-    while (this.compaction) await this.compaction;
-    if (this.queue.length === 0 && !this.flushing) return;
-    await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    await this.durability?.idle();
   }
 
   /** Flushes and closes the files, and lets go of the state file (removes its lock). */
   async close(): Promise<void> {
     await this.idle();
     this.health.stopProbing();
-    await this.journal?.close();
-    this.journal = null;
-    await this.lock?.release();
-    this.lock = null;
+    await this.durability?.close();
+    this.durability = null;
   }
 
   /** Journal figures: bytes in the file now, and fsynced writes since start (0 in memory). */
   stats(): { journalBytes: number; journalFlushes: number; seq: number } {
     return {
-      journalBytes: this.journal?.size ?? 0,
-      journalFlushes: this.journal?.flushes ?? 0,
+      journalBytes: this.durability?.journalBytes ?? 0,
+      journalFlushes: this.durability?.journalFlushes ?? 0,
       seq: this.seq,
     };
   }
 
-  /** Queues a commit for the disk; resolves once it is durable, rejects once it was undone. */
-  private commit(
-    seq: number,
-    line: string | null,
-    state: Snapshot | null,
-    undo: () => void,
-    changes: readonly StoreChange[] | 'replaced',
-  ): Promise<void> {
-    let resolve = () => {};
-    let reject: (error: StoreWriteError) => void = () => {};
-    const durable = new Promise<void>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    const settled = durable.then(
-      () => true,
-      () => false,
-    );
-    this.queue.push({ seq, line, state, undo, changes, settled, resolve, reject });
-    this.kick();
-    return durable;
-  }
-
-  /** Starts the next write if none is in flight and nothing holds the files. */
-  private kick(): void {
-    if (this.flushing || this.paused > 0) return;
-    if (this.queue.length === 0) {
-      for (const resolve of this.idleWaiters.splice(0)) resolve();
-      return;
-    }
-    this.flushing = this.flushHead().finally(() => {
-      this.flushing = null;
-      this.kick();
-    });
-  }
-
-  /**
-   * Writes the oldest commits: every journal line up to the next whole-state replacement in one write, or that
-   * replacement alone as a snapshot. A failure undoes them and everything queued after them.
-   */
-  private async flushHead(): Promise<void> {
-    const journal = this.journal;
-    const head = this.queue[0];
-    if (!journal || !head) return;
-    let taken = 1;
-    try {
-      if (head.state) {
-        await this.writeReplacement(journal, head.state);
-      } else {
-        while (this.queue[taken]?.line) taken++;
-        await journal.write(this.queue.slice(0, taken).map((c) => c.line ?? ''));
-      }
-    } catch (error) {
-      this.rollBack(asWriteError(error));
-      return;
-    }
-    const written = this.queue.splice(0, taken);
-    this.health.markWritable();
-    for (const c of written) c.resolve();
-  }
-
-  /** A reset's or import's snapshot; once it is in place, the journal's older entries are obsolete. */
-  private async writeReplacement(journal: Journal, state: Snapshot): Promise<void> {
-    await this.withSnapshotLock(async () => {
-      await this.writeSnapshot(state);
-      // Inside the lock, so that a compaction waiting for it sees the state was replaced.
-      this.generation++;
-    });
-    // Every entry in the journal now is older than the snapshot: a failed clear leaves them to be skipped at load.
-    await journal.clear().catch(() => undefined);
-  }
-
-  /**
-   * Writes `state` as the snapshot. lowdb keeps what it last wrote as its `data`; let go of it once written, or
-   * every record replaced or deleted since stays alive until the next snapshot: after the soak benchmark's last
-   * compaction, a whole backlog of webhook deliveries long delivered and pruned.
-   */
-  private async writeSnapshot(state: Snapshot): Promise<void> {
-    this.low.data = state;
-    try {
-      await this.low.write();
-    } finally {
-      this.low.data = NO_SNAPSHOT;
-    }
-  }
-
-  /** Undoes every commit not on disk, newest first, and refuses each with `error`. */
-  private rollBack(error: StoreWriteError): void {
-    const undone = this.queue.splice(0);
-    const first = undone[0];
-    if (!first) return;
-    for (let i = undone.length - 1; i >= 0; i--) undone[i]?.undo();
-    this.seq = first.seq - 1;
-    this.generation++;
-    this.health.markUnwritable(error);
-    const replaced = undone.some((c) => c.changes === 'replaced');
-    this.emit(replaced ? 'replaced' : undone.flatMap((c) => c.changes as readonly StoreChange[]));
-    for (const c of undone) c.reject(error);
-  }
-
-  /** While writes fail and nobody is writing: a small write of our own, to learn that they work again. */
-  private probe(): void {
-    const journal = this.journal;
-    if (!journal || this.flushing || this.paused > 0 || this.queue.length > 0) return;
-    this.flushing = journal
-      .probe()
-      .then(
-        () => this.health.markWritable(),
-        () => undefined,
-      )
-      .finally(() => {
-        this.flushing = null;
-        this.kick();
-      });
-  }
-
-  /** Runs `fn` with no journal write in flight and none starting; commits made meanwhile wait for it. */
-  private async exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    this.paused++;
-    try {
-      while (this.flushing) await this.flushing;
-      return await fn();
-    } finally {
-      this.paused--;
-      this.kick();
-    }
-  }
-
-  private withSnapshotLock<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.snapshotLock.then(fn);
-    this.snapshotLock = run.catch(() => undefined);
-    return run;
-  }
-
-  private startCompaction(): void {
-    this.compaction = this.compact()
-      .catch((error: unknown) => this.options.onCompactionError?.(error))
-      .finally(() => {
-        this.compaction = null;
-      });
-  }
-
-  /**
-   * Rewrites the snapshot from the state as it is now, once all of it is on disk, then drops the journal entries
-   * it holds. If any of it is undone meanwhile, or a reset or import replaces the state, it gives up: the journal
-   * still holds everything, and the next mutation past the threshold tries again.
-   */
-  private async compact(): Promise<void> {
-    const journal = this.journal;
-    if (!journal) return;
-    const generation = this.generation;
-    const state: Snapshot = { ...this.exportState(), seq: this.seq };
-    // Everything in the file now is at or below `state.seq`: only what comes after it needs reading back.
-    const coveredBytes = journal.size;
-    const last = this.queue.at(-1);
-    if (last && !(await last.settled)) return;
-    const written = await this.withSnapshotLock(async () => {
-      if (this.generation !== generation) return false;
-      await this.writeSnapshot(state);
-      return true;
-    });
-    // Outside the snapshot lock: a reset waiting for that lock may be the write in flight `exclusive` waits for.
-    if (!written) return;
-    await this.exclusive(async () => {
-      if (this.generation === generation) await journal.dropThrough(state.seq, coveredBytes);
-    });
+  /** The whole state as the snapshot of its last commit. */
+  private capture(): Snapshot {
+    return { ...this.exportState(), seq: this.seq };
   }
 }
