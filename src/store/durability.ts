@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { Low } from 'lowdb';
+import type { Adapter } from 'lowdb';
 import type { StoreChange } from './collections.js';
 import type { StoreFileSystem } from './file-system.js';
 import { Journal, type JournalEntry } from './journal.js';
@@ -43,9 +43,6 @@ export interface StateInMemory {
   emit(changes: readonly StoreChange[] | 'replaced'): void;
 }
 
-/** What lowdb holds between snapshot writes: nothing (see `writeSnapshot`). */
-const NO_SNAPSHOT: Snapshot = { version: 1, seq: 0, collections: {} as Snapshot['collections'] };
-
 /**
  * A change applied in memory and not yet on disk: a journal line, or (`line` null) a whole new state that goes
  * to disk as a snapshot. Commits are written in the order they were made; when one fails, it and every commit
@@ -72,7 +69,7 @@ interface Commit {
  *
  * The snapshot is rewritten on reset and import (in the same order as the journal's writes, so they too are all or
  * nothing) and in the background when the journal grows past a threshold, from state that is on disk already. It
- * is a lowdb document, over its adapter (`SnapshotFile`). Start-up checks the snapshot and the journal whole before
+ * is written through its lowdb adapter (`SnapshotFile`). Start-up checks the snapshot and the journal whole before
  * it changes any file, then loads the snapshot and replays the journal entries it does not contain yet.
  */
 export class Durability {
@@ -93,7 +90,7 @@ export class Durability {
     private readonly state: StateInMemory,
     private readonly health: WriteHealthMonitor,
     private readonly journal: Journal,
-    private readonly low: Low<Snapshot>,
+    private readonly snapshot: Adapter<Snapshot>,
     /** This process's hold on the state file. */
     private readonly lock: StateLock,
   ) {}
@@ -147,19 +144,19 @@ export class Durability {
         await wal.close();
       }
     }
-    const low = new Low<Snapshot>(new SnapshotFile(fs, file), NO_SNAPSHOT);
+    const snapshot = new SnapshotFile(fs, file);
     if (found.snapshot === null) {
       state.load(await options.initialState(), 0);
       const journal = await Journal.open(fs, walPath);
       await journal.clear();
-      const durability = new Durability(options, state, health, journal, low, lock);
+      const durability = new Durability(options, state, health, journal, snapshot, lock);
       await durability.writeSnapshot(state.capture());
       return durability;
     }
     state.load(found.snapshot, found.snapshot.seq);
     for (const entry of found.entries) state.replay(entry);
     const journal = await Journal.open(fs, walPath);
-    return new Durability(options, state, health, journal, low, lock);
+    return new Durability(options, state, health, journal, snapshot, lock);
   }
 
   /** Bytes in the journal file now. */
@@ -298,17 +295,12 @@ export class Durability {
   }
 
   /**
-   * Writes `state` as the snapshot. lowdb keeps what it last wrote as its `data`; let go of it once written, or
-   * every record replaced or deleted since stays alive until the next snapshot: after the soak benchmark's last
-   * compaction, a whole backlog of webhook deliveries long delivered and pruned.
+   * Writes `state` as the snapshot, straight through its adapter. Not through a lowdb `Low`: a `Low` keeps what it
+   * last wrote as its `data`, and with it every record replaced or deleted since, until the next snapshot (after the
+   * soak benchmark's last compaction, a whole backlog of webhook deliveries long delivered and pruned).
    */
   private async writeSnapshot(state: Snapshot): Promise<void> {
-    this.low.data = state;
-    try {
-      await this.low.write();
-    } finally {
-      this.low.data = NO_SNAPSHOT;
-    }
+    await this.snapshot.write(state);
   }
 
   /** Undoes every commit not on disk, newest first, and refuses each with `error`. */
