@@ -1,22 +1,13 @@
-import { dirname } from 'node:path';
-import { Low, Memory } from 'lowdb';
-import { Random, seedState } from '../domain/random.js';
-import {
-  type CollectionName,
-  type Collections,
-  collectionNames,
-  indexedFields,
-  type MetaRecord,
-  type StateDocument,
-} from '../domain/records.js';
+import type { StateDocument } from '../domain/records.js';
+import { ChangeLog, MemoryCollections, type Tx } from './collections.js';
+import { Durability, type StateInMemory } from './durability.js';
 import { nodeFileSystem, type StoreFileSystem } from './file-system.js';
-import { Journal, type JournalEntry, type Op } from './journal.js';
-import { type Snapshot, SnapshotFile } from './snapshot-file.js';
-import { readStateFiles, temporaryFiles } from './state-files.js';
-import { StateLock, type StateLockOptions } from './state-lock.js';
-import { StringPool, settleRecord } from './string-pool.js';
-import { type UpgradeContext, upgradeRecord } from './upgrade.js';
-import { asWriteError, type StoreWriteError } from './write-error.js';
+import type { Snapshot } from './snapshot-file.js';
+import type { StateLockOptions } from './state-lock.js';
+import { type WriteHealth, WriteHealthMonitor } from './write-health.js';
+
+export type { StoreChange, StoreListener, Tx } from './collections.js';
+export type { WriteHealth } from './write-health.js';
 
 export interface StoreOptions {
   /**
@@ -45,131 +36,30 @@ export interface StoreOptions {
   lock?: StateLockOptions;
 }
 
-/** Whether the store can make changes durable now; when not, why and since when (ms since the epoch). */
-export type WriteHealth =
-  | { writable: true }
-  | { writable: false; code: string; message: string; since: number };
-
-/** What a mutation may do: read anything, put and delete records, draw from the seeded generator. */
-export interface Tx {
-  get<K extends CollectionName>(collection: K, id: string): Collections[K] | undefined;
-  where<K extends CollectionName>(
-    collection: K,
-    field: keyof Collections[K] & string,
-    value: unknown,
-  ): Collections[K][];
-  /** How many records `where` would answer, without gathering them. */
-  countWhere<K extends CollectionName>(
-    collection: K,
-    field: keyof Collections[K] & string,
-    value: unknown,
-  ): number;
-  /** The records `where` would answer, one at a time: the caller may stop early, or delete the current one. */
-  eachWhere<K extends CollectionName>(
-    collection: K,
-    field: keyof Collections[K] & string,
-    value: unknown,
-  ): Iterable<Collections[K]>;
-  put<K extends CollectionName>(collection: K, record: Collections[K]): void;
-  delete(collection: CollectionName, id: string): void;
-  random(): Random;
-}
-
-/** One record a committed mutation wrote or deleted. */
-export interface StoreChange {
-  collection: CollectionName;
-  id: string;
-  /** The record did not exist before this change (an insert). */
-  created: boolean;
-}
-/** Told of every committed mutation's changes, or `replaced` when the whole state was (reset, import). */
-export type StoreListener = (changes: readonly StoreChange[] | 'replaced') => void;
-
-type Maps = { [K in CollectionName]: Map<string, Collections[K]> };
-type Index = Map<unknown, Set<string>>;
-
 /**
- * A change applied in memory and not yet on disk: a journal line, or (`line` null) a whole new state that goes
- * to disk as a snapshot. Commits are written in the order they were made; when one fails, it and every commit
- * after it are undone, newest first, because each was made on top of the ones before.
- */
-interface Commit {
-  seq: number;
-  line: string | null;
-  state: Snapshot | null;
-  undo: () => void;
-  changes: readonly StoreChange[] | 'replaced';
-  /** Settles once the commit is durable (or undone); never rejects, for waiters that only need to know. */
-  settled: Promise<boolean>;
-  resolve: () => void;
-  reject: (error: StoreWriteError) => void;
-}
-
-interface OpenTx {
-  /** Each change as its journal text. */
-  ops: string[];
-  changes: StoreChange[];
-  undo: (() => void)[];
-  random: Random | null;
-}
-
-/** What lowdb holds between snapshot writes: nothing (see `writeSnapshot`). */
-const NO_SNAPSHOT: Snapshot = { version: 1, seq: 0, collections: {} as Snapshot['collections'] };
-
-/**
- * The state: in memory, one Map per collection, with a write-ahead journal on disk. A mutation runs
+ * The state: in memory, one Map per collection (`MemoryCollections`, whose reads the store is), with a
+ * write-ahead journal on disk (`Durability`) and its write health (`WriteHealthMonitor`). A mutation runs
  * synchronously (so each read-check-write is atomic on Node's one thread), appends its changes to the journal
- * and resolves once they are fsynced; concurrent mutations share one write. A write that fails (a full disk, an
- * I/O error, a short write) undoes in memory every mutation not yet on disk and rejects each with a
- * `StoreWriteError`: what is acknowledged is on disk, and what is refused is not applied. The store then reports
- * itself unwritable and tries a small write of its own now and then, until writes work again.
+ * and resolves once they are fsynced; concurrent mutations share one write. A write that fails undoes in memory
+ * every mutation not yet on disk and rejects each with a `StoreWriteError`: what is acknowledged is on disk, and
+ * what is refused is not applied. The store then reports itself unwritable until writes work again.
  *
- * The snapshot (a lowdb document) is rewritten on reset and import (in the same order as the journal's writes,
- * so they too are all or nothing) and in the background when the journal grows past a threshold, from state
- * that is on disk already. Start-up checks the snapshot and the journal whole before it changes any file, then
- * loads the snapshot and replays the journal entries it does not contain yet.
+ * The reads are the collections' own methods, inherited rather than forwarded: they are the hot path of every
+ * request, and the facade adds no call to them. In memory (`file` null) there is no durability part: a mutation
+ * is done once it has run.
  */
-export class Store {
-  private maps = {} as Maps;
-  private indexes = new Map<string, Map<string, Index>>();
-  /** The short strings records share (see `StringPool`). */
-  private readonly strings = new StringPool();
-  private seq = 0;
-  private tx: OpenTx | null = null;
-  private journal: Journal | null = null;
-  /** This process's hold on the state file; null in memory. */
-  private lock: StateLock | null = null;
-  private compaction: Promise<void> | null = null;
-  /** Commits applied in memory and not yet durable, oldest first. */
-  private queue: Commit[] = [];
-  /** The write (or probe) in flight. */
-  private flushing: Promise<void> | null = null;
-  private paused = 0;
-  private idleWaiters: (() => void)[] = [];
-  /** Counts whole-state replacements and undos: a compaction that sees either change while it waits gives up. */
-  private generation = 0;
-  /** Snapshot writes, one at a time: a reset's and a compaction's must not overtake each other. */
-  private snapshotLock: Promise<unknown> = Promise.resolve();
-  private health: WriteHealth = { writable: true };
-  private probeTimer: NodeJS.Timeout | null = null;
-  private writableWaiters: (() => void)[] = [];
-  private readonly txApi: Tx;
-  private readonly listeners = new Set<StoreListener>();
+export class Store extends MemoryCollections {
+  /** The files; null in memory, and once closed. */
+  private durability: Durability | null = null;
+  private readonly health: WriteHealthMonitor;
 
-  private constructor(
-    private readonly options: StoreOptions,
-    private readonly fs: StoreFileSystem,
-    private readonly low: Low<Snapshot>,
-  ) {
-    this.txApi = {
-      get: (collection, id) => this.get(collection, id),
-      where: (collection, field, value) => this.where(collection, field, value),
-      countWhere: (collection, field, value) => this.countWhere(collection, field, value),
-      eachWhere: (collection, field, value) => this.eachWhere(collection, field, value),
-      put: (collection, record) => this.txPut(collection, record),
-      delete: (collection, id) => this.txDelete(collection, id),
-      random: () => this.txRandom(),
-    };
+  private constructor(options: StoreOptions) {
+    super(options.isState);
+    this.health = new WriteHealthMonitor({
+      probe: () => this.durability?.probe(),
+      probeIntervalMs: options.probeIntervalMs,
+      onWriteHealth: options.onWriteHealth,
+    });
   }
 
   /**
@@ -180,120 +70,36 @@ export class Store {
    * then are a torn last journal line and stale temporary files removed.
    */
   static async open(options: StoreOptions): Promise<Store> {
-    const fs = options.fs ?? nodeFileSystem;
+    const store = new Store(options);
     if (options.file === null) {
-      const store = new Store(options, fs, new Low<Snapshot>(new Memory<Snapshot>(), NO_SNAPSHOT));
       store.load(await options.initialState());
       return store;
     }
-    await fs.mkdir(dirname(options.file));
-    // Resolved once: a rename onto a link would replace the link with a regular file.
-    const file = await fs.resolveLinks(options.file);
-    if (file !== options.file) await fs.mkdir(dirname(file));
-    const lock = await StateLock.acquire(fs, file, options.file, options.lock);
-    try {
-      const store = await Store.openFiles(options, fs, file);
-      store.lock = lock;
-      return store;
-    } catch (error) {
-      await lock.release();
-      throw error;
-    }
-  }
-
-  /** `open`, once the state file (its real path) is this process's. */
-  private static async openFiles(options: StoreOptions, fs: StoreFileSystem, file: string): Promise<Store> {
-    const walPath = `${file}.wal`;
-    const found = await readStateFiles(fs, file);
-    for (const tmp of temporaryFiles(file)) await fs.remove(tmp);
-    if (found.tornAt !== null) {
-      // A line the last run was writing when it died: never acknowledged, and everything before it is whole.
-      const wal = await fs.open(walPath, 'a+');
-      try {
-        await wal.truncate(found.tornAt);
-        await wal.datasync();
-      } finally {
-        await wal.close();
-      }
-    }
-    const store = new Store(options, fs, new Low<Snapshot>(new SnapshotFile(fs, file), NO_SNAPSHOT));
-    if (found.snapshot === null) {
-      store.load(await options.initialState());
-      store.journal = await Journal.open(fs, walPath);
-      await store.journal.clear();
-      await store.writeSnapshot({ ...store.exportState(), seq: 0 });
-      return store;
-    }
-    store.load(found.snapshot);
-    store.seq = found.snapshot.seq;
-    for (const entry of found.entries) store.replay(entry);
-    store.journal = await Journal.open(fs, walPath);
+    const state: StateInMemory = {
+      load: (doc, seq) => {
+        store.load(doc);
+        store.seq = seq;
+      },
+      replay: (entry) => store.replay(entry),
+      capture: () => store.capture(),
+      rewind: (seq) => {
+        store.seq = seq;
+      },
+      emit: (changes) => store.emit(changes),
+    };
+    store.durability = await Durability.open(
+      {
+        file: options.file,
+        compactAfterBytes: options.compactAfterBytes,
+        initialState: options.initialState,
+        onCompactionError: options.onCompactionError,
+        fs: options.fs ?? nodeFileSystem,
+        lock: options.lock,
+      },
+      state,
+      store.health,
+    );
     return store;
-  }
-
-  get<K extends CollectionName>(collection: K, id: string): Collections[K] | undefined {
-    return this.maps[collection].get(id);
-  }
-
-  /** Every record of a collection, in insertion order. */
-  all<K extends CollectionName>(collection: K): Collections[K][] {
-    return [...this.maps[collection].values()];
-  }
-
-  count(collection: CollectionName): number {
-    return this.maps[collection].size;
-  }
-
-  /** Records whose indexed `field` equals `value`, in insertion order. */
-  where<K extends CollectionName>(
-    collection: K,
-    field: keyof Collections[K] & string,
-    value: unknown,
-  ): Collections[K][] {
-    const ids = this.idsWhere(collection, field, value);
-    if (!ids) return [];
-    const out: Collections[K][] = [];
-    for (const id of ids) {
-      const record = this.maps[collection].get(id);
-      if (record) out.push(record);
-    }
-    return out;
-  }
-
-  /** How many records `where` would answer. */
-  countWhere<K extends CollectionName>(
-    collection: K,
-    field: keyof Collections[K] & string,
-    value: unknown,
-  ): number {
-    return this.idsWhere(collection, field, value)?.size ?? 0;
-  }
-
-  /** The records `where` would answer, lazily, in insertion order. */
-  *eachWhere<K extends CollectionName>(
-    collection: K,
-    field: keyof Collections[K] & string,
-    value: unknown,
-  ): Generator<Collections[K]> {
-    const ids = this.idsWhere(collection, field, value);
-    if (!ids) return;
-    for (const id of ids) {
-      const record = this.maps[collection].get(id);
-      if (record) yield record;
-    }
-  }
-
-  private idsWhere(collection: CollectionName, field: string, value: unknown): Set<string> | undefined {
-    const index = this.indexes.get(collection)?.get(field);
-    if (!index) throw new Error(`${collection}.${field} is not indexed`);
-    return index.get(value);
-  }
-
-  /** The meta record (seed, generator state, token key). */
-  meta(): MetaRecord {
-    const meta = this.maps.meta.get('meta');
-    if (!meta) throw new Error('state has no meta record');
-    return meta;
   }
 
   /**
@@ -302,57 +108,19 @@ export class Store {
    * they are undone and it rejects with a `StoreWriteError`.
    */
   mutate<T>(fn: (tx: Tx) => T): Promise<T> {
-    if (this.tx) throw new Error('mutate() cannot be nested');
-    const tx: OpenTx = { ops: [], changes: [], undo: [], random: null };
-    this.tx = tx;
-    let result: T;
-    try {
-      result = fn(this.txApi);
-    } catch (error) {
-      undoAll(tx.undo);
-      throw error;
-    } finally {
-      this.tx = null;
-    }
-    if (tx.ops.length === 0) return Promise.resolve(result);
+    const log = new ChangeLog();
+    const result = this.transact(fn, log);
+    if (log.ops.length === 0) return Promise.resolve(result);
     this.seq++;
-    if (!this.journal) {
-      this.emit(tx.changes);
+    const durability = this.durability;
+    if (!durability) {
+      this.emit(log.changes);
       return Promise.resolve(result);
     }
-    const line = `{"q":${this.seq},"o":[${tx.ops.join(',')}]}\n`;
-    const durable = this.commit(this.seq, line, null, () => undoAll(tx.undo), tx.changes);
-    this.emit(tx.changes);
-    if (this.journal.size > this.options.compactAfterBytes && !this.compaction) this.startCompaction();
+    const durable = durability.append(this.seq, log.ops, () => log.undo(), log.changes);
+    this.emit(log.changes);
+    durability.compactIfDue();
     return durable.then(() => result);
-  }
-
-  /**
-   * Calls `listener` after each committed mutation (synchronously, once its journal line is queued, before it is
-   * durable), after a reset or import, and after changes that could not be written were undone. Answers the
-   * unsubscribe function. A listener must be quick, and must not mutate.
-   */
-  subscribe(listener: StoreListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** Tells the listeners, after the change is in the journal's queue; a listener that throws is not our failure. */
-  private emit(changes: readonly StoreChange[] | 'replaced'): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(changes);
-      } catch {
-        // A listener's own failure must not turn a committed change into an error for the caller.
-      }
-    }
-  }
-
-  /** The whole state as a document (records are shared, frozen). */
-  exportState(): StateDocument {
-    const collections = {} as Record<CollectionName, unknown[]>;
-    for (const name of collectionNames) collections[name] = this.all(name);
-    return { version: 1, collections } as StateDocument;
   }
 
   /**
@@ -361,350 +129,52 @@ export class Store {
    * (with every change made on top of the new one meanwhile undone) and it rejects with a `StoreWriteError`.
    */
   async replaceState(doc: StateDocument): Promise<void> {
-    if (this.tx) throw new Error('replaceState() inside mutate()');
-    const previous = { maps: this.maps, indexes: new Map(this.indexes) };
-    // The records given become the state, frozen, in this one synchronous step: an import hands over records it
-    // already made compact (see `readStateDocument`), and copying a whole document here would hold the event loop.
-    this.load(doc);
+    const undo = this.replace(doc);
     this.seq++;
-    if (!this.journal) {
+    const durability = this.durability;
+    if (!durability) {
       this.emit('replaced');
       return;
     }
-    const state: Snapshot = { ...this.exportState(), seq: this.seq };
-    const undo = () => {
-      this.maps = previous.maps;
-      this.indexes.clear();
-      for (const [name, index] of previous.indexes) this.indexes.set(name, index);
-    };
-    const durable = this.commit(this.seq, null, state, undo, 'replaced');
+    const durable = durability.replace(this.seq, this.capture(), undo);
     this.emit('replaced');
     await durable;
   }
 
   /** Whether changes can be written now; when not, the error and since when. */
   writeHealth(): WriteHealth {
-    return this.health;
+    return this.health.current();
   }
 
   /** Resolves once writes work (at once when they do). */
   whenWritable(): Promise<void> {
-    if (this.health.writable) return Promise.resolve();
-    return new Promise((resolve) => this.writableWaiters.push(resolve));
+    return this.health.whenWritable();
   }
 
   /** Resolves once every acknowledged change is on disk and no compaction runs. */
   async idle(): Promise<void> {
-    while (this.compaction) await this.compaction;
-    if (this.queue.length === 0 && !this.flushing) return;
-    await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    await this.durability?.idle();
   }
 
   /** Flushes and closes the files, and lets go of the state file (removes its lock). */
   async close(): Promise<void> {
     await this.idle();
-    this.stopProbing();
-    await this.journal?.close();
-    this.journal = null;
-    await this.lock?.release();
-    this.lock = null;
+    this.health.stopProbing();
+    await this.durability?.close();
+    this.durability = null;
   }
 
   /** Journal figures: bytes in the file now, and fsynced writes since start (0 in memory). */
   stats(): { journalBytes: number; journalFlushes: number; seq: number } {
     return {
-      journalBytes: this.journal?.size ?? 0,
-      journalFlushes: this.journal?.flushes ?? 0,
+      journalBytes: this.durability?.journalBytes ?? 0,
+      journalFlushes: this.durability?.journalFlushes ?? 0,
       seq: this.seq,
     };
   }
 
-  /**
-   * Replaces the whole state with `doc`. The new maps and indexes are built aside and swapped in only when
-   * complete, so a document that fails half way (it should not: imports are validated first) changes nothing.
-   */
-  private load(doc: Pick<StateDocument, 'collections'>): void {
-    const previous = { maps: this.maps, indexes: new Map(this.indexes) };
-    this.maps = {} as Maps;
-    this.indexes.clear();
-    try {
-      for (const name of collectionNames) {
-        (this.maps as Record<string, Map<string, unknown>>)[name] = new Map();
-        const fields = (indexedFields as Record<string, readonly string[] | undefined>)[name] ?? [];
-        this.indexes.set(name, new Map(fields.map((f) => [f, new Map()])));
-        for (const record of doc.collections[name] ?? [])
-          this.apply(name, (record as { id: string }).id, upgradeRecord(name, record, this.upgrade));
-      }
-    } catch (error) {
-      this.maps = previous.maps;
-      this.indexes.clear();
-      for (const [name, index] of previous.indexes) this.indexes.set(name, index);
-      throw error;
-    }
+  /** The whole state as the snapshot of its last commit. */
+  private capture(): Snapshot {
+    return { ...this.exportState(), seq: this.seq };
   }
-
-  /**
-   * Applies a journal entry the snapshot does not hold yet (its records were checked by the loader; one an earlier
-   * version wrote is brought up to date).
-   */
-  private replay(entry: JournalEntry): void {
-    if (entry.q <= this.seq) return;
-    for (const [collection, id, record] of entry.o) {
-      const name = collection as CollectionName;
-      this.apply(name, id, upgradeRecord(name, record, this.upgrade));
-    }
-    this.seq = entry.q;
-  }
-
-  /** What `upgradeRecord` looks up: the client of a business loaded so far, and the fixtures' state ids. */
-  private readonly upgrade: UpgradeContext = {
-    clientOf: (businessId) => this.maps.businesses?.get(businessId)?.clientId,
-    isState: (id) => this.options.isState?.(id) ?? true,
-  };
-
-  /** Sets (or with `record` null deletes) one record and keeps the indexes true. */
-  private apply(collection: CollectionName, id: string, record: unknown): void {
-    const map = this.maps[collection] as Map<string, unknown>;
-    const previous = map.get(id) as Record<string, unknown> | undefined;
-    // Settled first, so that the indexes' keys are the pool's copies of the strings too.
-    const next = record === null ? null : (settleRecord(record, this.strings) as Record<string, unknown>);
-    const indexes = this.indexes.get(collection);
-    if (indexes && indexes.size > 0) {
-      for (const [field, index] of indexes) {
-        if (previous && previous[field] !== next?.[field]) index.get(previous[field])?.delete(id);
-        if (next) {
-          const ids = index.get(next[field]);
-          if (ids) ids.add(id);
-          else index.set(next[field], new Set([id]));
-        }
-      }
-    }
-    if (next === null) map.delete(id);
-    else map.set(id, next);
-  }
-
-  private txPut<K extends CollectionName>(collection: K, record: Collections[K]): void {
-    this.recordChange(collection, (record as { id: string }).id, record);
-  }
-
-  private txDelete(collection: CollectionName, id: string): void {
-    this.recordChange(collection, id, null);
-  }
-
-  private recordChange(collection: CollectionName, id: string, record: unknown): void {
-    const tx = this.tx;
-    if (!tx) throw new Error('records can only change inside mutate()');
-    const previous = this.maps[collection].get(id) ?? null;
-    tx.undo.push(() => this.apply(collection, id, previous));
-    // The record is kept as its journal text parsed back, not as the object the caller built: the state in
-    // memory is then exactly what a restart loads, and compact. An object built in code holds concatenated and
-    // sliced strings (a slice keeps its whole source, a request body, alive) that cost about twice the memory of
-    // the same record parsed from JSON; the soak benchmark showed the difference growing with every write.
-    const op = JSON.stringify([collection, id, record]);
-    tx.ops.push(op);
-    tx.changes.push({ collection, id, created: previous === null && record !== null });
-    const [, storedId, stored] = JSON.parse(op) as Op;
-    this.apply(collection, storedId, stored);
-  }
-
-  private txRandom(): Random {
-    const tx = this.tx;
-    if (!tx) throw new Error('random() only inside mutate()');
-    // The generator of the sequence number this mutation will commit as.
-    tx.random ??= new Random(seedState(this.meta().seed, this.seq + 1));
-    return tx.random;
-  }
-
-  /** Queues a commit for the disk; resolves once it is durable, rejects once it was undone. */
-  private commit(
-    seq: number,
-    line: string | null,
-    state: Snapshot | null,
-    undo: () => void,
-    changes: readonly StoreChange[] | 'replaced',
-  ): Promise<void> {
-    let resolve = () => {};
-    let reject: (error: StoreWriteError) => void = () => {};
-    const durable = new Promise<void>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    const settled = durable.then(
-      () => true,
-      () => false,
-    );
-    this.queue.push({ seq, line, state, undo, changes, settled, resolve, reject });
-    this.kick();
-    return durable;
-  }
-
-  /** Starts the next write if none is in flight and nothing holds the files. */
-  private kick(): void {
-    if (this.flushing || this.paused > 0) return;
-    if (this.queue.length === 0) {
-      for (const resolve of this.idleWaiters.splice(0)) resolve();
-      return;
-    }
-    this.flushing = this.flushHead().finally(() => {
-      this.flushing = null;
-      this.kick();
-    });
-  }
-
-  /**
-   * Writes the oldest commits: every journal line up to the next whole-state replacement in one write, or that
-   * replacement alone as a snapshot. A failure undoes them and everything queued after them.
-   */
-  private async flushHead(): Promise<void> {
-    const journal = this.journal;
-    const head = this.queue[0];
-    if (!journal || !head) return;
-    let taken = 1;
-    try {
-      if (head.state) {
-        await this.writeReplacement(journal, head.state);
-      } else {
-        while (this.queue[taken]?.line) taken++;
-        await journal.write(this.queue.slice(0, taken).map((c) => c.line ?? ''));
-      }
-    } catch (error) {
-      this.rollBack(asWriteError(error));
-      return;
-    }
-    const written = this.queue.splice(0, taken);
-    this.markWritable();
-    for (const c of written) c.resolve();
-  }
-
-  /** A reset's or import's snapshot; once it is in place, the journal's older entries are obsolete. */
-  private async writeReplacement(journal: Journal, state: Snapshot): Promise<void> {
-    await this.withSnapshotLock(async () => {
-      await this.writeSnapshot(state);
-      // Inside the lock, so that a compaction waiting for it sees the state was replaced.
-      this.generation++;
-    });
-    // Every entry in the journal now is older than the snapshot: a failed clear leaves them to be skipped at load.
-    await journal.clear().catch(() => undefined);
-  }
-
-  /**
-   * Writes `state` as the snapshot. lowdb keeps what it last wrote as its `data`; let go of it once written, or
-   * every record replaced or deleted since stays alive until the next snapshot: after the soak benchmark's last
-   * compaction, a whole backlog of webhook deliveries long delivered and pruned.
-   */
-  private async writeSnapshot(state: Snapshot): Promise<void> {
-    this.low.data = state;
-    try {
-      await this.low.write();
-    } finally {
-      this.low.data = NO_SNAPSHOT;
-    }
-  }
-
-  /** Undoes every commit not on disk, newest first, and refuses each with `error`. */
-  private rollBack(error: StoreWriteError): void {
-    const undone = this.queue.splice(0);
-    const first = undone[0];
-    if (!first) return;
-    for (let i = undone.length - 1; i >= 0; i--) undone[i]?.undo();
-    this.seq = first.seq - 1;
-    this.generation++;
-    this.markUnwritable(error);
-    const replaced = undone.some((c) => c.changes === 'replaced');
-    this.emit(replaced ? 'replaced' : undone.flatMap((c) => c.changes as readonly StoreChange[]));
-    for (const c of undone) c.reject(error);
-  }
-
-  private markUnwritable(error: StoreWriteError): void {
-    if (!this.health.writable) return;
-    this.health = { writable: false, code: error.code, message: error.message, since: Date.now() };
-    this.options.onWriteHealth?.(this.health);
-    this.probeTimer = setInterval(() => this.probe(), this.options.probeIntervalMs ?? 1000);
-    this.probeTimer.unref();
-  }
-
-  private markWritable(): void {
-    if (this.health.writable) return;
-    this.health = { writable: true };
-    this.stopProbing();
-    this.options.onWriteHealth?.(this.health);
-    for (const resolve of this.writableWaiters.splice(0)) resolve();
-  }
-
-  private stopProbing(): void {
-    if (this.probeTimer) clearInterval(this.probeTimer);
-    this.probeTimer = null;
-  }
-
-  /** While writes fail and nobody is writing: a small write of our own, to learn that they work again. */
-  private probe(): void {
-    const journal = this.journal;
-    if (!journal || this.flushing || this.paused > 0 || this.queue.length > 0) return;
-    this.flushing = journal
-      .probe()
-      .then(
-        () => this.markWritable(),
-        () => undefined,
-      )
-      .finally(() => {
-        this.flushing = null;
-        this.kick();
-      });
-  }
-
-  /** Runs `fn` with no journal write in flight and none starting; commits made meanwhile wait for it. */
-  private async exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    this.paused++;
-    try {
-      while (this.flushing) await this.flushing;
-      return await fn();
-    } finally {
-      this.paused--;
-      this.kick();
-    }
-  }
-
-  private withSnapshotLock<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.snapshotLock.then(fn);
-    this.snapshotLock = run.catch(() => undefined);
-    return run;
-  }
-
-  private startCompaction(): void {
-    this.compaction = this.compact()
-      .catch((error: unknown) => this.options.onCompactionError?.(error))
-      .finally(() => {
-        this.compaction = null;
-      });
-  }
-
-  /**
-   * Rewrites the snapshot from the state as it is now, once all of it is on disk, then drops the journal entries
-   * it holds. If any of it is undone meanwhile, or a reset or import replaces the state, it gives up: the journal
-   * still holds everything, and the next mutation past the threshold tries again.
-   */
-  private async compact(): Promise<void> {
-    const journal = this.journal;
-    if (!journal) return;
-    const generation = this.generation;
-    const state: Snapshot = { ...this.exportState(), seq: this.seq };
-    // Everything in the file now is at or below `state.seq`: only what comes after it needs reading back.
-    const coveredBytes = journal.size;
-    const last = this.queue.at(-1);
-    if (last && !(await last.settled)) return;
-    const written = await this.withSnapshotLock(async () => {
-      if (this.generation !== generation) return false;
-      await this.writeSnapshot(state);
-      return true;
-    });
-    // Outside the snapshot lock: a reset waiting for that lock may be the write in flight `exclusive` waits for.
-    if (!written) return;
-    await this.exclusive(async () => {
-      if (this.generation === generation) await journal.dropThrough(state.seq, coveredBytes);
-    });
-  }
-}
-
-function undoAll(undo: (() => void)[]): void {
-  for (let i = undo.length - 1; i >= 0; i--) undo[i]?.();
 }
