@@ -1,7 +1,7 @@
 import { isoOf } from './domain/clock.js';
 import type { BulkTransferRecord, DeliveryAttempt, DeliveryRecord } from './domain/records.js';
+import { redactWebhookUrl, scrubWebhookError } from './domain/redact.js';
 import type { ClientRefusal } from './http/client-error.js';
-import { redactWebhookUrl, scrubWebhookError } from './http/redact.js';
 import type { LogEvent } from './log.js';
 import type { WriteHealth } from './store/store.js';
 

@@ -178,3 +178,9 @@ export const scenario = z
 export type Scenario = z.infer<typeof scenario>;
 export type ScenarioRule = z.infer<typeof scenarioRule>;
 export type RuleEffect = z.infer<typeof ruleEffect>;
+
+/** The scenario rule that fired for a request: the scenario's name and the rule's 0-based index in its rules. */
+export interface FiredRule {
+  name: string;
+  rule: number;
+}

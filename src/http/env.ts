@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RouteContract } from '../contract/kit.js';
+import type { FiredRule } from '../contract/scenarios.js';
 import type { BusinessRecord, ClientRecord, UserRecord } from '../domain/records.js';
 import type { RoleName } from '../domain/roles.js';
-import type { FiredRule } from './request-log.js';
 
 /** Who is calling, once scheme A or B has accepted the credentials. */
 export interface Caller {

@@ -1,10 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-
-/** The scenario rule that fired for a request: the scenario's name and the rule's 0-based index in its rules. */
-export interface FiredRule {
-  name: string;
-  rule: number;
-}
+import type { FiredRule } from '../contract/scenarios.js';
 
 /**
  * One answered request, as the journal keeps it. What the request and its answer carried is held as the

@@ -11,7 +11,7 @@ import {
   verificationResult,
 } from '../../src/contract/control/requests.js';
 import { isReply } from '../../src/contract/kit.js';
-import { isSecretField, masked, redactJson } from '../../src/http/redact.js';
+import { isSecretField, masked, redactJson } from '../../src/domain/redact.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox.js';
 import { answerOf, bodyOf, dataOf, pageOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, ownerHeaders, schemeA, schemeB, tokenFor } from '../support/sandbox.js';

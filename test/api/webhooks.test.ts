@@ -3,7 +3,7 @@ import { accountDetails } from '../../src/contract/api/business.js';
 import { paymentReceived } from '../../src/contract/control/incoming-payments.js';
 import { delivery as deliverySchema } from '../../src/contract/control/webhooks.js';
 import type { Clock } from '../../src/domain/clock.js';
-import { masked } from '../../src/http/redact.js';
+import { masked } from '../../src/domain/redact.js';
 import { createSandbox, type Sandbox, version } from '../../src/sandbox.js';
 import { dataOf, pageOf } from '../support/answers.js';
 import { ledgerOf } from '../support/money.js';

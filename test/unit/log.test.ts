@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactWebhookUrl, scrubWebhookError } from '../../src/http/redact.js';
+import { redactWebhookUrl, scrubWebhookError } from '../../src/domain/redact.js';
 import { createLog, formatEvent, type LogEvent } from '../../src/log.js';
 import { writeHealth } from '../../src/log-events.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { isSecretHeader, redactHeader } from '../../src/domain/redact.js';
 import { WEBHOOK_USER_AGENT, webhookHeaders } from '../../src/domain/webhook-agent.js';
-import { isSecretHeader, redactHeader } from '../../src/http/redact.js';
 
 describe('webhookHeaders', () => {
   it('JSON, the client’s AUTH-KEY and the sandbox’s User-Agent', () => {

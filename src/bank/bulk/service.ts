@@ -16,8 +16,8 @@ import { transactionReference } from '../../domain/references.js';
 import type { BulkStatus } from '../../domain/statuses.js';
 import type { BulkProcessor } from '../../engine/bulk-processor.js';
 import type { Tx } from '../../store/store.js';
+import { NO_PAYMENT_ACCOUNT } from '../accounts/accounts.js';
 import { recordAudit } from '../audits/service.js';
-import { NO_PAYMENT_ACCOUNT } from '../business/service.js';
 
 function itemView(i: BulkItemRecord): BulkItemView {
   return {

@@ -10,10 +10,8 @@ import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { type PageQuery, type Pagination, paginate } from '../../domain/pagination.js';
 import type { BusinessRecord, ClientRecord, CustomerRecord } from '../../domain/records.js';
+import { NO_PAYMENT_ACCOUNT, newAccountNumber } from '../accounts/accounts.js';
 import { recordAudit } from '../audits/service.js';
-import { newAccountNumber } from '../virtual-accounts/service.js';
-
-export const NO_PAYMENT_ACCOUNT = 'No payment account for this business';
 
 /** A business as the spec shows it. */
 export function businessView(deps: Deps, b: BusinessRecord): BusinessView {

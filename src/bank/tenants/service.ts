@@ -4,8 +4,9 @@ import { isoAt } from '../../domain/clock.js';
 import type { ClientRecord, UserRecord, VirtualAccountRecord } from '../../domain/records.js';
 import { systemReference } from '../../domain/references.js';
 import type { RoleName } from '../../domain/roles.js';
+import { newAccountNumber } from '../accounts/accounts.js';
 import { refuseSelfPointing } from '../settings/service.js';
-import { newAccountNumber, virtualAccountView } from '../virtual-accounts/service.js';
+import { virtualAccountView } from '../virtual-accounts/service.js';
 import { credentialsOf } from './credentials.js';
 
 /**

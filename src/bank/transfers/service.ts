@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { TransferInput, TransferResultView } from '../../contract/api/transfers.js';
+import type { FiredRule } from '../../contract/scenarios.js';
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { ApiError } from '../../domain/errors.js';
@@ -7,11 +8,10 @@ import { transferFee } from '../../domain/fees.js';
 import type { BusinessRecord, TransactionRecord } from '../../domain/records.js';
 import { nipSessionId } from '../../domain/references.js';
 import { INSUFFICIENT_FUNDS, type TransferFailure } from '../../domain/transfer-failure.js';
-import type { FiredRule } from '../../http/request-log.js';
 import { post } from '../../ledger/ledger.js';
 import type { Tx } from '../../store/store.js';
+import { NO_PAYMENT_ACCOUNT } from '../accounts/accounts.js';
 import { recordAudit } from '../audits/service.js';
-import { NO_PAYMENT_ACCOUNT } from '../business/service.js';
 
 export type TransferKind = 'transfer' | 'anonymous_transfer';
 

@@ -8,25 +8,12 @@ import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { capAtEnd, END_OF_TIME, END_OF_TIME_MS, hasExpired, isoOf } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
-import { makeNuban } from '../../domain/nuban.js';
 import type { BusinessRecord, VirtualAccountRecord } from '../../domain/records.js';
 import { systemReference } from '../../domain/references.js';
 import type { VirtualAccountKind, VirtualAccountState } from '../../domain/statuses.js';
 import type { Tx } from '../../store/store.js';
+import { NO_PAYMENT_ACCOUNT, newAccountNumber } from '../accounts/accounts.js';
 import { recordAudit } from '../audits/service.js';
-import { NO_PAYMENT_ACCOUNT } from '../business/service.js';
-
-/** A fresh NUBAN of the home bank, unused by any account or virtual account. */
-export function newAccountNumber(tx: Tx, deps: Pick<Deps, 'fixtures' | 'store'>): string {
-  const bank = deps.fixtures.banks.homeBankCode;
-  const taken = (n: string) =>
-    tx.where('virtualAccounts', 'accountNumber', n).length > 0 ||
-    deps.store.all('businesses').some((b) => b.account?.accountNumber === n);
-  for (;;) {
-    const candidate = makeNuban(bank, tx.random().digits(9));
-    if (!taken(candidate)) return candidate;
-  }
-}
 
 /**
  * A virtual account's state at `now`: `used` once a single-use account took its payment (whatever the time),

@@ -4,9 +4,9 @@ import { isoOf } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { type Pagination, paginate } from '../../domain/pagination.js';
 import type { ClientRecord, DeliveryRecord } from '../../domain/records.js';
+import { redactHeader } from '../../domain/redact.js';
 import { webhookHeaders } from '../../domain/webhook-agent.js';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
-import { redactHeader } from '../../http/redact.js';
 import type { Store } from '../../store/store.js';
 
 /** The headers a delivery is sent with, as the journal would show them: `AUTH-KEY` redacted. */

@@ -1,5 +1,5 @@
 import { canonicalId } from '../../domain/ids.js';
-import { redactJson } from '../../http/redact.js';
+import { redactJson } from '../../domain/redact.js';
 import type { RequestEntry } from '../../http/request-log.js';
 
 // Which journal entries a filter picks, criterion by criterion: a verification that does not hold ranks the

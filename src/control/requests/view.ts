@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { HarView, RequestEntryView, RequestEntryWithCurlView } from '../../contract/control/requests.js';
+import { redactHeader, redactJson, redactQuery, redactUrl } from '../../domain/redact.js';
 import { WARNING_HEADER } from '../../domain/stricter-in-production.js';
-import { redactHeader, redactJson, redactQuery, redactUrl } from '../../http/redact.js';
 import type { RequestEntry } from '../../http/request-log.js';
 import { curlCommand } from './curl.js';
 
