@@ -4,7 +4,7 @@ import type { Area } from '../domain/roles.js';
 
 // A route's contract: what an operation is, as pure data. From it come the OpenAPI entry (`src/openapi/`), the
 // typed calls of the client (`src/client/`), the fuzz model and the generated auth and role tests, and the type
-// of the answer its implementation must give; a door joins it to its handler at mount time (`implement` in
+// of the answer its implementation must give; a door joins it to its handler at mount time (`implementer` in
 // `src/http/route.ts`). Nothing here imports anything but zod and the domain.
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -136,53 +136,13 @@ export interface RouteContract {
   responses: Responses;
 }
 
-/** The fields of a contract whose types `contract()` keeps. */
-type ContractTyped = 'path' | 'auth' | 'body' | 'query' | 'text' | 'form' | 'responses';
-
 /**
- * One contract, its types kept: the literal path, auth, schemas and responses the implementation's input and
- * answer are typed from.
+ * One contract, its types kept (`const`): the literal path, the auth, the schemas and the responses that the
+ * implementation's input and answer are typed from (`src/http/route.ts`).
  */
-export function contract<
-  const P extends string,
-  const A extends RouteAuth,
-  const R extends Responses,
-  B extends z.ZodType | undefined = undefined,
-  Q extends z.ZodObject | undefined = undefined,
-  T extends true | undefined = undefined,
-  F extends z.ZodType | undefined = undefined,
->(
-  route: Omit<RouteContract, ContractTyped> & {
-    path: P;
-    auth: A;
-    body?: B;
-    query?: Q;
-    text?: T;
-    form?: F;
-    responses: R;
-  },
-): Contract<P, A, R, B, Q, T, F> {
-  return route as Contract<P, A, R, B, Q, T, F>;
+export function contract<const C extends RouteContract>(route: C): C {
+  return route;
 }
-
-/** A contract with its types: what `contract()` answers. */
-export type Contract<
-  P extends string = string,
-  A extends RouteAuth = RouteAuth,
-  R extends Responses = Responses,
-  B extends z.ZodType | undefined = z.ZodType | undefined,
-  Q extends z.ZodObject | undefined = z.ZodObject | undefined,
-  T extends true | undefined = true | undefined,
-  F extends z.ZodType | undefined = z.ZodType | undefined,
-> = Omit<RouteContract, ContractTyped> & {
-  path: P;
-  auth: A;
-  body?: B;
-  query?: Q;
-  text?: T;
-  form?: F;
-  responses: R;
-};
 
 type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`
   ? Name | ParamNames<Rest>

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type * as z from 'zod';
-import type { Answer, Contract, Params, RouteContract } from '../contract/kit.js';
+import type { Answer, Params, RouteContract } from '../contract/kit.js';
 import type { Actor } from '../domain/actor.js';
 import type { BusinessRecord } from '../domain/records.js';
 import type { AppEnv, Caller } from './env.js';
@@ -14,28 +14,28 @@ type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 /** A multipart form as parsed, not yet validated: each field's text or file, or all of them where it repeats. */
 export type FormFields = Record<string, string | File | (string | File)[]>;
 
+/** A field of contract `C`, or undefined where the contract does not have it. */
+type Field<C, K extends keyof RouteContract> = K extends keyof C ? Exclude<C[K], undefined> : undefined;
+
 /** What a handler is given: its door's runtime, the parsed input, and who called. */
-export type HandlerInput<C, R> =
-  C extends Contract<infer P, infer A, infer _R, infer B, infer Q, infer T, infer F>
-    ? R & {
-        c: Context<AppEnv>;
-        params: Params<P>;
-        /** The JSON body, validated (undefined for a route that takes none); a form route's fields, parsed. */
-        body: F extends z.ZodType ? FormFields : Parsed<B>;
-        /** The query, validated. */
-        query: Parsed<Q>;
-        /** The body as text, for a route that reads it itself (`text: true`): a state import. */
-        text: T extends true ? string : undefined;
-        /** The caller, once scheme A or B accepted it. */
-        caller: A extends { scheme: 'A' | 'B' } ? Caller : undefined;
-        /** The business of the `businessId` header. */
-        business: A extends { scheme: 'B' } | { scheme: 'A'; business: 'header' }
-          ? BusinessRecord
-          : undefined;
-        /** The acting user, for the audit log. */
-        actor: () => Actor;
-      }
-    : never;
+export type HandlerInput<C extends RouteContract, R> = R & {
+  c: Context<AppEnv>;
+  params: Params<C['path']>;
+  /** The JSON body, validated (undefined for a route that takes none); a form route's fields, parsed. */
+  body: Field<C, 'form'> extends z.ZodType ? FormFields : Parsed<Field<C, 'body'>>;
+  /** The query, validated. */
+  query: Parsed<Field<C, 'query'>>;
+  /** The body as text, for a route that reads it itself (`text: true`): a state import. */
+  text: Field<C, 'text'> extends true ? string : undefined;
+  /** The caller, once scheme A or B accepted it. */
+  caller: C['auth'] extends { scheme: 'A' | 'B' } ? Caller : undefined;
+  /** The business of the `businessId` header. */
+  business: C['auth'] extends { scheme: 'B' } | { scheme: 'A'; business: 'header' }
+    ? BusinessRecord
+    : undefined;
+  /** The acting user, for the audit log. */
+  actor: () => Actor;
+};
 
 /** A route as a door mounts it over its runtime `R`: its contract, and its handler, types erased. */
 export interface Route<R = unknown> extends RouteContract {
@@ -48,7 +48,7 @@ export interface Route<R = unknown> extends RouteContract {
  * contract and the runtime, and whose answer must fit the contract's responses.
  */
 export function implementer<R>() {
-  return <C extends Contract>(
+  return <C extends RouteContract>(
     route: C,
     // NoInfer: the contract alone fixes C; the answer is checked against it, never widened to infer it.
     handle: NoInfer<(input: HandlerInput<C, R>) => Answer<C['responses']> | Promise<Answer<C['responses']>>>,
