@@ -1,4 +1,10 @@
 import type { Context } from 'hono';
+import {
+  BUSINESS_ID_REQUIRED,
+  CURRENT_SECRET_REQUIRED,
+  INVALID_BUSINESS_ID,
+  PRODUCTION_KEY_MESSAGE,
+} from '../contract/failures.js';
 import type { RouteAuth } from '../contract/kit.js';
 import type { Deps } from '../deps.js';
 import type { Actor } from '../domain/actor.js';
@@ -10,13 +16,6 @@ import { type Area, permits, type RoleName } from '../domain/roles.js';
 import { isClientSecret, isCurrentSecret, isProductionKey } from '../domain/secrets.js';
 import { type AppEnv, callerOf } from './env.js';
 import { header } from './headers.js';
-
-export const PRODUCTION_KEY_MESSAGE = 'Production credentials cannot be used in the sandbox environment';
-export const BUSINESS_ID_REQUIRED = 'businessId is required in headers';
-/** Scheme A: a `businessId` header that names no business of the caller's client, an invalid credential. */
-export const INVALID_BUSINESS_ID = 'Invalid businessId';
-/** A rotated-out `SECRET_KEY` where the current one is required (get-keys), grace period or not. */
-export const CURRENT_SECRET_REQUIRED = 'SECRET_KEY must be the current key';
 
 export interface SchemeAOptions {
   /**

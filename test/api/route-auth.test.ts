@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiContracts } from '../../src/contract/api/index.js';
 import { rotatedSecret } from '../../src/contract/control/clients.js';
-import type { RouteContract as Route } from '../../src/contract/kit.js';
-import { permits, type RoleName } from '../../src/domain/roles.js';
 import {
   BUSINESS_ID_REQUIRED,
   CURRENT_SECRET_REQUIRED,
   INVALID_BUSINESS_ID,
   PRODUCTION_KEY_MESSAGE,
-} from '../../src/http/auth.js';
+} from '../../src/contract/failures.js';
+import type { RouteContract as Route } from '../../src/contract/kit.js';
+import { permits, type RoleName } from '../../src/domain/roles.js';
 import type { Sandbox } from '../../src/sandbox.js';
 import { dataOf } from '../support/answers.js';
 import { A, B, call, memorySandbox, schemeA, schemeB, tokenFor } from '../support/sandbox.js';

@@ -1,8 +1,8 @@
 import { apiContracts } from '../../src/contract/api/index.js';
+import { failures } from '../../src/contract/failures.js';
 import { isReply } from '../../src/contract/kit.js';
 import { answerSchema, controlErrorEnvelope, errorEnvelope } from '../../src/contract/wire.js';
 import type { AnswerCheck } from '../../src/http/mount.js';
-import { failures } from '../../src/openapi/document.js';
 
 /** `operationId status` of every answer checked in this test file. */
 /** The bank's API's operations: the answers of the others are held against the control API's envelope. */
