@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { getPath } from 'hono/utils/url';
 import { apiRouteList } from './api/routes.js';
+import { upstreamUrl } from './config.js';
 import { apiContracts } from './contract/api/index.js';
 import { controlContracts } from './contract/control/index.js';
 import { API_PREFIX, CONTROL_PREFIX } from './contract/mounts.js';
@@ -26,6 +27,8 @@ import { errorStatus, NO_ROUTE, scenarioFirst } from './http/scenario.js';
 import { requestError } from './log-events.js';
 import { createDocs } from './openapi/routes.js';
 import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write-error.js';
+import { DriftReport } from './upstream/drift.js';
+import { shownUpstream, upstreamProxy } from './upstream/proxy.js';
 
 const API = API_PREFIX;
 const isApiPath = (path: string) => path === API || path.startsWith(`${API}/`);
@@ -48,7 +51,7 @@ const isJournalRoute = (path: string) =>
 /** The whole HTTP surface: `/api/v1` (the emulated bank) and `/__sandbox` (control). No port is opened here. */
 export function createApp(
   deps: Deps,
-  hooks: Omit<ControlHooks, 'requests'>,
+  hooks: Omit<ControlHooks, 'requests' | 'drift'>,
   engines: Engines,
   check?: AnswerCheck,
 ) {
@@ -57,7 +60,9 @@ export function createApp(
     getPath: (request, options) => options?.env?.facts.path ?? getPath(request),
   });
   const requests = new RequestJournal(deps.config.journalSize, deps.config.journalBytes);
-  const controlRuntime: ControlRuntime = { deps, engines, control: { ...hooks, requests } };
+  const upstream = deps.config.upstream === undefined ? undefined : upstreamUrl(deps.config.upstream);
+  const drift = new DriftReport(upstream ? shownUpstream(upstream) : null);
+  const controlRuntime: ControlRuntime = { deps, engines, control: { ...hooks, requests, drift } };
 
   /**
    * An error answer as it goes out: under `/api/v1`, with the status the scenario's `error` rules give it (a 422
@@ -103,6 +108,18 @@ export function createApp(
   };
   // One auth for both mounts: one cache of verified tokens.
   const auth = createAuth(deps);
+  // With `--upstream`, the real bank answers /api/v1 in the sandbox's stead, its answers held against the routes.
+  if (upstream) {
+    const proxy = upstreamProxy({
+      base: upstream.href,
+      shownAs: shownUpstream(upstream),
+      timeoutMs: deps.config.upstreamTimeout,
+      report: drift,
+      routes: apiContracts,
+    });
+    app.all(API, proxy);
+    app.all(`${API}/*`, proxy);
+  }
   // The four doors, side by side. The bank's API gets the deps and the engines, nothing of the sandbox's own.
   mountRoutes(app, API, apiRouteList, { deps, engines }, auth, check, true);
   // The dashboard before the control API's guard: it applies the same rules itself, with its token flow in front.

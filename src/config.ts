@@ -18,6 +18,22 @@ export const MAX_STRING_LENGTH = 2 ** 29 - 24;
 /** The longest wait a Node timer holds (2^31 − 1 ms, about 24.8 days); a longer one fires at once instead. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** `--upstream` as a URL: http or https, its path ending in `/api/v1`, no query or fragment; else undefined. */
+export function upstreamUrl(text: string): URL | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  const fits =
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    /\/api\/v1\/?$/.test(url.pathname) &&
+    url.search === '' &&
+    url.hash === '';
+  return fits ? url : undefined;
+}
+
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
 const bool = z.union([
   z.boolean(),
@@ -111,6 +127,24 @@ export const settings = {
           .map((name) => name.trim().toLowerCase())
           .filter((name) => name !== ''),
       ),
+  ),
+  upstream: setting(
+    'upstream',
+    'SANDBOX_UPSTREAM',
+    "forward every /api/v1 request to this http(s) base URL ending in /api/v1 (the real bank's sandbox) and report where its answers differ from the routes the sandbox emulates, at GET /__sandbox/drift (default: off, the sandbox answers)",
+    z
+      .string()
+      .optional()
+      .refine((url) => url === undefined || upstreamUrl(url) !== undefined, {
+        message:
+          'must be an http or https URL ending in /api/v1, without a query (for example https://bank.example/api/v1)',
+      }),
+  ),
+  upstreamTimeout: setting(
+    'upstream-timeout',
+    'SANDBOX_UPSTREAM_TIMEOUT',
+    'milliseconds the upstream has to answer, at most 600000; past it the app gets 502 (default 30000)',
+    int(1, 600_000).default(30_000),
   ),
   tokenTtl: setting(
     'token-ttl',

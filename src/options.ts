@@ -29,6 +29,14 @@ export interface ConfigInput {
    * loopback address without `controlToken`. Default: none.
    */
   allowedHosts?: string[];
+  /**
+   * Forward every `/api/v1` request to this base URL (the real bank's sandbox, ending in `/api/v1`) and report where
+   * its answers differ from the routes the sandbox emulates (`GET /__sandbox/drift`). Default: none, the sandbox
+   * answers.
+   */
+  upstream?: string;
+  /** Milliseconds the upstream has to answer, 1 to 600000; past it the app gets 502. Default 30000. */
+  upstreamTimeout?: number;
   /** Access token lifetime, in seconds, 1 to 315360000 (10 years). Default 3600. */
   tokenTtl?: number;
   /** Largest JSON request body, in bytes (413 above). Default 1048576 (1 MiB). */

@@ -148,6 +148,10 @@ type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer R
   ? Name | ParamNames<Rest>
   : never;
 
+/** A path template as a pattern over request paths, as the router reads it: each `{param}` one segment. */
+export const pathPattern = (path: string) =>
+  new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '[^/]+')}$`);
+
 /** The path parameters of a path template: `/a/{id}/b` gives `{ id: string }`. */
 export type Params<P extends string> = { [K in ParamNames<P>]: string };
 

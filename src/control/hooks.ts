@@ -1,4 +1,5 @@
 import type { RequestJournal } from '../http/request-log.js';
+import type { DriftReport } from '../upstream/drift.js';
 
 /** What the control API needs from the running sandbox beyond the shared deps. */
 export interface ControlHooks {
@@ -12,4 +13,6 @@ export interface ControlHooks {
   drain: (options: { timeoutMs: number }) => Promise<void>;
   /** The last requests answered. */
   requests: RequestJournal;
+  /** With `--upstream`, where the upstream's answers differ from the routes (an empty report without it). */
+  drift: DriftReport;
 }

@@ -3,6 +3,7 @@ import { bulkTransferRoutes } from './bulk-transfers/routes.js';
 import { clientRoutes } from './clients/routes.js';
 import { clockRoutes } from './clock/routes.js';
 import { disputeRoutes } from './disputes/routes.js';
+import { driftRoutes } from './drift/routes.js';
 import { incomingPaymentRoutes } from './incoming-payments/routes.js';
 import { moneyRoutes } from './money/routes.js';
 import { outboxRoutes } from './outbox/routes.js';
@@ -34,6 +35,7 @@ export const controlRouteList: readonly Route<ControlRuntime>[] = [
   ...virtualAccountRoutes,
   ...webhookRoutes,
   ...requestRoutes,
+  ...driftRoutes,
   ...clockRoutes,
   ...scenarioRoutes,
 ];

@@ -1,11 +1,7 @@
 import type { Context } from 'hono';
-import type { RouteContract } from '../contract/kit.js';
+import { pathPattern, type RouteContract } from '../contract/kit.js';
 import { ApiError } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
-
-/** A path template as a pattern over request paths: each `{param}` one segment. */
-const pattern = (path: string) =>
-  new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '[^/]+')}$`);
 
 /**
  * The refusal of a request no route took, thrown for the app's error handler to answer like every other error:
@@ -21,7 +17,7 @@ export function unmatchedRoute(
       const path = `${prefix}${route.path}`;
       let entry = paths.get(path);
       if (!entry) {
-        entry = { match: pattern(path), methods: new Set() };
+        entry = { match: pathPattern(path), methods: new Set() };
         paths.set(path, entry);
       }
       const method = route.method.toUpperCase();

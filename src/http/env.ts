@@ -33,6 +33,8 @@ export class RequestFacts {
   bodySize: number | undefined = undefined;
   /** The scenario rule that fired for this request. */
   scenario: FiredRule | undefined = undefined;
+  /** The request went to the upstream (`--upstream`) and its answer is the upstream's. */
+  upstream = false;
 
   constructor(
     readonly requestId: string,

@@ -155,6 +155,7 @@ function journalEntry(
     clientId: facts.caller ? facts.caller.client.id : null,
     businessId: facts.business?.id ?? null,
     scenario: facts.scenario ?? null,
+    upstream: facts.upstream,
     headers: incoming?.headers ?? request.headers,
     requestBody,
     requestSize,

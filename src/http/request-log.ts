@@ -26,6 +26,8 @@ export interface RequestEntry {
   businessId: string | null;
   /** The scenario rule that fired for the request, if one did. */
   scenario: FiredRule | null;
+  /** The request went to the upstream (`--upstream`), and the answer is the upstream's. */
+  upstream: boolean;
   /** The request headers as received (Node's parsed ones; the fetch `Headers` in process); null in unit tests. */
   headers: IncomingHttpHeaders | Headers | null;
   /**

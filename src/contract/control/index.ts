@@ -4,6 +4,7 @@ import { createClientContract, credentialsContract, rotateSecretContract } from 
 import { advanceClockContract, freezeClockContract, getClockContract } from './clock.js';
 import { dashboardContract, dashboardEventsContract } from './dashboard.js';
 import { rejectDisputeContract, resolveDisputeContract } from './disputes.js';
+import { clearDriftContract, driftContract } from './drift.js';
 import { incomingPaymentContract } from './incoming-payments.js';
 import { approveBusinessContract, ledgerContract, setBalanceContract } from './money.js';
 import { outboxContract } from './outbox.js';
@@ -72,6 +73,8 @@ export const controlContracts: readonly RouteContract[] = [
   requestsHarContract,
   getRequestContract,
   clearRequestsContract,
+  driftContract,
+  clearDriftContract,
   getClockContract,
   advanceClockContract,
   freezeClockContract,

@@ -179,6 +179,11 @@ export const requestEntry = lazy('RequestEntry', () =>
       .describe(
         'the scenario rule that fired for this request (an `http`, `transfer` or `error` rule), if one did; where an `error` rule changed the status of an answer another rule gave, the `error` rule',
       ),
+    upstream: z
+      .boolean()
+      .describe(
+        'the request went to the upstream (`--upstream`) as it was sent, and the answer is the upstream’s: no scenario, auth or state of the sandbox applied',
+      ),
     request: z.strictObject({
       headers: headerMap().describe('lower-case names; credentials redacted to their last 4 characters'),
       body: z
@@ -278,6 +283,10 @@ export const harDocument = lazy('Har', () => {
           timings: z.strictObject({ send: z.number(), wait: z.number(), receive: z.number() }),
           _id: z.string().describe('the entry’s `id` in the journal'),
           _requestId: z.string(),
+          _upstream: z
+            .literal(true)
+            .optional()
+            .describe('the request went to the upstream (`--upstream`) and the answer is the upstream’s'),
         }),
       ),
     }),

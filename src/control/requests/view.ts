@@ -112,6 +112,7 @@ export function entryView(entry: RequestEntry): RequestEntryView {
     clientId: entry.clientId,
     businessId: entry.businessId,
     scenario: entry.scenario,
+    upstream: entry.upstream,
     request,
     response,
   };
@@ -178,6 +179,7 @@ export function harEntry(entry: RequestEntry): HarEntry {
     _id: String(entry.seq),
     _requestId: entry.requestId,
   };
+  if (entry.upstream) har._upstream = true;
   if (request.text !== null)
     har.request.postData = { mimeType: request.contentType ?? JSON_TYPE, text: request.text };
   return har;
