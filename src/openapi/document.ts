@@ -14,23 +14,42 @@ import {
   type RouteContract,
   type RouteSource,
 } from '../contract/kit.js';
+import { tagDescription } from '../contract/tags.js';
 import { controlErrorEnvelope, errorEnvelope, pagination } from '../contract/wire.js';
 
 export type JsonObject = { [key: string]: unknown };
 
 export interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string; description: string };
+  info: {
+    title: string;
+    version: string;
+    description: string;
+    license: { name: string; identifier: string };
+  };
   servers: { url: string; description: string }[];
   security?: Record<string, string[]>[];
-  tags: { name: string }[];
+  tags: { name: string; description: string }[];
   paths: Record<string, Partial<Record<Method, JsonObject>>>;
   components: {
     schemas: Record<string, JsonObject>;
     securitySchemes: Record<string, JsonObject>;
     parameters: Record<string, JsonObject>;
+    headers: Record<string, JsonObject>;
   };
 }
+
+/** The package's license, as both documents state it. */
+const LICENSE = { name: pkg.license, identifier: pkg.license };
+
+/** The header on every answer of both APIs. */
+const HEADERS = {
+  RequestId: {
+    description:
+      'The request’s id: the `x-request-id` it was sent with (word characters, `.:-`, up to 128), else a new UUID.',
+    schema: { type: 'string' },
+  },
+};
 
 /** What the wire schemas cannot say about a field themselves, by the schema of the field. */
 const notes = new Map<z.core.$ZodType, string>([
@@ -50,6 +69,9 @@ function jsonSchema(schema: z.ZodType): JsonObject {
     override: ({ zodSchema, jsonSchema }) => {
       const note = notes.get(zodSchema);
       if (note && jsonSchema.description === undefined) jsonSchema.description = note;
+      // A file of some media types: zod says so with a branch per type that has no type of its own, which client
+      // generators read as `unknown`. A binary string it is; the request's `encoding` names the media types.
+      if (jsonSchema.format === 'binary') delete jsonSchema.anyOf;
     },
   });
   return rest;
@@ -122,13 +144,16 @@ function responses(op: RouteContract, api: boolean, schemas: Schemas): JsonObjec
     result[status] = status < 400 ? { description } : { description, content: errorContent(api) };
   }
   schemas.named(api ? errorEnvelope : controlErrorEnvelope);
+  // Every answer carries the request's id, errors and redirects included.
+  for (const response of Object.values(result))
+    (response as JsonObject).headers = { 'x-request-id': { $ref: '#/components/headers/RequestId' } };
   if (op.warns) {
     const header = {
       description: `Where production would refuse what the sandbox accepted, one header per warning: ${op.warns.join('; ')}.`,
       schema: { type: 'string' },
     };
     for (const response of Object.values(result))
-      (response as JsonObject).headers = { 'x-sandbox-warning': header };
+      Object.assign((response as JsonObject).headers as JsonObject, { 'x-sandbox-warning': header });
   }
   return result;
 }
@@ -167,11 +192,15 @@ function requestBody(op: RouteContract, schemas: Schemas): JsonObject | undefine
   return { required, content: { 'application/json': { schema: schemas.ref(op.body, name), ...example } } };
 }
 
-const SECURITY: Record<RouteContract['auth']['scheme'], Record<string, string[]>[] | undefined> = {
+/**
+ * Each scheme's security requirement. The bank's API says `[]` where a route takes no credential (sign-in), as
+ * linters ask every operation to say; the control document's one requirement (the optional token) is its root's.
+ */
+const SECURITY: Record<RouteContract['auth']['scheme'], Record<string, string[]>[]> = {
   A: [{ bearerAuth: [], secretKey: [] }],
   secretKey: [{ secretKey: [] }],
   B: [{ apiKey: [], apiSecret: [] }],
-  none: undefined,
+  none: [],
 };
 
 /** A doc page's address: a path on the bank's docs site, or an address of its own (the older docs). */
@@ -204,7 +233,7 @@ function paths(
     const item = result[op.path] ?? {};
     result[op.path] = item;
     const body = requestBody(op, schemas);
-    const security = SECURITY[op.auth.scheme];
+    const security = api || op.auth.scheme !== 'none' ? SECURITY[op.auth.scheme] : undefined;
     const description = describe(op);
     item[op.method] = {
       operationId: op.operationId,
@@ -222,7 +251,7 @@ function paths(
 }
 
 const tags = (operations: readonly RouteContract[]) =>
-  [...new Set(operations.map((op) => op.tag))].map((name) => ({ name }));
+  [...new Set(operations.map((op) => op.tag))].map((name) => ({ name, description: tagDescription(name) }));
 
 const API_DESCRIPTION = `A local, stateful stand-in for the bank's business banking API. All amounts are kobo (100 kobo = ₦1).
 
@@ -256,6 +285,7 @@ function apiComponents(readyScenarios: readonly string[]): Omit<OpenApiDocument[
     },
   };
   return {
+    headers: HEADERS,
     securitySchemes: {
       bearerAuth: {
         type: 'http',
@@ -310,7 +340,12 @@ export function apiDocument(readyScenarios: readonly string[]): OpenApiDocument 
   const builtPaths = paths(apiContracts, true, schemas);
   return {
     openapi: '3.1.0',
-    info: { title: 'Banking sandbox API', version: pkg.version, description: API_DESCRIPTION },
+    info: {
+      title: 'Banking sandbox API',
+      version: pkg.version,
+      description: API_DESCRIPTION,
+      license: LICENSE,
+    },
     servers: [{ url: '/api/v1', description: 'This sandbox' }],
     tags: tags(apiContracts),
     paths: builtPaths,
@@ -329,6 +364,7 @@ export function controlDocument(): OpenApiDocument {
       version: pkg.version,
       description:
         'Reset, snapshot and restore, credentials, balances, approvals, the outbox, webhooks, the clock and failure scenarios. With `--control-token T` every call needs `x-sandbox-token: T`.',
+      license: LICENSE,
     },
     servers: [{ url: '/__sandbox', description: 'This sandbox' }],
     security: [{}, { sandboxToken: [] }],
@@ -345,6 +381,7 @@ export function controlDocument(): OpenApiDocument {
         },
       },
       parameters: {},
+      headers: HEADERS,
     },
   };
 }

@@ -545,6 +545,12 @@ const tour: Record<string, Step> = {
   clearRequests: async (t) => {
     await control(t, 200, 'DELETE', '/requests');
   },
+  drift: async (t) => {
+    await control(t, 200, 'GET', '/drift');
+  },
+  clearDrift: async (t) => {
+    await control(t, 200, 'DELETE', '/drift');
+  },
 
   // ------------------------------------------------------------------ the clock and the scenario
   getClock: async (t) => {

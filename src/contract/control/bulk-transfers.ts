@@ -60,6 +60,8 @@ export const getBatchContract = contract({
   method: 'get',
   path: '/bulk-transfers/{id}',
   summary: 'A bulk transfer with its items',
+  description:
+    "Any client's bulk transfer, with every item, its status and its failure reason: what the bank's back office sees.",
   tag: TAG,
   auth: { scheme: 'none' },
   params: { id: batchId },

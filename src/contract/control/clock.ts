@@ -32,6 +32,8 @@ export const getClockContract = contract({
   method: 'get',
   path: '/clock',
   summary: 'The virtual clock',
+  description:
+    'What the virtual clock reads now, whether it is frozen, and how far it was moved from the system clock.',
   tag: TAG,
   auth: { scheme: 'none' },
   responses: { 200: reply('Sandbox clock', clock) },
@@ -59,6 +61,8 @@ export const freezeClockContract = contract({
   method: 'post',
   path: '/clock/freeze',
   summary: 'Freeze or run the clock',
+  description:
+    '`{frozen: true}` stops the clock where it is (only an advance moves it then); `{frozen: false}` lets it run on from there.',
   tag: TAG,
   auth: { scheme: 'none' },
   body: freezeBody,

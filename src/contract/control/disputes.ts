@@ -8,6 +8,7 @@ const decision = <const V extends 'resolve' | 'reject'>(outcome: 'resolved' | 'r
     method: 'post',
     path: `/disputes/{id}/${verb}`,
     summary: `${verb === 'resolve' ? 'Resolve' : 'Reject'} a dispute`,
+    description: `The bank's decision on an open dispute: its status becomes \`${outcome}\`, which the business's \`GET /api/v1/clients/business/disputes\` then shows. A dispute already decided: 409.`,
     tag: 'Disputes',
     auth: { scheme: 'none' },
     params: { id: { description: 'the `id` of the dispute' } },

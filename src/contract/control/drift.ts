@@ -79,6 +79,7 @@ export const clearDriftContract = contract({
   method: 'delete',
   path: '/drift',
   summary: 'Clear the drift report',
+  description: 'Empties the drift report, to measure one run of a suite on its own.',
   tag: 'Sandbox',
   auth: { scheme: 'none' },
   responses: { 200: done('Drift report cleared') },

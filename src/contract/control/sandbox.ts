@@ -68,15 +68,21 @@ export const openapiDocument = lazy('OpenApiDocument', () => {
   const object = z.record(z.string(), z.unknown());
   return z.strictObject({
     openapi: z.string(),
-    info: z.strictObject({ title: z.string(), version: z.string(), description: z.string() }),
+    info: z.strictObject({
+      title: z.string(),
+      version: z.string(),
+      description: z.string(),
+      license: z.strictObject({ name: z.string(), identifier: z.string() }),
+    }),
     servers: z.array(z.strictObject({ url: z.string(), description: z.string() })),
     security: z.array(z.record(z.string(), z.array(z.string()))).optional(),
-    tags: z.array(z.strictObject({ name: z.string() })),
+    tags: z.array(z.strictObject({ name: z.string(), description: z.string() })),
     paths: z.record(z.string(), z.record(z.string(), object.optional())),
     components: z.strictObject({
       schemas: z.record(z.string(), object),
       securitySchemes: z.record(z.string(), object),
       parameters: z.record(z.string(), object),
+      headers: z.record(z.string(), object),
     }),
   });
 });

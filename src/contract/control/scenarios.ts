@@ -56,6 +56,8 @@ export const listScenariosContract = contract({
   method: 'get',
   path: '/scenarios',
   summary: 'Ready scenarios',
+  description:
+    "The scenarios of the sandbox's `scenarios/` folder, by name, with their descriptions: what `PUT /scenario {name}` and `x-sandbox-scenario` take.",
   tag: TAG,
   auth: { scheme: 'none' },
   responses: { 200: reply('Ready scenarios', readyScenarios) },
@@ -85,6 +87,8 @@ export const addScenarioRulesContract = contract({
   method: 'post',
   path: '/scenario/rules',
   summary: 'Put rules in front of the active ones',
+  description:
+    "Rules matched before the active scenario's, first matching rule wins; they stay until `DELETE /scenario` or a new scenario. At most 1000 in all.",
   tag: TAG,
   auth: { scheme: 'none' },
   body: overrideBody,
@@ -109,6 +113,8 @@ export const resetScenarioContract = contract({
   method: 'delete',
   path: '/scenario',
   summary: 'Back to the start-up scenario',
+  description:
+    'Clears the rules put in front of the scenario and makes the scenario the sandbox started with active again.',
   tag: TAG,
   auth: { scheme: 'none' },
   responses: { 200: reply('Start-up scenario active', activeScenario) },
