@@ -3,16 +3,17 @@ import { dirname, join } from 'node:path';
 import { serve } from '@hono/node-server';
 import pkg from '../package.json' with { type: 'json' };
 import { type App, createApp } from './app.js';
-import { type IncomingPayment, receivePayment } from './bank/incoming-payments/service.js';
+import { receivePayment } from './bank/incoming-payments/service.js';
 import { credentials } from './bank/tenants/credentials.js';
 import { createClient } from './bank/tenants/service.js';
 import type { SandboxHandle } from './client/handle.js';
 import { handleOverHttp } from './client/over-http.js';
 import { type Config, type ConfigInput, resolveConfig } from './config.js';
 import { type NewClient, newClientBody } from './contract/control/clients.js';
+import type { IncomingPayment } from './contract/control/incoming-payments.js';
 import { DRAIN_TIMEOUT_MS } from './contract/control/sandbox.js';
 import type { Scenario } from './contract/scenarios.js';
-import { DrainTimeoutError, waitingWork } from './control/sandbox/waiting.js';
+import { waitingWorkNow } from './control/sandbox/waiting.js';
 import type { Deps } from './deps.js';
 import { type Clock, REAL_TIME, systemClock, VirtualClock } from './domain/clock.js';
 import { ApiError } from './domain/errors.js';
@@ -20,7 +21,7 @@ import { parseInput } from './domain/parse.js';
 import type { StateDocument } from './domain/records.js';
 import { BulkProcessor } from './engine/bulk-processor.js';
 import { WebhookDispatcher } from './engine/webhook-dispatcher.js';
-import { ControlApiError } from './errors.js';
+import { ControlApiError, DrainTimeoutError } from './errors.js';
 import { answerClientError } from './http/client-error.js';
 import { listensOnLoopback } from './http/exposure.js';
 import type { AnswerCheck } from './http/mount.js';
@@ -221,7 +222,7 @@ async function assemble(
     try {
       const outcome = await scenarios.whileDraining(() => Promise.race([idle(), timedOut]));
       if (outcome === 'timeout')
-        throw new DrainTimeoutError(timeoutMs, waitingWork(deps, { bulk, webhooks }));
+        throw new DrainTimeoutError(timeoutMs, waitingWorkNow(deps, { bulk, webhooks }));
     } finally {
       clearTimeout(timer);
     }

@@ -1,7 +1,12 @@
-import type { WaitingWork } from '../control/sandbox/waiting.js';
-import { DrainTimeoutError } from '../control/sandbox/waiting.js';
+import type { WaitingWork } from '../contract/control/sandbox.js';
 import { MAX_LONG_PAGE } from '../domain/pagination.js';
-import { ControlApiError, SandboxError, SandboxUnreachableError, VerificationError } from '../errors.js';
+import {
+  ControlApiError,
+  DrainTimeoutError,
+  SandboxError,
+  SandboxUnreachableError,
+  VerificationError,
+} from '../errors.js';
 import type {
   BusinessChoice,
   ClientCredentials,

@@ -3,8 +3,9 @@ import { bulkTransferWithItems } from '../../src/contract/api/bulk.js';
 import { virtualAccount } from '../../src/contract/api/virtual-accounts.js';
 import { type ClockView, clock } from '../../src/contract/control/clock.js';
 import { paymentReceived } from '../../src/contract/control/incoming-payments.js';
-import { DrainTimeoutError, type WaitingWork } from '../../src/control/sandbox/waiting.js';
+import { type WaitingWork, waitingWork } from '../../src/contract/control/sandbox.js';
 import { type Clock, END_OF_TIME_MS } from '../../src/domain/clock.js';
+import { DrainTimeoutError } from '../../src/errors.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
 import { dataOf } from '../support/answers.js';
 import { bulkHelpers, processBatch } from '../support/bulk.js';
@@ -376,7 +377,7 @@ describe('drain gives up and says what is still waiting', () => {
       `webhook delivery ${s.deliveryId} after 1 attempt(s), 5 left, its next attempt due at ${new Date(s.nextAttemptAt).toISOString()}, in ${s.nextAttemptAt - s.now} ms`,
     );
     expect(message).toContain('The clock is frozen');
-    expectReport(res.body.waiting as WaitingWork, s);
+    expectReport(waitingWork().parse(res.body.waiting), s);
   });
 
   it('in code: drain({timeoutMs}) rejects with a DrainTimeoutError carrying the same report, and a later advance lets it finish', async () => {

@@ -3,10 +3,10 @@
 
 import { describe, expect, it } from 'vitest';
 import { handleOverHttp, type Transport } from '../../src/client/over-http.js';
-import { DrainTimeoutError } from '../../src/control/sandbox/waiting.js';
 import { MAX_LONG_PAGE } from '../../src/domain/pagination.js';
 import {
   ControlApiError,
+  DrainTimeoutError,
   SandboxError,
   SandboxUnreachableError,
   VerificationError,
