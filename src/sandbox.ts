@@ -12,6 +12,7 @@ import { type Config, type ConfigInput, resolveConfig } from './config.js';
 import { type NewClient, newClientBody } from './contract/control/clients.js';
 import type { IncomingPayment } from './contract/control/incoming-payments.js';
 import { DRAIN_TIMEOUT_MS } from './contract/control/sandbox.js';
+import { CONTROL_PREFIX } from './contract/mounts.js';
 import type { Scenario } from './contract/scenarios.js';
 import { waitingWorkNow } from './control/sandbox/waiting.js';
 import type { Deps } from './deps.js';
@@ -238,7 +239,7 @@ async function assemble(
   const token = config.controlToken;
   const overApp = handleOverHttp('the sandbox in this process', (path, init) => {
     const headers = new Headers(init.headers);
-    if (token && path.startsWith('/__sandbox')) headers.set('x-sandbox-token', token);
+    if (token && path.startsWith(CONTROL_PREFIX)) headers.set('x-sandbox-token', token);
     return Promise.resolve(app.request(path, { ...init, headers }));
   });
   const sandbox: Sandbox = {
