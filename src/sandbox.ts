@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { serve } from '@hono/node-server';
 import pkg from '../package.json' with { type: 'json' };
@@ -214,11 +214,11 @@ async function assemble(
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs);
     });
-    const idle = async () => {
+    const idle = async (): Promise<'idle'> => {
       await bulk.idle();
       await webhooks.idle();
       await store.idle();
-      return 'idle' as const;
+      return 'idle';
     };
     try {
       const outcome = await scenarios.whileDraining(() => Promise.race([idle(), timedOut]));
@@ -310,13 +310,19 @@ export async function startSandbox(
     'clientError',
     answerClientError((refusal) => log(clientRefused(refusal))),
   );
-  const address = server.address() as AddressInfo;
+  const address = server.address();
+  // `serve()` makes an `http.Server` (no `createServer` is given), listening on a port, not a pipe.
+  if (!(server instanceof Server) || address === null || typeof address === 'string') {
+    server.close();
+    await sandbox.close();
+    throw new Error(`the sandbox's server does not listen on a TCP port (${String(address)})`);
+  }
+  const httpServer = server;
   sandbox.listeningOn(address.port);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const listening = `${host}:${address.port}`;
   if (sandbox.config.controlToken === undefined && !listensOnLoopback(address.address))
     log(exposed(listening));
-  const httpServer = server as import('node:http').Server;
   // Every interface is reached from this machine through its loopback address.
   const local = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
   return {
