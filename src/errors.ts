@@ -23,7 +23,8 @@ export class SandboxError extends Error {
     message: string,
     /**
      * The status the control API gives the same mistake: 400 bad input, 404 unknown, 408 timeout, 409 conflict,
-     * 503 a disk that refuses a write.
+     * 503 a disk that refuses a write; 502 when the sandbox answers the handle with a body its route does not
+     * document (a sandbox of another version, say).
      */
     readonly status: number = 400,
     options?: ErrorOptions,
