@@ -1,3 +1,5 @@
+import type { WaitingItem, WaitingWork } from './contract/control/sandbox.js';
+
 /**
  * Gives a class its own name back. The minified build renames classes, and `error.name`, `constructor.name` and
  * stack traces should say `ConfigError`, not `ue`. (esbuild's `keepNames` does it for every function instead, at a
@@ -21,7 +23,8 @@ export class SandboxError extends Error {
     message: string,
     /**
      * The status the control API gives the same mistake: 400 bad input, 404 unknown, 408 timeout, 409 conflict,
-     * 503 a disk that refuses a write.
+     * 503 a disk that refuses a write; 502 when the sandbox answers the handle with a body its route does not
+     * document (a sandbox of another version, say).
      */
     readonly status: number = 400,
     options?: ErrorOptions,
@@ -83,5 +86,85 @@ export class VerificationError<Entry = unknown> extends SandboxError {
     readonly nearest: readonly Entry[],
   ) {
     super(message, 409);
+  }
+}
+
+/** `0–3, 7, 9–12`: item indexes as runs. */
+function runs(indexes: readonly number[]): string {
+  const parts: string[] = [];
+  let start: number | undefined;
+  let last: number | undefined;
+  const flush = () => {
+    if (start === undefined || last === undefined) return;
+    parts.push(start === last ? `${start}` : `${start}–${last}`);
+  };
+  for (const i of indexes) {
+    if (last !== undefined && i === last + 1) last = i;
+    else {
+      flush();
+      start = i;
+      last = i;
+    }
+  }
+  flush();
+  return parts.join(', ');
+}
+
+/** One paragraph naming what is still waiting, for the error message of a drain that gave up. */
+function describeWaiting(work: WaitingWork): string {
+  const lines: string[] = [];
+  for (const b of work.batches) {
+    const byStatus = (status: WaitingItem['status']) =>
+      b.items.filter((i) => i.status === status).map((i) => i.itemIndex);
+    const states = (['processing', 'pending'] as const)
+      .map((status) => [status, byStatus(status)] as const)
+      .filter(([, indexes]) => indexes.length > 0)
+      .map(([status, indexes]) => `${status} ${runs(indexes)}`);
+    const more = b.openItems > b.items.length ? `, and ${b.openItems - b.items.length} more` : '';
+    lines.push(
+      `bulk transfer ${b.id} "${b.batchName}" with ${b.openItems} of ${b.totalItems} items open (items ${states.join('; ')}${more})`,
+    );
+  }
+  if (work.batchCount > work.batches.length)
+    lines.push(`${work.batchCount - work.batches.length} more bulk transfers`);
+  for (const d of work.deliveries) {
+    const next =
+      d.nextAttemptAt === null
+        ? 'its next attempt queued'
+        : d.dueInMs === 0
+          ? `its next attempt due now (${d.nextAttemptAt})`
+          : `its next attempt due at ${d.nextAttemptAt}, in ${d.dueInMs} ms on the sandbox clock`;
+    lines.push(
+      `webhook delivery ${d.id} after ${d.attemptsMade} attempt(s), ${d.attemptsLeft} left, ${next}`,
+    );
+  }
+  if (work.deliveryCount > work.deliveries.length)
+    lines.push(`${work.deliveryCount - work.deliveries.length} more webhook deliveries`);
+  if (lines.length === 0) {
+    lines.push(
+      `no open batch or pending delivery, but ${work.backlog.bulkItems} bulk item(s) and ${work.backlog.deliveries} delivery(ies) still in the engines`,
+    );
+  }
+  const clock = work.clock.frozen
+    ? `The clock is frozen at ${work.clock.now}: nothing comes due until it is advanced (POST /__sandbox/clock/advance).`
+    : `The clock runs, at ${work.clock.now}.`;
+  return `Still waiting for: ${lines.join('; ')}. ${clock}`;
+}
+
+/**
+ * A drain that gave up (status 408, as `POST /__sandbox/drain` answers it): its message names what is still
+ * waiting, and `waiting` holds it as data. Over HTTP (`connectSandbox`) the message is the one the sandbox sent.
+ */
+export class DrainTimeoutError extends SandboxError {
+  static {
+    keepName(DrainTimeoutError, 'DrainTimeoutError');
+  }
+
+  constructor(
+    readonly timeoutMs: number,
+    readonly waiting: WaitingWork,
+    message = `The queues were still busy after ${timeoutMs} ms. ${describeWaiting(waiting)}`,
+  ) {
+    super(message, 408);
   }
 }

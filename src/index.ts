@@ -11,7 +11,6 @@
  * ```
  */
 
-export type { IncomingPayment } from './bank/incoming-payments/service.js';
 export { type ConnectOptions, connectSandbox } from './client/connect.js';
 export type {
   BusinessChoice,
@@ -33,17 +32,18 @@ export type {
 } from './client/handle.js';
 export { type Config, ConfigError, type ConfigInput, resolveConfig } from './config.js';
 export type { NewClient } from './contract/control/clients.js';
+export type { IncomingPayment } from './contract/control/incoming-payments.js';
+export type {
+  WaitingBatch,
+  WaitingDelivery,
+  WaitingItem,
+  WaitingWork,
+} from './contract/control/sandbox.js';
 export type { Scenario } from './contract/scenarios.js';
-export {
-  DrainTimeoutError,
-  type WaitingBatch,
-  type WaitingDelivery,
-  type WaitingItem,
-  type WaitingWork,
-} from './control/sandbox/waiting.js';
 export type { Clock, ClockState, VirtualClock } from './domain/clock.js';
 export {
   ControlApiError,
+  DrainTimeoutError,
   SandboxError,
   SandboxUnreachableError,
   VerificationError,

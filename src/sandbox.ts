@@ -1,18 +1,20 @@
-import type { AddressInfo } from 'node:net';
+import { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { serve } from '@hono/node-server';
 import pkg from '../package.json' with { type: 'json' };
 import { type App, createApp } from './app.js';
-import { type IncomingPayment, receivePayment } from './bank/incoming-payments/service.js';
+import { receivePayment } from './bank/incoming-payments/service.js';
 import { credentials } from './bank/tenants/credentials.js';
 import { createClient } from './bank/tenants/service.js';
 import type { SandboxHandle } from './client/handle.js';
 import { handleOverHttp } from './client/over-http.js';
 import { type Config, type ConfigInput, resolveConfig } from './config.js';
 import { type NewClient, newClientBody } from './contract/control/clients.js';
+import type { IncomingPayment } from './contract/control/incoming-payments.js';
 import { DRAIN_TIMEOUT_MS } from './contract/control/sandbox.js';
+import { CONTROL_PREFIX } from './contract/mounts.js';
 import type { Scenario } from './contract/scenarios.js';
-import { DrainTimeoutError, waitingWork } from './control/sandbox/waiting.js';
+import { waitingWorkNow } from './control/sandbox/waiting.js';
 import type { Deps } from './deps.js';
 import { type Clock, REAL_TIME, systemClock, VirtualClock } from './domain/clock.js';
 import { ApiError } from './domain/errors.js';
@@ -20,7 +22,7 @@ import { parseInput } from './domain/parse.js';
 import type { StateDocument } from './domain/records.js';
 import { BulkProcessor } from './engine/bulk-processor.js';
 import { WebhookDispatcher } from './engine/webhook-dispatcher.js';
-import { ControlApiError } from './errors.js';
+import { ControlApiError, DrainTimeoutError } from './errors.js';
 import { answerClientError } from './http/client-error.js';
 import { listensOnLoopback } from './http/exposure.js';
 import type { AnswerCheck } from './http/mount.js';
@@ -212,16 +214,16 @@ async function assemble(
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs);
     });
-    const idle = async () => {
+    const idle = async (): Promise<'idle'> => {
       await bulk.idle();
       await webhooks.idle();
       await store.idle();
-      return 'idle' as const;
+      return 'idle';
     };
     try {
       const outcome = await scenarios.whileDraining(() => Promise.race([idle(), timedOut]));
       if (outcome === 'timeout')
-        throw new DrainTimeoutError(timeoutMs, waitingWork(deps, { bulk, webhooks }));
+        throw new DrainTimeoutError(timeoutMs, waitingWorkNow(deps, { bulk, webhooks }));
     } finally {
       clearTimeout(timer);
     }
@@ -237,7 +239,7 @@ async function assemble(
   const token = config.controlToken;
   const overApp = handleOverHttp('the sandbox in this process', (path, init) => {
     const headers = new Headers(init.headers);
-    if (token && path.startsWith('/__sandbox')) headers.set('x-sandbox-token', token);
+    if (token && path.startsWith(CONTROL_PREFIX)) headers.set('x-sandbox-token', token);
     return Promise.resolve(app.request(path, { ...init, headers }));
   });
   const sandbox: Sandbox = {
@@ -308,13 +310,19 @@ export async function startSandbox(
     'clientError',
     answerClientError((refusal) => log(clientRefused(refusal))),
   );
-  const address = server.address() as AddressInfo;
+  const address = server.address();
+  // `serve()` makes an `http.Server` (no `createServer` is given), listening on a port, not a pipe.
+  if (!(server instanceof Server) || address === null || typeof address === 'string') {
+    server.close();
+    await sandbox.close();
+    throw new Error(`the sandbox's server does not listen on a TCP port (${String(address)})`);
+  }
+  const httpServer = server;
   sandbox.listeningOn(address.port);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const listening = `${host}:${address.port}`;
   if (sandbox.config.controlToken === undefined && !listensOnLoopback(address.address))
     log(exposed(listening));
-  const httpServer = server as import('node:http').Server;
   // Every interface is reached from this machine through its loopback address.
   const local = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
   return {

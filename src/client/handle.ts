@@ -1,4 +1,3 @@
-import type { IncomingPayment } from '../bank/incoming-payments/service.js';
 import type { NewSubscription, SubscriptionView } from '../contract/api/subscriptions.js';
 import type {
   ClientCredentialsView,
@@ -6,7 +5,7 @@ import type {
   NewClientCredentialsView,
 } from '../contract/control/clients.js';
 import type { ClockView } from '../contract/control/clock.js';
-import type { PaymentReceivedView } from '../contract/control/incoming-payments.js';
+import type { IncomingPayment, PaymentReceivedView } from '../contract/control/incoming-payments.js';
 import type { LedgerFilter, LedgerView } from '../contract/control/money.js';
 import type {
   RequestEntryView,

@@ -1,79 +1,26 @@
-import type { WaitingWork } from '../control/sandbox/waiting.js';
-import { DrainTimeoutError } from '../control/sandbox/waiting.js';
+import { signInContract } from '../contract/api/auth.js';
+import { createClientContract, credentialsContract } from '../contract/control/clients.js';
+import { advanceClockContract, freezeClockContract, getClockContract } from '../contract/control/clock.js';
+import { incomingPaymentContract } from '../contract/control/incoming-payments.js';
+import { ledgerContract } from '../contract/control/money.js';
+import { searchRequestsContract, verifyRequestsContract } from '../contract/control/requests.js';
+import { DRAIN_TIMEOUT_MS, drainContract, resetContract } from '../contract/control/sandbox.js';
+import { resetScenarioContract, setScenarioContract } from '../contract/control/scenarios.js';
+import { addSubscriptionContract } from '../contract/control/subscriptions.js';
 import { MAX_LONG_PAGE } from '../domain/pagination.js';
-import { ControlApiError, SandboxError, SandboxUnreachableError, VerificationError } from '../errors.js';
+import { DrainTimeoutError, SandboxError, VerificationError } from '../errors.js';
+import { contractCaller, type Transport } from './call.js';
 import type {
   BusinessChoice,
   ClientCredentials,
   ClientLogin,
-  Ledger,
-  NewClientCredentials,
-  RequestEntryView,
   SandboxHandle,
   SchemeBHeaders,
-  Subscription,
-  VerificationView,
 } from './handle.js';
 
-/** Sends one request to the sandbox: `fetch` against a URL, or the app's own `request()` in-process. */
-export type Transport = (path: string, init: RequestInit) => Promise<Response>;
+export type { Transport } from './call.js';
 
-interface Envelope {
-  status?: unknown;
-  message?: unknown;
-  data?: unknown;
-  errors?: unknown;
-  waiting?: unknown;
-}
-
-/** The envelope's `data` of a success; the error the answer stands for otherwise. */
-async function answerOf(res: Response, where: string, what: string): Promise<unknown> {
-  const text = await res.text();
-  let body: Envelope;
-  try {
-    body = JSON.parse(text) as Envelope;
-  } catch {
-    throw new SandboxUnreachableError(
-      `${where} did not answer ${what} as a banking sandbox does (${res.status}, not JSON): is it the sandbox's URL?`,
-      where,
-    );
-  }
-  if (res.ok) return body.data;
-  const message = typeof body.message === 'string' ? body.message : `${what} answered ${res.status}`;
-  if (res.status === 408 && body.waiting !== undefined) {
-    const timeout = /after (\d+) ms/.exec(message)?.[1];
-    throw new DrainTimeoutError(Number(timeout ?? 0), body.waiting as WaitingWork, message);
-  }
-  const data = (body.data ?? null) as { count?: unknown; expected?: unknown; nearest?: unknown } | null;
-  if (res.status === 409 && data && typeof data.count === 'number') {
-    const nearest = Array.isArray(data.nearest) ? (data.nearest as RequestEntryView[]) : [];
-    throw new VerificationError<RequestEntryView>(message, data.count, data.expected, nearest);
-  }
-  const errors = Array.isArray(body.errors) ? (body.errors as { field: string; message: string }[]) : [];
-  throw new ControlApiError(message, res.status, body.data ?? null, errors);
-}
-
-/** Calls the sandbox; a connection that fails is a `SandboxUnreachableError` naming the URL and the cause. */
-export function caller(transport: Transport, where: string) {
-  return async (method: string, path: string, body?: unknown): Promise<unknown> => {
-    const what = `${method} ${path.split('?')[0]}`;
-    let res: Response;
-    try {
-      res = await transport(path, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      const reason = cause?.code ?? cause?.message ?? (error as Error).message;
-      throw new SandboxUnreachableError(`cannot reach the sandbox at ${where} (${reason})`, where);
-    }
-    return answerOf(res, where, what);
-  };
-}
-
-/** The business headers name: the one given, or the client's first approved one. */
+/** The business the headers name: the one given, or the client's first approved one. */
 function businessIdOf(client: ClientLogin, business: BusinessChoice | undefined): string {
   if (typeof business === 'string') return business;
   if (business) return business.id;
@@ -87,34 +34,28 @@ function journalAndAuth(
   transport: Transport,
   where: string,
 ): Pick<SandboxHandle, 'requests' | 'verify' | 'signIn' | 'schemeB' | 'ledger' | 'addSubscription'> {
-  const call = caller(transport, where);
+  const control = contractCaller(transport, where, 'control');
+  const api = contractCaller(transport, where, 'api');
   return {
-    ledger: async (businessId, query = {}) => {
-      const search = new URLSearchParams(
-        Object.entries(query).flatMap(([name, value]): [string, string][] =>
-          value === undefined ? [] : [[name, String(value)]],
-        ),
-      ).toString();
-      const path = `/__sandbox/businesses/${encodeURIComponent(businessId)}/ledger`;
-      return (await call('GET', search ? `${path}?${search}` : path)) as Ledger;
-    },
-    addSubscription: async (businessId, plan) =>
-      (await call(
-        'POST',
-        `/__sandbox/businesses/${encodeURIComponent(businessId)}/subscriptions`,
-        plan,
-      )) as Subscription,
-    requests: async (filter = {}) =>
-      (await call('POST', '/__sandbox/requests/search', filter)) as RequestEntryView[],
-    verify: async (expectation) =>
-      (await call('POST', '/__sandbox/requests/verify', expectation)) as VerificationView,
+    ledger: (businessId, query = {}) => control.data(ledgerContract, { params: { id: businessId }, query }),
+    addSubscription: (businessId, plan) =>
+      control.data(addSubscriptionContract, { params: { id: businessId }, body: plan }),
+    requests: (filter = {}) => control.page(searchRequestsContract, { body: filter }),
+    verify: (expectation) =>
+      control.data(verifyRequestsContract, {
+        body: expectation,
+        // A verification that does not hold: the count, what was expected and the nearest entries, as data.
+        refused: ({ status, message, data }) =>
+          status === 409 && data
+            ? new VerificationError(message, data.count, data.expected, data.nearest)
+            : undefined,
+      }),
     signIn: async (client, business) => {
       const businessId = businessIdOf(client, business);
-      const data = (await call('POST', '/api/v1/auth/signin', {
-        email: client.email,
-        password: client.password,
-      })) as { accessToken: string };
-      return { authorization: `Bearer ${data.accessToken}`, SECRET_KEY: client.secretKey, businessId };
+      const { accessToken } = await api.data(signInContract, {
+        body: { email: client.email, password: client.password },
+      });
+      return { authorization: `Bearer ${accessToken}`, SECRET_KEY: client.secretKey, businessId };
     },
     schemeB: (client, business): SchemeBHeaders => ({
       'x-api-key': client.publicKey,
@@ -130,7 +71,7 @@ function journalAndAuth(
  * scenario from here, so that those have one implementation.
  */
 export function handleOverHttp(url: string, transport: Transport): SandboxHandle {
-  const call = caller(transport, url);
+  const control = contractCaller(transport, url, 'control');
   return {
     url,
     ...journalAndAuth(transport, url),
@@ -138,45 +79,40 @@ export function handleOverHttp(url: string, transport: Transport): SandboxHandle
     credentials: async () => {
       const clients: ClientCredentials[] = [];
       for (let page = 1; ; page++) {
-        const answer = (await call('GET', `/__sandbox/credentials?limit=${MAX_LONG_PAGE}&page=${page}`)) as {
-          clients: ClientCredentials[];
-          pagination: { hasNextPage: boolean };
-        };
+        const answer = await control.data(credentialsContract, { query: { limit: MAX_LONG_PAGE, page } });
         clients.push(...answer.clients);
         if (!answer.pagination.hasNextPage) return clients;
       }
     },
-    newClient: async (options = {}) =>
-      (await call('POST', '/__sandbox/clients', options)) as NewClientCredentials,
-    incomingPayment: async (payment) =>
-      (await call('POST', '/__sandbox/incoming-payments', payment)) as Awaited<
-        ReturnType<SandboxHandle['incomingPayment']>
-      >,
+    newClient: (options = {}) => control.data(createClientContract, { body: options }),
+    incomingPayment: (payment) => control.data(incomingPaymentContract, { body: payment }),
     setScenario: async (scenario) => {
-      if (scenario === null) await call('DELETE', '/__sandbox/scenario');
+      if (scenario === null) await control.data(resetScenarioContract);
       else
-        await call(
-          'PUT',
-          '/__sandbox/scenario',
-          typeof scenario === 'string' ? { name: scenario } : scenario,
-        );
+        await control.data(setScenarioContract, {
+          body: typeof scenario === 'string' ? { name: scenario } : scenario,
+        });
     },
     clock: {
       advance: async (ms) => {
-        await call('POST', '/__sandbox/clock/advance', { ms });
+        await control.data(advanceClockContract, { body: { ms } });
       },
       freeze: async (frozen = true) => {
-        await call('POST', '/__sandbox/clock/freeze', { frozen });
+        await control.data(freezeClockContract, { body: { frozen } });
       },
-      get: async () =>
-        (await call('GET', '/__sandbox/clock')) as Awaited<ReturnType<SandboxHandle['clock']['get']>>,
+      get: () => control.data(getClockContract),
     },
-    drain: async ({ timeoutMs } = {}) => {
-      await call('POST', `/__sandbox/drain${timeoutMs === undefined ? '' : `?timeoutMs=${timeoutMs}`}`);
-    },
-    reset: async () => {
-      await call('POST', '/__sandbox/reset');
-    },
+    drain: ({ timeoutMs } = {}) =>
+      control.done(drainContract, {
+        // Only what was asked: the sandbox's own default stands otherwise.
+        query: timeoutMs === undefined ? {} : { timeoutMs },
+        // A drain that gave up: the timeout asked for (the sandbox's default when none was), what is still waiting.
+        refused: ({ status, message, waiting }) =>
+          status === 408 && waiting
+            ? new DrainTimeoutError(timeoutMs ?? DRAIN_TIMEOUT_MS, waiting, message)
+            : undefined,
+      }),
+    reset: () => control.done(resetContract),
     close: async () => undefined,
   };
 }

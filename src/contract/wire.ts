@@ -85,21 +85,32 @@ export const controlErrorEnvelope = lazy('ControlErrorEnvelope', () =>
   }),
 );
 
+/** `{status: true, message}`: a success with nothing more to say. */
+export const doneEnvelope = () => z.strictObject({ status: z.literal(true), message: z.string() });
+
+/** `{status: true, message, data}` with `data` of `schema`. */
+export const dataEnvelope = <S extends z.ZodType>(schema: S) =>
+  z.strictObject({ status: z.literal(true), message: z.string(), data: schema });
+
+/** `{status: true, message, data, pagination}` with `data` a page of `item`s. */
+export const pageEnvelope = <S extends z.ZodType>(item: S) =>
+  z.strictObject({
+    status: z.literal(true),
+    message: z.string(),
+    data: z.array(item),
+    pagination: pagination(),
+  });
+
 /** The whole body a success answer carries, as a strict schema: the envelope around the reply's data. */
 export function answerSchema(reply: Reply): z.ZodType | undefined {
   switch (reply.kind) {
     case 'raw':
       return reply.schema?.();
     case 'done':
-      return z.strictObject({ status: z.literal(true), message: z.string() });
+      return doneEnvelope();
     case 'data':
-      return z.strictObject({ status: z.literal(true), message: z.string(), data: reply.schema() });
+      return dataEnvelope(reply.schema());
     case 'page':
-      return z.strictObject({
-        status: z.literal(true),
-        message: z.string(),
-        data: z.array(reply.schema()),
-        pagination: pagination(),
-      });
+      return pageEnvelope(reply.schema());
   }
 }

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { handleOverHttp } from '../../src/client/over-http.js';
 import { bulkTransferWithItems } from '../../src/contract/api/bulk.js';
 import { virtualAccount } from '../../src/contract/api/virtual-accounts.js';
 import { type ClockView, clock } from '../../src/contract/control/clock.js';
 import { paymentReceived } from '../../src/contract/control/incoming-payments.js';
-import { DrainTimeoutError, type WaitingWork } from '../../src/control/sandbox/waiting.js';
+import { type WaitingWork, waitingWork } from '../../src/contract/control/sandbox.js';
+import { controlErrorEnvelope } from '../../src/contract/wire.js';
 import { type Clock, END_OF_TIME_MS } from '../../src/domain/clock.js';
+import { DrainTimeoutError } from '../../src/errors.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
 import { dataOf } from '../support/answers.js';
 import { bulkHelpers, processBatch } from '../support/bulk.js';
@@ -376,7 +379,7 @@ describe('drain gives up and says what is still waiting', () => {
       `webhook delivery ${s.deliveryId} after 1 attempt(s), 5 left, its next attempt due at ${new Date(s.nextAttemptAt).toISOString()}, in ${s.nextAttemptAt - s.now} ms`,
     );
     expect(message).toContain('The clock is frozen');
-    expectReport(res.body.waiting as WaitingWork, s);
+    expectReport(waitingWork().parse(res.body.waiting), s);
   });
 
   it('in code: drain({timeoutMs}) rejects with a DrainTimeoutError carrying the same report, and a later advance lets it finish', async () => {
@@ -392,6 +395,33 @@ describe('drain gives up and says what is still waiting', () => {
     expectReport(error.waiting, s);
     await sandbox.clock.advance(HOUR);
     await sandbox.drain({ timeoutMs: 5000 });
+  });
+
+  it('over HTTP, through the handle: a DrainTimeoutError with the timeout it asked for and `waiting` as sent, whatever the message says', async () => {
+    const sandbox = await open(options);
+    const s = await stuck(sandbox);
+    const sent: unknown[] = [];
+    // The sandbox's own answers, the 408's message reworded: nothing of the error may come from its words.
+    const handle = handleOverHttp('the app', async (path, init) => {
+      const res = await sandbox.app.request(path, init);
+      if (res.status !== 408) return res;
+      const body = controlErrorEnvelope().parse(await res.json());
+      sent.push(body);
+      return Response.json({ ...body, message: 'Gave up.' }, { status: 408 });
+    });
+    const error = await handle.drain({ timeoutMs: 20 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DrainTimeoutError);
+    if (!(error instanceof DrainTimeoutError)) return;
+    expect(error).toMatchObject({
+      name: 'DrainTimeoutError',
+      status: 408,
+      timeoutMs: 20,
+      message: 'Gave up.',
+    });
+    expectReport(error.waiting, s);
+    expect(sent).toEqual([expect.objectContaining({ waiting: error.waiting })]);
+    await handle.clock.advance(HOUR);
+    await handle.drain({ timeoutMs: 5000 });
   });
 });
 

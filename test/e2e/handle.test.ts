@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { connectSandbox } from '../../src/client/connect.js';
 import type { SandboxHandle } from '../../src/client/handle.js';
-import { DrainTimeoutError } from '../../src/control/sandbox/waiting.js';
 import {
   ControlApiError,
+  DrainTimeoutError,
   SandboxError,
   SandboxUnreachableError,
   VerificationError,

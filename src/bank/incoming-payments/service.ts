@@ -1,4 +1,4 @@
-import type { PaymentReceivedView } from '../../contract/control/incoming-payments.js';
+import type { IncomingPayment, PaymentReceivedView } from '../../contract/control/incoming-payments.js';
 import type { Deps } from '../../deps.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
@@ -8,15 +8,6 @@ import { pruneDeliveries } from '../../engine/delivery-log.js';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
 import { post } from '../../ledger/ledger.js';
 import { accountState } from '../virtual-accounts/service.js';
-
-export interface IncomingPayment {
-  accountNumber: string;
-  amount: number;
-  accountName?: string | undefined;
-  payerAccountNumber?: string | undefined;
-  payerBankCode?: string | undefined;
-  narration?: string | undefined;
-}
 
 /**
  * Refuses a payment the account cannot take (409): a temporal or single-use account past its expiry, a single-use

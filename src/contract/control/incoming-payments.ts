@@ -14,6 +14,16 @@ export const incomingPaymentBody = z.object({
   narration: z.string().trim().min(1).max(200).optional(),
 });
 
+/** A payment as code sends it (`incomingPayment()`): the account, kobo, and who paid, each optional but the first two. */
+export interface IncomingPayment {
+  accountNumber: string;
+  amount: number;
+  accountName?: string | undefined;
+  payerAccountNumber?: string | undefined;
+  payerBankCode?: string | undefined;
+  narration?: string | undefined;
+}
+
 // What the route answers.
 
 export const paymentReceived = lazy('PaymentReceived', () =>

@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { contract, done, lazy, raw, reply } from '../kit.js';
+import { isoDate } from '../wire.js';
+import { clock } from './clock.js';
 
 // The sandbox as a whole: health, metrics, reset, drain and the control API's own document.
 
@@ -17,6 +19,61 @@ export const DRAIN_TIMEOUT_MS = 30_000;
 export const drainQuery = z.object({
   timeoutMs: z.coerce.number().int().min(1).max(600_000).default(DRAIN_TIMEOUT_MS),
 });
+
+/**
+ * What a drain that gave up was still waiting for: the `waiting` of its 408 answer, and `DrainTimeoutError.waiting`
+ * in code. The control document shows `waiting` as an object (its `ControlErrorEnvelope`); this is its whole shape,
+ * which the handle reads it with. It is no response of its own, so no document names it.
+ */
+export const waitingWork = lazy('WaitingWork', () => {
+  const item = z.strictObject({
+    id: z.string(),
+    itemIndex: z.number().int(),
+    status: z.enum(['pending', 'processing']),
+  });
+  const batch = z.strictObject({
+    id: z.string(),
+    clientId: z.string(),
+    businessId: z.string(),
+    batchName: z.string(),
+    totalItems: z.number().int(),
+    openItems: z.number().int(),
+    /** The open items, the first hundred by index. */
+    items: z.array(item),
+  });
+  const delivery = z.strictObject({
+    id: z.string(),
+    clientId: z.string(),
+    businessId: z.string(),
+    attemptsMade: z.number().int(),
+    attemptsLeft: z.number().int(),
+    /** ISO time on the sandbox clock; null when it is not scheduled (queued behind another of its client's). */
+    nextAttemptAt: isoDate().nullable(),
+    /** How far ahead of the clock that is (0 when due); null with `nextAttemptAt`. */
+    dueInMs: z.number().nullable(),
+  });
+  return z.strictObject({
+    clock: clock(),
+    /** Bulk items queued or running in the engine; webhook deliveries scheduled, queued or being attempted. */
+    backlog: z.strictObject({ bulkItems: z.number().int(), deliveries: z.number().int() }),
+    /** Batches still processing, the first hundred of them. */
+    batches: z.array(batch),
+    /** Batches still processing, named or not. */
+    batchCount: z.number().int(),
+    /** Pending deliveries, the first hundred by when their next attempt is due. */
+    deliveries: z.array(delivery),
+    /** Pending deliveries, named or not. */
+    deliveryCount: z.number().int(),
+  });
+});
+/** What a drain that gave up was still waiting for. */
+export type WaitingWork = z.infer<ReturnType<typeof waitingWork>>;
+/** A batch still processing, with its open items (the first hundred of them, by index). */
+export type WaitingBatch = WaitingWork['batches'][number];
+/** An open item of a batch that is still processing. */
+export type WaitingItem = WaitingBatch['items'][number];
+/** A pending webhook delivery and when its next attempt is due. */
+export type WaitingDelivery = WaitingWork['deliveries'][number];
 
 // What the routes answer.
 

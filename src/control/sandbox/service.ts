@@ -1,8 +1,8 @@
 import type { HealthDegradedView, HealthView } from '../../contract/control/sandbox.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../domain/errors.js';
+import { DrainTimeoutError } from '../../errors.js';
 import type { ControlHooks } from '../hooks.js';
-import { DrainTimeoutError } from './waiting.js';
 
 /** Ready, or degraded while the state cannot be written (then with the reason and since when). */
 export function healthNow(deps: Pick<Deps, 'store'>, hooks: ControlHooks): HealthView | HealthDegradedView {
