@@ -15,6 +15,7 @@ export { type ConnectOptions, connectSandbox } from './client/connect.js';
 export type {
   BusinessChoice,
   ClientLogin,
+  DriftReport,
   Ledger,
   LedgerFilter,
   NewSubscription,

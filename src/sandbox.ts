@@ -88,6 +88,10 @@ export interface Sandbox {
   requests: SandboxHandle['requests'];
   /** Resolves when as many requests match as expected; rejects with a `VerificationError` otherwise. */
   verify: SandboxHandle['verify'];
+  /** With `--upstream`: how the upstream's answers differed from the routes (`GET /__sandbox/drift`). */
+  drift: SandboxHandle['drift'];
+  /** Empties the drift report. */
+  clearDrift: SandboxHandle['clearDrift'];
   /** Scheme A headers of the client's owner for a business (default: its first approved one), signed in afresh. */
   signIn: SandboxHandle['signIn'];
   /** Scheme B headers of the client for a business (default: its first approved one). */
@@ -250,6 +254,8 @@ async function assemble(
     clock,
     requests: overApp.requests,
     verify: overApp.verify,
+    drift: overApp.drift,
+    clearDrift: overApp.clearDrift,
     ledger: overApp.ledger,
     addSubscription: overApp.addSubscription,
     signIn: overApp.signIn,

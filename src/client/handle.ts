@@ -5,6 +5,7 @@ import type {
   NewClientCredentialsView,
 } from '../contract/control/clients.js';
 import type { ClockView } from '../contract/control/clock.js';
+import type { DriftReportView } from '../contract/control/drift.js';
 import type { IncomingPayment, PaymentReceivedView } from '../contract/control/incoming-payments.js';
 import type { LedgerFilter, LedgerView } from '../contract/control/money.js';
 import type {
@@ -30,6 +31,12 @@ export type Ledger = LedgerView;
 /** A subscription plan, as `GET /api/v1/clients/business/subscriptions` lists it. */
 export type Subscription = SubscriptionView;
 export type { LedgerFilter, NewSubscription };
+
+/**
+ * With `--upstream`, where the upstream's answers differed from the routes the sandbox emulates
+ * (`GET /__sandbox/drift`): per route, the calls, the statuses and each finding once, counted.
+ */
+export type DriftReport = DriftReportView;
 
 /** One client's logins, keys, businesses and members (an entry of `GET /__sandbox/credentials`). */
 export type ClientCredentials = ClientCredentialsView;
@@ -112,6 +119,10 @@ export interface SandboxHandle {
   requests(filter?: RequestSearchInput): Promise<RequestEntryView[]>;
   /** Resolves when as many requests match as expected; rejects with a `VerificationError` otherwise. */
   verify(expectation: RequestVerification): Promise<VerificationView>;
+  /** With `--upstream`: how the upstream's answers differed from the routes (empty without it). */
+  drift(): Promise<DriftReport>;
+  /** Empties the drift report, to measure one run on its own. */
+  clearDrift(): Promise<void>;
   /**
    * Signs the client's owner in and answers scheme A headers (`authorization`, `SECRET_KEY`, `businessId`) for the
    * business (default: the client's first approved one). The sign-in is a request like any other: it is journaled.

@@ -1,6 +1,7 @@
 import { signInContract } from '../contract/api/auth.js';
 import { createClientContract, credentialsContract } from '../contract/control/clients.js';
 import { advanceClockContract, freezeClockContract, getClockContract } from '../contract/control/clock.js';
+import { clearDriftContract, driftContract } from '../contract/control/drift.js';
 import { incomingPaymentContract } from '../contract/control/incoming-payments.js';
 import { ledgerContract } from '../contract/control/money.js';
 import { searchRequestsContract, verifyRequestsContract } from '../contract/control/requests.js';
@@ -33,11 +34,16 @@ function businessIdOf(client: ClientLogin, business: BusinessChoice | undefined)
 function journalAndAuth(
   transport: Transport,
   where: string,
-): Pick<SandboxHandle, 'requests' | 'verify' | 'signIn' | 'schemeB' | 'ledger' | 'addSubscription'> {
+): Pick<
+  SandboxHandle,
+  'requests' | 'verify' | 'signIn' | 'schemeB' | 'ledger' | 'addSubscription' | 'drift' | 'clearDrift'
+> {
   const control = contractCaller(transport, where, 'control');
   const api = contractCaller(transport, where, 'api');
   return {
     ledger: (businessId, query = {}) => control.data(ledgerContract, { params: { id: businessId }, query }),
+    drift: () => control.data(driftContract, {}),
+    clearDrift: () => control.done(clearDriftContract, {}),
     addSubscription: (businessId, plan) =>
       control.data(addSubscriptionContract, { params: { id: businessId }, body: plan }),
     requests: (filter = {}) => control.page(searchRequestsContract, { body: filter }),

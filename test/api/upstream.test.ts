@@ -333,6 +333,18 @@ describe('--upstream: what the app gets when the upstream fails it, and what the
     }
   });
 
+  it('the handle reads and clears the same report', async () => {
+    await sandbox.clearDrift();
+    await call(sandbox, 'GET', `${AUDITS}/extra`);
+    expect(await sandbox.drift()).toEqual(await report());
+    expect((await sandbox.drift()).routes[0]?.findings[0]).toMatchObject({
+      kind: 'extra-field',
+      at: 'data.branchCode',
+    });
+    await sandbox.clearDrift();
+    expect(await sandbox.drift()).toEqual({ upstream: fake.base, routes: [] });
+  });
+
   it('DELETE /__sandbox/drift empties the report', async () => {
     await call(sandbox, 'GET', `${AUDITS}/missing`);
     expect((await report()).routes.length).toBeGreaterThan(0);
