@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settings } from '../../src/config.js';
-import { CONTROL_DOCS_URL } from '../../src/contract/mounts.js';
-import { TOKEN_FORM_MAX_BYTES } from '../../src/dashboard/token.js';
-import { tokenPage } from '../../src/dashboard/token-page.js';
-import { DOCS_PAGE } from '../../src/openapi/docs-page.js';
-import type { Sandbox } from '../../src/sandbox.js';
-import { memorySandbox } from '../support/sandbox.js';
+import { settings } from '../../../src/config.js';
+import { CONTROL_DOCS_URL } from '../../../src/contract/mounts.js';
+import { TOKEN_FORM_MAX_BYTES } from '../../../src/dashboard/token.js';
+import { tokenPage } from '../../../src/dashboard/token-page.js';
+import { DOCS_PAGE } from '../../../src/openapi/docs-page.js';
+import type { Sandbox } from '../../../src/sandbox.js';
+import { memorySandbox } from '../../support/sandbox.js';
 
 // With --control-token, a browser opening the dashboard without the token gets a page that asks for it (401,
 // HTML); every other client keeps the JSON 401. The page's form POSTs `token` (and `next`) back to the dashboard,

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import clients from '../../fixtures/clients.json' with { type: 'json' };
-import roles from '../../fixtures/roles.json' with { type: 'json' };
-import { dispute } from '../../src/contract/api/disputes.js';
-import { singleUseAccount, virtualAccount } from '../../src/contract/api/virtual-accounts.js';
-import { paymentReceived } from '../../src/contract/control/incoming-payments.js';
-import { approvedBusiness } from '../../src/contract/control/money.js';
-import { outboxMessage } from '../../src/contract/control/outbox.js';
-import { readyScenarios } from '../../src/contract/control/scenarios.js';
-import { virtualAccount as listedVirtualAccount } from '../../src/contract/control/virtual-accounts.js';
+import clients from '../../../fixtures/clients.json' with { type: 'json' };
+import roles from '../../../fixtures/roles.json' with { type: 'json' };
+import { dispute } from '../../../src/contract/api/disputes.js';
+import { singleUseAccount, virtualAccount } from '../../../src/contract/api/virtual-accounts.js';
+import { paymentReceived } from '../../../src/contract/control/incoming-payments.js';
+import { approvedBusiness } from '../../../src/contract/control/money.js';
+import { outboxMessage } from '../../../src/contract/control/outbox.js';
+import { readyScenarios } from '../../../src/contract/control/scenarios.js';
+import { virtualAccount as listedVirtualAccount } from '../../../src/contract/control/virtual-accounts.js';
 import {
   ENTRIES_PER_FRAME,
   FLUSH_MS,
@@ -15,14 +15,23 @@ import {
   PAGE_BYTES_PER_SECOND,
   PAGES_PER_TURN,
   REQUESTS_PER_FRAME,
-} from '../../src/dashboard/live.js';
-import { FOLD_CLIENTS_OVER } from '../../src/dashboard/views.js';
-import { type Sandbox, type SandboxOptions, version } from '../../src/sandbox.js';
-import { dataOf, pageOf } from '../support/answers.js';
-import { BANK, bulkHelpers, keysA1, processBatch, RECEIVER } from '../support/bulk.js';
-import { transferEntry } from '../support/money.js';
-import { refusedUrl } from '../support/receiver.js';
-import { A, B, call, memorySandbox, ownerHeaders, schemeA, schemeB, tokenFor } from '../support/sandbox.js';
+} from '../../../src/dashboard/live.js';
+import { FOLD_CLIENTS_OVER } from '../../../src/dashboard/views.js';
+import { type Sandbox, type SandboxOptions, version } from '../../../src/sandbox.js';
+import { dataOf, pageOf } from '../../support/answers.js';
+import { BANK, bulkHelpers, keysA1, processBatch, RECEIVER } from '../../support/bulk.js';
+import { transferEntry } from '../../support/money.js';
+import { refusedUrl } from '../../support/receiver.js';
+import {
+  A,
+  B,
+  call,
+  memorySandbox,
+  ownerHeaders,
+  schemeA,
+  schemeB,
+  tokenFor,
+} from '../../support/sandbox.js';
 import {
   attemptsRecorded,
   delivery,
@@ -30,7 +39,7 @@ import {
   incomingPayment,
   openVirtualAccount,
   webhookSetup,
-} from '../support/webhooks.js';
+} from '../../support/webhooks.js';
 
 // The live dashboard at /__sandbox/ui: the server-rendered page, its assets, the server-sent events that keep
 // it current, and how --control-token reaches it through the `sandbox_token` cookie.
