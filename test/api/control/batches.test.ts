@@ -30,6 +30,7 @@ import {
   QUEUED,
 } from '../../support/bulk.js';
 import { setBalance } from '../../support/money.js';
+import { onePage, pageAt } from '../../support/pagination.js';
 import {
   A,
   B,
@@ -135,15 +136,7 @@ describe('GET /__sandbox/bulk-transfers', () => {
       completedItems: 1,
       failedItems: 1,
     });
-    expect(pagination).toEqual({
-      totalCount: 5,
-      hasNextPage: false,
-      hasPreviousPage: false,
-      nextPage: 0,
-      previousPage: 0,
-      limit: 10,
-      lastPage: 1,
-    });
+    expect(pagination).toEqual(onePage(5, 10));
   });
 
   it('filters by clientId', async () => {
@@ -173,15 +166,7 @@ describe('GET /__sandbox/bulk-transfers', () => {
   it('pages with page and limit', async () => {
     const one = await listBatches(sandbox, '?page=1&limit=2');
     expect(one.data.map((r) => r.id)).toEqual([last.id, partial.id]);
-    expect(one.pagination).toEqual({
-      totalCount: 5,
-      hasNextPage: true,
-      hasPreviousPage: false,
-      nextPage: 2,
-      previousPage: 0,
-      limit: 2,
-      lastPage: 3,
-    });
+    expect(one.pagination).toEqual(pageAt(1, { totalCount: 5, limit: 2, lastPage: 3 }));
     const two = await listBatches(sandbox, '?page=2&limit=2');
     expect(two.data.map((r) => r.id)).toEqual([ofA2.id, ofB.id]);
     expect(two.pagination).toMatchObject({
@@ -565,15 +550,7 @@ describe('GET /__sandbox/virtual-accounts', () => {
     expect(data.map((v) => v.clientRef)).toEqual(newestFirst.map((o) => o.reference));
     expect(data.map((v) => v.clientId)).toEqual(newestFirst.map((o) => o.clientId));
     expect(data.map((v) => v.businessId)).toEqual(newestFirst.map((o) => o.businessId));
-    expect(pagination).toEqual({
-      totalCount: 3,
-      hasNextPage: false,
-      hasPreviousPage: false,
-      nextPage: 0,
-      previousPage: 0,
-      limit: 10,
-      lastPage: 1,
-    });
+    expect(pagination).toEqual(onePage(3, 10));
   });
 
   it('shows expiresAt as ISO 8601 text, createdAt plus the 30-minute default; null for a permanent account', async () => {

@@ -11,6 +11,7 @@ import { type OutboxMessageView, outboxMessage } from '../../../src/contract/con
 import { createSandbox, type Sandbox } from '../../../src/sandbox.js';
 import { dataOf, pageOf } from '../../support/answers.js';
 import { accountBalance, feeFor, ledgerOf, transferEntry } from '../../support/money.js';
+import { onePage } from '../../support/pagination.js';
 import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../../support/sandbox.js';
 import { stateOf } from '../../support/store.js';
 
@@ -474,15 +475,7 @@ describe('subscriptions', () => {
         'interval',
         'packageName',
       ]);
-    expect(pagination).toEqual({
-      totalCount: 3,
-      hasNextPage: false,
-      hasPreviousPage: false,
-      nextPage: 0,
-      previousPage: 0,
-      limit: 10,
-      lastPage: 1,
-    });
+    expect(pagination).toEqual(onePage(3, 10));
   });
 
   it("lists B1's one plan to B, and none to A2", async () => {

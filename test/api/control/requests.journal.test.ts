@@ -14,6 +14,7 @@ import { isReply } from '../../../src/contract/kit.js';
 import { isSecretField, masked, redactJson } from '../../../src/domain/redact.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox.js';
 import { answerOf, bodyOf, dataOf, pageOf } from '../../support/answers.js';
+import { pageAt } from '../../support/pagination.js';
 import {
   A,
   B,
@@ -323,15 +324,7 @@ describe('filters', () => {
     for (let i = 0; i < 7; i++) await call(sandbox, 'GET', `/__sandbox/health?i=${i}`);
     const first = await journal(sandbox, '?path=health&limit=3');
     expect(first.data.map((e) => e.query.i)).toEqual(['6', '5', '4']);
-    expect(first.pagination).toEqual({
-      totalCount: 7,
-      hasNextPage: true,
-      hasPreviousPage: false,
-      nextPage: 2,
-      previousPage: 0,
-      limit: 3,
-      lastPage: 3,
-    });
+    expect(first.pagination).toEqual(pageAt(1, { totalCount: 7, limit: 3, lastPage: 3 }));
     const last = await journal(sandbox, '?path=health&limit=3&page=3');
     expect(last.data.map((e) => e.query.i)).toEqual(['0']);
     expect((await journal(sandbox, '?path=health')).pagination.limit).toBe(100);

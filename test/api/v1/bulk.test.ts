@@ -26,6 +26,7 @@ import {
   QUEUED,
 } from '../../support/bulk.js';
 import { ledgerOf, setBalance } from '../../support/money.js';
+import { onePage, pageAt } from '../../support/pagination.js';
 import {
   A,
   B,
@@ -298,29 +299,13 @@ describe('list bulk transfers', () => {
       const { items: _items, ...withoutItems } = full ?? { items: [] };
       expect(summary).toEqual(withoutItems);
     }
-    expect(pagination).toEqual({
-      totalCount: 3,
-      hasNextPage: false,
-      hasPreviousPage: false,
-      nextPage: 0,
-      previousPage: 0,
-      limit: 10,
-      lastPage: 1,
-    });
+    expect(pagination).toEqual(onePage(3, 10));
   });
 
   it('pages with page and limit', async () => {
     const first = await list(sandbox, keysA1, '?page=1&limit=2');
     expect(first.data.map((b) => b.batchName)).toEqual(['Third', 'Second']);
-    expect(first.pagination).toEqual({
-      totalCount: 3,
-      hasNextPage: true,
-      hasPreviousPage: false,
-      nextPage: 2,
-      previousPage: 0,
-      limit: 2,
-      lastPage: 2,
-    });
+    expect(first.pagination).toEqual(pageAt(1, { totalCount: 3, limit: 2, lastPage: 2 }));
     const second = await list(sandbox, keysA1, '?page=2&limit=2');
     expect(second.data.map((b) => b.batchName)).toEqual(['First']);
     expect(second.pagination).toMatchObject({ hasNextPage: false, hasPreviousPage: true, previousPage: 1 });

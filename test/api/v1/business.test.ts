@@ -4,6 +4,7 @@ import { business, createdBusiness, customer } from '../../../src/contract/api/b
 import { errorEnvelope } from '../../../src/contract/wire.js';
 import type { Sandbox } from '../../../src/sandbox.js';
 import { bodyOf, dataOf, pageOf } from '../../support/answers.js';
+import { onePage, pageAt } from '../../support/pagination.js';
 import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../../support/sandbox.js';
 
 const DETAILS = '/api/v1/clients/business/account-details';
@@ -80,15 +81,7 @@ describe('list businesses', () => {
     expect(data.map((b) => b.id).sort()).toEqual([A.a1.id, A.a2.id].sort());
     expect(data.every((b) => b.clientId === A.id)).toBe(true);
     expect(JSON.stringify(data)).not.toContain(B.b1.id);
-    expect(pagination).toEqual({
-      totalCount: 2,
-      hasNextPage: false,
-      hasPreviousPage: false,
-      nextPage: 0,
-      previousPage: 0,
-      limit: 10,
-      lastPage: 1,
-    });
+    expect(pagination).toEqual(onePage(2, 10));
   });
 
   it('lists the same whatever businessId header is sent', async () => {
@@ -124,24 +117,8 @@ describe('list businesses', () => {
     expect(p1.data).toHaveLength(1);
     expect(p2.data).toHaveLength(1);
     expect(p1.data[0]?.id).not.toBe(p2.data[0]?.id);
-    expect(p1.pagination).toEqual({
-      totalCount: 2,
-      hasNextPage: true,
-      hasPreviousPage: false,
-      nextPage: 2,
-      previousPage: 0,
-      limit: 1,
-      lastPage: 2,
-    });
-    expect(p2.pagination).toEqual({
-      totalCount: 2,
-      hasNextPage: false,
-      hasPreviousPage: true,
-      nextPage: 0,
-      previousPage: 1,
-      limit: 1,
-      lastPage: 2,
-    });
+    expect(p1.pagination).toEqual(pageAt(1, { totalCount: 2, limit: 1, lastPage: 2 }));
+    expect(p2.pagination).toEqual(pageAt(2, { totalCount: 2, limit: 1, lastPage: 2 }));
   });
 });
 
@@ -160,15 +137,7 @@ describe('list customers', () => {
     expect(res.status).toBe(200);
     const { data, pagination } = pageOf(res, customer);
     expect(data).toHaveLength(10);
-    expect(pagination).toEqual({
-      totalCount: 30,
-      hasNextPage: true,
-      hasPreviousPage: false,
-      nextPage: 2,
-      previousPage: 0,
-      limit: 10,
-      lastPage: 3,
-    });
+    expect(pagination).toEqual(pageAt(1, { totalCount: 30, limit: 10, lastPage: 3 }));
   });
 
   it('gives customers with exactly the spec fields', async () => {
@@ -200,15 +169,7 @@ describe('list customers', () => {
   it('page=3 is the last page', async () => {
     const { data, pagination } = pageOf(await list('?page=3&limit=10'), customer);
     expect(data).toHaveLength(10);
-    expect(pagination).toEqual({
-      totalCount: 30,
-      hasNextPage: false,
-      hasPreviousPage: true,
-      nextPage: 0,
-      previousPage: 2,
-      limit: 10,
-      lastPage: 3,
-    });
+    expect(pagination).toEqual(pageAt(3, { totalCount: 30, limit: 10, lastPage: 3 }));
   });
 
   it('the three pages are disjoint and together equal the whole list, in order', async () => {
@@ -233,15 +194,7 @@ describe('list customers', () => {
     expect(res.status).toBe(200);
     const { data, pagination } = pageOf(res, customer);
     expect(data).toHaveLength(30);
-    expect(pagination).toEqual({
-      totalCount: 30,
-      hasNextPage: false,
-      hasPreviousPage: false,
-      nextPage: 0,
-      previousPage: 0,
-      limit: 100,
-      lastPage: 1,
-    });
+    expect(pagination).toEqual(onePage(30, 100));
   });
 
   it('limit=7 rounds lastPage up', async () => {
@@ -256,15 +209,7 @@ describe('list customers', () => {
     expect(res.status).toBe(200);
     const { data, pagination } = pageOf(res, customer);
     expect(data).toHaveLength(30);
-    expect(pagination).toEqual({
-      totalCount: 30,
-      hasNextPage: false,
-      hasPreviousPage: false,
-      nextPage: 0,
-      previousPage: 0,
-      limit,
-      lastPage: 1,
-    });
+    expect(pagination).toEqual(onePage(30, limit));
   });
 
   it.each(['page=0', 'page=-1', 'page=abc', 'page=1.5', 'limit=0', 'limit=1.5', 'limit=-5', 'limit=abc'])(
@@ -286,15 +231,7 @@ describe('list customers', () => {
     expect(res.status).toBe(200);
     const { data, pagination } = pageOf(res, customer);
     expect(data).toEqual([]);
-    expect(pagination).toEqual({
-      totalCount: 0,
-      hasNextPage: false,
-      hasPreviousPage: false,
-      nextPage: 0,
-      previousPage: 0,
-      limit: 10,
-      lastPage: 1,
-    });
+    expect(pagination).toEqual(onePage(0, 10));
   });
 
   it("B's business gives B's customers only", async () => {

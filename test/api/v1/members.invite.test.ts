@@ -6,6 +6,7 @@ import { member } from '../../../src/contract/api/members.js';
 import { outboxMessage } from '../../../src/contract/control/outbox.js';
 import { createSandbox, type Sandbox } from '../../../src/sandbox.js';
 import { dataOf, pageOf } from '../../support/answers.js';
+import { pageAt } from '../../support/pagination.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../../support/sandbox.js';
 
 const MEMBERS = '/api/v1/clients/members';
@@ -174,15 +175,7 @@ describe('inviting a member', () => {
     const page = await call(sandbox, 'GET', `${MEMBERS}?page=2&limit=4`, { headers: owner });
     expect(page.status).toBe(200);
     expect(page.body.data).toHaveLength(2);
-    expect(page.body.pagination).toEqual({
-      totalCount: 6,
-      hasNextPage: false,
-      hasPreviousPage: true,
-      nextPage: 0,
-      previousPage: 1,
-      limit: 4,
-      lastPage: 2,
-    });
+    expect(page.body.pagination).toEqual(pageAt(2, { totalCount: 6, limit: 4, lastPage: 2 }));
   });
 
   it("never lists A's members to B", async () => {

@@ -3,6 +3,7 @@ import roles from '../../../fixtures/roles.json' with { type: 'json' };
 import { memberRole } from '../../../src/contract/api/members.js';
 import type { Sandbox } from '../../../src/sandbox.js';
 import { pageOf } from '../../support/answers.js';
+import { onePage, pageAt } from '../../support/pagination.js';
 import { A, B, call, memorySandbox, schemeA, tokenFor } from '../../support/sandbox.js';
 
 const ROLES = '/api/v1/clients/members/roles';
@@ -27,29 +28,13 @@ describe('member roles', () => {
     for (const role of data) expect(Object.keys(role).sort()).toEqual(['id', 'name']);
     expect(byName(data)).toEqual(byName(roles));
     expect(data.map((r) => r.name).sort()).toEqual(['Admin', 'Manager', 'Viewer']);
-    expect(pagination).toEqual({
-      totalCount: 3,
-      hasNextPage: false,
-      hasPreviousPage: false,
-      nextPage: 0,
-      previousPage: 0,
-      limit: 10,
-      lastPage: 1,
-    });
+    expect(pagination).toEqual(onePage(3, 10));
   });
 
   it('pages like every list: limit=2 gives two and a next page, page 2 the third', async () => {
     const first = pageOf(await call(sandbox, 'GET', `${ROLES}?limit=2`, { headers }), memberRole);
     expect(first.data).toHaveLength(2);
-    expect(first.pagination).toEqual({
-      totalCount: 3,
-      hasNextPage: true,
-      hasPreviousPage: false,
-      nextPage: 2,
-      previousPage: 0,
-      limit: 2,
-      lastPage: 2,
-    });
+    expect(first.pagination).toEqual(pageAt(1, { totalCount: 3, limit: 2, lastPage: 2 }));
     const second = pageOf(await call(sandbox, 'GET', `${ROLES}?page=2&limit=2`, { headers }), memberRole);
     expect(second.data).toHaveLength(1);
     expect(second.pagination).toMatchObject({ hasNextPage: false, hasPreviousPage: true, previousPage: 1 });

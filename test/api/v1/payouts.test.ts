@@ -4,6 +4,7 @@ import { auditEntry } from '../../../src/contract/api/audits.js';
 import { type PayoutAccountView, payoutAccount } from '../../../src/contract/api/payouts.js';
 import type { Sandbox } from '../../../src/sandbox.js';
 import { pageOf } from '../../support/answers.js';
+import { onePage, pageAt } from '../../support/pagination.js';
 import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../../support/sandbox.js';
 
 const PAYOUTS = '/api/v1/clients/business/payouts';
@@ -38,15 +39,7 @@ describe('payout accounts', () => {
   it('starts empty, with the pagination object', async () => {
     expect(await list()).toEqual({
       data: [],
-      pagination: {
-        totalCount: 0,
-        hasNextPage: false,
-        hasPreviousPage: false,
-        nextPage: 0,
-        previousPage: 0,
-        limit: 10,
-        lastPage: 1,
-      },
+      pagination: onePage(0, 10),
     });
   });
 
@@ -110,15 +103,7 @@ describe('payout accounts', () => {
     const page2 = await list(headers, '?page=2&limit=2');
     expect(page1.data).toHaveLength(2);
     expect(page2.data).toHaveLength(1);
-    expect(page1.pagination).toEqual({
-      totalCount: 3,
-      hasNextPage: true,
-      hasPreviousPage: false,
-      nextPage: 2,
-      previousPage: 0,
-      limit: 2,
-      lastPage: 2,
-    });
+    expect(page1.pagination).toEqual(pageAt(1, { totalCount: 3, limit: 2, lastPage: 2 }));
     expect(page2.pagination).toMatchObject({ hasNextPage: false, hasPreviousPage: true, previousPage: 1 });
     const all = (await list()).data.map((p) => p.id);
     expect([...page1.data, ...page2.data].map((p) => p.id)).toEqual(all);
