@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type AuditEntryView, auditEntry } from '../../../src/contract/api/audits.js';
 import type { BulkTransferWithItemsView } from '../../../src/contract/api/bulk.js';
 import {
@@ -40,6 +40,7 @@ import {
   schemeA,
   schemeB,
   tokenFor,
+  useSandbox,
 } from '../../support/sandbox.js';
 import { openVirtualAccount } from '../../support/webhooks.js';
 
@@ -98,14 +99,13 @@ async function auditsOf(sandbox: Sandbox, headers: Record<string, string>): Prom
 }
 
 describe('GET /__sandbox/bulk-transfers', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let first: BulkTransferWithItemsView;
   let ofB: BulkTransferWithItemsView;
   let ofA2: BulkTransferWithItemsView;
   let last: BulkTransferWithItemsView;
   let partial: BulkTransferWithItemsView;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     first = await create(sandbox, transfers(2), keysA1, 'First');
     ofB = await create(sandbox, transfers(1), keysB1, 'Of B');
     ofA2 = await create(sandbox, transfers(1), keysA2, 'Of A2');
@@ -117,7 +117,6 @@ describe('GET /__sandbox/bulk-transfers', () => {
     );
     last = await create(sandbox, transfers(3), keysA1, 'Last');
   });
-  afterAll(() => sandbox.close());
 
   it('lists the batches of every client, newest first, each with its clientId and no items', async () => {
     const { data, pagination } = await listBatches(sandbox);
@@ -200,11 +199,7 @@ describe('GET /__sandbox/bulk-transfers', () => {
 });
 
 describe('GET /__sandbox/bulk-transfers/:id', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await memorySandbox();
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox();
 
   it('answers the batch with its items in submission order and its clientId', async () => {
     const items = [
@@ -245,13 +240,11 @@ describe('GET /__sandbox/bulk-transfers/:id', () => {
 });
 
 describe('POST /__sandbox/bulk-transfers/:id/reprocess', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let ownerA1: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     ownerA1 = await ownerHeaders(sandbox);
   });
-  afterAll(() => sandbox.close());
 
   it('retries every failed item with {} and writes a "Sandbox operator" audit entry', async () => {
     const items = [
@@ -485,11 +478,7 @@ describe('POST /__sandbox/bulk-transfers/:id/reprocess', () => {
 });
 
 describe('reprocess while the batch is processing', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await memorySandbox({ bulkItemDelay: 50 });
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox({ bulkItemDelay: 50 });
 
   it('answers 200 already being processed, without a jobId, and retries nothing', async () => {
     const batch = await create(sandbox, [
@@ -511,11 +500,10 @@ describe('reprocess while the batch is processing', () => {
 });
 
 describe('GET /__sandbox/virtual-accounts', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   const opened: { account: VirtualAccountView; reference: string; clientId: string; businessId: string }[] =
     [];
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     // A frozen clock: an account's createdAt and its expiry are read from it a moment apart.
     expect((await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: { frozen: true } })).status).toBe(
       200,
@@ -534,7 +522,6 @@ describe('GET /__sandbox/virtual-accounts', () => {
       opened.push({ account: dataOf(res, virtualAccount), reference, clientId, businessId });
     }
   });
-  afterAll(() => sandbox.close());
 
   async function listAccounts(query = ''): Promise<PageView<VirtualAccountRowView>> {
     const res = await call(sandbox, 'GET', `${VIRTUAL_ACCOUNTS}${query}`);

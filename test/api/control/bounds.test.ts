@@ -1,24 +1,21 @@
 // Issue 28, point 5: a control answer that grows with the state is a page (the ledger, the outbox, the
 // credentials), and the one that cannot be (the state export) is streamed a chunk at a time.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { credentials } from '../../../src/contract/control/clients.js';
 import { ledger } from '../../../src/contract/control/money.js';
 import { outboxMessage } from '../../../src/contract/control/outbox.js';
-import type { Sandbox } from '../../../src/sandbox.js';
 import { dataOf, pageOf } from '../../support/answers.js';
 import { setBalance } from '../../support/money.js';
 import { pageAt } from '../../support/pagination.js';
-import { A, B, call, memorySandbox, schemeA, tokenFor } from '../../support/sandbox.js';
+import { A, B, call, memorySandbox, schemeA, tokenFor, useSandbox } from '../../support/sandbox.js';
 import { stateOf } from '../../support/store.js';
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 beforeAll(async () => {
-  sandbox = await memorySandbox();
   // 150 balance adjustments: 150 ledger entries of A1, each a different balance.
   for (let i = 1; i <= 150; i++) await setBalance(sandbox, A.a1.id, 500_000_000 + i);
 });
-afterAll(() => sandbox.close());
 
 const ledgerPage = async (query = '') => {
   const res = await call(sandbox, 'GET', `/__sandbox/businesses/${A.a1.id}/ledger${query}`);

@@ -12,7 +12,16 @@ import { createSandbox, type Sandbox } from '../../../src/sandbox.js';
 import { dataOf, pageOf } from '../../support/answers.js';
 import { accountBalance, feeFor, ledgerOf, transferEntry } from '../../support/money.js';
 import { onePage } from '../../support/pagination.js';
-import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../../support/sandbox.js';
+import {
+  A,
+  B,
+  call,
+  memorySandbox,
+  ownerHeaders,
+  schemeA,
+  tokenFor,
+  useSandbox,
+} from '../../support/sandbox.js';
 import { stateOf } from '../../support/store.js';
 
 const DETAILS = '/api/v1/clients/business/account-details';
@@ -26,10 +35,9 @@ const NOW = Date.parse('2025-06-01T10:00:00.000Z');
 const balancePath = (id: string) => `/__sandbox/businesses/${id}/balance`;
 
 describe('set balance', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let headers: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     headers = await ownerHeaders(sandbox);
   });
 
@@ -195,9 +203,8 @@ describe('rotate secret with a 60 s grace period', () => {
 });
 
 describe('outbox filters', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     const headersA = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
     const headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
     for (const [headers, businessName] of [
@@ -322,7 +329,7 @@ describe('balances stay exact', () => {
 });
 
 describe('ledger filtered by retrievalReference', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let headersA: Record<string, string>;
   let headersB: Record<string, string>;
   const ledgerPath = (businessId: string, reference: string) =>
@@ -344,7 +351,6 @@ describe('ledger filtered by retrievalReference', () => {
     });
 
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     headersA = await ownerHeaders(sandbox);
     headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
     for (const reference of ['ledger-1', 'ledger-2', 'shared-ref'])
@@ -444,11 +450,10 @@ describe('subscriptions', () => {
     clientId,
   });
 
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let headersA1: Record<string, string>;
   let headersB1: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     headersA1 = await ownerHeaders(sandbox);
     headersB1 = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
   });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import banks from '../../../fixtures/banks.json' with { type: 'json' };
 import billers from '../../../fixtures/billers.json' with { type: 'json' };
@@ -13,9 +13,8 @@ import { BANK_DOCS, type RouteContract } from '../../../src/contract/kit.js';
 import { answerSchema } from '../../../src/contract/wire.js';
 import { DOCS_ASSETS, DOCS_ASSETS_FOLDER } from '../../../src/openapi/assets.js';
 import type { OpenApiDocument } from '../../../src/openapi/document.js';
-import type { Sandbox } from '../../../src/sandbox.js';
 import { dataOf } from '../../support/answers.js';
-import { A, call, memorySandbox, schemeA, schemeB, tokenFor } from '../../support/sandbox.js';
+import { A, call, schemeA, schemeB, tokenFor, useSandbox } from '../../support/sandbox.js';
 
 /** Routes served beside the two documents: the documents, the reference page, and uploaded files. */
 const OUTSIDE_THE_DOCUMENTS = [
@@ -26,7 +25,7 @@ const OUTSIDE_THE_DOCUMENTS = [
   'GET /__sandbox/ui/assets/{file}',
 ];
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let api: OpenApiDocument;
 let control: OpenApiDocument;
 
@@ -62,11 +61,9 @@ const byId = (id: string): RouteContract => {
 };
 
 beforeAll(async () => {
-  sandbox = await memorySandbox();
   api = await documentAt('/openapi.json');
   control = await documentAt('/__sandbox/openapi.json');
 });
-afterAll(() => sandbox.close());
 
 describe('OpenAPI documents', () => {
   it.each([

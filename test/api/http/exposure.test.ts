@@ -1,11 +1,11 @@
 // Issue 28, points 2 and 3: without --control-token, no page of another site can drive the control API (a
 // cross-site form or script), and no page can reach the sandbox by a name that is not its own (DNS rebinding).
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { credentials } from '../../../src/contract/control/clients.js';
 import type { Sandbox } from '../../../src/sandbox.js';
 import { dataOf } from '../../support/answers.js';
-import { A, call, memorySandbox } from '../../support/sandbox.js';
+import { A, call, memorySandbox, useSandbox } from '../../support/sandbox.js';
 
 const ATTACKER = 'attacker.example';
 const OWN = 'localhost:4010';
@@ -14,11 +14,7 @@ const OWN = 'localhost:4010';
 const stateOf = (sandbox: Sandbox) => JSON.stringify(sandbox.store.exportState());
 
 describe('a sandbox on a loopback address without a token', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await memorySandbox({ host: '127.0.0.1', allowedHosts: ['sandbox.test'] });
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox({ host: '127.0.0.1', allowedHosts: ['sandbox.test'] });
 
   it('answers a Host that is not its own 403, on every path, and gives nothing away', async () => {
     for (const path of [

@@ -10,11 +10,11 @@ import { payoutAccount } from '../../../src/contract/api/payouts.js';
 import { controlContracts } from '../../../src/contract/control/index.js';
 import { MAX_TEXT } from '../../../src/domain/fields.js';
 import { BEARER_REQUIRED, TOKEN_REQUIRED } from '../../../src/http/auth.js';
-import { type RunningSandbox, type Sandbox, startSandbox } from '../../../src/sandbox.js';
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox.js';
 import { dataOf, pageOf } from '../../support/answers.js';
 import { BANK, BULK, keysA1, RECEIVER } from '../../support/bulk.js';
 import { transferEntry } from '../../support/money.js';
-import { A, call, memorySandbox, schemeA, tokenFor } from '../../support/sandbox.js';
+import { A, call, memorySandbox, schemeA, tokenFor, useSandbox } from '../../support/sandbox.js';
 
 // Issue 17: the sandbox takes what the bank takes. Each rule the bank does not state, removed, with the value a
 // production request may carry; the Bearer scheme in any case; ids in any case; messages in the sandbox's words;
@@ -31,18 +31,16 @@ const PNG = new Uint8Array([
   0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4, 0x89,
 ]);
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let token: string;
 let owner: Record<string, string>;
 let refs = 0;
 const reference = () => `fidelity-${++refs}`;
 
 beforeAll(async () => {
-  sandbox = await memorySandbox();
   token = await tokenFor(sandbox, A.owner);
   owner = schemeA(token, A.secretKey, A.a1.id);
 });
-afterAll(() => sandbox.close());
 
 const transfer = (body: Record<string, unknown> = {}) =>
   call(sandbox, 'POST', `${FUNDS}/transfer`, {

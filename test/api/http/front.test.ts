@@ -1,25 +1,22 @@
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { front } from '../../../src/http/front.js';
 import type { RequestEntry } from '../../../src/http/request-log.js';
-import type { Sandbox } from '../../../src/sandbox.js';
-import { A, call, memorySandbox, tokenFor } from '../../support/sandbox.js';
+import { A, call, memorySandbox, tokenFor, useSandbox } from '../../support/sandbox.js';
 
 // The front of the app (src/http/front.ts) sits around Hono's fetch: the request id and the journal, with no
 // middleware chain in front of a route. A read whose route answers at once is answered within the call: no
 // promise for each layer, which is most of what a cheap read costs (see the reads benchmark).
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let headers: Record<string, string>;
 beforeAll(async () => {
-  sandbox = await memorySandbox();
   headers = {
     authorization: `Bearer ${await tokenFor(sandbox, A.owner)}`,
     SECRET_KEY: A.secretKey,
     businessId: A.a1.id,
   };
 });
-afterAll(() => sandbox.close());
 
 const url = (path: string) => `http://localhost${path}`;
 

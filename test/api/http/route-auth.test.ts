@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiContracts } from '../../../src/contract/api/index.js';
 import { rotatedSecret } from '../../../src/contract/control/clients.js';
 import type { RouteContract as Route } from '../../../src/contract/kit.js';
@@ -9,9 +9,8 @@ import {
   INVALID_BUSINESS_ID,
   PRODUCTION_KEY_MESSAGE,
 } from '../../../src/http/auth.js';
-import type { Sandbox } from '../../../src/sandbox.js';
 import { dataOf } from '../../support/answers.js';
-import { A, B, call, memorySandbox, schemeA, schemeB, tokenFor } from '../../support/sandbox.js';
+import { A, B, call, schemeA, schemeB, tokenFor, useSandbox } from '../../support/sandbox.js';
 
 // Generated from the route definitions: every route of the bank's API refuses the credentials its auth does not
 // accept, with the status and message of that refusal, and changes nothing when it does. A route added to the
@@ -24,16 +23,14 @@ const UNKNOWN_BUSINESS = '00000000-0000-4000-8000-000000000000';
 /** Client A's secret with its last character changed. */
 const WRONG_SECRET = A.secretKey.replace(/.$/, (c) => (c === '0' ? '1' : '0'));
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 const tokens = {} as Record<RoleName, string>;
 
 beforeAll(async () => {
-  sandbox = await memorySandbox();
   tokens.Admin = await tokenFor(sandbox, A.owner);
   tokens.Manager = await tokenFor(sandbox, A.manager);
   tokens.Viewer = await tokenFor(sandbox, A.viewer);
 });
-afterAll(() => sandbox.close());
 
 const label = (route: Route) => `${route.method.toUpperCase()} ${route.path}`;
 
@@ -163,15 +160,13 @@ describe('scheme A routes (bearer token and SECRET_KEY)', () => {
 });
 
 describe('scheme A routes, with a secret rotated out and in its grace period', () => {
-  let rotated: Sandbox;
+  const rotated = useSandbox({ secretGrace: 3600 });
   let token: string;
   beforeAll(async () => {
-    rotated = await memorySandbox({ secretGrace: 3600 });
     token = await tokenFor(rotated, A.owner);
     const res = await call(rotated, 'POST', `/__sandbox/clients/${A.id}/rotate-secret`);
     expect(dataOf(res, rotatedSecret).secretKey).not.toBe(A.secretKey);
   });
-  afterAll(() => rotated.close());
 
   it.each(schemeARoutes.map((r) => [label(r), r] as const))(
     '%s: the old key as its auth says (get-keys wants the current one)',

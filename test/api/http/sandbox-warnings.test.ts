@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeNuban } from '../../../src/domain/nuban.js';
 import { isPrivateHost, WARNING_HEADER } from '../../../src/domain/stricter-in-production.js';
-import { type RunningSandbox, type Sandbox, startSandbox } from '../../../src/sandbox.js';
-import { A, call, memorySandbox, ownerHeaders, schemeB } from '../../support/sandbox.js';
+import { type RunningSandbox, startSandbox } from '../../../src/sandbox.js';
+import { A, call, ownerHeaders, schemeB, useSandbox } from '../../support/sandbox.js';
 
 // Where the sandbox accepts what production refuses, it answers as asked and says so: one `x-sandbox-warning` header
 // per warning, and the same texts on the request's journal entry.
@@ -16,13 +16,11 @@ const WEBHOOK = '/api/v1/clients/settings/update-webhook-url';
 const GOOD = makeNuban('058', '012345678');
 const BAD = `${GOOD.slice(0, 9)}${(Number(GOOD[9]) + 1) % 10}`;
 
-let sandbox: Sandbox;
+const sandbox = useSandbox();
 let owner: Record<string, string>;
 beforeAll(async () => {
-  sandbox = await memorySandbox();
   owner = await ownerHeaders(sandbox);
 });
-afterAll(() => sandbox.close());
 
 const warningsOf = (headers: Headers) => headers.get(WARNING_HEADER)?.split(', ') ?? [];
 

@@ -20,7 +20,7 @@ import { embeddedScenariosDir } from '../../../src/scenarios/library.js';
 import { dataOf, pageOf } from '../../support/answers.js';
 import { deepDeliveryImport } from '../../support/deep-import.js';
 import { transferEntry } from '../../support/money.js';
-import { A, B, call, memorySandbox, schemeA, schemeB, tokenFor } from '../../support/sandbox.js';
+import { A, B, call, memorySandbox, schemeA, schemeB, tokenFor, useSandbox } from '../../support/sandbox.js';
 import { stateOf } from '../../support/store.js';
 
 type Json = Record<string, unknown>;
@@ -480,11 +480,8 @@ const jsonCases: JsonCase[] = [
 ];
 
 describe('prototype pollution: every JSON body', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let tags = 0;
-  beforeAll(async () => {
-    sandbox = await memorySandbox();
-  });
   beforeEach(() => expectNoPollution('before'));
 
   describe.each(jsonCases)('$name', (c) => {
@@ -567,10 +564,9 @@ function suspectKeys(value: unknown, path = ''): string[] {
 }
 
 describe('prototype pollution: state import (PUT /__sandbox/state)', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let exported: Json;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     // Records of every kind that holds a free-form field: an invitation in the outbox (`data`) and a webhook
     // delivery (`payload`), beside the fixtures.
     const me = await tenant(sandbox);
@@ -672,12 +668,11 @@ describe('prototype pollution: state import (PUT /__sandbox/state)', () => {
 });
 
 describe('path traversal: scenario names', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let dir: string;
   /** A valid scenario outside the scenarios folder; loading it would answer every API call 599. */
   let outside: string;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     dir = await mkdtemp(join(tmpdir(), 'sandbox-traversal-'));
     outside = join(dir, 'outside-evil.json');
     await writeFile(
@@ -829,14 +824,13 @@ describe('path traversal: uploads, on a sandbox with a data file', () => {
 });
 
 describe('deeply nested JSON', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let headers: HeaderMap;
   let keyPair: HeaderMap;
   const DEPTH = 100_000;
   const arrays = '['.repeat(DEPTH) + ']'.repeat(DEPTH);
   const objects = `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
     keyPair = schemeB(A.publicKey, A.secretKey, A.a1.id);
   });
@@ -1015,10 +1009,7 @@ describe('secrets are compared in constant time', () => {
 
 describe('--control-token protects every control route', () => {
   const TOKEN = 't0ken';
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await memorySandbox({ controlToken: TOKEN });
-  });
+  const sandbox = useSandbox({ controlToken: TOKEN });
 
   const routes = controlContracts.map((op) => ({
     label: `${op.method.toUpperCase()} /__sandbox${op.path}`,
@@ -1153,12 +1144,11 @@ describe('access tokens after the token key changes', () => {
 });
 
 describe('sandbox and production keys never mix', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let tokenA: string;
   let tokenB: string;
   const live = (key: string, prefix: 'sk_live_' | 'pk_live_') => prefix + key.replace(/^[sp]k_sandbox_/, '');
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     tokenA = await tokenFor(sandbox, A.owner);
     tokenB = await tokenFor(sandbox, B.owner);
   });

@@ -10,7 +10,16 @@ import { type Answered, dataOf, type PageView, pageOf } from '../../support/answ
 import { BULK, bulkHelpers, drain, keysA1, processBatch, REPROCESS } from '../../support/bulk.js';
 import { transferEntry } from '../../support/money.js';
 import { onePage } from '../../support/pagination.js';
-import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../../support/sandbox.js';
+import {
+  A,
+  B,
+  call,
+  memorySandbox,
+  ownerHeaders,
+  schemeA,
+  tokenFor,
+  useSandbox,
+} from '../../support/sandbox.js';
 
 const AUDITS = '/api/v1/clients/business/audits';
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
@@ -54,11 +63,8 @@ async function auditsOf(
 }
 
 describe('audit log of the owner', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let headers: Record<string, string>;
-  beforeAll(async () => {
-    sandbox = await memorySandbox();
-  });
 
   it('records sign-in, webhook update, transfer and payout creation, newest first', async () => {
     const token = await tokenFor(sandbox, A.owner);
@@ -189,10 +195,9 @@ describe("a Manager's actions", () => {
 });
 
 describe('refused requests', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let owner: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     owner = await ownerHeaders(sandbox);
   });
 
@@ -243,11 +248,10 @@ describe('refused requests', () => {
 });
 
 describe('audit isolation between clients', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let headersA: Record<string, string>;
   let headersB: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     headersA = await ownerHeaders(sandbox);
     headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
     expect((await call(sandbox, 'POST', TRANSFER, { headers: headersA, body: transferBody() })).status).toBe(
@@ -287,11 +291,10 @@ describe('audit isolation between clients', () => {
 });
 
 describe('what each action writes: a lower-case verb and category', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let owner: Record<string, string>;
   const bulk = bulkHelpers({ label: 'audit-bulk', narration: 'Audited', batchName: 'Audited batch' });
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     owner = await ownerHeaders(sandbox);
   });
 
@@ -544,11 +547,10 @@ describe('what each action writes: a lower-case verb and category', () => {
 });
 
 describe('filters of the audit log', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let owner: Record<string, string>;
   let all: AuditEntryView[];
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     owner = await ownerHeaders(sandbox);
     const manager = schemeA(await tokenFor(sandbox, A.manager), A.secretKey, A.a1.id);
     await tokenFor(sandbox, A.viewer);

@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from '../../../src/contract/api/auth.js';
 import { apiContracts } from '../../../src/contract/api/index.js';
 import { errorEnvelope } from '../../../src/contract/wire.js';
-import { createSandbox, type Sandbox } from '../../../src/sandbox.js';
+import { createSandbox } from '../../../src/sandbox.js';
 import { bodyOf, dataOf } from '../../support/answers.js';
-import { A, B, call, memorySandbox, schemeA, tokenFor } from '../../support/sandbox.js';
+import { A, B, call, schemeA, tokenFor, useSandbox } from '../../support/sandbox.js';
 
 const SIGNIN = '/api/v1/auth/signin';
 const DETAILS = '/api/v1/clients/business/account-details';
@@ -35,10 +35,7 @@ function expect401(res: { status: number; body: Record<string, unknown> }, messa
 }
 
 describe('sign-in', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await memorySandbox();
-  });
+  const sandbox = useSandbox();
 
   it('returns a 3-part HS256 JWT with the contract claims', async () => {
     const res = await call(sandbox, 'POST', SIGNIN, {
@@ -186,10 +183,9 @@ describe('sign-in', () => {
 });
 
 describe('scheme A failures', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let token: string;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     token = await tokenFor(sandbox, A.owner);
   });
 
@@ -308,12 +304,11 @@ describe('token expiry', () => {
 });
 
 describe('roles', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let viewer: string;
   let manager: string;
   let owner: string;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     viewer = await tokenFor(sandbox, A.viewer);
     manager = await tokenFor(sandbox, A.manager);
     owner = await tokenFor(sandbox, A.owner);

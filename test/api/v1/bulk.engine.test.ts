@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { BulkItemView, BulkTransferWithItemsView } from '../../../src/contract/api/bulk.js';
 import { stateExport } from '../../../src/contract/control/state.js';
 import type { Sandbox } from '../../../src/sandbox.js';
@@ -20,7 +20,7 @@ import {
   type Transfer,
 } from '../../support/bulk.js';
 import { feeFor, ledgerOf, MAGIC, setBalance } from '../../support/money.js';
-import { A, call, memorySandbox } from '../../support/sandbox.js';
+import { A, call, useSandbox } from '../../support/sandbox.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const NIP_SESSION_ID = /^090999\d{24}$/;
@@ -70,11 +70,7 @@ function itemAt(batch: BulkTransferWithItemsView, index: number): BulkItemView {
 }
 
 describe('bulk engine: item outcomes', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await memorySandbox();
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox();
 
   it.each(MAGIC)(
     'fails an item to %s with errorCode %s, %s, and debits it nothing',
@@ -246,11 +242,7 @@ describe('bulk engine: item outcomes', () => {
 });
 
 describe('bulk engine: reprocess', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await memorySandbox();
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox();
 
   it('puts every failed item back with a new reference and the first kept; magic items fail again', async () => {
     const items = [transfer(), magic('0000000051'), transfer(), magic('0000000007')];
@@ -497,12 +489,10 @@ async function expectBatchFailedTwice(
 }
 
 describe('bulk engine: a refused reprocess', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     await call(sandbox, 'POST', '/__sandbox/clock/freeze', { body: {} });
   });
-  afterAll(() => sandbox.close());
 
   it('on Insufficient Funds: one item’s changes nothing; the batch’s leaves it failed with the reason, no item moved', async () => {
     const items = transfers(2, { amount: 2000 });
@@ -594,11 +584,7 @@ describe('bulk engine: a refused reprocess', () => {
 });
 
 describe('bulk engine: reprocess while items are open', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await memorySandbox({ bulkItemDelay: 50 });
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox({ bulkItemDelay: 50 });
 
   it.each([
     ['partially_completed', [transfer(), magic('0000000096')], 1, 1],
@@ -668,11 +654,7 @@ describe('bulk engine: reprocess while items are open', () => {
 });
 
 describe('drain and reset', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await memorySandbox({ bulkItemDelay: 200, bulkConcurrency: 1 });
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox({ bulkItemDelay: 200, bulkConcurrency: 1 });
 
   it('answers 200 at once when idle', async () => {
     const res = await call(sandbox, 'POST', '/__sandbox/drain');

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../../fixtures/banks.json' with { type: 'json' };
 import { type AuditEntryView, auditEntry } from '../../../src/contract/api/audits.js';
 import {
@@ -27,16 +27,7 @@ import {
 } from '../../support/bulk.js';
 import { ledgerOf, setBalance } from '../../support/money.js';
 import { onePage, pageAt } from '../../support/pagination.js';
-import {
-  A,
-  B,
-  call,
-  memorySandbox,
-  ownerHeaders,
-  schemeA,
-  schemeB,
-  tokenFor,
-} from '../../support/sandbox.js';
+import { A, B, call, ownerHeaders, schemeA, schemeB, tokenFor, useSandbox } from '../../support/sandbox.js';
 
 const AUDITS = '/api/v1/clients/business/audits';
 const NO_ACCOUNT = 'No payment account for this business';
@@ -96,15 +87,13 @@ async function list(
 // Which credentials each bulk route refuses, with what status and message, and that a refusal changes nothing:
 // test/api/http/route-auth.test.ts, generated from the route definitions.
 describe("scheme B: a client's batches are its own", () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let batchA: BulkTransferWithItemsView;
   let batchB: BulkTransferWithItemsView;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     batchA = await create(sandbox, transfers(2));
     batchB = await create(sandbox, transfers(1), keysB1);
   });
-  afterAll(() => sandbox.close());
 
   it("lets B read its own batch with B's keys, and not A's", async () => {
     expect((await getBatch(sandbox, batchB.id, keysB1)).id).toBe(batchB.id);
@@ -114,11 +103,7 @@ describe("scheme B: a client's batches are its own", () => {
 });
 
 describe('create a bulk transfer', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await memorySandbox();
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox();
 
   it('answers 201 with the batch and every item pending, in submission order', async () => {
     const items = [
@@ -275,18 +260,16 @@ describe('create a bulk transfer', () => {
 });
 
 describe('list bulk transfers', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   const created: BulkTransferWithItemsView[] = [];
   let batchA2: BulkTransferWithItemsView;
   let batchB: BulkTransferWithItemsView;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     for (const name of ['First', 'Second', 'Third'])
       created.push(await create(sandbox, transfers(2), keysA1, name));
     batchA2 = await create(sandbox, transfers(1), keysA2, 'Of A2');
     batchB = await create(sandbox, transfers(1), keysB1, 'Of B');
   });
-  afterAll(() => sandbox.close());
 
   it('lists the batches of the business, newest first, without items, with the pagination object', async () => {
     const { data, pagination } = await list(sandbox);
@@ -336,11 +319,7 @@ describe('list bulk transfers', () => {
 });
 
 describe('get a bulk transfer', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await memorySandbox();
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox();
 
   it('answers 200 with all items ordered by itemIndex', async () => {
     const items = [500, 400, 300, 200, 100, 600].map((n) => transfer({ amount: n * 1000 }));
@@ -380,11 +359,7 @@ describe('get a bulk transfer', () => {
 });
 
 describe('process a bulk transfer', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await memorySandbox();
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox();
 
   it('answers 202 queued with a jobId, completes every item after drain, then refuses with 400', async () => {
     const items = [transfer({ amount: 100000 }), transfer({ amount: 600000 }), transfer({ amount: 6000000 })];
@@ -583,11 +558,7 @@ describe('process a bulk transfer', () => {
 });
 
 describe('process while a batch is processing', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await memorySandbox({ bulkItemDelay: 50 });
-  });
-  afterAll(() => sandbox.close());
+  const sandbox = useSandbox({ bulkItemDelay: 50 });
 
   it('answers 200 already being processed, without a jobId and without a balance check', async () => {
     const items = transfers(3, { amount: 100000 });
@@ -624,13 +595,11 @@ describe('process while a batch is processing', () => {
 });
 
 describe('audit log of bulk transfers', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let owner: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     owner = await ownerHeaders(sandbox);
   });
-  afterAll(() => sandbox.close());
 
   async function audits(): Promise<{ data: AuditEntryView[]; total: number }> {
     const res = await call(sandbox, 'GET', `${AUDITS}?limit=100`, { headers: owner });

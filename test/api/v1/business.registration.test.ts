@@ -8,7 +8,7 @@ import { outboxMessage } from '../../../src/contract/control/outbox.js';
 import { isValidNuban } from '../../../src/domain/nuban.js';
 import type { Sandbox } from '../../../src/sandbox.js';
 import { dataOf, pageOf } from '../../support/answers.js';
-import { A, B, call, memorySandbox, schemeA, tokenFor } from '../../support/sandbox.js';
+import { A, B, call, memorySandbox, schemeA, tokenFor, useSandbox } from '../../support/sandbox.js';
 
 const REGISTRATION = '/api/v1/clients/business/complete-registration';
 const BUSINESSES = '/api/v1/clients/business';
@@ -90,10 +90,9 @@ async function businessOf(
 }
 
 describe('complete business registration: refusals', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let headers: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
   });
 
@@ -217,10 +216,9 @@ describe('complete business registration: refusals', () => {
 });
 
 describe('complete business registration: success and approval', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let headers: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
   });
 

@@ -2,10 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import states from '../../../fixtures/states.json' with { type: 'json' };
 import { business, createdBusiness, customer } from '../../../src/contract/api/business.js';
 import { errorEnvelope } from '../../../src/contract/wire.js';
-import type { Sandbox } from '../../../src/sandbox.js';
 import { bodyOf, dataOf, pageOf } from '../../support/answers.js';
 import { onePage, pageAt } from '../../support/pagination.js';
-import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../../support/sandbox.js';
+import { A, B, call, ownerHeaders, schemeA, tokenFor, useSandbox } from '../../support/sandbox.js';
 
 const DETAILS = '/api/v1/clients/business/account-details';
 const BUSINESS_DETAILS = '/api/v1/clients/business/details';
@@ -27,10 +26,9 @@ const BUSINESS_FIELDS = [
 ].sort();
 
 describe('account details', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let token: string;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     token = await tokenFor(sandbox, A.owner);
   });
 
@@ -68,10 +66,7 @@ describe('account details', () => {
 });
 
 describe('list businesses', () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await memorySandbox();
-  });
+  const sandbox = useSandbox();
 
   it("lists A's two businesses, never B's, with the exact pagination object", async () => {
     const token = await tokenFor(sandbox, A.owner);
@@ -123,10 +118,9 @@ describe('list businesses', () => {
 });
 
 describe('list customers', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let headers: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     headers = await ownerHeaders(sandbox);
   });
 
@@ -247,10 +241,9 @@ describe('list customers', () => {
 });
 
 describe('business details', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let token: string;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     token = await tokenFor(sandbox, A.owner);
   });
 
@@ -345,11 +338,10 @@ describe('business details', () => {
 });
 
 describe('create business', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let token: string;
   let headers: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     token = await tokenFor(sandbox, A.owner);
     headers = schemeA(token, A.secretKey, A.a1.id);
   });

@@ -8,7 +8,7 @@ import type { Sandbox } from '../../../src/sandbox.js';
 import { bodyOf, dataOf, pageOf } from '../../support/answers.js';
 import { transferEntry } from '../../support/money.js';
 import { onePage } from '../../support/pagination.js';
-import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../../support/sandbox.js';
+import { A, B, call, ownerHeaders, schemeA, tokenFor, useSandbox } from '../../support/sandbox.js';
 
 const DISPUTES = '/api/v1/clients/business/disputes';
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
@@ -44,14 +44,13 @@ async function storedDisputes(sandbox: Sandbox): Promise<z.infer<typeof disputeR
 }
 
 describe('disputes', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let headers: Record<string, string>;
   let headersB: Record<string, string>;
   let tx1: string;
   let tx2: string;
   let txB: string;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     headers = await ownerHeaders(sandbox);
     headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
     tx1 = await transfer(sandbox, headers, A.a1.id);

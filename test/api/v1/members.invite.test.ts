@@ -7,7 +7,7 @@ import { outboxMessage } from '../../../src/contract/control/outbox.js';
 import { createSandbox, type Sandbox } from '../../../src/sandbox.js';
 import { dataOf, pageOf } from '../../support/answers.js';
 import { pageAt } from '../../support/pagination.js';
-import { A, B, call, memorySandbox, schemeA, tokenFor } from '../../support/sandbox.js';
+import { A, B, call, schemeA, tokenFor, useSandbox } from '../../support/sandbox.js';
 
 const MEMBERS = '/api/v1/clients/members';
 const COMPLETE = '/api/v1/clients/members/complete-registration';
@@ -47,10 +47,9 @@ function registration(authorizationToken: string, overrides: Record<string, unkn
 }
 
 describe('inviting a member', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let owner: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     owner = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
   });
 
@@ -189,10 +188,9 @@ describe('inviting a member', () => {
 });
 
 describe('completing member registration', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let owner: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     owner = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
   });
 

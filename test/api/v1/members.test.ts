@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import roles from '../../../fixtures/roles.json' with { type: 'json' };
 import { memberRole } from '../../../src/contract/api/members.js';
-import type { Sandbox } from '../../../src/sandbox.js';
 import { pageOf } from '../../support/answers.js';
 import { onePage, pageAt } from '../../support/pagination.js';
-import { A, B, call, memorySandbox, schemeA, tokenFor } from '../../support/sandbox.js';
+import { A, B, call, schemeA, tokenFor, useSandbox } from '../../support/sandbox.js';
 
 const ROLES = '/api/v1/clients/members/roles';
 const byName = <T extends { name: string }>(list: readonly T[]) =>
@@ -12,10 +11,9 @@ const byName = <T extends { name: string }>(list: readonly T[]) =>
 
 // Which credentials the role list refuses, with what status and message: route-auth.test.ts, for every route.
 describe('member roles', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let headers: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
   });
 

@@ -2,10 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../../fixtures/banks.json' with { type: 'json' };
 import { auditEntry } from '../../../src/contract/api/audits.js';
 import { type PayoutAccountView, payoutAccount } from '../../../src/contract/api/payouts.js';
-import type { Sandbox } from '../../../src/sandbox.js';
 import { pageOf } from '../../support/answers.js';
 import { onePage, pageAt } from '../../support/pagination.js';
-import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../../support/sandbox.js';
+import { A, B, call, ownerHeaders, schemeA, tokenFor, useSandbox } from '../../support/sandbox.js';
 
 const PAYOUTS = '/api/v1/clients/business/payouts';
 const TOO_MANY = 'A client can have at most 3 payout accounts';
@@ -19,11 +18,10 @@ function payout(accountNumber: string, bank = bank1 ?? { code: '', name: '' }): 
 }
 
 describe('payout accounts', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let headers: Record<string, string>;
   let viewer: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     headers = await ownerHeaders(sandbox);
     viewer = schemeA(await tokenFor(sandbox, A.viewer), A.secretKey, A.a1.id);
   });
@@ -222,10 +220,9 @@ describe('payout accounts', () => {
 });
 
 describe('deleting payout accounts', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let headers: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     headers = await ownerHeaders(sandbox);
   });
 
@@ -277,12 +274,11 @@ describe('deleting payout accounts', () => {
 });
 
 describe('payout accounts across businesses', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let headersA: Record<string, string>;
   let headersB: Record<string, string>;
   let bPayout: PayoutAccountView;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     headersA = await ownerHeaders(sandbox);
     headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
     const res = await call(sandbox, 'POST', PAYOUTS, { headers: headersB, body: payout('0123456789') });
@@ -328,12 +324,11 @@ describe('payout accounts across businesses', () => {
 });
 
 describe('payout accounts belong to the client: A1 and A2 share them', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let a1: Record<string, string>;
   let a2: Record<string, string>;
   let headersB: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     a1 = await ownerHeaders(sandbox);
     a2 = { ...a1, businessId: A.a2.id };
     headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);

@@ -9,7 +9,7 @@ import type { ClientRecord } from '../../../src/domain/records.js';
 import { type RunningSandbox, type Sandbox, startSandbox } from '../../../src/sandbox.js';
 import { type Answered, bodyOf, dataOf } from '../../support/answers.js';
 import { refusedUrl } from '../../support/receiver.js';
-import { A, B, call, memorySandbox, schemeA, tokenFor } from '../../support/sandbox.js';
+import { A, B, call, memorySandbox, schemeA, tokenFor, useSandbox } from '../../support/sandbox.js';
 import { stateOf } from '../../support/store.js';
 
 const KEYS = '/api/v1/clients/settings/get-keys';
@@ -55,12 +55,11 @@ describe('get-keys', () => {
 
 describe('get-keys after a rotation, in the grace period', () => {
   // The old key keeps working elsewhere for an hour; get-keys, which hands out the keys, wants the current one.
-  let sandbox: Sandbox;
+  const sandbox = useSandbox({ secretGrace: 3600 });
   let token: string;
   let oldKey: string;
   let newKey: string;
   beforeAll(async () => {
-    sandbox = await memorySandbox({ secretGrace: 3600 });
     token = await tokenFor(sandbox, A.owner);
     const rotated = await call(sandbox, 'POST', `/__sandbox/clients/${A.id}/rotate-secret`);
     expect(rotated.status).toBe(200);
@@ -111,10 +110,9 @@ function expectWebhookErrors(res: Answered): void {
 }
 
 describe('update-webhook-url', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let token: string;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     token = await tokenFor(sandbox, A.owner);
   });
 
@@ -305,10 +303,9 @@ describe('update-webhook-url: a URL pointing at the sandbox itself', () => {
 });
 
 describe('billers', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let token: string;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     token = await tokenFor(sandbox, A.owner);
   });
 

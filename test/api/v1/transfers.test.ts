@@ -13,7 +13,7 @@ import {
   setBalance,
   transferEntry,
 } from '../../support/money.js';
-import { A, B, call, memorySandbox, ownerHeaders, schemeA, tokenFor } from '../../support/sandbox.js';
+import { A, B, call, ownerHeaders, schemeA, tokenFor, useSandbox } from '../../support/sandbox.js';
 
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 const ANONYMOUS = '/api/v1/clients/business/customers/funds/anonymous-transfer';
@@ -46,10 +46,9 @@ const ENDPOINTS = [
 ] as const;
 
 describe.each(ENDPOINTS)('%s', (_name, path) => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let headers: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     headers = await ownerHeaders(sandbox);
   });
 
@@ -365,10 +364,9 @@ describe.each(ENDPOINTS)('%s', (_name, path) => {
 });
 
 describe('transfer and anonymous transfer together', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let headers: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     headers = await ownerHeaders(sandbox);
   });
 
@@ -464,10 +462,9 @@ describe('transfer and anonymous transfer together', () => {
 });
 
 describe('the ledger’s ?retrievalReference= filter', () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox();
   let headers: Record<string, string>;
   beforeAll(async () => {
-    sandbox = await memorySandbox();
     headers = await ownerHeaders(sandbox);
   });
 
