@@ -54,7 +54,7 @@ const UNKNOWN_ID = '7d3f1c2a-9b8e-4f6d-a5c4-3b2a1f0e9d8c';
 
 const keysB1 = schemeB(B.publicKey, B.secretKey, B.b1.id);
 
-const { transfer, transfers, create, getBatch } = bulkHelpers({
+const { transfer, transfers, create, getBatch, settle } = bulkHelpers({
   label: 'ctlbulk',
   narration: 'Control',
   batchName: 'Control batch',
@@ -78,20 +78,6 @@ function reprocess(sandbox: Sandbox, id: string, body: Record<string, unknown> |
   return call(sandbox, 'POST', `${BATCHES}/${id}/reprocess`, { body });
 }
 
-/** Creates a batch, processes it and waits until it settles. */
-async function settledBatch(
-  sandbox: Sandbox,
-  items: ReturnType<typeof transfers>,
-  headers: Record<string, string> = keysA1,
-  name?: string,
-): Promise<BulkTransferWithItemsView> {
-  const batch = await create(sandbox, items, headers, name);
-  const res = await processBatch(sandbox, batch.id, headers);
-  expect(res.status, JSON.stringify(res.body)).toBe(202);
-  await sandbox.drain();
-  return getBatch(sandbox, batch.id, headers);
-}
-
 async function auditsOf(sandbox: Sandbox, headers: Record<string, string>): Promise<AuditEntryView[]> {
   const res = await call(sandbox, 'GET', `${AUDITS}?limit=100`, { headers });
   expect(res.status).toBe(200);
@@ -109,7 +95,7 @@ describe('GET /__sandbox/bulk-transfers', () => {
     first = await create(sandbox, transfers(2), keysA1, 'First');
     ofB = await create(sandbox, transfers(1), keysB1, 'Of B');
     ofA2 = await create(sandbox, transfers(1), keysA2, 'Of A2');
-    partial = await settledBatch(
+    partial = await settle(
       sandbox,
       [transfer(), transfer({ receiverAccountNumber: FAILS_51 })],
       keysA1,
@@ -223,7 +209,7 @@ describe('GET /__sandbox/bulk-transfers/:id', () => {
 
   it("keeps the order and shows the items' new state after processing", async () => {
     const items = [transfer(), transfer({ receiverAccountNumber: FAILS_51 }), transfer()];
-    const settled = await settledBatch(sandbox, items);
+    const settled = await settle(sandbox, items);
     const seen = await controlBatch(sandbox, settled.id);
     expect(seen.clientId).toBe(A.id);
     expect(seen.items.map((i) => i.retrievalReference)).toEqual(items.map((t) => t.retrievalReference));
@@ -253,7 +239,7 @@ describe('POST /__sandbox/bulk-transfers/:id/reprocess', () => {
       transfer(),
       transfer({ receiverAccountNumber: FAILS_51 }),
     ];
-    const settled = await settledBatch(sandbox, items);
+    const settled = await settle(sandbox, items);
     expect(settled).toMatchObject({ status: 'partially_completed', completedItems: 2, failedItems: 2 });
     const auditsBefore = await auditsOf(sandbox, ownerA1);
 
@@ -297,7 +283,7 @@ describe('POST /__sandbox/bulk-transfers/:id/reprocess', () => {
       transfer({ receiverAccountNumber: FAILS_51 }),
       transfer({ receiverAccountNumber: FAILS_51 }),
     ];
-    const settled = await settledBatch(sandbox, items);
+    const settled = await settle(sandbox, items);
     expect(settled).toMatchObject({ status: 'failed', failedItems: 2 });
     const target = settled.items[1];
     if (!target) throw new Error('no second item');
@@ -329,7 +315,7 @@ describe('POST /__sandbox/bulk-transfers/:id/reprocess', () => {
   });
 
   it("reprocesses another client's batch and audits it in that client's log only", async () => {
-    const settled = await settledBatch(sandbox, [transfer({ receiverAccountNumber: FAILS_51 })], keysB1);
+    const settled = await settle(sandbox, [transfer({ receiverAccountNumber: FAILS_51 })], keysB1);
     const ownerB1 = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
     const bBefore = await auditsOf(sandbox, ownerB1);
     const aBefore = await auditsOf(sandbox, ownerA1);
@@ -358,7 +344,7 @@ describe('POST /__sandbox/bulk-transfers/:id/reprocess', () => {
   });
 
   it('answers 400 to an itemId of an item that did not fail', async () => {
-    const settled = await settledBatch(sandbox, [transfer(), transfer({ receiverAccountNumber: FAILS_51 })]);
+    const settled = await settle(sandbox, [transfer(), transfer({ receiverAccountNumber: FAILS_51 })]);
     const res = await reprocess(sandbox, settled.id, { itemId: settled.items[0]?.id ?? '' });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ status: false, data: null });
@@ -367,7 +353,7 @@ describe('POST /__sandbox/bulk-transfers/:id/reprocess', () => {
   });
 
   it('answers 400 Bulk transfer is already completed to a completed batch', async () => {
-    const settled = await settledBatch(sandbox, transfers(2));
+    const settled = await settle(sandbox, transfers(2));
     expect(settled.status).toBe('completed');
     const auditsBefore = await auditsOf(sandbox, ownerA1);
     for (const body of [{}, { itemId: settled.items[0]?.id ?? '' }]) {
@@ -388,8 +374,8 @@ describe('POST /__sandbox/bulk-transfers/:id/reprocess', () => {
   });
 
   it('answers 404 to an itemId that is not an item of the batch', async () => {
-    const settled = await settledBatch(sandbox, [transfer({ receiverAccountNumber: FAILS_51 })]);
-    const other = await settledBatch(sandbox, [transfer({ receiverAccountNumber: FAILS_51 })]);
+    const settled = await settle(sandbox, [transfer({ receiverAccountNumber: FAILS_51 })]);
+    const other = await settle(sandbox, [transfer({ receiverAccountNumber: FAILS_51 })]);
     for (const itemId of [UNKNOWN_ID, other.items[0]?.id ?? '']) {
       const res = await reprocess(sandbox, settled.id, { itemId });
       expect(res.status).toBe(404);
@@ -403,7 +389,7 @@ describe('POST /__sandbox/bulk-transfers/:id/reprocess', () => {
     // A sandbox of its own: the balance goes to 0.
     const own = await memorySandbox();
     const owner = await ownerHeaders(own);
-    const settled = await settledBatch(own, [transfer(), transfer({ receiverAccountNumber: FAILS_51 })]);
+    const settled = await settle(own, [transfer(), transfer({ receiverAccountNumber: FAILS_51 })]);
     expect(settled.status).toBe('partially_completed');
     await setBalance(own, A.a1.id, 0);
     const audits = await auditsOf(own, owner);
@@ -426,7 +412,7 @@ describe('POST /__sandbox/bulk-transfers/:id/reprocess', () => {
   describe('bodies it refuses', () => {
     let settled: BulkTransferWithItemsView;
     beforeAll(async () => {
-      settled = await settledBatch(sandbox, [transfer({ receiverAccountNumber: FAILS_51 })]);
+      settled = await settle(sandbox, [transfer({ receiverAccountNumber: FAILS_51 })]);
     });
 
     it.each([

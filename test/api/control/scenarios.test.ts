@@ -58,7 +58,7 @@ type Response = Awaited<ReturnType<typeof call>>;
 const { later, open, receiver } = closedAfterEachTest();
 
 const bulk = bulkHelpers({ label: 'scn', narration: 'Scenario test', batchName: 'Scenarios' });
-const { ref, create, getBatch } = bulk;
+const { ref, create, getBatch, settle } = bulk;
 
 /** A transfer of AMOUNT kobo to `account`, with a fresh retrieval reference. */
 function transfer(account = RECEIVER, overrides: Partial<Transfer> = {}): Transfer {
@@ -109,19 +109,6 @@ async function balanceOf(sandbox: Sandbox, businessId = A.a1.id): Promise<number
 
 async function drain(sandbox: Sandbox, query = ''): Promise<Response> {
   return call(sandbox, 'POST', `/__sandbox/drain${query}`);
-}
-
-/** Creates a batch, processes it (202), drains and answers the settled batch. */
-async function settle(
-  sandbox: Sandbox,
-  items: Transfer[],
-  batchName?: string,
-): Promise<BulkTransferWithItemsView> {
-  const batch = await create(sandbox, items, keysA1, batchName);
-  const res = await processBatch(sandbox, batch.id);
-  expect(res.status, JSON.stringify(res.body)).toBe(202);
-  expect((await drain(sandbox)).status).toBe(200);
-  return getBatch(sandbox, batch.id);
 }
 
 function itemAt(batch: BulkTransferWithItemsView, index: number): BulkItemView {
@@ -247,7 +234,7 @@ describe('ready scenario: flaky-bank', () => {
   /** Runs `items` on a fresh flaky-bank sandbox and answers the settled items by itemIndex, checked. */
   async function run(items: Transfer[], bulkConcurrency: number): Promise<BulkItemView[]> {
     const sandbox = await open({ scenario: 'flaky-bank', bulkConcurrency });
-    return checked(await settle(sandbox, items, 'Flaky'), items.length);
+    return checked(await settle(sandbox, items, keysA1, 'Flaky'), items.length);
   }
 
   /** `status:errorCode` of each item, by itemIndex. */
@@ -266,9 +253,9 @@ describe('ready scenario: flaky-bank', () => {
 
   it('two runs of 200 items with fresh references, a reset between them, give the same status sequence', async () => {
     const sandbox = await open({ scenario: 'flaky-bank' });
-    const first = byIndex(checked(await settle(sandbox, freshItems(), 'Flaky'), 200));
+    const first = byIndex(checked(await settle(sandbox, freshItems(), keysA1, 'Flaky'), 200));
     expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
-    const second = byIndex(checked(await settle(sandbox, freshItems(), 'Flaky'), 200));
+    const second = byIndex(checked(await settle(sandbox, freshItems(), keysA1, 'Flaky'), 200));
     expect(second).toEqual(first);
     expect(failures(first)).toBeGreaterThan(0);
   });
@@ -284,11 +271,11 @@ describe('ready scenario: flaky-bank', () => {
 
   it('counts batches per business from when the scenario was chosen: a second batch draws afresh, setting the scenario again starts over', async () => {
     const sandbox = await open({ scenario: 'flaky-bank' });
-    const first = byIndex(checked(await settle(sandbox, freshItems(), 'Flaky'), 200));
-    const next = byIndex(checked(await settle(sandbox, freshItems(), 'Flaky'), 200));
+    const first = byIndex(checked(await settle(sandbox, freshItems(), keysA1, 'Flaky'), 200));
+    const next = byIndex(checked(await settle(sandbox, freshItems(), keysA1, 'Flaky'), 200));
     expect(next).not.toEqual(first);
     expect((await putScenario(sandbox, { name: 'flaky-bank' })).status).toBe(200);
-    const again = byIndex(checked(await settle(sandbox, freshItems(), 'Flaky'), 200));
+    const again = byIndex(checked(await settle(sandbox, freshItems(), keysA1, 'Flaky'), 200));
     expect(again).toEqual(first);
   });
 
@@ -648,9 +635,9 @@ describe('effects through PUT /__sandbox/scenario with a whole scenario', () => 
         effect: { fail: { errorCode: '91', errorMessage: 'Beneficiary Bank not available' } },
       },
     ]);
-    const payroll = await settle(sandbox, [transfer(), transfer()], 'Payroll');
+    const payroll = await settle(sandbox, [transfer(), transfer()], keysA1, 'Payroll');
     expect(payroll).toMatchObject({ status: 'failed', failedItems: 2 });
-    const vendors = await settle(sandbox, [transfer(), transfer()], 'Vendors');
+    const vendors = await settle(sandbox, [transfer(), transfer()], keysA1, 'Vendors');
     expect(vendors).toMatchObject({ status: 'completed', completedItems: 2 });
   });
 

@@ -66,7 +66,7 @@ const ITEM_KEYS = [
 
 const keysB1 = schemeB(B.publicKey, B.secretKey, B.b1.id);
 
-const { transfer, transfers, create, getBatch } = bulkHelpers({
+const { transfer, transfers, create, getBatch, settleBatch } = bulkHelpers({
   label: 'bulk',
   narration: 'Salary',
   batchName: 'Payroll',
@@ -527,10 +527,7 @@ describe('process a bulk transfer', () => {
     const items = transfers(2, { amount: 100000 });
     const batch = await create(sandbox, items);
     await setBalance(sandbox, A.a1.id, 200000 + 2 * 1075);
-    const res = await processBatch(sandbox, batch.id);
-    expect(res.status).toBe(202);
-    await drain(sandbox);
-    expect(await getBatch(sandbox, batch.id)).toMatchObject({ status: 'completed', completedItems: 2 });
+    expect(await settleBatch(sandbox, batch.id)).toMatchObject({ status: 'completed', completedItems: 2 });
     expect((await ledgerOf(sandbox, A.a1.id)).balance).toBe(0);
     await setBalance(sandbox, A.a1.id, 500_000_000);
   });
@@ -538,9 +535,7 @@ describe('process a bulk transfer', () => {
   it('never touches items that are not pending: processing a settled batch leaves its items as they are', async () => {
     const items = [transfer(), transfer({ receiverAccountNumber: '0000000051' }), transfer()];
     const batch = await create(sandbox, items);
-    expect((await processBatch(sandbox, batch.id)).status).toBe(202);
-    await drain(sandbox);
-    const settled = await getBatch(sandbox, batch.id);
+    const settled = await settleBatch(sandbox, batch.id);
     expect(settled).toMatchObject({ status: 'partially_completed', completedItems: 2, failedItems: 1 });
     const before = await ledgerOf(sandbox, A.a1.id);
 
