@@ -9,7 +9,7 @@ import { deepDeliveryImport } from '../support/deep-import.js';
 import { type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { A } from '../support/sandbox.js';
 
-// The same checks as test/api/security.test.ts where the real process differs from app.request(): headers are
+// The same checks as test/api/http/security.test.ts where the real process differs from app.request(): headers are
 // read from Node's request, paths arrive exactly as sent (no URL normalisation by a client), and a stack
 // overflow would take the whole process down.
 
@@ -121,7 +121,7 @@ describe('the real process', () => {
     const doc = stateExport().parse(JSON.parse(exported.text));
     const body = deepDeliveryImport(doc, DEPTH);
     await raw('PUT', '/__sandbox/state', headers, body);
-    // The answer itself is checked in test/api/security.test.ts; here: the process is still there.
+    // The answer itself is checked in test/api/http/security.test.ts; here: the process is still there.
     await expectAlive('the deep state import');
   });
 

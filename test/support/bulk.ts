@@ -98,7 +98,33 @@ export function bulkHelpers(options: BulkOptions) {
     return dataOf(res, bulkTransferWithItems);
   }
 
-  return { ref, transfer, transfers, create, getBatch };
+  /**
+   * Processes the batch `id` (it must answer 202), waits until the sandbox's queued work has finished, and reads
+   * the batch back as it settled.
+   */
+  async function settleBatch(
+    sandbox: Sandbox,
+    id: string,
+    headers: Record<string, string> = keysA1,
+  ): Promise<BulkTransferWithItemsView> {
+    const res = await processBatch(sandbox, id, headers);
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(202);
+    await drain(sandbox);
+    return getBatch(sandbox, id, headers);
+  }
+
+  /** Creates a batch of `items` and answers it settled (see `settleBatch`). */
+  async function settle(
+    sandbox: Sandbox,
+    items: Transfer[],
+    headers: Record<string, string> = keysA1,
+    batchName = options.batchName,
+  ): Promise<BulkTransferWithItemsView> {
+    const batch = await create(sandbox, items, headers, batchName);
+    return settleBatch(sandbox, batch.id, headers);
+  }
+
+  return { ref, transfer, transfers, create, getBatch, settleBatch, settle };
 }
 
 /** What the items of a batch cost when they all go through: amount plus fee each. */

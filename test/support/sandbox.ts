@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import clients from '../../fixtures/clients.json' with { type: 'json' };
 import { signIn } from '../../src/contract/api/auth.js';
 import { systemClock } from '../../src/domain/clock.js';
@@ -41,6 +42,31 @@ export function memorySandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   return createSandbox({ inMemory: true, log: () => undefined, ...options }, systemClock, {
     checkAnswers: answerCheck,
   });
+}
+
+/**
+ * One memory sandbox for the tests of the enclosing `describe` block (or of the file, at its top level), opened
+ * before the first of them and closed after the last: the `let sandbox` / `beforeAll` / `afterAll` every such
+ * block wrote. It answers a stand-in that reaches that sandbox, so a test passes and reads it as the sandbox itself
+ * (and the block's own `beforeAll`, registered after it, finds it open); reached outside a test or a hook, it
+ * throws. A test that needs a sandbox of its own still calls `memorySandbox()`.
+ */
+export function useSandbox(options: SandboxOptions = {}): Sandbox {
+  let open: Sandbox | undefined;
+  beforeAll(async () => {
+    open = await memorySandbox(options);
+  });
+  afterAll(async () => {
+    await open?.close();
+    open = undefined;
+  });
+  const current = (): Sandbox => {
+    if (open) return open;
+    throw new Error('useSandbox(): the sandbox is open only in the tests and hooks of its block');
+  };
+  // The stand-in holds nothing of its own: every property is read from the open sandbox when it is used. A proxy
+  // rather than a getter, so that the tests read as they did when they held the sandbox itself.
+  return new Proxy(Object.create(null) as Sandbox, { get: (_target, key) => Reflect.get(current(), key) });
 }
 
 type Body = Record<string, unknown> | unknown[];

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { answerClientError, type ClientRefusal } from '../../src/http/client-error.js';
 
 // The branches a real socket does not reach on demand (a timeout, a reset, an answer half sent), over a stand-in
-// socket that keeps what is written to it. test/api/client-error.test.ts covers the real server.
+// socket that keeps what is written to it. test/api/http/client-error.test.ts covers the real server.
 
 /** A parser error as Node gives it to `clientError`. */
 const parseError = (code: string) => Object.assign(new Error(code), { code });

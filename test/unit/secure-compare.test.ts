@@ -4,7 +4,7 @@ import { secureEqual } from '../../src/domain/secure-compare.js';
 
 // A spy that still compares: it shows that secureEqual goes through crypto.timingSafeEqual. The mock replaces a
 // module, so this file gets a module graph of its own (vitest.config.ts), and is kept small for that reason: the
-// end-to-end checks of the secrets are in test/api/security.test.ts.
+// end-to-end checks of the secrets are in test/api/http/security.test.ts.
 vi.mock('node:crypto', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:crypto')>();
   return { ...actual, timingSafeEqual: vi.fn(actual.timingSafeEqual) };

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { requestEntry } from '../../../src/contract/control/requests.js';
+import { formatRequest, RequestJournal } from '../../../src/http/request-log.js';
+import type { Sandbox } from '../../../src/sandbox.js';
+import { pageOf } from '../../support/answers.js';
+import { journalEntry } from '../../support/journal.js';
+import { call, memorySandbox } from '../../support/sandbox.js';
+
+/** The request journal's entries matching `query` (`?status=401`), newest first. */
+async function journal(sandbox: Sandbox, query = '') {
+  return pageOf(await call(sandbox, 'GET', `/__sandbox/requests${query}`), requestEntry).data;
+}
+
+describe('request journal', () => {
+  it('keeps the last requests, newest first, with method, path, status, duration and request id', async () => {
+    const sandbox = await memorySandbox();
+    await call(sandbox, 'GET', '/__sandbox/health');
+    const missing = await call(sandbox, 'GET', '/api/v1/nowhere', {
+      headers: { 'x-request-id': 'trace-42' },
+    });
+    expect(missing.status).toBe(404);
+    const [latest, previous] = await journal(sandbox);
+    expect(latest).toMatchObject({
+      method: 'GET',
+      path: '/api/v1/nowhere',
+      status: 404,
+      requestId: 'trace-42',
+    });
+    expect(latest?.durationMs).toBeGreaterThanOrEqual(0);
+    expect(previous).toMatchObject({ path: '/__sandbox/health', status: 200 });
+  });
+
+  it('filters by method, status and path, and limits', async () => {
+    const sandbox = await memorySandbox();
+    for (let i = 0; i < 3; i++) await call(sandbox, 'GET', '/__sandbox/health');
+    await call(sandbox, 'POST', '/api/v1/auth/signin', { body: { email: 'x@y.z', password: 'nope' } });
+    const only401 = await journal(sandbox, '?status=401');
+    expect(only401.map((r) => r.path)).toEqual(['/api/v1/auth/signin']);
+    const posts = await journal(sandbox, '?method=post');
+    expect(posts).toHaveLength(1);
+    const health = await journal(sandbox, '?path=health&limit=2');
+    expect(health).toHaveLength(2);
+    const bad = await call(sandbox, 'GET', '/__sandbox/requests?status=abc');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('status is invalid: must be a status code (400) or a class of them (4xx)');
+  });
+
+  it('records a body refused by its size (413) like any other answer', async () => {
+    const sandbox = await memorySandbox({ bodyLimit: 64 });
+    const res = await call(sandbox, 'POST', '/api/v1/auth/signin', {
+      headers: { 'x-request-id': 'too-big' },
+      body: { email: 'x@y.z', password: 'p'.repeat(100) },
+    });
+    expect(res.status).toBe(413);
+    expect(res.headers.get('connection')).toBe('close');
+    const [latest] = await journal(sandbox, '?status=413');
+    expect(latest).toMatchObject({
+      method: 'POST',
+      path: '/api/v1/auth/signin',
+      status: 413,
+      requestId: 'too-big',
+    });
+  });
+
+  it('is bounded: the oldest entries make room', async () => {
+    const sandbox = await memorySandbox({ journalSize: 5 });
+    for (let i = 0; i < 12; i++) await call(sandbox, 'GET', `/__sandbox/health?i=${i}`);
+    const entries = await journal(sandbox);
+    expect(entries).toHaveLength(5);
+  });
+
+  it('the ring keeps order across wrap-around', () => {
+    const journal = new RequestJournal(3);
+    for (let i = 0; i < 7; i++) {
+      journal.add(journalEntry({ path: `/${i}`, requestId: String(i) }));
+    }
+    expect(journal.entries().map((e) => e.path)).toEqual(['/6', '/5', '/4']);
+    journal.clear();
+    expect(journal.entries()).toEqual([]);
+  });
+
+  it('formats a line as pretty text or JSON', () => {
+    const lean = {
+      time: '2026-11-21T10:00:00.123Z',
+      method: 'POST',
+      path: '/api/v1/x',
+      status: 201,
+      durationMs: 3.4,
+      requestId: 'r1',
+      warnings: [],
+    };
+    const entry = journalEntry({ ...lean, requestBody: '{"password":"hunter2"}', answer: '{"status":true}' });
+    expect(formatRequest(entry, 'pretty')).toBe('10:00:00.123 POST   /api/v1/x 201 3.4ms r1');
+    // The lean fields only: never a body or a header.
+    expect(JSON.parse(formatRequest(entry, 'json'))).toEqual(lean);
+    const warned = { ...entry, warnings: ['one', 'two'] };
+    expect(formatRequest(warned, 'pretty')).toBe(
+      '10:00:00.123 POST   /api/v1/x 201 3.4ms r1 warning: one | two',
+    );
+    const known = { ...entry, clientId: 'client-a' };
+    expect(formatRequest(known, 'pretty')).toBe('10:00:00.123 POST   /api/v1/x 201 3.4ms r1 client=client-a');
+    expect(JSON.parse(formatRequest(known, 'json'))).toEqual({ ...lean, clientId: 'client-a' });
+  });
+});

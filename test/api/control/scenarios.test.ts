@@ -1,0 +1,1051 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import defaultScenario from '../../../scenarios/default.json' with { type: 'json' };
+import type { BulkItemView, BulkTransferWithItemsView } from '../../../src/contract/api/bulk.js';
+import { accountDetails } from '../../../src/contract/api/business.js';
+import { paymentReceived } from '../../../src/contract/control/incoming-payments.js';
+import {
+  type ActiveScenarioView,
+  activeScenario,
+  readyScenarios,
+} from '../../../src/contract/control/scenarios.js';
+import { scenario as scenarioSchema } from '../../../src/contract/scenarios.js';
+import type { Sandbox } from '../../../src/sandbox.js';
+import { ScenarioError } from '../../../src/scenarios/library.js';
+import { dataOf } from '../../support/answers.js';
+import { BULK, bulkHelpers, keysA1, processBatch, RECEIVER, type Transfer } from '../../support/bulk.js';
+import { closedAfterEachTest } from '../../support/cleanups.js';
+import { feeFor, ledgerOf, MAGIC, setBalance, transferEntry } from '../../support/money.js';
+import { A, call, memorySandbox, ownerHeaders } from '../../support/sandbox.js';
+import { delivery, FAST, incomingPayment, webhookSetup } from '../../support/webhooks.js';
+
+const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
+const ANONYMOUS = '/api/v1/clients/business/customers/funds/anonymous-transfer';
+const DETAILS = '/api/v1/clients/business/account-details';
+const CUSTOMERS = '/api/v1/clients/business/customers';
+const SCENARIO = '/__sandbox/scenario';
+const OUTAGE = 'Service temporarily unavailable';
+
+const AMOUNT = 100_000;
+const READY = [
+  'default',
+  'duplicate-webhooks',
+  'flaky-bank',
+  'happy-path',
+  'insufficient-funds-midway',
+  'provider-outage',
+  'slow-processing',
+  'soft-errors',
+  'validation-422',
+  'webhook-receiver-down',
+];
+
+const FLAKY_FAIL = { errorCode: '91', errorMessage: 'Beneficiary Bank not available' };
+
+const FLAKY_CODES: Record<string, string> = {
+  '91': 'Beneficiary Bank not available',
+  '96': 'System malfunction',
+  '97': 'Timeout waiting for response from destination',
+  '05': 'Do not honor',
+};
+
+type Headers = Record<string, string>;
+type Response = Awaited<ReturnType<typeof call>>;
+
+const { later, open, receiver } = closedAfterEachTest();
+
+const bulk = bulkHelpers({ label: 'scn', narration: 'Scenario test', batchName: 'Scenarios' });
+const { ref, create, getBatch, settle } = bulk;
+
+/** A transfer of AMOUNT kobo to `account`, with a fresh retrieval reference. */
+function transfer(account = RECEIVER, overrides: Partial<Transfer> = {}): Transfer {
+  return bulk.transfer({ amount: AMOUNT, receiverAccountNumber: account, ...overrides });
+}
+
+/** A transfer's answer, with what it was sent with: its reference and the business it was sent from. */
+type Sent = Response & { sandbox: Sandbox; reference: string; businessId: string };
+
+async function send(
+  sandbox: Sandbox,
+  headers: Headers,
+  account = RECEIVER,
+  extra: Headers = {},
+  path = TRANSFER,
+): Promise<Sent> {
+  const body = transfer(account);
+  const res = await call(sandbox, 'POST', path, { headers: { ...headers, ...extra }, body: { ...body } });
+  return { ...res, sandbox, reference: body.retrievalReference, businessId: headers.businessId ?? A.a1.id };
+}
+
+/**
+ * A refused transfer: 400 with the provider's message and nothing else (the docs' envelope, `data: null`); its
+ * provider code is on its ledger entry, which is `failed`.
+ */
+async function expectTransferFailed(res: Sent, errorCode: string, message?: string): Promise<void> {
+  expect(res.status, JSON.stringify(res.body)).toBe(400);
+  expect(Object.keys(res.body).sort()).toEqual(['data', 'message', 'status']);
+  expect(res.body).toMatchObject({ status: false, data: null });
+  const entry = await transferEntry(res.sandbox, res.reference, res.businessId);
+  expect(entry).toMatchObject({ status: 'failed', errorCode, errorMessage: res.body.message });
+  if (message !== undefined) expect(res.body.message).toBe(message);
+}
+
+function expectTransferOk(res: Response): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body).toMatchObject({ status: true, message: 'Transfer successful' });
+}
+
+function expectOutage(res: Response, status = 503, message = OUTAGE): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body).toEqual({ status: false, message, data: null });
+}
+
+async function balanceOf(sandbox: Sandbox, businessId = A.a1.id): Promise<number> {
+  return (await ledgerOf(sandbox, businessId)).balance;
+}
+
+async function drain(sandbox: Sandbox, query = ''): Promise<Response> {
+  return call(sandbox, 'POST', `/__sandbox/drain${query}`);
+}
+
+function itemAt(batch: BulkTransferWithItemsView, index: number): BulkItemView {
+  const item = batch.items.find((i) => i.itemIndex === index);
+  if (!item) throw new Error(`batch ${batch.id} has no item ${index}`);
+  return item;
+}
+
+async function describeScenario(sandbox: Sandbox): Promise<ActiveScenarioView> {
+  const res = await call(sandbox, 'GET', SCENARIO);
+  expect(res.status).toBe(200);
+  return dataOf(res, activeScenario);
+}
+
+async function putScenario(sandbox: Sandbox, body: Record<string, unknown>): Promise<Response> {
+  return call(sandbox, 'PUT', SCENARIO, { body });
+}
+
+/** Makes a whole scenario object active; it must be accepted. */
+async function useScenario(sandbox: Sandbox, rules: Record<string, unknown>[]): Promise<void> {
+  const res = await putScenario(sandbox, { name: 'under-test', description: 'Made by a test', rules });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(dataOf(res, activeScenario).name).toBe('under-test');
+}
+
+/** Client A with a webhook URL and a permanent virtual account of business A1; answers its account number. */
+async function webhookAccount(sandbox: Sandbox, webhookUrl: string): Promise<string> {
+  const { account } = await webhookSetup(sandbox, webhookUrl, { type: 'permanent', reference: ref('va') });
+  return account.accountNumber;
+}
+
+/** An incoming payment to `accountNumber`; answers its delivery id. */
+async function pay(sandbox: Sandbox, accountNumber: string): Promise<string> {
+  const res = await incomingPayment(sandbox, { accountNumber, amount: 250_000, accountName: 'Tunde Bakare' });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return dataOf(res, paymentReceived).deliveryId;
+}
+
+describe('ready scenario: default', () => {
+  it.each(MAGIC)('fails a transfer to %s with %s %s and debits nothing', async (account, code, message) => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const before = await balanceOf(sandbox);
+    await expectTransferFailed(await send(sandbox, headers, account), code, message);
+    await expectTransferFailed(await send(sandbox, headers, account, {}, ANONYMOUS), code, message);
+    expect(await balanceOf(sandbox)).toBe(before);
+  });
+
+  it('lets transfers to other accounts through, debiting amount plus fee', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const before = await balanceOf(sandbox);
+    expectTransferOk(await send(sandbox, headers, RECEIVER));
+    expectTransferOk(await send(sandbox, headers, '0000000052'));
+    expect(await balanceOf(sandbox)).toBe(before - 2 * (AMOUNT + feeFor(AMOUNT)));
+  });
+
+  it('fails bulk items to the magic accounts with their codes, and completes the others', async () => {
+    const sandbox = await open();
+    const before = await balanceOf(sandbox);
+    const items = [transfer(), ...MAGIC.map(([account]) => transfer(account)), transfer('0000000052')];
+    const batch = await settle(sandbox, items);
+    expect(batch).toMatchObject({ status: 'partially_completed', completedItems: 2, failedItems: 4 });
+    expect(itemAt(batch, 0).status).toBe('completed');
+    MAGIC.forEach(([, code, message], i) => {
+      expect(itemAt(batch, i + 1)).toMatchObject({
+        status: 'failed',
+        errorCode: code,
+        errorMessage: message,
+      });
+    });
+    expect(itemAt(batch, 5).status).toBe('completed');
+    expect(await balanceOf(sandbox)).toBe(before - 2 * (AMOUNT + feeFor(AMOUNT)));
+  });
+});
+
+describe('ready scenario: happy-path', () => {
+  it('lets transfers and bulk items to the magic accounts through', async () => {
+    const sandbox = await open({ scenario: 'happy-path' });
+    const headers = await ownerHeaders(sandbox);
+    for (const [account] of MAGIC) {
+      expectTransferOk(await send(sandbox, headers, account));
+      expectTransferOk(await send(sandbox, headers, account, {}, ANONYMOUS));
+    }
+    const batch = await settle(
+      sandbox,
+      MAGIC.map(([account]) => transfer(account)),
+    );
+    expect(batch).toMatchObject({ status: 'completed', completedItems: 4, failedItems: 0 });
+    for (const item of batch.items) expect(item.status).toBe('completed');
+  });
+
+  it('still fails a real shortage of balance with 51', async () => {
+    const sandbox = await open({ scenario: 'happy-path' });
+    const headers = await ownerHeaders(sandbox);
+    await setBalance(sandbox, A.a1.id, 0);
+    await expectTransferFailed(await send(sandbox, headers, RECEIVER), '51', 'Insufficient Funds');
+  });
+});
+
+describe('ready scenario: flaky-bank', () => {
+  /** 200 items with references made up afresh, as test code makes them (a uuid each). */
+  const freshItems = (n = 200): Transfer[] =>
+    Array.from({ length: n }, () =>
+      transfer(RECEIVER, { amount: 10_000, retrievalReference: `flaky-${randomUUID()}` }),
+    );
+
+  /** Checks the settled items of a flaky-bank batch and answers them by itemIndex. */
+  function checked(batch: BulkTransferWithItemsView, length: number): BulkItemView[] {
+    expect(batch.items).toHaveLength(length);
+    const sorted = [...batch.items].sort((a, b) => a.itemIndex - b.itemIndex);
+    for (const item of sorted) {
+      if (item.status === 'failed') {
+        expect(Object.keys(FLAKY_CODES)).toContain(item.errorCode);
+        expect(item.errorMessage).toBe(FLAKY_CODES[item.errorCode]);
+      } else {
+        expect(item).toMatchObject({ status: 'completed', errorCode: '' });
+      }
+    }
+    return sorted;
+  }
+
+  /** Runs `items` on a fresh flaky-bank sandbox and answers the settled items by itemIndex, checked. */
+  async function run(items: Transfer[], bulkConcurrency: number): Promise<BulkItemView[]> {
+    const sandbox = await open({ scenario: 'flaky-bank', bulkConcurrency });
+    return checked(await settle(sandbox, items, keysA1, 'Flaky'), items.length);
+  }
+
+  /** `status:errorCode` of each item, by itemIndex. */
+  const byIndex = (items: BulkItemView[]) => items.map((i) => `${i.status}:${i.errorCode}`);
+  const failures = (outcomes: string[]) => outcomes.filter((o) => o.startsWith('failed:')).length;
+
+  it('fails about one item in ten, with codes only from 91, 96, 97, 05', async () => {
+    const outcomes = byIndex(await run(freshItems(), 8));
+    const failed = outcomes.filter((r) => r.startsWith('failed:'));
+    expect(failed.length).toBeGreaterThanOrEqual(8); // 4% of 200
+    expect(failed.length).toBeLessThanOrEqual(36); // 18% of 200
+    for (const f of failed) expect(['failed:91', 'failed:96', 'failed:97', 'failed:05']).toContain(f);
+    // More than one of the codes shows up in 200 items.
+    expect(new Set(failed).size).toBeGreaterThan(1);
+  });
+
+  it('two runs of 200 items with fresh references, a reset between them, give the same status sequence', async () => {
+    const sandbox = await open({ scenario: 'flaky-bank' });
+    const first = byIndex(checked(await settle(sandbox, freshItems(), keysA1, 'Flaky'), 200));
+    expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
+    const second = byIndex(checked(await settle(sandbox, freshItems(), keysA1, 'Flaky'), 200));
+    expect(second).toEqual(first);
+    expect(failures(first)).toBeGreaterThan(0);
+  });
+
+  it('gives the same status sequence at bulk concurrency 1 and 16 (and 8), fresh references each run', async () => {
+    const serial = byIndex(await run(freshItems(), 1));
+    const wide = byIndex(await run(freshItems(), 16));
+    const usual = byIndex(await run(freshItems(), 8));
+    expect(wide).toEqual(serial);
+    expect(usual).toEqual(serial);
+    expect(failures(serial)).toBeGreaterThan(0);
+  });
+
+  it('counts batches per business from when the scenario was chosen: a second batch draws afresh, setting the scenario again starts over', async () => {
+    const sandbox = await open({ scenario: 'flaky-bank' });
+    const first = byIndex(checked(await settle(sandbox, freshItems(), keysA1, 'Flaky'), 200));
+    const next = byIndex(checked(await settle(sandbox, freshItems(), keysA1, 'Flaky'), 200));
+    expect(next).not.toEqual(first);
+    expect((await putScenario(sandbox, { name: 'flaky-bank' })).status).toBe(200);
+    const again = byIndex(checked(await settle(sandbox, freshItems(), keysA1, 'Flaky'), 200));
+    expect(again).toEqual(first);
+  });
+
+  it('draws on the position, not the reference: the same batch reversed fails the same positions', async () => {
+    const items = freshItems();
+    const forward = byIndex(await run(items, 8));
+    const reversed = byIndex(await run([...items].reverse(), 8));
+    expect(reversed).toEqual(forward);
+  });
+
+  it('single transfers: two runs with fresh references, a reset between them, fail the same positions', async () => {
+    const sandbox = await open({ scenario: 'flaky-bank' });
+    const runOnce = async () => {
+      const headers = await ownerHeaders(sandbox);
+      const outcomes: string[] = [];
+      for (let i = 0; i < 100; i++) {
+        const res = await call(sandbox, 'POST', TRANSFER, {
+          headers,
+          body: { ...transfer(RECEIVER, { retrievalReference: randomUUID() }) },
+        });
+        outcomes.push(`${res.status}:${String(res.body.message)}`);
+      }
+      return outcomes;
+    };
+    const first = await runOnce();
+    expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
+    expect(await runOnce()).toEqual(first);
+    expect(first.some((o) => o.startsWith('400:'))).toBe(true);
+  });
+});
+
+describe('drawBy: "reference", the opt-in for draws that follow the client\'s reference', () => {
+  it('gives each reference the same outcome whatever its position: the batch reversed', async () => {
+    const items = Array.from({ length: 100 }, (_, i) =>
+      transfer(RECEIVER, { retrievalReference: `by-ref-${i}` }),
+    );
+    const outcomes = async (list: Transfer[]) => {
+      const sandbox = await open();
+      await useScenario(sandbox, [
+        { on: 'bulk.item', match: { probability: 0.3, drawBy: 'reference' }, effect: { fail: FLAKY_FAIL } },
+      ]);
+      const batch = await settle(sandbox, list);
+      return Object.fromEntries(batch.items.map((i) => [i.retrievalReference, i.status]));
+    };
+    const forward = await outcomes(items);
+    expect(await outcomes([...items].reverse())).toEqual(forward);
+    expect(Object.values(forward)).toContain('failed');
+    expect(Object.values(forward)).toContain('completed');
+  });
+});
+
+describe('http and webhook rules with a probability reproduce with fresh ids', () => {
+  it('http: the same sequence of requests gets the same answers, whatever x-request-id each carries', async () => {
+    const sandbox = await open();
+    const runOnce = async () => {
+      await useScenario(sandbox, [
+        {
+          on: 'http',
+          match: { method: 'GET', path: '^/api/v1/clients/business/account-details$', probability: 0.5 },
+          effect: { http: { status: 503, message: OUTAGE } },
+        },
+      ]);
+      const headers = await ownerHeaders(sandbox);
+      const statuses: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const res = await call(sandbox, 'GET', DETAILS, {
+          headers: { ...headers, 'x-request-id': randomUUID() },
+        });
+        statuses.push(res.status);
+      }
+      return statuses;
+    };
+    const first = await runOnce();
+    expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
+    expect(await runOnce()).toEqual(first);
+    expect(new Set(first)).toEqual(new Set([200, 503]));
+  });
+
+  it('webhook: the same payments get the same attempts, whatever their transaction references', async () => {
+    const hook = await receiver();
+    const sandbox = await open({ ...FAST, webhookAttempts: 3 });
+    const runOnce = async () => {
+      const account = await webhookAccount(sandbox, hook.url);
+      await useScenario(sandbox, [
+        { on: 'webhook', match: { probability: 0.5 }, effect: { webhook: 'refuse' } },
+      ]);
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) ids.push(await pay(sandbox, account));
+      await sandbox.drain();
+      const attempts: string[] = [];
+      const references: string[] = [];
+      for (const id of ids) {
+        const d = await delivery(sandbox, id);
+        attempts.push(d.attempts.map((a) => a.statusCode ?? 'refused').join(','));
+        references.push(d.transactionReference);
+      }
+      return { attempts, references };
+    };
+    const first = await runOnce();
+    expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
+    const second = await runOnce();
+    // The references are new after the reset; the attempts are the same.
+    expect(second.references).not.toEqual(first.references);
+    expect(second.attempts).toEqual(first.attempts);
+    expect(first.attempts.some((a) => a.includes('refused'))).toBe(true);
+    expect(first.attempts.some((a) => a.endsWith('200'))).toBe(true);
+  });
+});
+
+describe('ready scenario: insufficient-funds-midway', () => {
+  it('completes items 0–4, fails 5–7 with 51 and debits only the five', async () => {
+    const sandbox = await open({ scenario: 'insufficient-funds-midway' });
+    const before = await balanceOf(sandbox);
+    const batch = await settle(
+      sandbox,
+      Array.from({ length: 8 }, () => transfer()),
+    );
+    expect(batch).toMatchObject({
+      status: 'partially_completed',
+      totalItems: 8,
+      completedItems: 5,
+      failedItems: 3,
+    });
+    for (let i = 0; i < 5; i++)
+      expect(itemAt(batch, i)).toMatchObject({ status: 'completed', errorCode: '' });
+    for (let i = 5; i < 8; i++) {
+      expect(itemAt(batch, i)).toMatchObject({
+        status: 'failed',
+        errorCode: '51',
+        errorMessage: 'Insufficient Funds',
+      });
+    }
+    expect(await balanceOf(sandbox)).toBe(before - 5 * (AMOUNT + feeFor(AMOUNT)));
+  });
+
+  it('keeps the magic accounts of default for single transfers', async () => {
+    const sandbox = await open({ scenario: 'insufficient-funds-midway' });
+    const headers = await ownerHeaders(sandbox);
+    await expectTransferFailed(await send(sandbox, headers, '0000000007'), '07', 'Invalid Account');
+    expectTransferOk(await send(sandbox, headers, RECEIVER));
+  });
+});
+
+// The delays are on the sandbox's clock: the tests freeze it and move it, instead of waiting 500 and 300 ms.
+describe('ready scenario: slow-processing', () => {
+  it('keeps bulk items processing with no configured item delay, until they complete', async () => {
+    const sandbox = await open({ scenario: 'slow-processing', bulkItemDelay: 0 });
+    await sandbox.clock.freeze(true);
+    const batch = await create(sandbox, [transfer(), transfer()]);
+    expect((await processBatch(sandbox, batch.id)).status).toBe(202);
+    const running = await getBatch(sandbox, batch.id);
+    expect(running.status).toBe('processing');
+    expect(running.items.map((i) => i.status)).toEqual(['processing', 'processing']);
+    // An advance first lets the items reach their delay, so 499 ms leaves both processing; 1 ms more ends them.
+    await sandbox.clock.advance(499);
+    expect((await getBatch(sandbox, batch.id)).items.map((i) => i.status)).toEqual([
+      'processing',
+      'processing',
+    ]);
+    await sandbox.clock.advance(1);
+    expect((await drain(sandbox)).status).toBe(200);
+    const done = await getBatch(sandbox, batch.id);
+    expect(done).toMatchObject({ status: 'completed', completedItems: 2, failedItems: 0 });
+  });
+
+  it('takes at least 300 ms to answer a single transfer', async () => {
+    const sandbox = await open({ scenario: 'slow-processing' });
+    const headers = await ownerHeaders(sandbox);
+    await sandbox.clock.freeze(true);
+    // A request is no clock task that an advance waits for: wait until it sleeps on the clock, then move it.
+    const clock = sandbox.clock;
+    const sleep = clock.sleep.bind(clock);
+    const asleep = new Promise<number>((resolve) => {
+      vi.spyOn(clock, 'sleep').mockImplementation((ms) => {
+        resolve(ms);
+        return sleep(ms);
+      });
+    });
+    let answered = false;
+    const pending = send(sandbox, headers, RECEIVER).finally(() => {
+      answered = true;
+    });
+    expect(await asleep).toBe(300);
+    await clock.advance(299);
+    expect(answered).toBe(false);
+    await clock.advance(1);
+    expectTransferOk(await pending);
+  });
+});
+
+describe('ready scenario: webhook-receiver-down', () => {
+  it('refuses every attempt: the delivery fails after 3 ECONNREFUSED attempts, the receiver got nothing', async () => {
+    const hook = await receiver();
+    const sandbox = await open({ ...FAST, scenario: 'webhook-receiver-down', webhookAttempts: 3 });
+    const account = await webhookAccount(sandbox, hook.url);
+    const id = await pay(sandbox, account);
+    await sandbox.drain();
+    const d = await delivery(sandbox, id);
+    expect(d.status).toBe('failed');
+    expect(d.attempts).toHaveLength(3);
+    for (const attempt of d.attempts) {
+      expect(attempt.statusCode).toBeNull();
+      expect(attempt.error).toMatch(/ECONNREFUSED/);
+    }
+    expect(hook.received).toEqual([]);
+  });
+});
+
+describe('ready scenario: provider-outage', () => {
+  it('answers 503 on transfer, anonymous transfer and bulk process; account details still work; no money moves', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const batch = await create(sandbox, [transfer(), transfer()]);
+    expect((await putScenario(sandbox, { name: 'provider-outage' })).status).toBe(200);
+    const before = await balanceOf(sandbox);
+
+    expectOutage(await send(sandbox, headers, RECEIVER));
+    expectOutage(await send(sandbox, headers, RECEIVER, {}, ANONYMOUS));
+    expectOutage(await processBatch(sandbox, batch.id));
+    expectOutage(
+      await call(sandbox, 'POST', BULK, {
+        headers: keysA1,
+        body: { batchName: 'Down', transfers: [transfer()] },
+      }),
+    );
+    const details = await call(sandbox, 'GET', DETAILS, { headers });
+    expect(details.status).toBe(200);
+    expect(Number(dataOf(details, accountDetails).accountBalance)).toBe(before);
+
+    expect((await drain(sandbox)).status).toBe(200);
+    expect(await balanceOf(sandbox)).toBe(before);
+    // Back to the start-up scenario: the batch was never processed.
+    expect((await call(sandbox, 'DELETE', SCENARIO)).status).toBe(200);
+    const after = await getBatch(sandbox, batch.id);
+    expect(after.status).toBe('pending');
+    expect(after.items.map((i) => i.status)).toEqual(['pending', 'pending']);
+  });
+
+  it('answers 503 from start-up too', async () => {
+    const sandbox = await open({ scenario: 'provider-outage' });
+    const headers = await ownerHeaders(sandbox);
+    expectOutage(await send(sandbox, headers, RECEIVER));
+    expect((await call(sandbox, 'GET', DETAILS, { headers })).status).toBe(200);
+  });
+});
+
+describe('ready scenario: duplicate-webhooks', () => {
+  it('sends each notification twice with the same body; the delivery is delivered', async () => {
+    const hook = await receiver();
+    const sandbox = await open({ ...FAST, scenario: 'duplicate-webhooks' });
+    const account = await webhookAccount(sandbox, hook.url);
+    const id = await pay(sandbox, account);
+    await sandbox.drain();
+    expect(hook.received).toHaveLength(2);
+    const [first, second] = hook.received;
+    expect(second?.body).toEqual(first?.body);
+    expect(first?.body.recipientAccountNumber).toBe(account);
+    const d = await delivery(sandbox, id);
+    expect(d.status).toBe('delivered');
+    expect(d.attempts.map((a) => a.statusCode)).toEqual([200, 200]);
+  });
+});
+
+describe('effects through PUT /__sandbox/scenario with a whole scenario', () => {
+  it('hold: keeps bulk items processing until a drain, then completes them', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    await useScenario(sandbox, [{ on: 'bulk.item', effect: { hold: true } }]);
+    const batch = await create(sandbox, [transfer(), transfer(), transfer()]);
+    expect((await processBatch(sandbox, batch.id)).status).toBe(202);
+    const held = await getBatch(sandbox, batch.id);
+    expect(held).toMatchObject({ status: 'processing', completedItems: 0, failedItems: 0 });
+    expect(held.items.map((i) => i.status)).toEqual(['processing', 'processing', 'processing']);
+    // Other work goes on meanwhile, and the items are still held after it.
+    expectTransferOk(await send(sandbox, headers, RECEIVER));
+    expect((await getBatch(sandbox, batch.id)).items.map((i) => i.status)).toEqual([
+      'processing',
+      'processing',
+      'processing',
+    ]);
+
+    expect((await drain(sandbox)).status).toBe(200);
+    const done = await getBatch(sandbox, batch.id);
+    expect(done).toMatchObject({ status: 'completed', completedItems: 3, failedItems: 0 });
+  });
+
+  it('hold: a drain also lets go items that reach their turn while it runs (batch larger than the concurrency)', async () => {
+    const sandbox = await open({ bulkConcurrency: 2 });
+    await useScenario(sandbox, [{ on: 'bulk.item', effect: { hold: true } }]);
+    const batch = await create(
+      sandbox,
+      Array.from({ length: 5 }, () => transfer()),
+    );
+    expect((await processBatch(sandbox, batch.id)).status).toBe(202);
+    const res = await drain(sandbox, '?timeoutMs=1000');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const done = await getBatch(sandbox, batch.id);
+    expect(done).toMatchObject({ status: 'completed', completedItems: 5, failedItems: 0 });
+  });
+
+  it('webhook drop: the delivery is dropped and the receiver gets nothing', async () => {
+    const hook = await receiver();
+    const sandbox = await open(FAST);
+    await useScenario(sandbox, [{ on: 'webhook', effect: { webhook: 'drop' } }]);
+    const account = await webhookAccount(sandbox, hook.url);
+    const id = await pay(sandbox, account);
+    await sandbox.drain();
+    const d = await delivery(sandbox, id);
+    expect(d.status).toBe('dropped');
+    expect(hook.received).toEqual([]);
+  });
+
+  it('times 2: only the first two matching transfers fail', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    await useScenario(sandbox, [
+      {
+        on: 'transfer',
+        match: { accountNumber: RECEIVER },
+        effect: { fail: { errorCode: '12', errorMessage: 'Invalid transaction' } },
+        times: 2,
+      },
+    ]);
+    await expectTransferFailed(await send(sandbox, headers, RECEIVER), '12', 'Invalid transaction');
+    // A transfer the rule does not match does not use up its times.
+    expectTransferOk(await send(sandbox, headers, '0000000052'));
+    await expectTransferFailed(await send(sandbox, headers, RECEIVER), '12', 'Invalid transaction');
+    expectTransferOk(await send(sandbox, headers, RECEIVER));
+    expectTransferOk(await send(sandbox, headers, RECEIVER));
+  });
+
+  it('everyNth 2 on bulk.item: the items at itemIndex 1, 3 and 5 fail', async () => {
+    const sandbox = await open();
+    await useScenario(sandbox, [
+      {
+        on: 'bulk.item',
+        match: { everyNth: 2 },
+        effect: { fail: { errorCode: '96', errorMessage: 'System malfunction' } },
+      },
+    ]);
+    const batch = await settle(
+      sandbox,
+      Array.from({ length: 6 }, () => transfer()),
+    );
+    expect(batch).toMatchObject({ status: 'partially_completed', completedItems: 3, failedItems: 3 });
+    const failed = batch.items.filter((i) => i.status === 'failed').map((i) => i.itemIndex);
+    expect(failed.sort((a, b) => a - b)).toEqual([1, 3, 5]);
+    for (const i of [1, 3, 5]) expect(itemAt(batch, i).errorCode).toBe('96');
+  });
+
+  it('batchName: fails the items of the named batch only', async () => {
+    const sandbox = await open();
+    await useScenario(sandbox, [
+      {
+        on: 'bulk.item',
+        match: { batchName: 'Payroll' },
+        effect: { fail: { errorCode: '91', errorMessage: 'Beneficiary Bank not available' } },
+      },
+    ]);
+    const payroll = await settle(sandbox, [transfer(), transfer()], keysA1, 'Payroll');
+    expect(payroll).toMatchObject({ status: 'failed', failedItems: 2 });
+    const vendors = await settle(sandbox, [transfer(), transfer()], keysA1, 'Vendors');
+    expect(vendors).toMatchObject({ status: 'completed', completedItems: 2 });
+  });
+
+  it('http: a GET rule with a path regex answers 418 on that route only (with its delay)', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    await useScenario(sandbox, [
+      {
+        on: 'http',
+        match: { method: 'GET', path: '^/api/v1/clients/business/account-details$' },
+        effect: { http: { status: 418, message: 'I am a teapot' }, delayMs: 20 },
+      },
+    ]);
+    expectOutage(await call(sandbox, 'GET', DETAILS, { headers }), 418, 'I am a teapot');
+    expect((await call(sandbox, 'GET', CUSTOMERS, { headers })).status).toBe(200);
+    expectTransferOk(await send(sandbox, headers, RECEIVER));
+    // Another method on the same path is not the rule's: the path's own answer (no POST route there: 405).
+    const post = await call(sandbox, 'POST', DETAILS, { headers, body: {} });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('http: a rule meets a path no route takes (404 and 405 alike), and an unknown scenario there is 400', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    await useScenario(sandbox, [
+      {
+        on: 'http',
+        match: { path: '^/api/v1/(nowhere|clients/business/account-details)$' },
+        effect: { http: { status: 418, message: 'I am a teapot' } },
+      },
+    ]);
+    expectOutage(await call(sandbox, 'GET', '/api/v1/nowhere', { headers }), 418, 'I am a teapot');
+    expectOutage(await call(sandbox, 'POST', DETAILS, { headers, body: {} }), 418, 'I am a teapot');
+    expect((await call(sandbox, 'GET', '/api/v1/elsewhere', { headers })).status).toBe(404);
+    const nope = await call(sandbox, 'GET', '/api/v1/elsewhere', {
+      headers: { ...headers, 'x-sandbox-scenario': 'nope' },
+    });
+    expect(nope.status).toBe(400);
+    expect(nope.body.message).toContain('nope');
+  });
+
+  it('http: the rules come before the body limit: a transfer too large for it gets the outage, not 413', async () => {
+    const sandbox = await open({ bodyLimit: 1024 });
+    const headers = await ownerHeaders(sandbox);
+    const large = { ...transfer(RECEIVER), narration: 'x'.repeat(2000) };
+    const outage = await call(sandbox, 'POST', TRANSFER, {
+      headers: { ...headers, 'x-sandbox-scenario': 'provider-outage' },
+      body: large,
+    });
+    expectOutage(outage);
+    expect((await call(sandbox, 'POST', TRANSFER, { headers, body: large })).status).toBe(413);
+  });
+
+  it('extends: a whole scenario may extend a ready one, its rules first', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const res = await putScenario(sandbox, {
+      name: 'mine',
+      description: 'Mine',
+      extends: 'default',
+      rules: [
+        {
+          on: 'transfer',
+          match: { accountNumber: '0000000051' },
+          effect: { fail: { errorCode: '12', errorMessage: 'Invalid transaction' } },
+        },
+      ],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(dataOf(res, activeScenario).rules).toHaveLength(1 + defaultScenario.rules.length);
+    await expectTransferFailed(await send(sandbox, headers, '0000000051'), '12');
+    await expectTransferFailed(await send(sandbox, headers, '0000000007'), '07');
+  });
+});
+
+describe('runtime switching', () => {
+  it('shows the start-up scenario default and its rules', async () => {
+    const sandbox = await open();
+    const described = await describeScenario(sandbox);
+    expect(described).toMatchObject({
+      startup: 'default',
+      name: 'default',
+      description: defaultScenario.description,
+      overrides: [],
+    });
+    expect(described.rules).toEqual(scenarioSchema.parse(defaultScenario).rules);
+    expect(typeof described.seed).toBe('number');
+  });
+
+  it('PUT {name} switches to a ready scenario; DELETE brings default back', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const put = await putScenario(sandbox, { name: 'happy-path' });
+    expect(put.status).toBe(200);
+    expect(put.body.data).toMatchObject({ startup: 'default', name: 'happy-path', rules: [] });
+    expect((await describeScenario(sandbox)).name).toBe('happy-path');
+    expectTransferOk(await send(sandbox, headers, '0000000051'));
+
+    const del = await call(sandbox, 'DELETE', SCENARIO);
+    expect(del.status).toBe(200);
+    expect(dataOf(del, activeScenario).name).toBe('default');
+    expect((await describeScenario(sandbox)).name).toBe('default');
+    await expectTransferFailed(await send(sandbox, headers, '0000000051'), '51');
+  });
+
+  it('PUT {name} of an unknown scenario is 404 and changes nothing', async () => {
+    const sandbox = await open();
+    const res = await putScenario(sandbox, { name: 'nope' });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ status: false, data: null });
+    expect(res.body.message).toContain('nope');
+    expect((await describeScenario(sandbox)).name).toBe('default');
+  });
+
+  it.each([
+    [
+      'an empty effect',
+      { name: 'bad', description: 'd', rules: [{ on: 'transfer', effect: {} }] },
+      'rules.0.effect',
+    ],
+    ['a name with capitals', { name: 'Bad', description: 'd', rules: [] }, 'name'],
+    ['no rules', { name: 'bad', description: 'd' }, 'rules'],
+    [
+      'an unknown rule key',
+      { name: 'bad', description: 'd', rules: [{ on: 'transfer', effect: { delayMs: 1 }, when: 1 }] },
+      'rules.0',
+    ],
+    ['a path to a file as name', { name: '../default' }, 'name'],
+    [
+      'extends of an unknown scenario',
+      { name: 'bad', description: 'd', extends: 'nope', rules: [] },
+      'extends',
+    ],
+  ] as [string, Record<string, unknown>, string][])(
+    'PUT with %s is 400 with the error envelope, the active scenario unchanged',
+    async (_n, body, field) => {
+      const sandbox = await open();
+      const headers = await ownerHeaders(sandbox);
+      expect((await putScenario(sandbox, { name: 'happy-path' })).status).toBe(200);
+      const res = await putScenario(sandbox, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body).toMatchObject({ status: false, data: null });
+      expect(res.body.message).toContain(field);
+      expect((await describeScenario(sandbox)).name).toBe('happy-path');
+      expectTransferOk(await send(sandbox, headers, '0000000051'));
+    },
+  );
+
+  it('PUT with a body that is not JSON is refused', async () => {
+    const sandbox = await open();
+    const res = await call(sandbox, 'PUT', SCENARIO, {
+      headers: { 'content-type': 'application/json' },
+      body: '{name',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: false, data: null });
+    expect((await describeScenario(sandbox)).name).toBe('default');
+  });
+
+  it('POST /scenario/rules puts rules in front of the active ones', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const overrides = [
+      {
+        on: 'transfer',
+        match: { accountNumber: RECEIVER },
+        effect: { fail: { errorCode: '12', errorMessage: 'Invalid transaction' } },
+      },
+      {
+        on: 'transfer',
+        match: { accountNumber: '0000000051' },
+        effect: { fail: { errorCode: '12', errorMessage: 'Invalid transaction' } },
+      },
+    ];
+    const res = await call(sandbox, 'POST', `${SCENARIO}/rules`, { body: { rules: overrides } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const described = dataOf(res, activeScenario);
+    expect(described.name).toBe('default');
+    expect(described.overrides).toHaveLength(2);
+    expect(described.rules).toHaveLength(2 + defaultScenario.rules.length);
+    expect(described.rules.slice(0, 2)).toEqual(described.overrides);
+
+    await expectTransferFailed(await send(sandbox, headers, RECEIVER), '12', 'Invalid transaction');
+    // In front of the magic rule for the same account: the override wins.
+    await expectTransferFailed(await send(sandbox, headers, '0000000051'), '12', 'Invalid transaction');
+    // The other magic accounts still fail as before.
+    await expectTransferFailed(await send(sandbox, headers, '0000000007'), '07', 'Invalid Account');
+    expectTransferOk(await send(sandbox, headers, '0000000052'));
+  });
+
+  it('POST /scenario/rules puts newer overrides in front of older ones', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const failWith = (errorCode: string) => ({
+      rules: [
+        {
+          on: 'transfer',
+          match: { accountNumber: RECEIVER },
+          effect: { fail: { errorCode, errorMessage: 'x' } },
+        },
+      ],
+    });
+    expect((await call(sandbox, 'POST', `${SCENARIO}/rules`, { body: failWith('12') })).status).toBe(200);
+    expect((await call(sandbox, 'POST', `${SCENARIO}/rules`, { body: failWith('13') })).status).toBe(200);
+    await expectTransferFailed(await send(sandbox, headers, RECEIVER), '13');
+  });
+
+  it.each([
+    ['no rules', { rules: [] }],
+    ['an invalid rule', { rules: [{ on: 'transfer', effect: { hold: true } }] }],
+    ['no body fields', {}],
+  ] as [string, Record<string, unknown>][])(
+    'POST /scenario/rules with %s is 400 and adds nothing',
+    async (_n, body) => {
+      const sandbox = await open();
+      const res = await call(sandbox, 'POST', `${SCENARIO}/rules`, { body });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ status: false, data: null });
+      const described = await describeScenario(sandbox);
+      expect(described.overrides).toEqual([]);
+      expect(described.rules).toHaveLength(defaultScenario.rules.length);
+    },
+  );
+
+  it('POST /__sandbox/reset brings back the start-up scenario and drops the overrides', async () => {
+    const sandbox = await open();
+    expect((await putScenario(sandbox, { name: 'happy-path' })).status).toBe(200);
+    const rules = [
+      {
+        on: 'transfer',
+        match: { accountNumber: RECEIVER },
+        effect: { fail: { errorCode: '12', errorMessage: 'x' } },
+      },
+    ];
+    expect((await call(sandbox, 'POST', `${SCENARIO}/rules`, { body: { rules } })).status).toBe(200);
+    expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
+
+    const described = await describeScenario(sandbox);
+    expect(described).toMatchObject({ startup: 'default', name: 'default', overrides: [] });
+    expect(described.rules).toHaveLength(defaultScenario.rules.length);
+    const headers = await ownerHeaders(sandbox);
+    expectTransferOk(await send(sandbox, headers, RECEIVER));
+    await expectTransferFailed(await send(sandbox, headers, '0000000051'), '51');
+  });
+
+  it('starts counters afresh when a scenario is set again: a times rule applies again', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const rules = [
+      {
+        on: 'transfer',
+        match: { accountNumber: RECEIVER },
+        effect: { fail: { errorCode: '12', errorMessage: 'x' } },
+        times: 1,
+      },
+    ];
+    await useScenario(sandbox, rules);
+    await expectTransferFailed(await send(sandbox, headers, RECEIVER), '12');
+    expectTransferOk(await send(sandbox, headers, RECEIVER));
+    await useScenario(sandbox, rules);
+    await expectTransferFailed(await send(sandbox, headers, RECEIVER), '12');
+  });
+
+  it('a sandbox started with happy-path resets to happy-path, not default', async () => {
+    const sandbox = await open({ scenario: 'happy-path' });
+    expect(await describeScenario(sandbox)).toMatchObject({ startup: 'happy-path', name: 'happy-path' });
+    expect((await putScenario(sandbox, { name: 'default' })).status).toBe(200);
+    expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
+    expect(await describeScenario(sandbox)).toMatchObject({ startup: 'happy-path', name: 'happy-path' });
+    const headers = await ownerHeaders(sandbox);
+    expectTransferOk(await send(sandbox, headers, '0000000051'));
+
+    expect((await putScenario(sandbox, { name: 'default' })).status).toBe(200);
+    const del = await call(sandbox, 'DELETE', SCENARIO);
+    expect(dataOf(del, activeScenario).name).toBe('happy-path');
+  });
+
+  it('GET /__sandbox/scenarios lists the 10 ready scenarios with their descriptions', async () => {
+    const sandbox = await open();
+    const res = await call(sandbox, 'GET', '/__sandbox/scenarios');
+    expect(res.status).toBe(200);
+    const list = dataOf(res, readyScenarios);
+    expect(list.map((s) => s.name).sort()).toEqual(READY);
+    for (const s of list) expect(s.description.length).toBeGreaterThan(10);
+    expect(list.find((s) => s.name === 'default')?.description).toBe(defaultScenario.description);
+  });
+});
+
+describe('per-request choice: x-sandbox-scenario', () => {
+  it('happy-path on one transfer lets 0000000051 through; the next request without it fails 51', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    expectTransferOk(await send(sandbox, headers, '0000000051', { 'x-sandbox-scenario': 'happy-path' }));
+    await expectTransferFailed(await send(sandbox, headers, '0000000051'), '51', 'Insufficient Funds');
+    expect((await describeScenario(sandbox)).name).toBe('default');
+  });
+
+  it('provider-outage: account details still 200, a transfer 503', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const outage = { 'x-sandbox-scenario': 'provider-outage' };
+    expect((await call(sandbox, 'GET', DETAILS, { headers: { ...headers, ...outage } })).status).toBe(200);
+    expectOutage(await send(sandbox, headers, RECEIVER, outage));
+    expectTransferOk(await send(sandbox, headers, RECEIVER));
+  });
+
+  it('an unknown name is 400, on a transfer and on a read', async () => {
+    const sandbox = await open();
+    const headers = await ownerHeaders(sandbox);
+    const before = await balanceOf(sandbox);
+    const nope = { 'x-sandbox-scenario': 'nope' };
+    const res = await send(sandbox, headers, RECEIVER, nope);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: false, data: null });
+    expect(res.body.message).toContain('nope');
+    expect((await call(sandbox, 'GET', DETAILS, { headers: { ...headers, ...nope } })).status).toBe(400);
+    expect(await balanceOf(sandbox)).toBe(before);
+  });
+});
+
+describe('start-up choice', () => {
+  async function tempDir(): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'scenario-test-'));
+    later(() => rm(dir, { recursive: true, force: true }));
+    return dir;
+  }
+
+  it('refuses an unknown ready scenario with a ScenarioError', async () => {
+    const started = memorySandbox({ scenario: 'nope' });
+    await expect(started).rejects.toBeInstanceOf(ScenarioError);
+    await expect(started).rejects.toThrow(/nope/);
+  });
+
+  it.each(['../fixtures/banks', '../scenarios/default', 'Default'])(
+    'refuses %s: a name that is not a name must be a .json file',
+    async (value) => {
+      const started = memorySandbox({ scenario: value });
+      await expect(started).rejects.toBeInstanceOf(ScenarioError);
+      await expect(started).rejects.toThrow(/\.json/);
+    },
+  );
+
+  it('starts with a scenario file that extends default', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'custom.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        name: 'custom-file',
+        description: 'From a file',
+        extends: 'default',
+        rules: [
+          {
+            on: 'transfer',
+            match: { accountNumber: RECEIVER },
+            effect: { fail: { errorCode: '12', errorMessage: 'Invalid transaction' } },
+          },
+        ],
+      }),
+    );
+    const sandbox = await open({ scenario: file });
+    const described = await describeScenario(sandbox);
+    expect(described).toMatchObject({ startup: 'custom-file', name: 'custom-file' });
+    expect(described.rules).toHaveLength(1 + defaultScenario.rules.length);
+    const headers = await ownerHeaders(sandbox);
+    await expectTransferFailed(await send(sandbox, headers, RECEIVER), '12', 'Invalid transaction');
+    await expectTransferFailed(await send(sandbox, headers, '0000000051'), '51', 'Insufficient Funds');
+    expectTransferOk(await send(sandbox, headers, '0000000052'));
+    // The file's scenario is the start-up one: a reset comes back to it.
+    expect((await putScenario(sandbox, { name: 'happy-path' })).status).toBe(200);
+    expect((await call(sandbox, 'DELETE', SCENARIO)).status).toBe(200);
+    expect((await describeScenario(sandbox)).name).toBe('custom-file');
+  });
+
+  it('refuses an invalid scenario file with a message naming the file and the field', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'broken.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        name: 'broken',
+        description: 'Broken',
+        rules: [{ on: 'transfer', match: { everyNth: 0 }, effect: { delayMs: 1 } }],
+      }),
+    );
+    const started = memorySandbox({ scenario: file });
+    await expect(started).rejects.toBeInstanceOf(ScenarioError);
+    await expect(started).rejects.toThrow(file);
+    await expect(started).rejects.toThrow('rules.0.match.everyNth');
+  });
+
+  it('refuses a scenario file that is not JSON, or that is missing', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'garbled.json');
+    await writeFile(file, '{ "name": ');
+    await expect(memorySandbox({ scenario: file })).rejects.toBeInstanceOf(ScenarioError);
+    await expect(memorySandbox({ scenario: join(dir, 'missing.json') })).rejects.toBeInstanceOf(
+      ScenarioError,
+    );
+  });
+
+  it('refuses a scenario file that extends an unknown scenario', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'orphan.json');
+    await writeFile(file, JSON.stringify({ name: 'orphan', description: 'd', extends: 'nope', rules: [] }));
+    const started = memorySandbox({ scenario: file });
+    await expect(started).rejects.toBeInstanceOf(ScenarioError);
+    await expect(started).rejects.toThrow(/extends/);
+  });
+});

@@ -1,0 +1,319 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import banks from '../../../fixtures/banks.json' with { type: 'json' };
+import billers from '../../../fixtures/billers.json' with { type: 'json' };
+import { bulkTransferWithItems } from '../../../src/contract/api/bulk.js';
+import { apiContracts } from '../../../src/contract/api/index.js';
+import { controlContracts } from '../../../src/contract/control/index.js';
+import { readyScenarios } from '../../../src/contract/control/scenarios.js';
+import { BANK_DOCS, type RouteContract } from '../../../src/contract/kit.js';
+import { answerSchema } from '../../../src/contract/wire.js';
+import { DOCS_ASSETS, DOCS_ASSETS_FOLDER } from '../../../src/openapi/assets.js';
+import type { OpenApiDocument } from '../../../src/openapi/document.js';
+import { dataOf } from '../../support/answers.js';
+import { A, call, schemeA, schemeB, tokenFor, useSandbox } from '../../support/sandbox.js';
+
+/** Routes served beside the two documents: the documents, the reference page, and uploaded files. */
+const OUTSIDE_THE_DOCUMENTS = [
+  'GET /openapi.json',
+  'GET /docs',
+  'GET /docs/assets/{file}',
+  'GET /uploads/{businessId}/{file}',
+  'GET /__sandbox/ui/assets/{file}',
+];
+
+const sandbox = useSandbox();
+let api: OpenApiDocument;
+let control: OpenApiDocument;
+
+async function documentAt(path: string): Promise<OpenApiDocument> {
+  const res = await sandbox.app.request(path);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  return (await res.json()) as OpenApiDocument;
+}
+
+/** `METHOD /full/path` of every operation of a document, its server's path in front. */
+function operationsOf(doc: OpenApiDocument): string[] {
+  const server = doc.servers[0]?.url ?? '';
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.keys(item).map((method) => `${method.toUpperCase()} ${server}${path}`),
+  );
+}
+
+/** The body an operation documents for a success status, as a strict zod schema. */
+function documented(op: RouteContract, status: number): z.ZodType {
+  const reply = op.responses[status];
+  if (typeof reply !== 'object' || !('kind' in reply))
+    throw new Error(`${op.operationId} documents no ${status}`);
+  return answerSchema(reply) ?? z.unknown();
+}
+
+const allRoutes: RouteContract[] = [...apiContracts, ...controlContracts];
+
+const byId = (id: string): RouteContract => {
+  const op = allRoutes.find((o) => o.operationId === id);
+  if (!op) throw new Error(`no operation ${id}`);
+  return op;
+};
+
+beforeAll(async () => {
+  api = await documentAt('/openapi.json');
+  control = await documentAt('/__sandbox/openapi.json');
+});
+
+describe('OpenAPI documents', () => {
+  it.each([
+    ['/openapi.json', '/api/v1'],
+    ['/__sandbox/openapi.json', '/__sandbox'],
+  ])('%s is a valid OpenAPI 3.1 document of %s', async (path, server) => {
+    const doc = path === '/openapi.json' ? api : control;
+    const validator = new Validator();
+    const result = await validator.validate(doc as unknown as Record<string, unknown>);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(doc.servers.map((s) => s.url)).toEqual([server]);
+  });
+
+  it('documents every route the app mounts, each in its own document, and nothing else', () => {
+    const mounted = new Set(
+      sandbox.app.routes
+        .filter((r) => r.method !== 'ALL')
+        .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`),
+    );
+    const apiOps = operationsOf(api);
+    const controlOps = operationsOf(control);
+    expect(apiOps.every((o) => / \/api\/v1\//.test(o))).toBe(true);
+    expect(controlOps.every((o) => / \/__sandbox\//.test(o))).toBe(true);
+    expect([...mounted].sort()).toEqual([...apiOps, ...controlOps, ...OUTSIDE_THE_DOCUMENTS].sort());
+  });
+
+  it('gives each operation a unique id, its path parameters, and a description for every status', () => {
+    for (const doc of [api, control]) {
+      const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const [path, item] of Object.entries(doc.paths)) {
+        const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+        for (const op of Object.values(item)) {
+          const parameters = (op.parameters ?? []) as { in?: string; name?: string }[];
+          expect(parameters.filter((p) => p.in === 'path').map((p) => p.name)).toEqual(inPath);
+          const responses = Object.values(op.responses as Record<string, { description: string }>);
+          expect(responses.every((r) => r.description.length > 0)).toBe(true);
+        }
+      }
+    }
+  });
+
+  it("lists every status of the spec's tables, and those our routes give", () => {
+    const statuses = (path: string, method: 'get' | 'post') =>
+      Object.keys((api.paths[path]?.[method]?.responses ?? {}) as Record<string, unknown>);
+    const bulk = '/clients/business/customers/funds/bulk-transfer';
+    expect(statuses(`${bulk}/process`, 'post')).toEqual(
+      expect.arrayContaining(['200', '202', '400', '401', '404', '413', '415']),
+    );
+    expect(statuses(`${bulk}/{bulkTransferId}`, 'get')).toEqual(
+      expect.arrayContaining(['200', '401', '404']),
+    );
+    // Creating a business names none (the docs): no businessId to be missing or foreign, so no 404 for it.
+    expect(statuses('/clients/business', 'post')).toEqual(
+      expect.arrayContaining(['201', '400', '401', '403', '409', '413', '415']),
+    );
+    expect(statuses('/clients/business', 'post')).not.toContain('404');
+    for (const [path, item] of Object.entries(api.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const codes = Object.keys(op.responses as Record<string, unknown>);
+        if (op.security !== undefined) expect(codes, `${method} ${path}`).toContain('401');
+        if (op.requestBody !== undefined) expect(codes, `${method} ${path}`).toContain('400');
+      }
+    }
+  });
+
+  it('documents x-sandbox-scenario with the names of the ready scenarios this sandbox loaded', async () => {
+    const ready = dataOf(await call(sandbox, 'GET', '/__sandbox/scenarios'), readyScenarios);
+    expect(ready.length).toBeGreaterThan(1);
+    expect(api.components.parameters.SandboxScenario).toMatchObject({
+      schema: { type: 'string', enum: ready.map((s) => s.name) },
+    });
+  });
+
+  it('says in the schemas what the server enforces: amounts, codes, the webhook URL, content types', () => {
+    const transfer = JSON.stringify(api.components.schemas.TransferRequest);
+    // Both forms of the amount (a JSON integer, a string of digits) carry the bounds and the whole-number rule: at
+    // least one kobo, and no bound above but what a number holds exactly (neither the spec nor the docs give one).
+    expect(transfer).toContain(`"type":"integer","minimum":1,"maximum":${Number.MAX_SAFE_INTEGER}`);
+    expect(api.components.schemas.TransferRequest).toMatchObject({
+      properties: { receiverBankCode: { enum: banks.banks.map((b) => b.code) } },
+    });
+    expect(api.components.schemas.ConfigureBillersRequest).toMatchObject({
+      properties: { billers: { items: { enum: billers } } },
+    });
+    expect(api.components.schemas.UpdateWebhookUrlRequest).toMatchObject({
+      properties: { webhookUrl: { format: 'uri', description: expect.stringContaining('https') } },
+    });
+    const ui = control.paths['/ui']?.get?.responses as Record<string, { content?: object }>;
+    expect(Object.keys(ui['200']?.content ?? {})).toEqual(['text/html; charset=utf-8']);
+    expect(ui['303']?.content).toBeUndefined();
+    const events = control.paths['/ui/events']?.get?.responses as Record<string, { content?: object }>;
+    expect(Object.keys(events['200']?.content ?? {})).toEqual(['text/event-stream']);
+  });
+
+  it('says where every operation of the bank’s API comes from, and cites the docs page in its description', () => {
+    for (const [path, item] of Object.entries(api.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const source = op['x-source'] as { spec?: string; docs?: string[]; sandbox?: string } | undefined;
+        expect(source, `${method} ${path}`).toBeDefined();
+        expect(
+          source?.spec ?? source?.docs?.[0],
+          `${method} ${path}: a spec section or a docs page`,
+        ).toBeTruthy();
+        for (const page of source?.docs ?? []) {
+          expect(page).toMatch(/^https:\/\//);
+          const cited = page.startsWith(BANK_DOCS) ? page.slice(BANK_DOCS.length) : page;
+          expect(op.description, `${method} ${path} cites ${page}`).toContain(cited);
+        }
+      }
+    }
+    expect(api.paths['/auth/signin']?.post?.['x-source']).toEqual({
+      spec: 'Sign in',
+      docs: [`${BANK_DOCS}/api-reference/auth/signin`],
+      sandbox: expect.any(String),
+    });
+    // The control API is the sandbox's own: no operation of it claims the bank as its source.
+    for (const item of Object.values(control.paths))
+      for (const op of Object.values(item)) expect(op['x-source']).toBeUndefined();
+  });
+
+  it('takes request schemas from the zod schemas the routes validate with', () => {
+    const transfer = api.components.schemas.TransferRequest as { required: string[]; properties: object };
+    expect(transfer.required).toEqual([
+      'amount',
+      'receiverAccountNumber',
+      'receiverBankCode',
+      'retrievalReference',
+      'narration',
+    ]);
+    const process = api.paths['/clients/business/customers/funds/bulk-transfer/process']?.post;
+    expect(JSON.stringify(process?.requestBody)).toContain('#/components/schemas/ProcessBulkTransferRequest');
+    expect(api.components.schemas.ProcessBulkTransferRequest).toMatchObject({
+      properties: { bulkTransferId: { format: 'uuid' } },
+    });
+  });
+});
+
+describe('answers match the documented shapes', () => {
+  let token: string;
+  beforeAll(async () => {
+    const signIn = await call(sandbox, 'POST', '/api/v1/auth/signin', {
+      body: { email: A.owner.email, password: A.owner.password },
+    });
+    documented(byId('signIn'), 200).parse(signIn.body);
+    token = await tokenFor(sandbox, A.owner);
+  });
+
+  it('every scheme A and B read without path parameters', async () => {
+    const reads = apiContracts.filter((op) => op.method === 'get' && !op.path.includes('{'));
+    expect(reads.length).toBeGreaterThan(8);
+    for (const op of reads) {
+      const headers =
+        op.auth.scheme === 'B'
+          ? schemeB(A.publicKey, A.secretKey, A.a1.id)
+          : schemeA(token, A.secretKey, A.a1.id);
+      const res = await call(sandbox, 'GET', `/api/v1${op.path}`, { headers });
+      expect(res.status, op.operationId).toBe(200);
+      const parsed = documented(op, 200).safeParse(res.body);
+      expect(parsed.error?.issues, op.operationId).toBeUndefined();
+    }
+  });
+
+  it('a transfer, and a bulk transfer created, processed and read back', async () => {
+    const headers = schemeA(token, A.secretKey, A.a1.id);
+    const transfer = await call(sandbox, 'POST', '/api/v1/clients/business/customers/funds/transfer', {
+      headers,
+      body: {
+        amount: 150000,
+        receiverAccountNumber: '0123456789',
+        receiverBankCode: '058',
+        retrievalReference: 'doc-1',
+        narration: 'Docs',
+      },
+    });
+    documented(byId('transfer'), 200).parse(transfer.body);
+
+    const keys = schemeB(A.publicKey, A.secretKey, A.a1.id);
+    const bulk = '/api/v1/clients/business/customers/funds/bulk-transfer';
+    const item = {
+      amount: 20000,
+      receiverAccountNumber: '0123456789',
+      receiverBankCode: '058',
+      narration: 'x',
+    };
+    const created = await call(sandbox, 'POST', bulk, {
+      headers: keys,
+      body: {
+        batchName: 'Docs',
+        transfers: [
+          { ...item, retrievalReference: 'doc-b1' },
+          { ...item, receiverAccountNumber: '0000000051', retrievalReference: 'doc-b2' },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    documented(byId('createBulkTransfer'), 201).parse(created.body);
+    const { id } = dataOf(created, bulkTransferWithItems);
+    const processed = await call(sandbox, 'POST', `${bulk}/process`, {
+      headers: keys,
+      body: { bulkTransferId: id },
+    });
+    expect(processed.status).toBe(202);
+    documented(byId('processBulkTransfer'), 202).parse(processed.body);
+    await sandbox.drain();
+    const read = await call(sandbox, 'GET', `${bulk}/${id}`, { headers: keys });
+    documented(byId('getBulkTransfer'), 200).parse(read.body);
+    expect(dataOf(read, bulkTransferWithItems).status).toBe('partially_completed');
+  });
+
+  it('the control API: health, credentials, the clock', async () => {
+    for (const id of ['health', 'credentials', 'getClock']) {
+      const op = byId(id);
+      const res = await call(sandbox, 'GET', `/__sandbox${op.path}`);
+      expect(res.status, id).toBe(200);
+      documented(op, 200).parse(res.body);
+    }
+  });
+});
+
+describe('the reference page', () => {
+  it('loads only its own assets, each served from the sandbox', async () => {
+    const page = await sandbox.app.request('/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    // What the page loads (scripts, style sheets, the icon); its one link, the control-token notice's, is followed
+    // only by a click and stays on the sandbox.
+    const urls = [...html.matchAll(/<(?:script|link)\b[^>]*\s(?:src|href)="([^"]+)"/g)].map(
+      (m) => m[1] ?? '',
+    );
+    expect(urls.length).toBe(Object.keys(DOCS_ASSETS).length + 1);
+    expect([...html.matchAll(/<a\b[^>]*\shref="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      expect.stringMatching(/^\/__sandbox\/ui\?next=/),
+    ]);
+    for (const url of urls.filter((u) => !u.startsWith('data:'))) {
+      expect(url).toMatch(/^\/docs\/assets\//);
+      const res = await sandbox.app.request(url);
+      expect(res.status, url).toBe(200);
+      expect(res.headers.get('content-type')).toBe(DOCS_ASSETS[url.slice('/docs/assets/'.length)]);
+    }
+    expect((await sandbox.app.request('/docs/assets/package.json')).status).toBe(404);
+    expect((await sandbox.app.request('/docs/assets/..%2Fpackage.json')).status).toBe(404);
+  });
+
+  it('has its assets in the built dist/, which the image carries instead of node_modules', () => {
+    for (const file of Object.keys(DOCS_ASSETS)) {
+      expect(existsSync(join('dist', DOCS_ASSETS_FOLDER, file)), file).toBe(true);
+    }
+  });
+});
