@@ -1,5 +1,5 @@
 // What the request journal, its HAR export and the log never show: credentials in headers, query strings and
-// JSON bodies. One place, so that the three agree; `test/api/request-journal.test.ts` walks every route's body and
+// JSON bodies. One place, so that the three agree; `test/api/control/requests.journal.test.ts` walks every route's body and
 // response schemas and fails on a field whose name looks secret and is not covered here.
 
 /** What a secret shows: its last 4 characters, or nothing of it when it is 8 characters or fewer. */
