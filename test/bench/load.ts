@@ -72,6 +72,8 @@ export interface Pair {
   b: Load;
   /** Median over the rounds of a.rps / b.rps. */
   ratio: number;
+  /** a's figures of each round, in the order of the rounds. */
+  rounds: Load[];
 }
 
 /** The median of each figure over the rounds. */
@@ -84,34 +86,65 @@ export const summary = (runs: Load[]): Load => ({
 });
 
 /**
- * Measures `targets` in alternation, ROUNDS times each, after one warm-up run of each, each round starting with the
- * next target (a, b, c; then b, c, a; …) so that none always runs right after the same one. Reports the median of
- * each target's figures, and of its per-round ratio to the baseline (the second target), so a burst of noise from
- * the host hits both sides alike.
+ * `x` against the baseline `y`, two targets measured in the same rounds of one `alternated`: each one's medians,
+ * and the median of the ratios of their requests/s round by round.
+ */
+export function against(x: Pick<Pair, 'a' | 'rounds'>, y: Pick<Pair, 'a' | 'rounds'>): Pair {
+  return {
+    a: x.a,
+    b: y.a,
+    ratio: median(x.rounds.map((r, i) => r.rps / (y.rounds[i]?.rps ?? Number.NaN))),
+    rounds: x.rounds,
+  };
+}
+
+/**
+ * Measures each of `subjects` `rounds` times, each round starting with the next subject (a, b, c; then b, c, a; …)
+ * so that none always runs right after the same one. Answers each subject's results in the order of the rounds;
+ * `afterRound` sees them as they are after each round.
+ */
+export async function rotated<S, T>(
+  subjects: readonly S[],
+  rounds: number,
+  measure: (subject: S, i: number) => Promise<T>,
+  afterRound: (round: number, results: T[][]) => void = () => undefined,
+): Promise<T[][]> {
+  const results: T[][] = subjects.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < subjects.length; k++) {
+      const i = (round + k) % subjects.length;
+      const subject = subjects[i];
+      if (subject !== undefined) results[i]?.push(await measure(subject, i));
+    }
+    afterRound(round, results);
+  }
+  return results;
+}
+
+/**
+ * Measures `targets` in alternation (`rotated`), ROUNDS times each, after one warm-up run of each. Reports the
+ * median of each target's figures, and of its per-round ratio to the baseline (the second target), so a burst of
+ * noise from the host hits both sides alike.
  */
 export async function alternated(targets: LoadTarget[], pids: (number | undefined)[] = []): Promise<Pair[]> {
   for (const target of targets) await load(target, WARMUP_SECONDS);
-  const rounds: Load[][] = targets.map(() => []);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (let k = 0; k < targets.length; k++) {
-      const i = (round + k) % targets.length;
-      const target = targets[i];
-      if (target) rounds[i]?.push(await load(target, SECONDS, pids[i]));
-    }
-    const figures = rounds.map((runs) => runs[round]);
-    log(
-      `  round ${round + 1}: ${figures.map((r) => Math.round(r?.rps ?? 0)).join(' vs ')} req/s` +
-        (pids.length > 0
-          ? `, ${figures.map((r) => Math.round(r?.cpuUs ?? Number.NaN)).join(' vs ')} µs CPU a request`
-          : ''),
-    );
-  }
-  const baseline = rounds[1] ?? [];
-  return rounds.map((runs) => ({
-    a: summary(runs),
-    b: summary(baseline),
-    ratio: median(runs.map((r, i) => r.rps / (baseline[i]?.rps ?? Number.NaN))),
-  }));
+  const rounds = await rotated(
+    targets,
+    ROUNDS,
+    (target, i) => load(target, SECONDS, pids[i]),
+    (round, results) => {
+      const figures = results.map((runs) => runs[round]);
+      log(
+        `  round ${round + 1}: ${figures.map((r) => Math.round(r?.rps ?? 0)).join(' vs ')} req/s` +
+          (pids.length > 0
+            ? `, ${figures.map((r) => Math.round(r?.cpuUs ?? Number.NaN)).join(' vs ')} µs CPU a request`
+            : ''),
+      );
+    },
+  );
+  const measured = rounds.map((runs) => ({ a: summary(runs), rounds: runs }));
+  const baseline = measured[1] ?? { a: summary([]), rounds: [] };
+  return measured.map((target) => against(target, baseline));
 }
 
 /** `a` against the baseline `b` (see `alternated`). */

@@ -21,7 +21,9 @@
 // BENCH_SOAK_IDLE_SECONDS (20: how long the soaked process idles before its end is read),
 // BENCH_SOAK_MEMORY_LIMIT_MB (run the soak under a hard memory bound, as in a container of that size; see benchSoak),
 // BENCH_FANOUT_CLIENTS (300), BENCH_ONLY (comma-separated parts to run: cold, reads, writes, transfers, bulk, soak,
-// fanout, webhooks; default all). Every number must be positive.
+// fanout, webhooks; default all), BENCH_BEFORE (a build of an earlier commit, its dist/main.js: the parts reads and
+// cold measure it in alternation with BENCH_MAIN in the same rounds, and add the rows "reads vs before" and "cold
+// start vs before", ours / before, whose target is to stay within 5 %). Every number must be positive.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -34,7 +36,7 @@ import { benchReads, readsRows } from './parts/reads.js';
 import { benchSoak, soakRows } from './parts/soak.js';
 import { benchTransfers, benchWebhookWrites, transfersRows, writesRows } from './parts/writes.js';
 import { bundleApp, stopAll } from './processes.js';
-import { CONNECTIONS, log, mainJs, ROUNDS, root, SECONDS, WARMUP_SECONDS } from './settings.js';
+import { beforeJs, CONNECTIONS, log, mainJs, ROUNDS, root, SECONDS, WARMUP_SECONDS } from './settings.js';
 import { type Row, table } from './table.js';
 
 const PARTS = ['cold', 'reads', 'writes', 'transfers', 'bulk', 'soak', 'fanout', 'webhooks'] as const;
@@ -77,7 +79,7 @@ async function main(): Promise<void> {
     if (runs('fanout')) rows.fanout = fanoutRows(await benchFanout(dir));
     if (runs('webhooks')) rows.webhooks = hooksRows(await benchHooks(dir));
     process.stdout.write(
-      `\n${relative(root, mainJs)}: ${wrk ? 'wrk -t1' : 'autocannon'}, ${CONNECTIONS} connections, ` +
+      `\n${relative(root, mainJs)}${beforeJs ? ` (before: ${beforeJs})` : ''}: ${wrk ? 'wrk -t1' : 'autocannon'}, ${CONNECTIONS} connections, ` +
         `${ROUNDS} alternating rounds of ${SECONDS} s (medians) after ${WARMUP_SECONDS} s warm-up, node ${process.version}\n\n` +
         `${table(TABLE_ORDER.flatMap((part) => rows[part] ?? []))}\n`,
     );
