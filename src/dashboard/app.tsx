@@ -9,6 +9,7 @@ import type { RequestJournal } from '../http/request-log.js';
 import { implementer, type Route } from '../http/route.js';
 import { type AssetTypes, assetReader, nearestFolder } from '../http/static-assets.js';
 import { isDashboard, LiveFeed } from './live.js';
+import { readModel } from './model.js';
 import { dashboardGuard } from './token.js';
 import { Page } from './views.js';
 
@@ -37,12 +38,12 @@ const route = implementer<DashboardRuntime>();
 const dashboardRoutes: Route<DashboardRuntime>[] = [
   route(dashboardContract, ({ c, deps, requests, query }) => {
     const shown = requests.entries().filter((r) => !isDashboard(r.path));
-    const page = Page({
-      deps,
+    const model = readModel(deps, {
       requests: shown,
       clientId: query.client || undefined,
       unfold: query.unfold === '1',
     });
+    const page = Page({ model });
     return { response: c.html(`<!doctype html>${page}`) };
   }),
   route(dashboardEventsContract, ({ c, feed }) => ({ response: feed.respond(c) })),
