@@ -1,7 +1,9 @@
 import { shownHeaders } from '../bank/webhooks/service.js';
+import type { RequestEntryWithCurlView } from '../contract/control/requests.js';
 import type { Deps } from '../deps.js';
 import type { VirtualClock } from '../domain/clock.js';
 import type {
+  BulkItemRecord,
   BulkTransferRecord,
   BusinessRecord,
   ClientRecord,
@@ -12,7 +14,8 @@ import type {
   TransactionRecord,
   VirtualAccountRecord,
 } from '../domain/records.js';
-import type { RequestEntry } from '../http/request-log.js';
+import { entryWithCurl } from '../http/journal-view.js';
+import type { RequestEntry, RequestJournal } from '../http/request-log.js';
 import { LedgerTotals } from './ledger-totals.js';
 
 // What the dashboard shows, read from the state once per render: the page's whole model, and the facts its rows
@@ -251,4 +254,41 @@ export function readModel(deps: Deps, { requests, clientId, unfold = false }: Pa
       FIRST_ROWS.requests,
     ),
   };
+}
+
+/** A batch and its items in their order, as the rows under the batch's row show them. */
+export interface ItemsView {
+  batch: BulkTransferRecord;
+  items: BulkItemRecord[];
+}
+
+/** The items of a batch; undefined when there is no such batch. */
+export function readItems(store: Deps['store'], batchId: string): ItemsView | undefined {
+  const batch = store.get('bulkTransfers', batchId);
+  if (!batch) return undefined;
+  const items = store.where('bulkItems', 'bulkTransferId', batchId);
+  items.sort((x, y) => x.itemIndex - y.itemIndex);
+  return { batch, items };
+}
+
+/** A journal entry by its `seq` (the control API's `id`), as the control API shows it; undefined once it has left. */
+export function readRequest(journal: RequestJournal, seq: string): RequestEntryWithCurlView | undefined {
+  const entry = /^\d{1,15}$/.test(seq) ? journal.get(Number(seq)) : undefined;
+  return entry && entryWithCurl(entry);
+}
+
+/**
+ * The first request with this `x-request-id` that the journal still holds and that could have made a record (a
+ * POST): an app may send one id for a whole flow, its reads included, and a record's link means the one that
+ * made it.
+ */
+export function readRequestById(
+  journal: RequestJournal,
+  requestId: string,
+): RequestEntryWithCurlView | undefined {
+  let first: RequestEntry | undefined;
+  // Newest first: the last one found is the first made.
+  for (const entry of journal.entries())
+    if (entry.requestId === requestId && entry.method === 'POST') first = entry;
+  return first && entryWithCurl(first);
 }

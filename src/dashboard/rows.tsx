@@ -23,6 +23,8 @@ export const ids = {
   clientOption: (id: string) => `pick-${id}`,
   businessOption: (id: string) => `bizopt-${id}`,
   batch: (id: string) => `batch-${id}`,
+  /** The row under a batch's row that shows its items (`details.tsx`). */
+  items: (id: string) => `items-${id}`,
   delivery: (id: string) => `delivery-${id}`,
   virtualAccount: (id: string) => `va-${id}`,
   virtualAccountRow: (id: string) => `varow-${id}`,
@@ -41,6 +43,20 @@ const Relative = ({ at, now }: { at: number; now: number }) => (
   <time class="rel" datetime={isoOf(at)} title={dateTimeOf(isoOf(at))}>
     {relativeTo(at, now)}
   </time>
+);
+
+/** Names and values, one to a line: a delivery's headers, what a request carried. */
+export const Pairs = ({ pairs }: { pairs: [name: string, value: string][] }) => (
+  <table class="pairs">
+    <tbody>
+      {pairs.map(([name, value]) => (
+        <tr>
+          <th>{name}</th>
+          <td>{value}</td>
+        </tr>
+      ))}
+    </tbody>
+  </table>
 );
 
 /** A button that opens the journal entry of the request with this `x-request-id`, when the record knows it. */
@@ -330,16 +346,7 @@ export function DeliveryRow({ delivery: d, facts }: { delivery: DeliveryRecord; 
         {d.url ? <div class="muted">{d.url}</div> : <div class="muted">no webhook URL set</div>}
         <details id={`delivery-detail-${d.id}`} class="detail">
           <summary>Payload and headers</summary>
-          <table class="pairs">
-            <tbody>
-              {Object.entries(headers).map(([name, value]) => (
-                <tr>
-                  <th>{name}</th>
-                  <td>{value}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Pairs pairs={Object.entries(headers)} />
           <pre>{JSON.stringify(d.payload, null, 2)}</pre>
         </details>
       </td>
