@@ -1,3 +1,4 @@
+import { html } from 'hono/html';
 import type { RequestEntryWithCurlView } from '../contract/control/requests.js';
 import type { BulkItemRecord, BulkTransferRecord } from '../domain/records.js';
 import { formatNaira } from './format.js';
@@ -7,31 +8,22 @@ import { ids, Pairs, RequestLink } from './rows.js';
 // items, a request's detail. Rendered here once, as the rows are; the page's script only swaps the elements in by
 // their ids, as it does the live feed's rows.
 
-/** One item of a batch: its receiver, amount and outcome; a failed one can be sent again and leads to its request. */
-function ItemRow({ batch, item }: { batch: BulkTransferRecord; item: BulkItemRecord }) {
+/**
+ * One item of a batch: its receiver, amount and outcome; a failed one can be sent again and leads to its request.
+ * An `html` template rather than JSX, alone on the page: a batch holds up to 10 000 items, fetched again while it
+ * runs, and JSX's element tree took several times as long to render them as the control API takes to answer them
+ * as JSON, holding the event loop as long each time.
+ */
+function itemRow(batch: BulkTransferRecord, item: BulkItemRecord) {
   const failed = item.status === 'failed';
-  return (
-    <tr data-status={item.status}>
-      <td>{item.itemIndex + 1}</td>
-      <td>{`${item.receiverAccountNumber} (${item.receiverBankCode})`}</td>
-      <td class="num">{formatNaira(item.amount)}</td>
-      <td>{item.status}</td>
-      <td class="error">{item.errorCode ? `${item.errorCode} ${item.errorMessage}` : ''}</td>
-      <td>{item.reprocessCount}</td>
-      <td class="actions">
-        {failed && batch.status !== 'processing' ? (
-          <button
-            type="button"
-            data-call={`POST /__sandbox/bulk-transfers/${batch.id}/reprocess`}
-            data-body={JSON.stringify({ itemId: item.id })}
-          >
-            Reprocess
-          </button>
-        ) : null}
-        {failed ? <RequestLink requestId={batch.requestId} title="The request that made this batch" /> : null}
-      </td>
-    </tr>
-  );
+  const reprocess =
+    failed && batch.status !== 'processing'
+      ? html`<button type="button" data-call="POST /__sandbox/bulk-transfers/${batch.id}/reprocess" data-body="${JSON.stringify({ itemId: item.id })}">Reprocess</button>`
+      : '';
+  const request = failed
+    ? RequestLink({ requestId: batch.requestId, title: 'The request that made this batch' })
+    : '';
+  return html`<tr data-status="${item.status}"><td>${item.itemIndex + 1}</td><td>${item.receiverAccountNumber} (${item.receiverBankCode})</td><td class="num">${formatNaira(item.amount)}</td><td>${item.status}</td><td class="error">${item.errorCode ? `${item.errorCode} ${item.errorMessage}` : ''}</td><td>${item.reprocessCount}</td><td class="actions">${reprocess}${request}</td></tr>`;
 }
 
 /**
@@ -64,11 +56,7 @@ export function BatchItems({ batch, items }: { batch: BulkTransferRecord; items:
                 <th />
               </tr>
             </thead>
-            <tbody>
-              {items.map((item) => (
-                <ItemRow batch={batch} item={item} />
-              ))}
-            </tbody>
+            <tbody>{items.map((item) => itemRow(batch, item))}</tbody>
           </table>
         </div>
       </td>
