@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { dashboardContract, dashboardEventsContract } from '../contract/control/dashboard.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../domain/errors.js';
@@ -8,7 +8,9 @@ import { type AnswerCheck, mountRoutes } from '../http/mount.js';
 import type { RequestJournal } from '../http/request-log.js';
 import { implementer, type Route } from '../http/route.js';
 import { type AssetTypes, assetReader, nearestFolder } from '../http/static-assets.js';
+import { BatchItems, RequestDetail } from './details.js';
 import { isDashboard, LiveFeed } from './live.js';
+import { readItems, readModel, readRequest, readRequestById } from './model.js';
 import { dashboardGuard } from './token.js';
 import { Page } from './views.js';
 
@@ -34,23 +36,56 @@ export interface DashboardRuntime {
 
 const route = implementer<DashboardRuntime>();
 
+/** A piece of the page, rendered on the server for the page's script to swap in by id. */
+const fragment = (c: Context<AppEnv>, html: unknown) =>
+  c.html(String(html), 200, { 'cache-control': 'no-store' });
+
+/** The journal keeps the newest requests only: what a 404 of an entry says. */
+const GONE = 'in the journal (it holds the last ones only)';
+
+/**
+ * What the page fetches when the reader asks for it, rendered once, here (`details.tsx`): a batch's items (under
+ * its row, fetched again as the batch moves) and a request's detail (by its journal id, or as the first POST with
+ * a record's `x-request-id`). Like the assets, they are the page's own and outside the documents.
+ */
+function mountFragments(app: Hono<AppEnv>, deps: Deps, requests: RequestJournal): void {
+  app.get('/ui/fragments/batches/:id/items', (c) => {
+    const found = readItems(deps.store, c.req.param('id'));
+    if (!found) throw new ApiError(404, 'Bulk transfer not found');
+    return fragment(c, BatchItems(found));
+  });
+  app.get('/ui/fragments/requests/:id', (c) => {
+    const id = c.req.param('id');
+    const entry = readRequest(requests, id);
+    if (!entry) throw new ApiError(404, `Request not found: no entry ${id} ${GONE}`);
+    return fragment(c, RequestDetail({ entry }));
+  });
+  app.get('/ui/fragments/requests', (c) => {
+    const requestId = c.req.query('requestId') ?? '';
+    const entry = readRequestById(requests, requestId);
+    if (!entry) throw new ApiError(404, `Request not found: no POST with x-request-id ${requestId} ${GONE}`);
+    return fragment(c, RequestDetail({ entry }));
+  });
+}
+
 const dashboardRoutes: Route<DashboardRuntime>[] = [
   route(dashboardContract, ({ c, deps, requests, query }) => {
     const shown = requests.entries().filter((r) => !isDashboard(r.path));
-    const page = Page({
-      deps,
+    const model = readModel(deps, {
       requests: shown,
       clientId: query.client || undefined,
       unfold: query.unfold === '1',
     });
+    const page = Page({ model });
     return { response: c.html(`<!doctype html>${page}`) };
   }),
   route(dashboardEventsContract, ({ c, feed }) => ({ response: feed.respond(c) })),
 ];
 
 /**
- * `/__sandbox/ui`: the live dashboard, a door of its own. The page is rendered on the server from the state; its
- * buttons and forms call the control API, and `/ui/events` keeps it current. It owns its token flow (`token.ts`):
+ * `/__sandbox/ui`: the live dashboard, a door of its own. The page is rendered on the server from one model of the
+ * state (`model.ts`), and so is what it fetches on demand (`/ui/fragments/…`); its buttons and forms call the
+ * control API, and `/ui/events` keeps it current. It owns its token flow (`token.ts`):
  * with `--control-token` it takes the token once, from `?token=` or its page's form, into the cookie that the
  * page's control calls then carry. Mount it under `CONTROL_PREFIX` before the control API's guard, which would
  * otherwise answer the token's offer with a 401.
@@ -67,6 +102,7 @@ export function createDashboard(options: {
   app.use('/ui', guard);
   app.use('/ui/*', guard);
   mountRoutes(app, '', dashboardRoutes, { deps, requests, feed: new LiveFeed(deps, requests) }, auth, check);
+  mountFragments(app, deps, requests);
   // The page's script and style sheet, outside the documents.
   const asset = assetReader(DASHBOARD_ASSETS, locate);
   app.get('/ui/assets/:file', async (c) => {

@@ -6,7 +6,16 @@ import type { CollectionName, Collections } from '../domain/records.js';
 import type { RequestEntry, RequestJournal } from '../http/request-log.js';
 import type { StoreChange } from '../store/store.js';
 import { LedgerTotals } from './ledger-totals.js';
-import { ClockPanel, clockKey, ScenarioPanel, scenarioKey } from './panels.js';
+import {
+  clientView,
+  clockKey,
+  clockModel,
+  type RowFacts,
+  rowFacts,
+  scenarioKey,
+  scenarioModel,
+} from './model.js';
+import { ClockPanel, ScenarioPanel } from './panels.js';
 import {
   BatchRow,
   BusinessOption,
@@ -21,7 +30,6 @@ import {
   VirtualAccountOption,
   VirtualAccountRow,
 } from './rows.js';
-import { deliveryHeaders } from './views.js';
 /** How often changes are sent: a batch of 10 000 items moves its counters 10 000 times, the page sees 10 frames a second. */
 export const FLUSH_MS = 100;
 /**
@@ -92,70 +100,87 @@ export const ENTRIES_PER_FRAME = 5;
 interface Row<K extends CollectionName> {
   id: (id: string) => string;
   parent: string;
-  render: (deps: Deps, record: Collections[K]) => unknown;
+  render: (record: Collections[K], facts: RowFacts) => unknown;
 }
 
 /** The rows of each collection the page lists (a virtual account has two: its row and its payment-form option). */
 const shown: { [K in CollectionName]?: Row<K>[] } = {
-  bulkTransfers: [{ id: ids.batch, parent: 'batches', render: (deps, batch) => BatchRow({ deps, batch }) }],
+  bulkTransfers: [{ id: ids.batch, parent: 'batches', render: (batch, facts) => BatchRow({ batch, facts }) }],
   deliveries: [
     {
       id: ids.delivery,
       parent: 'deliveries',
-      render: (deps, delivery) =>
-        DeliveryRow({ delivery, headers: deliveryHeaders(deps, delivery), now: deps.clock.now() }),
+      render: (delivery, facts) => DeliveryRow({ delivery, facts }),
     },
   ],
   virtualAccounts: [
     {
       id: ids.virtualAccount,
       parent: 'va-list',
-      render: (_deps, account) => VirtualAccountOption({ account }),
+      render: (account) => VirtualAccountOption({ account }),
     },
     {
       id: ids.virtualAccountRow,
       parent: 'virtual-accounts',
-      render: (deps, account) => VirtualAccountRow({ deps, account }),
+      render: (account, facts) => VirtualAccountRow({ account, facts }),
     },
   ],
   transactions: [
     {
       id: ids.transaction,
       parent: 'transactions',
-      render: (deps, transaction) => TransactionRow({ deps, transaction }),
+      render: (transaction, facts) => TransactionRow({ transaction, facts }),
     },
   ],
-  outbox: [{ id: ids.message, parent: 'outbox', render: (_deps, message) => MessageRow({ message }) }],
+  outbox: [{ id: ids.message, parent: 'outbox', render: (message) => MessageRow({ message }) }],
   disputes: [
-    { id: ids.dispute, parent: 'disputes', render: (deps, dispute) => DisputeRow({ deps, dispute }) },
+    { id: ids.dispute, parent: 'disputes', render: (dispute, facts) => DisputeRow({ dispute, facts }) },
   ],
 };
+
+/** A changed record the page shows, read for this frame, and its rows. */
+interface Changed {
+  change: StoreChange;
+  record: Collections[CollectionName];
+  rows: Row<CollectionName>[];
+}
 
 /** The collections the page shows, and the ones whose change shows through another (a client's businesses). */
 const SHOWN = new Set<CollectionName>(['clients', 'businesses', ...(Object.keys(shown) as CollectionName[])]);
 
-/**
- * The patches of a record's rows, or their ids to remove when it is gone. Only a record new in this frame names
- * the list to put it in: a change to one the page does not show (older than its first rows, or trimmed) is not
- * news at the top of the list, and the page leaves it out.
- */
-function patchesOf<K extends CollectionName>(
-  deps: Deps,
-  { collection, id, created }: StoreChange,
-  out: Frame,
-): void {
-  const rows = shown[collection as K] as Row<K>[] | undefined;
+/** A changed record read for the frame, or its rows' ids to remove when it is gone. */
+function readChange(deps: Deps, change: StoreChange, out: Frame, changed: Changed[]): void {
+  const rows = shown[change.collection] as Row<CollectionName>[] | undefined;
   if (!rows) return;
-  const record = deps.store.get(collection as K, id);
-  for (const row of rows) {
-    if (!record) out.removed.push(row.id(id));
-    else
-      out.patches.push({
-        id: row.id(id),
-        html: String(row.render(deps, record)),
-        ...(created ? { parent: row.parent, position: 'prepend' as const } : {}),
-      });
+  const record = deps.store.get(change.collection, change.id);
+  if (record) changed.push({ change, record, rows });
+  else for (const row of rows) out.removed.push(row.id(change.id));
+}
+
+/** The facts the changed records' rows need, read once for the frame. */
+function factsOf(deps: Deps, changed: readonly Changed[]): RowFacts {
+  const businessIds: string[] = [];
+  const deliveryClients: string[] = [];
+  for (const { change, record } of changed) {
+    // A row names its record's business, when it has one (an outbox message may not).
+    if ('businessId' in record && record.businessId !== null) businessIds.push(record.businessId);
+    if (change.collection === 'deliveries' && 'clientId' in record) deliveryClients.push(record.clientId);
   }
+  return rowFacts(deps, businessIds, deliveryClients);
+}
+
+/**
+ * The patches of a record's rows. Only a record new in this frame names the list to put it in: a change to one
+ * the page does not show (older than its first rows, or trimmed) is not news at the top of the list, and the page
+ * leaves it out.
+ */
+function patchesOf({ change, record, rows }: Changed, facts: RowFacts, out: Frame): void {
+  for (const row of rows)
+    out.patches.push({
+      id: row.id(change.id),
+      html: String(row.render(record, facts)),
+      ...(change.created ? { parent: row.parent, position: 'prepend' as const } : {}),
+    });
 }
 
 interface Frame {
@@ -173,6 +198,7 @@ export function frame(deps: Deps, pending: Pending, totals: LedgerTotals): Frame
   const businesses = new Map<string, boolean>();
   const { store } = deps;
   const entries: StoreChange[] = [];
+  const changed: Changed[] = [];
   for (const change of pending.records.values()) {
     const { collection, id } = change;
     if (collection === 'clients') clients.set(id, change.created);
@@ -184,9 +210,11 @@ export function frame(deps: Deps, pending: Pending, totals: LedgerTotals): Frame
         businesses.set(id, change.created);
       }
     } else if (collection === 'transactions') entries.push(change);
-    else patchesOf(deps, change, out);
+    else readChange(deps, change, out, changed);
   }
-  for (const change of entries.slice(-ENTRIES_PER_FRAME)) patchesOf(deps, change, out);
+  for (const change of entries.slice(-ENTRIES_PER_FRAME)) readChange(deps, change, out, changed);
+  const facts = factsOf(deps, changed);
+  for (const record of changed) patchesOf(record, facts, out);
   const append = (created: boolean, parent: string) =>
     created ? { parent, position: 'append' as const } : {};
   for (const [clientId, created] of clients) {
@@ -195,10 +223,11 @@ export function frame(deps: Deps, pending: Pending, totals: LedgerTotals): Frame
       out.removed.push(ids.client(clientId), ids.clientOption(clientId));
       continue;
     }
+    const view = clientView(store, client, (id) => totals.of(id));
     out.patches.push(
       {
         id: ids.client(clientId),
-        html: String(ClientRows({ deps, client, ledger: (id) => totals.of(id) })),
+        html: String(ClientRows({ view })),
         ...append(created, 'clients'),
       },
       {
@@ -208,12 +237,12 @@ export function frame(deps: Deps, pending: Pending, totals: LedgerTotals): Frame
       },
     );
     // The filter's options of the businesses that changed (every one of a new client).
-    for (const business of store.where('businesses', 'clientId', clientId)) {
+    for (const { business, ledger } of view.businesses) {
       const isNew = businesses.get(business.id);
       if (!created && isNew === undefined) continue;
       out.patches.push({
         id: ids.businessOption(business.id),
-        html: String(BusinessOption({ business, client, ledger: totals.of(business.id) })),
+        html: String(BusinessOption({ business, client, ledger })),
         ...append(created || isNew === true, 'business-filter'),
       });
     }
@@ -226,10 +255,14 @@ export function frame(deps: Deps, pending: Pending, totals: LedgerTotals): Frame
   return out;
 }
 
-/** The panels re-rendered whole when what they show changes: the key says what they show. */
+/** The panels re-rendered whole, each from its model, when what they show changes: the key says what they show. */
 const PANELS: { id: string; key: (deps: Deps) => string; render: (deps: Deps) => unknown }[] = [
-  { id: 'scenario-panel', key: scenarioKey, render: (deps) => ScenarioPanel({ deps }) },
-  { id: 'clock-panel', key: clockKey, render: (deps) => ClockPanel({ deps }) },
+  {
+    id: 'scenario-panel',
+    key: scenarioKey,
+    render: (deps) => ScenarioPanel({ scenario: scenarioModel(deps) }),
+  },
+  { id: 'clock-panel', key: clockKey, render: (deps) => ClockPanel({ clock: clockModel(deps) }) },
 ];
 
 /** One server-sent event, as its bytes on the wire. `data` must hold no newline (JSON text never does). */

@@ -1,15 +1,9 @@
-import type { Deps } from '../deps.js';
 import { END_OF_TIME_MS } from '../domain/clock.js';
 import { dateTimeOf, durationWords, isoOf } from './format.js';
+import type { ClockView, ScenarioView } from './model.js';
 
 // The panels that show one thing each rather than a list: the clock and the scenario. The live feed renders them
-// again when what they show changes.
-
-/** What the clock panel shows that can change by a call: where it stands against real time, frozen or not. */
-export function clockKey(deps: Pick<Deps, 'clock'>): string {
-  const { offsetMs, frozenAt } = deps.clock.state();
-  return `${offsetMs}:${frozenAt}`;
-}
+// again when what they show changes (`clockKey` and `scenarioKey` in `model.ts` say when).
 
 const ADVANCE_STEPS: [label: string, ms: number][] = [
   ['+1 min', 60_000],
@@ -21,8 +15,8 @@ const ADVANCE_STEPS: [label: string, ms: number][] = [
  * The virtual clock: now (the page keeps it ticking while the clock runs, from `data-offset-ms`, and stops it at
  * `data-end`, the end of the clock's range, as the server does), frozen or running, how far it is from real time, and the calls that move it.
  */
-export function ClockPanel({ deps }: { deps: Pick<Deps, 'clock'> }) {
-  const { now, frozen, offsetMs } = deps.clock.describe();
+export function ClockPanel({ clock }: { clock: ClockView }) {
+  const { now, frozen, offsetMs } = clock;
   const nowMs = Date.parse(now);
   const away =
     Math.abs(offsetMs) < 1000
@@ -84,25 +78,19 @@ export function ClockPanel({ deps }: { deps: Pick<Deps, 'clock'> }) {
   );
 }
 
-/** What the scenario panel shows that can change: the active scenario and its number of overrides. */
-export function scenarioKey(deps: Pick<Deps, 'scenarios'>): string {
-  const { name, overrides } = deps.scenarios.describe();
-  return `${name}:${overrides.length}`;
-}
-
-export function ScenarioPanel({ deps }: { deps: Pick<Deps, 'scenarios'> }) {
-  const active = deps.scenarios.describe();
+/** The active scenario, and the calls that change it or reset the whole state. */
+export function ScenarioPanel({ scenario: active }: { scenario: ScenarioView }) {
   return (
     <div id="scenario-panel">
       <p>
         Active: <strong data-scenario={active.name}>{active.name}</strong>
-        {active.overrides.length > 0 ? ` (+${active.overrides.length} override rules)` : ''}
+        {active.overrides > 0 ? ` (+${active.overrides} override rules)` : ''}
         <span class="muted"> — {active.description}</span>
       </p>
       <div class="inline">
         <form class="inline" data-call="PUT /__sandbox/scenario">
           <select name="name" aria-label="Ready scenario">
-            {deps.scenarios.library.list().map((s) => (
+            {active.ready.map((s) => (
               <option value={s.name} title={s.description} selected={s.name === active.name}>
                 {s.name}
               </option>

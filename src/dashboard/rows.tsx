@@ -1,5 +1,4 @@
 import { accountState } from '../bank/virtual-accounts/service.js';
-import type { Deps } from '../deps.js';
 import type {
   BulkTransferRecord,
   BusinessRecord,
@@ -12,16 +11,20 @@ import type {
 } from '../domain/records.js';
 import type { RequestEntry } from '../http/request-log.js';
 import { dateTimeOf, formatNaira, isoOf, relativeTo, timeOf } from './format.js';
+import type { ClientView, RowFacts } from './model.js';
 
 // One component per row of the dashboard's lists. The page renders them once; the live feed renders the same
 // components again for each record that changed and the page swaps them in by id, so a row has one template.
-// Every row carries `data-client`, which the page's client picker filters on.
+// Every row carries `data-client`, which the page's client picker filters on. A row renders from its record and
+// the facts read with it (`model.ts`): it never reaches into the store.
 
 export const ids = {
   client: (id: string) => `client-${id}`,
   clientOption: (id: string) => `pick-${id}`,
   businessOption: (id: string) => `bizopt-${id}`,
   batch: (id: string) => `batch-${id}`,
+  /** The row under a batch's row that shows its items (`details.tsx`). */
+  items: (id: string) => `items-${id}`,
   delivery: (id: string) => `delivery-${id}`,
   virtualAccount: (id: string) => `va-${id}`,
   virtualAccountRow: (id: string) => `varow-${id}`,
@@ -42,20 +45,40 @@ const Relative = ({ at, now }: { at: number; now: number }) => (
   </time>
 );
 
+/** Names and values, one to a line: a delivery's headers, what a request carried. */
+export const Pairs = ({ pairs }: { pairs: [name: string, value: string][] }) => (
+  <table class="pairs">
+    <tbody>
+      {pairs.map(([name, value]) => (
+        <tr>
+          <th>{name}</th>
+          <td>{value}</td>
+        </tr>
+      ))}
+    </tbody>
+  </table>
+);
+
 /** A button that opens the journal entry of the request with this `x-request-id`, when the record knows it. */
-const RequestLink = ({ requestId, label = 'request' }: { requestId: string | null; label?: string }) =>
+export const RequestLink = ({
+  requestId,
+  title = `x-request-id ${requestId}`,
+}: {
+  requestId: string | null;
+  title?: string;
+}) =>
   requestId ? (
-    <button type="button" class="link" data-request-id={requestId} title={`x-request-id ${requestId}`}>
-      {label}
+    <button type="button" class="link" data-request-id={requestId} title={title}>
+      request
     </button>
   ) : null;
 
 /** The client of a business, for the rows that only know the business. */
-export const clientOf = (deps: Deps, businessId: string): string =>
-  deps.store.get('businesses', businessId)?.clientId ?? '';
+const clientOf = (facts: RowFacts, businessId: string): string =>
+  facts.businesses.get(businessId)?.clientId ?? '';
 
-const businessName = (deps: Deps, businessId: string) =>
-  deps.store.get('businesses', businessId)?.businessName ?? businessId;
+const businessName = (facts: RowFacts, businessId: string) =>
+  facts.businesses.get(businessId)?.businessName ?? businessId;
 
 // ------------------------------------------------------------------ clients and businesses
 
@@ -96,16 +119,11 @@ function BusinessCells({ business: b, ledger }: { business: BusinessRecord; ledg
   );
 }
 
-/** A business's ledger balance in kobo: summed by the page, kept by the live feed (`ledger-totals.ts`). */
-export type LedgerOf = (businessId: string) => number;
-
 /**
  * A client and its businesses: one `<tbody>` of the one clients table, so that every balance lines up in its
  * column. The client's cell spans its businesses' rows.
  */
-
-export function ClientRows({ deps, client, ledger }: { deps: Deps; client: ClientRecord; ledger: LedgerOf }) {
-  const businesses = deps.store.where('businesses', 'clientId', client.id);
+export function ClientRows({ view: { client, businesses } }: { view: ClientView }) {
   const span = Math.max(1, businesses.length);
   const clientCell = (
     <td rowspan={span} class="client-cell" title={`client id ${client.id}`}>
@@ -123,10 +141,10 @@ export function ClientRows({ deps, client, ledger }: { deps: Deps; client: Clien
           </td>
         </tr>
       ) : (
-        businesses.map((b, i) => (
+        businesses.map(({ business: b, ledger }, i) => (
           <tr data-business={b.id} data-client={client.id}>
             {i === 0 ? clientCell : null}
-            <BusinessCells business={b} ledger={ledger(b.id)} />
+            <BusinessCells business={b} ledger={ledger} />
           </tr>
         ))
       )}
@@ -167,18 +185,24 @@ export const BusinessOption = ({
 
 // ------------------------------------------------------------------ transfers and the ledger
 
-export function TransactionRow({ deps, transaction: t }: { deps: Deps; transaction: TransactionRecord }) {
+export function TransactionRow({
+  transaction: t,
+  facts,
+}: {
+  transaction: TransactionRecord;
+  facts: RowFacts;
+}) {
   const signed = t.direction === 'debit' ? `−${formatNaira(t.amount)}` : `+${formatNaira(t.amount)}`;
   const failed = t.status === 'failed';
   return (
     <tr
       id={ids.transaction(t.id)}
-      data-client={clientOf(deps, t.businessId)}
+      data-client={clientOf(facts, t.businessId)}
       data-business={t.businessId}
       data-status={t.status}
     >
       <td>{timeOf(t.createdAt)}</td>
-      <td>{businessName(deps, t.businessId)}</td>
+      <td>{businessName(facts, t.businessId)}</td>
       <td>
         {t.kind.replaceAll('_', ' ')}
         <div class="muted">{t.direction}</div>
@@ -249,7 +273,7 @@ function Progress({ batch: b }: { batch: BulkTransferRecord }) {
   );
 }
 
-export function BatchRow({ deps, batch: b }: { deps: Deps; batch: BulkTransferRecord }) {
+export function BatchRow({ batch: b, facts }: { batch: BulkTransferRecord; facts: RowFacts }) {
   const canReprocess = b.failedItems > 0 && b.status !== 'processing' && b.status !== 'completed';
   return (
     <tr
@@ -262,7 +286,7 @@ export function BatchRow({ deps, batch: b }: { deps: Deps; batch: BulkTransferRe
         {b.batchName}
         <div class="muted">{b.id}</div>
       </td>
-      <td>{businessName(deps, b.businessId)}</td>
+      <td>{businessName(facts, b.businessId)}</td>
       <td class="wide">
         <Progress batch={b} />
       </td>
@@ -288,19 +312,8 @@ export function BatchRow({ deps, batch: b }: { deps: Deps; batch: BulkTransferRe
 
 // ------------------------------------------------------------------ webhook deliveries
 
-/** The headers a delivery is sent with, `AUTH-KEY` shown by its last 4 characters only. */
-export type ShownHeaders = Record<string, string>;
-
-export function DeliveryRow({
-  delivery: d,
-  headers,
-  now,
-}: {
-  delivery: DeliveryRecord;
-  headers: ShownHeaders;
-  /** The sandbox clock's now, ms. */
-  now: number;
-}) {
+export function DeliveryRow({ delivery: d, facts }: { delivery: DeliveryRecord; facts: RowFacts }) {
+  const headers = facts.webhookHeaders.get(d.clientId) ?? {};
   return (
     <tr id={ids.delivery(d.id)} data-client={d.clientId} data-status={d.status}>
       <td>{timeOf(d.createdAt)}</td>
@@ -315,7 +328,7 @@ export function DeliveryRow({
         <Badge status={d.status} />
         {d.status === 'pending' && d.nextAttemptAt !== null ? (
           <div class="muted">
-            next attempt <Relative at={d.nextAttemptAt} now={now} />, {d.attemptsLeft} left
+            next attempt <Relative at={d.nextAttemptAt} now={facts.now} />, {d.attemptsLeft} left
           </div>
         ) : (
           <div class="muted">{d.attemptsLeft} attempts left</div>
@@ -333,16 +346,7 @@ export function DeliveryRow({
         {d.url ? <div class="muted">{d.url}</div> : <div class="muted">no webhook URL set</div>}
         <details id={`delivery-detail-${d.id}`} class="detail">
           <summary>Payload and headers</summary>
-          <table class="pairs">
-            <tbody>
-              {Object.entries(headers).map(([name, value]) => (
-                <tr>
-                  <th>{name}</th>
-                  <td>{value}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Pairs pairs={Object.entries(headers)} />
           <pre>{JSON.stringify(d.payload, null, 2)}</pre>
         </details>
       </td>
@@ -363,7 +367,7 @@ export const VirtualAccountOption = ({ account: v }: { account: VirtualAccountRe
   </option>
 );
 
-export function VirtualAccountRow({ deps, account: v }: { deps: Deps; account: VirtualAccountRecord }) {
+export function VirtualAccountRow({ account: v, facts }: { account: VirtualAccountRecord; facts: RowFacts }) {
   return (
     <tr id={ids.virtualAccountRow(v.id)} data-client={v.clientId} data-business={v.businessId}>
       <td class="mono">{v.accountNumber}</td>
@@ -379,9 +383,9 @@ export function VirtualAccountRow({ deps, account: v }: { deps: Deps; account: V
           <div class="muted">takes {formatNaira(v.reservedAmount)} once</div>
         )}
       </td>
-      <td>{businessName(deps, v.businessId)}</td>
+      <td>{businessName(facts, v.businessId)}</td>
       <td>
-        {accountState(v, deps.clock.now()) === 'used' ? (
+        {accountState(v, facts.now) === 'used' ? (
           <span class="used" title={`Paid by ${v.usedBy}`}>
             <Badge status="used" />
           </span>
@@ -389,7 +393,7 @@ export function VirtualAccountRow({ deps, account: v }: { deps: Deps; account: V
           <span class="muted">never</span>
         ) : (
           <span class="expiry" data-expires={v.expiresAt}>
-            <Relative at={v.expiresAt} now={deps.clock.now()} />
+            <Relative at={v.expiresAt} now={facts.now} />
           </span>
         )}
       </td>
@@ -453,11 +457,11 @@ export function MessageRow({ message: m }: { message: OutboxRecord }) {
 
 // ------------------------------------------------------------------ disputes
 
-export function DisputeRow({ deps, dispute: d }: { deps: Deps; dispute: DisputeRecord }) {
+export function DisputeRow({ dispute: d, facts }: { dispute: DisputeRecord; facts: RowFacts }) {
   return (
-    <tr id={ids.dispute(d.id)} data-client={clientOf(deps, d.businessId)} data-status={d.status}>
+    <tr id={ids.dispute(d.id)} data-client={clientOf(facts, d.businessId)} data-status={d.status}>
       <td>{timeOf(d.dateCreated)}</td>
-      <td>{businessName(deps, d.businessId)}</td>
+      <td>{businessName(facts, d.businessId)}</td>
       <td class="refs">{d.transactionId}</td>
       <td>{d.description}</td>
       <td>

@@ -1,8 +1,4 @@
-import { shownHeaders } from '../bank/webhooks/service.js';
-import type { Deps } from '../deps.js';
-import type { Collections, DeliveryRecord } from '../domain/records.js';
-import type { RequestEntry } from '../http/request-log.js';
-import { LedgerTotals } from './ledger-totals.js';
+import { type DashboardModel, FIRST_ROWS } from './model.js';
 import { ClockPanel, ScenarioPanel } from './panels.js';
 import {
   BatchRow,
@@ -13,75 +9,14 @@ import {
   DisputeRow,
   MessageRow,
   RequestRow,
-  type ShownHeaders,
   TransactionRow,
   VirtualAccountOption,
   VirtualAccountRow,
 } from './rows.js';
 
-// The dashboard's page, as Hono JSX. Every section is one list the live feed keeps current (`live.ts`), under a
-// heading the side navigation links to, with what to do next when the list is empty.
-
-/** How many rows each list renders at first; the page keeps about twice as many as new ones arrive. */
-export const FIRST_ROWS = {
-  batches: 50,
-  deliveries: 50,
-  transactions: 50,
-  virtualAccounts: 50,
-  outbox: 50,
-  disputes: 50,
-  requests: 100,
-} as const;
-
-/** Past this many clients, the clients table starts folded (unless a client is picked), so every heading shows. */
-export const FOLD_CLIENTS_OVER = 8;
-
-/** The headers a delivery is sent with, as the control API shows them: `AUTH-KEY` redacted. */
-export const deliveryHeaders = (deps: Pick<Deps, 'store'>, delivery: DeliveryRecord): ShownHeaders =>
-  shownHeaders(deps.store.get('clients', delivery.clientId));
-
-type Listed = 'bulkTransfers' | 'deliveries' | 'virtualAccounts' | 'outbox' | 'transactions' | 'disputes';
-
-/** How a client's records of each listed collection are found: its own (by `clientId`) or its businesses'. */
-const OWNER: Record<Listed, 'clientId' | 'businessId'> = {
-  deliveries: 'clientId',
-  outbox: 'clientId',
-  bulkTransfers: 'businessId',
-  virtualAccounts: 'businessId',
-  transactions: 'businessId',
-  disputes: 'businessId',
-};
-
-/** When a record was made: `createdAt`, or a dispute's `dateCreated` (the bank's name for it). */
-type Dated = { createdAt: string } | { dateCreated: string };
-const madeAt = (record: Dated) => ('createdAt' in record ? record.createdAt : record.dateCreated);
-
-const byCreation = (a: Dated, b: Dated) => {
-  const [x, y] = [madeAt(a), madeAt(b)];
-  return x < y ? -1 : x > y ? 1 : 0;
-};
-
-/**
- * The newest `n` records of a collection, newest first: of every client, or of one, through the store's indexes
- * (its own records, or those of each of its businesses, merged by time).
- */
-function newest<K extends Listed>(
-  deps: Deps,
-  collection: K,
-  n: number,
-  clientId: string | undefined,
-): Collections[K][] {
-  const { store } = deps;
-  let records: Collections[K][];
-  if (clientId === undefined) records = store.all(collection);
-  else if (OWNER[collection] === 'clientId') records = store.where(collection, 'clientId' as never, clientId);
-  else
-    records = store
-      .where('businesses', 'clientId', clientId)
-      .flatMap((b) => store.where(collection, 'businessId' as never, b.id))
-      .sort(byCreation);
-  return records.slice(-n).reverse();
-}
+// The dashboard's page, as Hono JSX, rendered from one model of the state (`model.ts`). Every section is one list
+// the live feed keeps current (`live.ts`), under a heading the side navigation links to, with what to do next when
+// the list is empty.
 
 interface SectionProps {
   id: string;
@@ -155,38 +90,9 @@ const SECTIONS: [id: string, title: string][] = [
 const API = '/api/v1';
 const FUNDS = `${API}/clients/business/customers/funds`;
 
-export interface PageProps {
-  deps: Deps;
-  /** The journal's entries to show, newest first. */
-  requests: RequestEntry[];
-  /** The client picked (`?client=`): every section shows its records only. */
-  clientId?: string;
-  /**
-   * Render the clients table even when it starts folded (`?unfold=1`). Folded, its rows are left out of the page
-   * (a hundred clients are a quarter of it) and its script fetches them when the reader opens it.
-   */
-  unfold?: boolean;
-}
-
 /** The whole page, with the newest rows of each list, of every client or of the one picked. */
-export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
-  const { store } = deps;
-  const clients = store.all('clients');
-  const picked = clientId === undefined ? undefined : store.get('clients', clientId);
-  const shownClients = picked ? [picked] : clients;
-  const folded = picked === undefined && clients.length > FOLD_CLIENTS_OVER;
-  // Summed once a business for the page: its clients table row and its ledger filter option both show it.
-  const totals = new LedgerTotals(store);
-  const ledgerOf = (businessId: string) => totals.of(businessId);
-
-  const businessCount = picked
-    ? store.countWhere('businesses', 'clientId', picked.id)
-    : store.count('businesses');
-  const shownRequests = (picked ? requests.filter((r) => r.clientId === picked.id) : requests).slice(
-    0,
-    FIRST_ROWS.requests,
-  );
-  const of = <K extends Listed>(collection: K, n: number) => newest(deps, collection, n, picked?.id);
+export function Page({ model }: { model: DashboardModel }) {
+  const { clients, picked, shown, businessCount, facts } = model;
   return (
     <html lang="en">
       <head>
@@ -214,8 +120,8 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
               <button type="submit">Show</button>
             </noscript>
           </form>
-          {clientId !== undefined && !picked ? (
-            <span class="error">No client {clientId}: showing all.</span>
+          {model.unknownClient !== undefined ? (
+            <span class="error">No client {model.unknownClient}: showing all.</span>
           ) : null}
         </header>
         <div class="layout">
@@ -232,22 +138,22 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
               <div class="two">
                 <div>
                   <h3>Clock</h3>
-                  <ClockPanel deps={deps} />
+                  <ClockPanel clock={model.clock} />
                 </div>
                 <div>
                   <h3>Scenario</h3>
-                  <ScenarioPanel deps={deps} />
+                  <ScenarioPanel scenario={model.scenario} />
                 </div>
               </div>
             </Section>
             <Section
               id="sec-clients"
               title="Clients and businesses"
-              note={`${shownClients.length} ${shownClients.length === 1 ? 'client' : 'clients'} · ${businessCount} ${businessCount === 1 ? 'business' : 'businesses'}`}
-              open={!folded}
+              note={`${shown.length} ${shown.length === 1 ? 'client' : 'clients'} · ${businessCount} ${businessCount === 1 ? 'business' : 'businesses'}`}
+              open={!model.clientsFolded}
             >
               <div class="list">
-                <table id="clients" data-lazy={folded && !unfold ? '' : undefined}>
+                <table id="clients" data-lazy={model.clientRows ? undefined : ''}>
                   <thead>
                     <tr>
                       <th>Client</th>
@@ -259,11 +165,7 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
                       <th />
                     </tr>
                   </thead>
-                  {folded && !unfold
-                    ? null
-                    : shownClients.map((client) => (
-                        <ClientRows deps={deps} client={client} ledger={ledgerOf} />
-                      ))}
+                  {model.clientRows ? shown.map((view) => <ClientRows view={view} />) : null}
                 </table>
                 <p class="empty">
                   No clients. Add one with POST /__sandbox/clients, or reset the sandbox to its fixtures.
@@ -274,10 +176,10 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
               <div class="inline filters">
                 <select id="business-filter" aria-label="Show one business">
                   <option value="">All businesses</option>
-                  {shownClients.flatMap((c) =>
-                    store
-                      .where('businesses', 'clientId', c.id)
-                      .map((b) => <BusinessOption business={b} client={c} ledger={ledgerOf(b.id)} />),
+                  {shown.flatMap(({ client, businesses }) =>
+                    businesses.map(({ business, ledger }) => (
+                      <BusinessOption business={business} client={client} ledger={ledger} />
+                    )),
                   )}
                 </select>
                 <label>
@@ -301,8 +203,8 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
                 ]}
                 empty={`No transfers yet. Your app sends one with POST ${FUNDS}/transfer; a balance set above or an incoming payment below is an entry too.`}
               >
-                {of('transactions', FIRST_ROWS.transactions).map((t) => (
-                  <TransactionRow deps={deps} transaction={t} />
+                {model.transactions.map((t) => (
+                  <TransactionRow transaction={t} facts={facts} />
                 ))}
               </List>
             </Section>
@@ -313,8 +215,8 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
                 head={['Batch', 'Business', 'Progress', 'Status', 'Created', '']}
                 empty={`No bulk transfers yet. Your app creates one with POST ${FUNDS}/bulk-transfer and starts it with POST ${FUNDS}/bulk-transfer/process.`}
               >
-                {of('bulkTransfers', FIRST_ROWS.batches).map((b) => (
-                  <BatchRow deps={deps} batch={b} />
+                {model.batches.map((b) => (
+                  <BatchRow batch={b} facts={facts} />
                 ))}
               </List>
             </Section>
@@ -325,8 +227,8 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
                 head={['Created', 'To account', '#Amount', 'Status', 'Attempts', '']}
                 empty="No webhook deliveries yet. Send an incoming payment to a virtual account (below); the client's webhook URL is set with POST /api/v1/clients/settings/update-webhook-url."
               >
-                {of('deliveries', FIRST_ROWS.deliveries).map((d) => (
-                  <DeliveryRow delivery={d} headers={deliveryHeaders(deps, d)} now={deps.clock.now()} />
+                {model.deliveries.map((d) => (
+                  <DeliveryRow delivery={d} facts={facts} />
                 ))}
               </List>
             </Section>
@@ -341,7 +243,7 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
                   required
                 />
                 <datalist id="va-list" data-keep={String(FIRST_ROWS.virtualAccounts * 2)}>
-                  {of('virtualAccounts', FIRST_ROWS.virtualAccounts).map((v) => (
+                  {model.virtualAccounts.map((v) => (
                     <VirtualAccountOption account={v} />
                   ))}
                 </datalist>
@@ -365,8 +267,8 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
                 head={['Account', 'Name', 'Type', 'Business', 'Expires', 'References', '']}
                 empty="No virtual accounts yet. Your app creates one with POST /api/v1/clients/business/virtual-accounts; a client made with POST /__sandbox/clients comes with one."
               >
-                {of('virtualAccounts', FIRST_ROWS.virtualAccounts).map((v) => (
-                  <VirtualAccountRow deps={deps} account={v} />
+                {model.virtualAccounts.map((v) => (
+                  <VirtualAccountRow account={v} facts={facts} />
                 ))}
               </List>
             </Section>
@@ -381,7 +283,7 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
                 head={['Sent', 'Kind', 'To', 'Subject', 'Code', '']}
                 empty="Nothing sent yet. A BVN OTP appears when your app registers a business, an invitation token when it invites a member."
               >
-                {of('outbox', FIRST_ROWS.outbox).map((m) => (
+                {model.outbox.map((m) => (
                   <MessageRow message={m} />
                 ))}
               </List>
@@ -393,8 +295,8 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
                 head={['Opened', 'Business', 'Transaction', 'Description', 'Status', '']}
                 empty="No disputes. Your app opens one with POST /api/v1/clients/business/disputes on a transaction; resolve or reject it here."
               >
-                {of('disputes', FIRST_ROWS.disputes).map((d) => (
-                  <DisputeRow deps={deps} dispute={d} />
+                {model.disputes.map((d) => (
+                  <DisputeRow dispute={d} facts={facts} />
                 ))}
               </List>
             </Section>
@@ -416,7 +318,7 @@ export function Page({ deps, requests, clientId, unfold = false }: PageProps) {
                 head={['Time', 'Method', 'Path', 'Status', '#Duration', 'Request id']}
                 empty="No requests to show. Point your app at this sandbox's /api/v1 and its calls appear here, newest first."
               >
-                {shownRequests.map((r) => (
+                {model.requests.map((r) => (
                   <RequestRow entry={r} />
                 ))}
               </List>

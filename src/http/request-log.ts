@@ -4,8 +4,8 @@ import type { FiredRule } from '../contract/scenarios.js';
 /**
  * One answered request, as the journal keeps it. What the request and its answer carried is held as the
  * references the app had anyway (the headers Node parsed, the JSON text the route read, the JSON text sent):
- * nothing is copied, parsed or redacted while the request is answered. `src/control/requests/view.ts` turns an
- * entry into what the control API shows, redacted, when someone reads it.
+ * nothing is copied, parsed or redacted while the request is answered. `journal-view.ts` turns an
+ * entry into what the control API and the dashboard show, redacted, when someone reads it.
  */
 export interface RequestEntry {
   /** Unique in the journal and increasing: the n-th request journaled since the start. */

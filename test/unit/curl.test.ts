@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { curlCommand, secretVariable, shellQuote } from '../../src/control/requests/curl.js';
 import { redactHeader } from '../../src/domain/redact.js';
+import { curlCommand, secretVariable, shellQuote } from '../../src/http/curl.js';
 
 const URL = 'http://127.0.0.1:4010/api/v1/clients/business/customers/funds/transfer';
 

@@ -9,9 +9,9 @@ import type {
 } from '../../contract/control/requests.js';
 import { ApiError } from '../../domain/errors.js';
 import { type Pagination, paginate } from '../../domain/pagination.js';
+import { entryView, entryWithCurl, harEntry } from '../../http/journal-view.js';
 import type { RequestEntry, RequestJournal } from '../../http/request-log.js';
 import { criteriaOf, type Filter, lazyBody, meetsAll } from './match.js';
-import { entryView, entryWithCurl, harEntry } from './view.js';
 
 /** How many entries a verification that does not hold shows as the nearest. */
 export const NEAREST = 5;

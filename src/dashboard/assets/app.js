@@ -1,6 +1,7 @@
 // The dashboard's client: it sends the page's buttons and forms to the control API and shows what came of each
 // next to it, applies the live feed (GET /__sandbox/ui/events) to the page, filters the lists (one client, a
-// path, failed only) and opens a request's detail. Rows arrive rendered by the server; this script swaps them in.
+// path, failed only) and opens a request's detail. Rows, a batch's items and a request's detail arrive rendered by
+// the server; this script swaps them in.
 // Plain browser JavaScript, no build step and no library. Text from the sandbox is only ever set as text.
 
 const $ = (selector, root = document) => root.querySelector(selector);
@@ -63,6 +64,8 @@ function refusal(status, envelope) {
   const message = envelope.message || 'The sandbox refused the call';
   return fields && !message.includes(fields) ? `${message} (${fields})` : message;
 }
+
+const naira = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN' });
 
 /** What a call that worked did, in words. */
 function success(envelope) {
@@ -342,26 +345,55 @@ function tick() {
 
 setInterval(tick, 1000);
 
-// ------------------------------------------------------------------ bulk items
+// ------------------------------------------------------------------ pieces rendered on request
 
-const naira = new Intl.NumberFormat('en-NG', { style: 'currency', currency: 'NGN' });
-
-function cell(text, className) {
-  const td = document.createElement('td');
-  td.textContent = text;
-  if (className) td.className = className;
-  return td;
+/**
+ * Fetches a piece of the page the server renders on request (`/__sandbox/ui/fragments/…`) and swaps each of its
+ * elements in for the one with the same id, when the page still has it. Answers the elements swapped in, or null
+ * when the server had none to give (a 404: the batch or the journal entry is gone).
+ */
+async function swapIn(path) {
+  const res = await fetch(path);
+  if (!res.ok) return null;
+  const swapped = [];
+  for (const next of [...fromHtmlAll(await res.text())]) {
+    const current = document.getElementById(next.id);
+    if (!current) continue;
+    current.replaceWith(next);
+    swapped.push(next);
+  }
+  return swapped;
 }
+
+// ------------------------------------------------------------------ bulk items
 
 /** The batches whose items show failed ones only. */
 const failedOnly = new Set();
+
+/** Hides the items of a batch that are not failed, when its failed-only box says so. */
+function filterItems(batchId) {
+  const holder = document.getElementById(`items-${batchId}`);
+  const box = holder && $('input[data-failed-only]', holder);
+  if (!box) return;
+  box.checked = failedOnly.has(batchId);
+  for (const tr of $$('table.items > tbody > tr', holder))
+    tr.hidden = box.checked && tr.dataset.status !== 'failed';
+}
+
+document.addEventListener('change', (event) => {
+  const box = event.target.closest?.('input[data-failed-only]');
+  if (!box) return;
+  if (box.checked) failedOnly.add(box.dataset.failedOnly);
+  else failedOnly.delete(box.dataset.failedOnly);
+  filterItems(box.dataset.failedOnly);
+});
 
 /** The batches whose items are being fetched, each with whether a change came meanwhile (fetch once more). */
 const itemLoads = new Map();
 
 /**
- * The items of a batch, under its row, fetched from the control API. A running batch changes ten times a second:
- * one fetch at a time per batch, and one more after it when the batch changed meanwhile, so an older answer never
+ * The items of a batch, under its row, rendered by the server. A running batch changes ten times a second: one
+ * fetch at a time per batch, and one more after it when the batch changed meanwhile, so an older answer never
  * lands after a newer one.
  */
 async function renderItems(batchId) {
@@ -375,82 +407,15 @@ async function renderItems(batchId) {
   try {
     do {
       mine.again = false;
-      await loadItems(batchId);
+      await swapIn(`/__sandbox/ui/fragments/batches/${encodeURIComponent(batchId)}/items`);
+      filterItems(batchId);
     } while (mine.again);
   } finally {
     itemLoads.delete(batchId);
   }
 }
 
-async function loadItems(batchId) {
-  const res = await fetch(`/__sandbox/bulk-transfers/${batchId}`);
-  if (!res.ok) return;
-  const { data } = await res.json();
-  const row = document.getElementById(`items-${batchId}`);
-  if (!row) return;
-  const requestId = document.getElementById(`batch-${batchId}`)?.dataset.requestId;
-  const holder = document.createElement('div');
-  const filter = document.createElement('label');
-  const box = document.createElement('input');
-  box.type = 'checkbox';
-  box.checked = failedOnly.has(batchId);
-  box.setAttribute('aria-label', `Failed items only of ${data.batchName}`);
-  filter.append(
-    box,
-    ` failed only (${data.items.filter((i) => i.status === 'failed').length} of ${data.items.length})`,
-  );
-  const table = document.createElement('table');
-  table.className = 'items';
-  table.innerHTML =
-    '<thead><tr><th>#</th><th>Receiver</th><th class="num">Amount</th><th>Status</th><th>Error</th><th>Reprocessed</th><th></th></tr></thead>';
-  const body = document.createElement('tbody');
-  for (const item of data.items) {
-    const tr = document.createElement('tr');
-    tr.dataset.status = item.status;
-    tr.append(
-      cell(String(item.itemIndex + 1)),
-      cell(`${item.receiverAccountNumber} (${item.receiverBankCode})`),
-      cell(naira.format(Number(item.amount) / 100), 'num'),
-      cell(item.status),
-      cell(item.errorCode ? `${item.errorCode} ${item.errorMessage}` : '', 'error'),
-      cell(String(item.reprocessCount)),
-    );
-    const actions = document.createElement('td');
-    actions.className = 'actions';
-    if (item.status === 'failed' && data.status !== 'processing') {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.textContent = 'Reprocess';
-      button.dataset.call = `POST /__sandbox/bulk-transfers/${batchId}/reprocess`;
-      button.dataset.body = JSON.stringify({ itemId: item.id });
-      actions.append(button);
-    }
-    if (item.status === 'failed' && requestId) {
-      const link = document.createElement('button');
-      link.type = 'button';
-      link.className = 'link';
-      link.textContent = 'request';
-      link.title = 'The request that made this batch';
-      link.dataset.requestId = requestId;
-      actions.append(link);
-    }
-    tr.append(actions);
-    body.append(tr);
-  }
-  const applyFilter = () => {
-    for (const tr of body.children) tr.hidden = box.checked && tr.dataset.status !== 'failed';
-  };
-  box.addEventListener('change', () => {
-    if (box.checked) failedOnly.add(batchId);
-    else failedOnly.delete(batchId);
-    applyFilter();
-  });
-  applyFilter();
-  table.append(body);
-  holder.append(filter, table);
-  row.firstElementChild.replaceChildren(holder);
-}
-
+/** Opens the items of a batch under its row (a row saying so until they come), or closes them. */
 async function toggleItems(batchId) {
   const open = document.getElementById(`items-${batchId}`);
   if (open) {
@@ -469,96 +434,25 @@ async function toggleItems(batchId) {
 
 // ------------------------------------------------------------------ request detail
 
-function text(tag, content, className) {
-  const element = document.createElement(tag);
-  element.textContent = content;
-  if (className) element.className = className;
-  return element;
-}
-
-function pairs(entries) {
-  const table = document.createElement('table');
-  table.className = 'pairs';
-  const body = document.createElement('tbody');
-  for (const [name, value] of entries) {
-    const tr = document.createElement('tr');
-    tr.append(text('th', name), text('td', value));
-    body.append(tr);
-  }
-  table.append(body);
-  return table;
-}
-
-function bodyBlock(part) {
-  if (part.body !== null && part.body !== undefined) return text('pre', JSON.stringify(part.body, null, 2));
-  if (part.truncated)
-    return text('p', `Not kept: ${part.bodySize} bytes, past --journal-body-limit.`, 'muted');
-  if (part.bodySize)
-    return text('p', `${part.bodySize} bytes of ${part.contentType ?? 'unknown type'}, not shown.`, 'muted');
-  return text('p', 'No body.', 'muted');
-}
-
-/** Shows one journal entry (`GET /__sandbox/requests/{id}`) in the dialog. */
-function showRequest(entry) {
+/** Shows a journal entry's detail (`path`, a fragment) in the dialog; false when the journal no longer has it. */
+async function showRequest(path) {
+  const swapped = await swapIn(path);
+  if (!swapped) return false;
   const dialog = $('#request-detail');
-  $('#request-title').textContent = `${entry.method} ${entry.path} → ${entry.status}`;
-  const body = $('#request-body');
-  const query = Object.entries(entry.query);
-  const facts = [
-    ['Time', entry.time],
-    ['Duration', `${entry.durationMs} ms`],
-    ['Request id', entry.requestId],
-    ['Client', entry.clientId ?? '—'],
-    ['Business', entry.businessId ?? '—'],
-    ['Scenario rule', entry.scenario ? `${entry.scenario.name}, rule ${entry.scenario.rule}` : 'none fired'],
-  ];
-  const parts = [pairs(facts)];
-  if (entry.warnings.length > 0) {
-    parts.push(text('h3', 'x-sandbox-warning: production would refuse this'));
-    const list = document.createElement('ul');
-    list.className = 'warnings';
-    for (const warning of entry.warnings) list.append(text('li', warning));
-    parts.push(list);
-  }
-  parts.push(text('h3', 'Request'));
-  if (query.length > 0) parts.push(pairs(query.map(([k, v]) => [`?${k}`, v])));
-  parts.push(pairs(Object.entries(entry.request.headers)), bodyBlock(entry.request));
-  parts.push(text('h3', `Response: ${entry.response.status} ${entry.response.message ?? ''}`));
-  parts.push(bodyBlock(entry.response));
-  if (entry.curl) {
-    const head = text('h3', 'As curl');
-    const button = text('button', 'Copy as curl');
-    button.type = 'button';
-    button.dataset.copy = entry.curl;
-    head.append(' ', button);
-    parts.push(
-      head,
-      text('pre', entry.curl, 'curl'),
-      text(
-        'p',
-        'Secrets are masked in the journal: the command reads them from the shell variables it names.',
-        'muted',
-      ),
-    );
-  }
-  body.replaceChildren(...parts);
   if (!dialog.open) dialog.showModal();
+  return true;
 }
 
 async function openRequest(seq) {
   clearResult();
-  const res = await fetch(`/__sandbox/requests/${encodeURIComponent(seq)}`);
-  if (!res.ok) {
-    const row = $(`#requests > tr[data-seq="${CSS.escape(seq)}"]`);
-    if (row)
-      showResult(
-        placeOf(row.lastElementChild),
-        'No longer in the journal: it keeps the newest requests only.',
-        true,
-      );
-    return;
-  }
-  showRequest((await res.json()).data);
+  if (await showRequest(`/__sandbox/ui/fragments/requests/${encodeURIComponent(seq)}`)) return;
+  const row = $(`#requests > tr[data-seq="${CSS.escape(seq)}"]`);
+  if (row)
+    showResult(
+      placeOf(row.lastElementChild),
+      'No longer in the journal: it keeps the newest requests only.',
+      true,
+    );
 }
 
 /**
@@ -567,20 +461,10 @@ async function openRequest(seq) {
  */
 async function openRequestById(requestId, origin) {
   clearResult();
-  const res = await fetch(
-    `/__sandbox/requests?requestId=${encodeURIComponent(requestId)}&method=POST&limit=100`,
-  );
-  const found = res.ok ? (await res.json()).data : [];
-  const first = found.at(-1);
-  if (!first) {
-    showResult(
-      placeOf(origin),
-      'That request is no longer in the journal: it keeps the newest requests only.',
-      true,
-    );
+  const place = placeOf(origin);
+  if (await showRequest(`/__sandbox/ui/fragments/requests?requestId=${encodeURIComponent(requestId)}`))
     return;
-  }
-  await openRequest(first.id);
+  showResult(place, 'That request is no longer in the journal: it keeps the newest requests only.', true);
 }
 
 // ------------------------------------------------------------------ live feed
@@ -592,14 +476,17 @@ function trim(list) {
 }
 
 /**
- * The element of a row's HTML. Parsed in a template, where a <tr>, a <tbody> or an <option> stays what it is (a
- * <select> would also make the option selected, and a moved selected option changes the select's value).
+ * The elements of HTML from the server. Parsed in a template, where a <tr>, a <tbody> or an <option> stays what it
+ * is (a <select> would also make the option selected, and a moved selected option changes the select's value).
  */
-function fromHtml(html) {
+function fromHtmlAll(html) {
   const template = document.createElement('template');
   template.innerHTML = html;
-  return template.content.firstElementChild;
+  return template.content.children;
 }
+
+/** The element of a row's HTML. */
+const fromHtml = (html) => fromHtmlAll(html)[0] ?? null;
 
 /** Whether an element belongs to another client than the one picked: the page does not take it in. */
 const ofOtherClient = (element) =>
@@ -650,9 +537,7 @@ function applyPatch({ id, html, parent, position }) {
 
 function prependRequests(html) {
   const list = $('#requests');
-  const template = document.createElement('template');
-  template.innerHTML = html;
-  const rows = [...template.content.children].filter((row) => !ofOtherClient(row));
+  const rows = [...fromHtmlAll(html)].filter((row) => !ofOtherClient(row));
   list.prepend(...rows);
   for (const row of rows) filterRow(row);
   trim(list);

@@ -16,7 +16,7 @@ import {
   PAGES_PER_TURN,
   REQUESTS_PER_FRAME,
 } from '../../../src/dashboard/live.js';
-import { FOLD_CLIENTS_OVER } from '../../../src/dashboard/views.js';
+import { FOLD_CLIENTS_OVER } from '../../../src/dashboard/model.js';
 import { type Sandbox, type SandboxOptions, version } from '../../../src/sandbox.js';
 import { dataOf, pageOf } from '../../support/answers.js';
 import { BANK, bulkHelpers, keysA1, processBatch, RECEIVER } from '../../support/bulk.js';

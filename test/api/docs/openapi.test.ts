@@ -16,13 +16,19 @@ import type { OpenApiDocument } from '../../../src/openapi/document.js';
 import { dataOf } from '../../support/answers.js';
 import { A, call, schemeA, schemeB, tokenFor, useSandbox } from '../../support/sandbox.js';
 
-/** Routes served beside the two documents: the documents, the reference page, and uploaded files. */
+/**
+ * Routes served beside the two documents: the documents, the reference page, uploaded files, and the dashboard's
+ * own files and the pieces its page fetches.
+ */
 const OUTSIDE_THE_DOCUMENTS = [
   'GET /openapi.json',
   'GET /docs',
   'GET /docs/assets/{file}',
   'GET /uploads/{businessId}/{file}',
   'GET /__sandbox/ui/assets/{file}',
+  'GET /__sandbox/ui/fragments/batches/{id}/items',
+  'GET /__sandbox/ui/fragments/requests',
+  'GET /__sandbox/ui/fragments/requests/{id}',
 ];
 
 const sandbox = useSandbox();

@@ -138,21 +138,27 @@ describe('the dashboard in a browser', () => {
       await items.nth(23).waitFor();
       expect(await items.count()).toBe(24);
 
-      // A batch with one failing item: the failed-only filter shows it alone, with the request that made it.
+      // A batch with one failing item, its items opened while they wait: they follow the batch as it runs, and the
+      // failed-only filter, checked before any failed, then shows the failed one alone, with the request that made it.
       const mixed = await create(sandbox, [
         transfer(),
         transfer({ receiverAccountNumber: FAILING_ACCOUNT }),
         transfer(),
       ]);
-      expect((await processBatch(sandbox, mixed.id)).status).toBe(202);
-      await drain(sandbox);
       const mixedRow = page.locator(`#batch-${mixed.id}`);
-      await mixedRow.locator('.badge', { hasText: 'partially completed' }).waitFor();
+      await mixedRow.waitFor();
       await mixedRow.getByRole('button', { name: 'Items' }).click();
       const mixedItems = page.locator(`#items-${mixed.id}`);
-      await mixedItems.locator('tbody tr').nth(2).waitFor();
+      await mixedItems.locator('tbody tr[data-status="pending"]').nth(2).waitFor();
       await mixedItems.getByLabel(/Failed items only/).check();
       const shownItems = mixedItems.locator('tbody tr:not([hidden])');
+      await expect(shownItems.count()).resolves.toBe(0);
+      expect((await processBatch(sandbox, mixed.id)).status).toBe(202);
+      await drain(sandbox);
+      await mixedRow.locator('.badge', { hasText: 'partially completed' }).waitFor();
+      await mixedItems.locator('tbody tr[data-status="failed"]').waitFor();
+      await mixedItems.getByText('failed only (1 of 3)').waitFor();
+      await expect(mixedItems.getByLabel(/Failed items only/).isChecked()).resolves.toBe(true);
       await expect(shownItems.count()).resolves.toBe(1);
       await expect(shownItems.textContent()).resolves.toContain('51');
       await shownItems.getByRole('button', { name: 'request' }).click();
@@ -206,6 +212,10 @@ describe('the dashboard in a browser', () => {
       const visible = page.locator('#requests tr:not([hidden])');
       await expect(visible.count()).resolves.toBeGreaterThan(0);
       for (const text of await visible.allTextContents()) expect(text).toContain('/process');
+      // A row of the journal opens what that request carried.
+      await visible.first().click();
+      await page.locator('#request-title', { hasText: /^POST \S+\/process → 202$/ }).waitFor();
+      await page.locator('#request-detail').getByRole('button', { name: 'Close' }).click();
 
       await shot(page, 'dashboard.png', true);
       expect(outside).toEqual([]);

@@ -1,4 +1,4 @@
-import { credentialOf } from '../../domain/redact.js';
+import { credentialOf } from '../domain/redact.js';
 
 // A journal entry as a `curl` command that sends it again: one line of POSIX shell. It is built from what the
 // journal shows (redacted), never from a secret: a credential header asks the shell for it instead.

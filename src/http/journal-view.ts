@@ -1,12 +1,13 @@
 import { STATUS_CODES } from 'node:http';
-import type { HarView, RequestEntryView, RequestEntryWithCurlView } from '../../contract/control/requests.js';
-import { redactHeader, redactJson, redactQuery, redactUrl } from '../../domain/redact.js';
-import { WARNING_HEADER } from '../../domain/stricter-in-production.js';
-import type { RequestEntry } from '../../http/request-log.js';
+import type { HarView, RequestEntryView, RequestEntryWithCurlView } from '../contract/control/requests.js';
+import { redactHeader, redactJson, redactQuery, redactUrl } from '../domain/redact.js';
+import { WARNING_HEADER } from '../domain/stricter-in-production.js';
 import { curlCommand } from './curl.js';
+import type { RequestEntry } from './request-log.js';
 
-// A journal entry as the control API shows it: parsed, sized and redacted here, when someone reads it, never
-// while the request is answered.
+// A journal entry as the control API and the dashboard show it: parsed, sized and redacted here, when someone
+// reads it, never while the request is answered. It sits beside the journal, below the doors, so that both doors
+// show one redaction.
 
 const JSON_TYPE = 'application/json';
 
