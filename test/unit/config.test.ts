@@ -164,7 +164,9 @@ describe('config', () => {
     type Plain<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
     expectTypeOf<Plain<ConfigInput>>().toEqualTypeOf<Plain<Config>>();
     expectTypeOf<Partial<ConfigInput>>().toEqualTypeOf<ConfigInput>();
-    expect(Object.keys(resolveConfig({ controlToken: 't' })).sort()).toEqual(Object.keys(settings).sort());
+    expect(
+      Object.keys(resolveConfig({ controlToken: 't', upstream: 'https://bank.example/api/v1' })).sort(),
+    ).toEqual(Object.keys(settings).sort());
   });
 
   it('in code, names the option as code spells it; on the CLI, the flag and its variable', () => {
