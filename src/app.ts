@@ -123,7 +123,7 @@ export function createApp(
   // The four doors, side by side. The bank's API gets the deps and the engines, nothing of the sandbox's own.
   mountRoutes(app, API, apiRouteList, { deps, engines }, auth, check, true);
   // The dashboard before the control API's guard: it applies the same rules itself, with its token flow in front.
-  app.route(CONTROL_PREFIX, createDashboard({ deps, requests, auth, check }));
+  app.route(CONTROL_PREFIX, createDashboard({ deps, requests, drift, auth, check }));
   // Before every other /__sandbox path: the control document too, and a path no route answers.
   app.use(`${CONTROL_PREFIX}/*`, controlGuard(deps.config));
   mountRoutes(app, CONTROL_PREFIX, controlRouteList, controlRuntime, auth, check);

@@ -1,7 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { connectSandbox } from '../client/connect.js';
-import type { RequestEntryView, RequestFilter, RequestSearchInput, SandboxHandle } from '../client/handle.js';
+import type {
+  DriftReport,
+  RequestEntryView,
+  RequestFilter,
+  RequestSearchInput,
+  SandboxHandle,
+} from '../client/handle.js';
 import { SandboxError, VerificationError } from '../errors.js';
 
 /** Where a command writes, and what it reads of its environment: the process's own, or a test's. */
@@ -26,12 +32,15 @@ interface Command {
   /** Lines of `--help` after the usage line. */
   help: string[];
   options: Options;
-  /** Does the work; answers what to print (a line, or data to print as JSON with `--json`). */
+  /**
+   * Does the work; answers what to print (a line, or data to print as JSON with `--json`) and, for a command a CI
+   * step gates on, its exit code (default 0).
+   */
   run(
     sandbox: SandboxHandle,
     values: Values,
     positionals: string[],
-  ): Promise<{ line: string; json: unknown }>;
+  ): Promise<{ line: string; json: unknown; exitCode?: number }>;
 }
 
 const FILTER_OPTIONS: Options = {
@@ -315,6 +324,23 @@ export const commands: Record<string, Command> = {
       };
     },
   },
+  drift: {
+    usage: 'drift [--clear]',
+    summary: 'with --upstream: where the real bank answered other than the routes say; exit 1 when it did',
+    help: [
+      'Prints the drift report (GET /__sandbox/drift): per route of /api/v1 the calls forwarded to the upstream, the',
+      'statuses seen and each finding once, counted. Exit 0 when there is no finding, 1 when there is one, so a CI',
+      'step can gate on it.',
+      '  --clear             empty the report once read (DELETE /__sandbox/drift)',
+    ],
+    options: { clear: { type: 'boolean' } },
+    run: async (sandbox, values) => {
+      const report = await sandbox.drift();
+      if (values.clear) await sandbox.clearDrift();
+      const found = report.routes.some((r) => r.findings.length > 0);
+      return { line: driftLines(report), json: report, exitCode: found ? 1 : 0 };
+    },
+  },
   verify: {
     usage: 'verify [filters] --at-least N | --exactly N | --at-most N',
     summary: 'check how many requests match: exit 1 when not as expected',
@@ -347,6 +373,28 @@ export const commands: Record<string, Command> = {
     },
   },
 };
+
+/** The drift report as lines: a summary, then each route with its statuses and findings. */
+function driftLines(report: DriftReport): string {
+  if (report.upstream === null)
+    return 'No upstream: this sandbox answers /api/v1 itself (start it with --upstream URL to measure a real bank)';
+  const findings = report.routes.reduce((n, r) => n + r.findings.length, 0);
+  const calls = report.routes.reduce((n, r) => n + r.calls, 0);
+  const lines = [
+    `Upstream ${report.upstream}: ${calls} call(s) on ${report.routes.length} route(s), ${findings} finding(s)`,
+  ];
+  for (const route of report.routes) {
+    const statuses = Object.entries(route.statuses)
+      .map(([status, n]) => `${status}×${n}`)
+      .join(' ');
+    lines.push(`${route.method} ${route.path}  ${route.calls} call(s)${statuses ? `  ${statuses}` : ''}`);
+    for (const f of route.findings)
+      lines.push(
+        `  ${f.kind} at ${f.at}: expected ${f.expected}, seen ${f.seen} (×${f.count}, first x-request-id ${f.requestId})`,
+      );
+  }
+  return lines.join('\n');
+}
 
 const COMMON_HELP = [
   '  --url URL           the sandbox (default: $SANDBOX_URL, else http://127.0.0.1:4010)',
@@ -440,7 +488,7 @@ export async function run(argv: readonly string[], io: CommandIo): Promise<numbe
     }
     const result = await command.run(sandbox, values, positionals);
     io.stdout(values.json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.line}\n`);
-    return 0;
+    return result.exitCode ?? 0;
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`banking-sandbox ${name}: ${error.message} (see banking-sandbox ${name} --help)\n`);

@@ -8,6 +8,7 @@ import { type AnswerCheck, mountRoutes } from '../http/mount.js';
 import type { RequestJournal } from '../http/request-log.js';
 import { implementer, type Route } from '../http/route.js';
 import { type AssetTypes, assetReader, nearestFolder } from '../http/static-assets.js';
+import type { DriftReport } from '../upstream/drift.js';
 import { BatchItems, RequestDetail } from './details.js';
 import { isDashboard, LiveFeed } from './live.js';
 import { readItems, readModel, readRequest, readRequestById } from './model.js';
@@ -32,6 +33,8 @@ export interface DashboardRuntime {
   deps: Deps;
   requests: RequestJournal;
   feed: LiveFeed;
+  /** With `--upstream`, the drift report its section shows. */
+  drift: DriftReport;
 }
 
 const route = implementer<DashboardRuntime>();
@@ -69,12 +72,13 @@ function mountFragments(app: Hono<AppEnv>, deps: Deps, requests: RequestJournal)
 }
 
 const dashboardRoutes: Route<DashboardRuntime>[] = [
-  route(dashboardContract, ({ c, deps, requests, query }) => {
+  route(dashboardContract, ({ c, deps, requests, drift, query }) => {
     const shown = requests.entries().filter((r) => !isDashboard(r.path));
     const model = readModel(deps, {
       requests: shown,
       clientId: query.client || undefined,
       unfold: query.unfold === '1',
+      drift,
     });
     const page = Page({ model });
     return { response: c.html(`<!doctype html>${page}`) };
@@ -93,15 +97,17 @@ const dashboardRoutes: Route<DashboardRuntime>[] = [
 export function createDashboard(options: {
   deps: Deps;
   requests: RequestJournal;
+  drift: DriftReport;
   auth: Auth;
   check?: AnswerCheck;
 }): Hono<AppEnv> {
-  const { deps, requests, auth, check } = options;
+  const { deps, requests, drift, auth, check } = options;
   const app = new Hono<AppEnv>();
   const guard = dashboardGuard(deps.config);
   app.use('/ui', guard);
   app.use('/ui/*', guard);
-  mountRoutes(app, '', dashboardRoutes, { deps, requests, feed: new LiveFeed(deps, requests) }, auth, check);
+  const feed = new LiveFeed(deps, requests, drift);
+  mountRoutes(app, '', dashboardRoutes, { deps, requests, feed, drift }, auth, check);
   mountFragments(app, deps, requests);
   // The page's script and style sheet, outside the documents.
   const asset = assetReader(DASHBOARD_ASSETS, locate);

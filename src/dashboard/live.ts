@@ -15,7 +15,7 @@ import {
   scenarioKey,
   scenarioModel,
 } from './model.js';
-import { ClockPanel, ScenarioPanel } from './panels.js';
+import { ClockPanel, DriftPanel, ScenarioPanel } from './panels.js';
 import {
   BatchRow,
   BusinessOption,
@@ -55,6 +55,8 @@ const BYTES_PER_TICK = (PAGE_BYTES_PER_SECOND * FLUSH_MS) / 1000;
 export const MAX_REST_TICKS = 10;
 /** A comment line now and then, so that proxies and browsers keep an idle stream open. */
 const HEARTBEAT_MS = 15_000;
+
+import type { DriftReport } from '../upstream/drift.js';
 
 /** A row to swap in by id, or to insert into `parent` when the page does not have it yet. */
 export interface Patch {
@@ -256,14 +258,28 @@ export function frame(deps: Deps, pending: Pending, totals: LedgerTotals): Frame
 }
 
 /** The panels re-rendered whole, each from its model, when what they show changes: the key says what they show. */
-const PANELS: { id: string; key: (deps: Deps) => string; render: (deps: Deps) => unknown }[] = [
-  {
-    id: 'scenario-panel',
-    key: scenarioKey,
-    render: (deps) => ScenarioPanel({ scenario: scenarioModel(deps) }),
-  },
-  { id: 'clock-panel', key: clockKey, render: (deps) => ClockPanel({ clock: clockModel(deps) }) },
-];
+interface PanelSources {
+  deps: Deps;
+  drift: DriftReport;
+}
+const PANELS: { id: string; key: (from: PanelSources) => string; render: (from: PanelSources) => unknown }[] =
+  [
+    {
+      id: 'scenario-panel',
+      key: ({ deps }) => scenarioKey(deps),
+      render: ({ deps }) => ScenarioPanel({ scenario: scenarioModel(deps) }),
+    },
+    {
+      id: 'clock-panel',
+      key: ({ deps }) => clockKey(deps),
+      render: ({ deps }) => ClockPanel({ clock: clockModel(deps) }),
+    },
+    {
+      id: 'drift-panel',
+      key: ({ drift }) => String(drift.version),
+      render: ({ drift }) => DriftPanel({ drift: drift.view() }),
+    },
+  ];
 
 /** One server-sent event, as its bytes on the wire. `data` must hold no newline (JSON text never does). */
 function sseEvent(event: string, data: string): string {
@@ -387,10 +403,15 @@ export class LiveFeed {
   private panelKeys: string[] = [];
   private quietSince = 0;
 
+  /** What the panels are rendered from. */
+  private readonly sources: PanelSources;
+
   constructor(
     private readonly deps: Deps,
     private readonly requests: RequestJournal,
+    drift: DriftReport,
   ) {
+    this.sources = { deps, drift };
     this.totals = new LedgerTotals(deps.store);
   }
 
@@ -440,7 +461,7 @@ export class LiveFeed {
           requests.splice(0, requests.length - REQUESTS_PER_FRAME * 10);
       }),
     ];
-    this.panelKeys = PANELS.map((p) => p.key(this.deps));
+    this.panelKeys = PANELS.map((p) => p.key(this.sources));
     this.quietSince = Date.now();
     this.timer = setInterval(() => this.tick(), FLUSH_MS);
   }
@@ -467,7 +488,7 @@ export class LiveFeed {
       this.resting--;
       return;
     }
-    const keys = PANELS.map((p) => p.key(this.deps));
+    const keys = PANELS.map((p) => p.key(this.sources));
     const panelsChanged = keys.some((key, i) => key !== this.panelKeys[i]);
     if (this.pending.empty && !panelsChanged) {
       if (Date.now() - this.quietSince < HEARTBEAT_MS) return;
@@ -489,7 +510,7 @@ export class LiveFeed {
     if (panelsChanged) {
       const changed = PANELS.filter((_, i) => keys[i] !== this.panelKeys[i]);
       this.panelKeys = keys;
-      const patches = changed.map((p) => ({ id: p.id, html: String(p.render(this.deps)) }));
+      const patches = changed.map((p) => ({ id: p.id, html: String(p.render(this.sources)) }));
       text += sseEvent('patch', JSON.stringify(patches));
     }
     if (!text) return;

@@ -16,6 +16,7 @@ import type {
 } from '../domain/records.js';
 import { entryWithCurl } from '../http/journal-view.js';
 import type { RequestEntry, RequestJournal } from '../http/request-log.js';
+import type { DriftReport, DriftView } from '../upstream/drift.js';
 import { LedgerTotals } from './ledger-totals.js';
 
 // What the dashboard shows, read from the state once per render: the page's whole model, and the facts its rows
@@ -93,6 +94,8 @@ export interface DashboardModel {
   clientRows: boolean;
   clock: ClockView;
   scenario: ScenarioView;
+  /** With `--upstream`, where the upstream's answers differed from the routes. */
+  drift: DriftView;
   facts: RowFacts;
   /** The newest records of each list, newest first. */
   transactions: TransactionRecord[];
@@ -209,10 +212,15 @@ export interface PageQuery {
    * (a hundred clients are a quarter of it) and its script fetches them when the reader opens it.
    */
   unfold?: boolean;
+  /** The drift report (empty without `--upstream`). */
+  drift: DriftReport;
 }
 
 /** The page's model: every list's newest rows, of every client or of the one picked, read once. */
-export function readModel(deps: Deps, { requests, clientId, unfold = false }: PageQuery): DashboardModel {
+export function readModel(
+  deps: Deps,
+  { requests, clientId, unfold = false, drift }: PageQuery,
+): DashboardModel {
   const { store } = deps;
   const clients = store.all('clients');
   const picked = clientId === undefined ? undefined : store.get('clients', clientId);
@@ -243,6 +251,7 @@ export function readModel(deps: Deps, { requests, clientId, unfold = false }: Pa
     clientRows: !clientsFolded || unfold,
     clock: clockModel(deps),
     scenario: scenarioModel(deps),
+    drift: drift.view(),
     facts: rowFacts(
       deps,
       named,

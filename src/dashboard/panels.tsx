@@ -1,8 +1,9 @@
 import { END_OF_TIME_MS } from '../domain/clock.js';
+import type { DriftView } from '../upstream/drift.js';
 import { dateTimeOf, durationWords, isoOf } from './format.js';
 import type { ClockView, ScenarioView } from './model.js';
 
-// The panels that show one thing each rather than a list: the clock and the scenario. The live feed renders them
+// The panels that show one thing each rather than a list: the clock, the scenario and the drift report. The live feed renders them
 // again when what they show changes (`clockKey` and `scenarioKey` in `model.ts` say when).
 
 const ADVANCE_STEPS: [label: string, ms: number][] = [
@@ -106,6 +107,85 @@ export function ScenarioPanel({ scenario: active }: { scenario: ScenarioView }) 
           Reset sandbox
         </button>
       </div>
+    </div>
+  );
+}
+
+/**
+ * With `--upstream`: the drift report, route by route, each finding once with its count; without it, how to start
+ * one. The live feed renders it again whenever the report moves.
+ */
+export function DriftPanel({ drift }: { drift: DriftView }) {
+  if (drift.upstream === null)
+    return (
+      <div id="drift-panel" data-upstream="">
+        <p class="muted">
+          No upstream: this sandbox answers <code>/api/v1</code> itself. Start it with{' '}
+          <code>--upstream URL</code> (the real bank’s sandbox, ending in <code>/api/v1</code>) to forward
+          every call there and see here where its answers differ from the routes the sandbox emulates.
+        </p>
+      </div>
+    );
+  const findings = drift.routes.reduce((n, r) => n + r.findings.length, 0);
+  return (
+    <div id="drift-panel" data-upstream={drift.upstream} data-findings={String(findings)}>
+      <p>
+        Forwarding <code>/api/v1</code> to <strong>{drift.upstream}</strong>:{' '}
+        <span class={`badge ${findings > 0 ? 'failed' : 'ok'}`}>
+          {findings} {findings === 1 ? 'finding' : 'findings'}
+        </span>{' '}
+        <button type="button" data-call="DELETE /__sandbox/drift">
+          Clear
+        </button>
+      </p>
+      {drift.routes.length === 0 ? (
+        <p class="muted">No call forwarded yet.</p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th>Route</th>
+              <th>Calls</th>
+              <th>Statuses</th>
+              <th>Findings</th>
+            </tr>
+          </thead>
+          <tbody>
+            {drift.routes.map((route) => (
+              <tr>
+                <td>
+                  <code>
+                    {route.method} {route.path}
+                  </code>
+                </td>
+                <td>{route.calls}</td>
+                <td>
+                  {Object.entries(route.statuses)
+                    .map(([status, n]) => `${status} ×${n}`)
+                    .join(', ')}
+                </td>
+                <td>
+                  {route.findings.length === 0 ? (
+                    <span class="muted">none</span>
+                  ) : (
+                    <ul class="findings">
+                      {route.findings.map((f) => (
+                        <li data-kind={f.kind}>
+                          <strong>{f.kind}</strong> at <code>{f.at}</code>: expected {f.expected}, seen{' '}
+                          {f.seen}{' '}
+                          <span class="muted">
+                            ×{f.count}, first <code>{f.requestId}</code>
+                          </span>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </div>
   );
 }

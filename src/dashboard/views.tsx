@@ -1,5 +1,5 @@
 import { type DashboardModel, FIRST_ROWS } from './model.js';
-import { ClockPanel, ScenarioPanel } from './panels.js';
+import { ClockPanel, DriftPanel, ScenarioPanel } from './panels.js';
 import {
   BatchRow,
   BusinessOption,
@@ -85,6 +85,7 @@ const SECTIONS: [id: string, title: string][] = [
   ['sec-outbox', 'Outbox'],
   ['sec-disputes', 'Disputes'],
   ['sec-requests', 'Requests'],
+  ['sec-drift', 'Drift'],
 ];
 
 const API = '/api/v1';
@@ -322,6 +323,14 @@ export function Page({ model }: { model: DashboardModel }) {
                   <RequestRow entry={r} />
                 ))}
               </List>
+            </Section>
+            <Section
+              id="sec-drift"
+              title="Drift"
+              note="with --upstream: where the real bank answered other than the routes say"
+              open={model.drift.upstream !== null}
+            >
+              <DriftPanel drift={model.drift} />
             </Section>
           </main>
         </div>

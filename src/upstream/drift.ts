@@ -51,10 +51,13 @@ interface Entry {
 
 export class DriftReport {
   private readonly routes = new Map<string, Entry>();
+  /** Moves on every change: the dashboard renders its panel again when it does. */
+  version = 0;
 
   constructor(readonly upstream: string | null) {}
 
   record(call: ForwardedCall): void {
+    this.version += 1;
     const method = call.method.toUpperCase();
     const entry = this.entry(method, call.route?.path ?? call.path);
     entry.route.calls += 1;
@@ -107,6 +110,7 @@ export class DriftReport {
   }
 
   clear(): void {
+    this.version += 1;
     this.routes.clear();
   }
 }

@@ -13,6 +13,7 @@ import type { SandboxHandle } from '../../src/client/handle.js';
 import { appTransfer } from '../support/app-requests.js';
 import { runCli, type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { startReceiver } from '../support/receiver.js';
+import { startFakeUpstream } from '../support/upstream.js';
 
 const TOKEN = 'cli-test-token';
 let child: SandboxProcess;
@@ -388,5 +389,52 @@ describe('the binary', () => {
     });
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/^banking-sandbox clock: clock advance MS must be a whole number/);
+  });
+});
+
+describe('drift, against a sandbox with --upstream', () => {
+  it('no upstream: one line saying so, exit 0', async () => {
+    const res = await sh('drift');
+    expect(res).toEqual({
+      code: 0,
+      stdout:
+        'No upstream: this sandbox answers /api/v1 itself (start it with --upstream URL to measure a real bank)\n',
+      stderr: '',
+    });
+  });
+
+  it('findings: each on a line under its route, exit 1; --json the report; --clear empties it, then exit 0', async () => {
+    const bank = await startFakeUpstream(() => ({
+      status: 200,
+      body: { status: true, message: 'Clock', data: { extra: true } },
+    }));
+    const proxy = await startProcess(['--in-memory', '--quiet', '--upstream', bank.base]);
+    try {
+      const res = await fetch(`${proxy.url}/api/v1/clients/business/audits/a1`, {
+        headers: { 'x-request-id': 'cli-drift-1' },
+      });
+      expect(res.status).toBe(200);
+      const run1 = await sh('drift', '--url', proxy.url);
+      expect(run1.code).toBe(1);
+      expect(run1.stdout.split('\n').slice(0, 3)).toEqual([
+        `Upstream ${bank.base}: 1 call(s) on 1 route(s), ${run1.stdout.match(/(\d+) finding/)?.[1]} finding(s)`,
+        'GET /clients/business/audits/{auditId}  1 call(s)  200×1',
+        expect.stringMatching(
+          /^ {2}\S+ at \S+: expected .*, seen .* \(×1, first x-request-id cli-drift-1\)$/,
+        ),
+      ]);
+      expect(run1.stdout).toContain('  extra-field at data.extra: expected absent, seen boolean');
+      const json = await sh('drift', '--url', proxy.url, '--json', '--clear');
+      expect(json.code).toBe(1);
+      expect(JSON.parse(json.stdout)).toMatchObject({ upstream: bank.base, routes: [{ calls: 1 }] });
+      expect(await sh('drift', '--url', proxy.url)).toEqual({
+        code: 0,
+        stdout: `Upstream ${bank.base}: 0 call(s) on 0 route(s), 0 finding(s)\n`,
+        stderr: '',
+      });
+    } finally {
+      await stop(proxy);
+      await bank.close();
+    }
   });
 });

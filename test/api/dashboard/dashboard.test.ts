@@ -32,6 +32,7 @@ import {
   schemeB,
   tokenFor,
 } from '../../support/sandbox.js';
+import { startFakeUpstream } from '../../support/upstream.js';
 import {
   attemptsRecorded,
   delivery,
@@ -1525,5 +1526,38 @@ describe('the dashboard behind --control-token', () => {
     const posted = await call(sandbox, 'POST', `${UI}?token=${TOKEN}`);
     expect401(posted, 'POST /ui');
     expect(posted.headers.get('set-cookie')).toBeNull();
+  });
+});
+
+describe('the drift section', () => {
+  it('without --upstream: folded, saying how to start one', async () => {
+    const sandbox = await sandboxFor();
+    const html = await page(sandbox);
+    expect(isOpen(html, 'sec-drift')).toBe(false);
+    expect(slice(html, '<div id="drift-panel"', '</div>')).toContain('No upstream: this sandbox answers');
+  });
+
+  it('with --upstream: open, and the feed renders it again with each finding as calls go through', async () => {
+    const bank = await startFakeUpstream(() => ({
+      status: 200,
+      body: { status: true, message: 'Audit log retrieved successfully', data: { id: 'x' } },
+    }));
+    cleanups.push(() => bank.close());
+    const sandbox = await sandboxFor({ upstream: bank.base });
+    const html = await page(sandbox);
+    expect(isOpen(html, 'sec-drift')).toBe(true);
+    expect(slice(html, '<div id="drift-panel"', '</div>')).toContain('No call forwarded yet.');
+    const events = await steppedEvents(sandbox);
+    await call(sandbox, 'GET', '/api/v1/clients/business/audits/a1', {
+      headers: { 'x-request-id': 'drift-ui-1' },
+    });
+    events.flush();
+    const panel = patchIn(await events.next('patch', hasPatch('drift-panel')), 'drift-panel').html;
+    expect(panel).toContain(`data-upstream="${bank.base}"`);
+    expect(panel).toContain('GET /clients/business/audits/{auditId}');
+    expect(panel).toContain(
+      '<li data-kind="missing-field"><strong>missing-field</strong> at <code>data.email</code>',
+    );
+    expect(panel).toContain('<code>drift-ui-1</code>');
   });
 });
