@@ -103,8 +103,10 @@ export interface Sandbox {
    * is frozen (then nothing comes due until `clock.advance()`).
    */
   drain(options?: { timeoutMs?: number }): Promise<void>;
-  /** Back to the fixtures. */
-  reset(): Promise<void>;
+  /** Back to the fixtures, the request journal emptied unless `keepRequests` (as `POST /__sandbox/reset`). */
+  reset: SandboxHandle['reset'];
+  /** Empties the request journal alone (as `DELETE /__sandbox/requests`). */
+  clearRequests: SandboxHandle['clearRequests'];
   /** Flushes and closes the store. */
   close(): Promise<void>;
   /**
@@ -267,7 +269,9 @@ async function assemble(
     newClient: (opts = {}) => asControlApi(async () => createClient(deps, parseInput(newClientBody, opts))),
     incomingPayment: (payment) => asControlApi(() => receivePayment(deps, webhooks, payment)),
     drain,
-    reset: () => asControlApi(reset),
+    // Through the app, as over HTTP: the route empties the journal after the state.
+    reset: overApp.reset,
+    clearRequests: overApp.clearRequests,
     close: async () => {
       bulk.close();
       webhooks.close();

@@ -148,12 +148,16 @@ function clockLine(c: { now: string; frozen: boolean; offsetMs: number }): strin
 
 export const commands: Record<string, Command> = {
   reset: {
-    usage: 'reset',
+    usage: 'reset [--keep-requests]',
     summary: 'put the state back to the fixtures',
-    help: ['The state, the scenario and the clock back to how the sandbox started (POST /__sandbox/reset).'],
-    options: {},
-    run: async (sandbox) => {
-      await sandbox.reset();
+    help: [
+      'The state, the scenario and the clock back to how the sandbox started, the request journal emptied',
+      '(POST /__sandbox/reset).',
+      '  --keep-requests     keep the request journal',
+    ],
+    options: { 'keep-requests': { type: 'boolean' } },
+    run: async (sandbox, values) => {
+      await sandbox.reset({ keepRequests: values['keep-requests'] === true });
       return { line: 'Sandbox reset to the fixtures', json: { reset: true } };
     },
   },

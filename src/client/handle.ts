@@ -113,8 +113,13 @@ export interface SandboxHandle {
    * 30 000) rejects with a `DrainTimeoutError` naming what is still waiting.
    */
   drain(options?: { timeoutMs?: number }): Promise<void>;
-  /** Back to the fixtures. */
-  reset(): Promise<void>;
+  /**
+   * Back to the fixtures: the state, the queues, the start-up scenario, the clock, and the request journal emptied
+   * (`keepRequests: true` keeps it). The drift report is kept (`clearDrift()`).
+   */
+  reset(options?: { keepRequests?: boolean }): Promise<void>;
+  /** Empties the request journal alone, and answers how many entries went (ids go on from where they were). */
+  clearRequests(): Promise<number>;
   /** The request journal's entries that match, newest first (one page: `page`, `limit`). */
   requests(filter?: RequestSearchInput): Promise<RequestEntryView[]>;
   /** Resolves when as many requests match as expected; rejects with a `VerificationError` otherwise. */

@@ -4,7 +4,11 @@ import { advanceClockContract, freezeClockContract, getClockContract } from '../
 import { clearDriftContract, driftContract } from '../contract/control/drift.js';
 import { incomingPaymentContract } from '../contract/control/incoming-payments.js';
 import { ledgerContract } from '../contract/control/money.js';
-import { searchRequestsContract, verifyRequestsContract } from '../contract/control/requests.js';
+import {
+  clearRequestsContract,
+  searchRequestsContract,
+  verifyRequestsContract,
+} from '../contract/control/requests.js';
 import { DRAIN_TIMEOUT_MS, drainContract, resetContract } from '../contract/control/sandbox.js';
 import { resetScenarioContract, setScenarioContract } from '../contract/control/scenarios.js';
 import { addSubscriptionContract } from '../contract/control/subscriptions.js';
@@ -36,7 +40,15 @@ function journalAndAuth(
   where: string,
 ): Pick<
   SandboxHandle,
-  'requests' | 'verify' | 'signIn' | 'schemeB' | 'ledger' | 'addSubscription' | 'drift' | 'clearDrift'
+  | 'requests'
+  | 'clearRequests'
+  | 'verify'
+  | 'signIn'
+  | 'schemeB'
+  | 'ledger'
+  | 'addSubscription'
+  | 'drift'
+  | 'clearDrift'
 > {
   const control = contractCaller(transport, where, 'control');
   const api = contractCaller(transport, where, 'api');
@@ -47,6 +59,7 @@ function journalAndAuth(
     addSubscription: (businessId, plan) =>
       control.data(addSubscriptionContract, { params: { id: businessId }, body: plan }),
     requests: (filter = {}) => control.page(searchRequestsContract, { body: filter }),
+    clearRequests: async () => (await control.data(clearRequestsContract, {})).deleted,
     verify: (expectation) =>
       control.data(verifyRequestsContract, {
         body: expectation,
@@ -118,7 +131,8 @@ export function handleOverHttp(url: string, transport: Transport): SandboxHandle
             ? new DrainTimeoutError(timeoutMs ?? DRAIN_TIMEOUT_MS, waiting, message)
             : undefined,
       }),
-    reset: () => control.done(resetContract),
+    reset: ({ keepRequests = false } = {}) =>
+      control.done(resetContract, { query: keepRequests ? { keep: 'requests' } : {} }),
     close: async () => undefined,
   };
 }

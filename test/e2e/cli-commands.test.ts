@@ -73,6 +73,14 @@ describe('each command', () => {
     expect((await sandbox.credentials()).map((c) => c.clientId)).not.toContain(me.clientId);
   });
 
+  it('reset --keep-requests: the journal kept; reset alone empties it', async () => {
+    await sandbox.newClient();
+    expect((await sh('reset', '--keep-requests')).code).toBe(0);
+    expect((await sandbox.requests()).map((e) => e.path)[0]).toBe('/__sandbox/reset');
+    expect((await sh('reset')).code).toBe(0);
+    expect(await sandbox.requests()).toEqual([]);
+  });
+
   it('pay: money on a virtual account, as a line or JSON; bad usage exit 2, a refusal exit 1', async () => {
     const me = await sandbox.newClient({ balance: 0 });
     const account = me.virtualAccount.accountNumber;

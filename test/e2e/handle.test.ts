@@ -261,6 +261,29 @@ describe.each(ways)('%s', (_way, handle) => {
     expect(ids).not.toContain(me.clientId);
     expect(ids).toContain(A.id);
   });
+
+  it('reset() empties the journal, reset({keepRequests: true}) keeps it, clearRequests() empties it alone', async () => {
+    const sandbox = handle();
+    await sandbox.reset();
+    await sandbox.signIn(await sandbox.newClient());
+    await sandbox.reset({ keepRequests: true });
+    // (Over HTTP `newClient()` is a request too, journaled before the sign-in; in process it is a call.)
+    expect((await sandbox.requests()).map((e) => e.path).slice(0, 2)).toEqual([
+      '/__sandbox/reset',
+      '/api/v1/auth/signin',
+    ]);
+    await sandbox.reset();
+    expect(await sandbox.requests()).toEqual([]);
+
+    const other = await sandbox.newClient();
+    await sandbox.signIn(other);
+    const journaled = (await sandbox.requests()).length;
+    expect(journaled).toBeGreaterThan(0);
+    expect(await sandbox.clearRequests()).toBe(journaled);
+    expect(await sandbox.requests()).toEqual([]);
+    // The state stays: the client made before is still there.
+    expect((await sandbox.credentials()).map((c) => c.clientId)).toContain(other.clientId);
+  });
 });
 
 describe('connectSandbox(url) alone', () => {

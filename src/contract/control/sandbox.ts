@@ -16,6 +16,14 @@ export const metricsQuery = z.object({
 /** How long a drain waits, HTTP or code, unless told otherwise. */
 export const DRAIN_TIMEOUT_MS = 30_000;
 
+/** What a reset keeps: `requests` keeps the request journal, which a reset empties otherwise. */
+export const resetQuery = z.object({
+  keep: z
+    .enum(['requests'])
+    .optional()
+    .describe('`requests`: keep the request journal (a reset empties it otherwise)'),
+});
+
 export const drainQuery = z.object({
   timeoutMs: z.coerce.number().int().min(1).max(600_000).default(DRAIN_TIMEOUT_MS),
 });
@@ -195,9 +203,10 @@ export const resetContract = contract({
   path: '/reset',
   summary: 'Reset to the fixtures',
   description:
-    'Same seed; queued bulk items dropped; the start-up scenario (with its counters and ordinals) back; the clock back to real time, running.',
+    'Same seed; queued bulk items dropped; the start-up scenario (with its counters and ordinals) back; the clock back to real time, running; the request journal emptied (its ids go on), unless `keep=requests`. The drift report is kept: `DELETE /drift` empties it.',
   tag: TAG,
   auth: { scheme: 'none' },
+  query: resetQuery,
   responses: { 200: done('Sandbox reset to the fixtures') },
 });
 

@@ -19,8 +19,10 @@ export const sandboxRoutes: Route<ControlRuntime>[] = [
   route(metricsContract, ({ deps, engines, control, query }) => ({
     data: metricsNow(deps, control.requests, engines, query.gc),
   })),
-  route(resetContract, async ({ control }) => {
+  route(resetContract, async ({ control, query }) => {
     await control.reset();
+    // After the state: a reset the disk refused leaves the journal as it was, as it leaves everything else.
+    if (query.keep !== 'requests') control.requests.clear();
     return DONE;
   }),
   route(drainContract, async ({ control, query }) => {

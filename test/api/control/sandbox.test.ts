@@ -217,6 +217,39 @@ describe('reset', () => {
     expect(pageOf(list, business).data.map((b) => b.businessName)).not.toContain('To Be Forgotten');
   });
 
+  it('empties the request journal, its own call included; keep=requests keeps it and journals the reset', async () => {
+    const sandbox = await memorySandbox();
+    const token = await tokenFor(sandbox, A.owner);
+    const paths = async () =>
+      ((await call(sandbox, 'GET', '/__sandbox/requests')).body.data as { path: string }[]).map(
+        (e) => e.path,
+      );
+    expect(await paths()).toEqual(['/api/v1/auth/signin']);
+
+    const kept = await call(sandbox, 'POST', '/__sandbox/reset?keep=requests');
+    expect(kept.status).toBe(200);
+    expect(await paths()).toEqual(['/__sandbox/reset', '/api/v1/auth/signin']);
+
+    await call(sandbox, 'GET', '/api/v1/clients/business', { headers: schemeA(token, A.secretKey, A.a1.id) });
+    expect((await call(sandbox, 'POST', '/__sandbox/reset')).status).toBe(200);
+    expect(await paths()).toEqual([]);
+    // The journal starts again after it, its ids going on.
+    await tokenFor(sandbox, A.owner);
+    const [entry] = (await call(sandbox, 'GET', '/__sandbox/requests')).body.data as { id: string }[];
+    expect(Number(entry?.id.replace(/\D/g, ''))).toBeGreaterThan(3);
+  });
+
+  it('refuses any other keep with 400, and resets nothing', async () => {
+    const sandbox = await memorySandbox();
+    const before = await getState(sandbox);
+    await call(sandbox, 'POST', '/__sandbox/clients', { body: {} });
+    const res = await call(sandbox, 'POST', '/__sandbox/reset?keep=state');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: false, data: null });
+    expect(res.body.message).toContain('keep');
+    expect(await getState(sandbox)).not.toEqual(before);
+  });
+
   it('is idempotent on a fresh sandbox', async () => {
     const sandbox = await memorySandbox();
     const initial = await getState(sandbox);

@@ -113,6 +113,9 @@ describe('writes on a full disk', () => {
     const imported = await call(sandbox, 'PUT', '/__sandbox/state', { body: exported.body });
     expect(imported.status).toBe(503);
     expect((await call(sandbox, 'GET', '/__sandbox/state')).body).toEqual(exported.body);
+    // The refused reset emptied nothing: the transfer is still in the journal, and so is the refused reset.
+    const journal = (await call(sandbox, 'GET', '/__sandbox/requests')).body.data as { path: string }[];
+    expect(journal.map((e) => e.path)).toEqual(expect.arrayContaining([TRANSFER, '/__sandbox/reset']));
   });
 
   it('a bulk item whose result cannot be written stays open and runs when space returns, debited once', async () => {
