@@ -4,7 +4,7 @@ import { canonicalId } from './ids.js';
 /**
  * The longest text any field takes, in characters. The bank states no length for its text fields, so a value it
  * would take must pass here too: this is far past any name, address, narration or reference, and only keeps one
- * field from filling the state (listed in the README's "Rules the sandbox adds").
+ * field from filling the state (listed in docs/api.md, "Rules the sandbox adds").
  */
 export const MAX_TEXT = 4096;
 

@@ -92,11 +92,11 @@ describe('the package from another project', () => {
     expect(errors.storeWrite).toMatchObject({ ...errorShape('StoreWriteError', 503), code: 'ENOSPC' });
   });
 
-  it("runs the README's ConfigError example as printed", async () => {
-    const readme = await readFile('README.md', 'utf8');
+  it("runs the docs' ConfigError example as printed", async () => {
+    const page = await readFile('docs/testing.md', 'utf8');
     const example =
-      /```js\n(\/\/ Plain JavaScript, where no type catches the misspelt option:\n[^`]*)```/.exec(
-        readme,
+      /```js\n\/\/ example: run by test\/e2e\/package\.test\.ts\n(\/\/ Plain JavaScript, where no type catches the misspelt option:\n[^`]*)```/.exec(
+        page,
       )?.[1];
     expect(example).toBeDefined();
     await writeFile(join(project, 'readme-config-error.mjs'), example ?? '');

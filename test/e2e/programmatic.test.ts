@@ -1,4 +1,4 @@
-// The programmatic API used exactly as the README's "Start it from code" shows it, imported by the package's
+// The programmatic API used as docs/testing.md's "Start it from code" shows it, imported by the package's
 // own name (Node resolves it to dist/ through package.json "exports", with its type declarations).
 
 import { startSandbox } from 'banking-sandbox';
@@ -9,7 +9,7 @@ import { virtualAccount } from '../../src/contract/api/virtual-accounts.js';
 import { activeScenario } from '../../src/contract/control/scenarios.js';
 import { answerOf, dataOf } from '../support/answers.js';
 
-describe('the programmatic API, as the README shows it', () => {
+describe('the programmatic API, as the docs show it', () => {
   it('starts a sandbox on a free port with a memory store, and drives it', async () => {
     const sandbox = await startSandbox(); // memory store, a free port, no request log lines
     try {

@@ -1,0 +1,74 @@
+// docs/testing.md's vitest setup, run as printed: its three files (the config, the global setup that starts one
+// sandbox for the run, and a test file that takes a client of its own through `inject`) are written to a project
+// where 'banking-sandbox' resolves to this package (dist/) and run by vitest in a process of its own. The test file
+// gets a check added at its end, since vitest fails a file that holds no test.
+
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { codeBlocks, ROOT, runBy } from '../support/docs.js';
+import { runNode } from '../support/process.js';
+
+const PAGE = 'docs/testing.md';
+const THIS = 'test/e2e/vitest-setup.test.ts';
+
+/** The page's blocks this test runs, by the file name on their second line (`// vitest.config.ts`). */
+async function files(): Promise<Map<string, string>> {
+  const blocks = codeBlocks(PAGE, await readFile(join(ROOT, PAGE), 'utf8')).filter((b) => runBy(b) === THIS);
+  return new Map(
+    blocks.map((b) => {
+      const [, second = '', ...rest] = b.code.split('\n');
+      return [second.replace(/^\/\/ /, '').trim(), rest.join('\n')];
+    }),
+  );
+}
+
+/** What the test file gets at its end: one test over what the example made. */
+const CHECK = `
+import { expect as expectOf, it as check } from 'vitest';
+check('the file has a client of its own, signed in', () => {
+  expectOf(me.clientId).toMatch(/./);
+  expectOf(headers.authorization).toMatch(/^Bearer /);
+});
+`;
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'vitest-setup-'));
+  await mkdir(join(dir, 'node_modules'));
+  await symlink(ROOT, join(dir, 'node_modules', 'banking-sandbox'), 'dir');
+  await symlink(join(ROOT, 'node_modules', 'vitest'), join(dir, 'node_modules', 'vitest'), 'dir');
+  // An ES module project, as a project with a vitest.config.ts is.
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+});
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+it('the page has the three files: the config, the global setup and a test file', async () => {
+  expect([...(await files()).keys()].sort()).toEqual([
+    'payments.test.ts',
+    'vitest.config.ts',
+    'vitest.global-setup.ts',
+  ]);
+});
+
+it('runs as printed: one sandbox for the run, a client per test file', async () => {
+  for (const [name, code] of await files()) {
+    await writeFile(join(dir, name), name.endsWith('.test.ts') ? code + CHECK : code);
+  }
+  // Without the outer vitest's own variables (an undefined one is left out of the child's environment): they would
+  // make the inner one think it runs in a worker.
+  const outer = Object.fromEntries(
+    Object.keys(process.env).flatMap((k) => (k.startsWith('VITEST') ? [[k, undefined]] : [])),
+  );
+  const r = await runNode([join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', dir], {
+    cwd: dir,
+    env: outer,
+  });
+  expect({ exit: r.code, out: r.stdout.slice(-1500) + r.stderr.slice(-1500) }).toMatchObject({ exit: 0 });
+  expect(r.stdout).toMatch(/1 passed/);
+  // A vitest of its own starts, transforms and runs: seconds, more on a busy machine.
+}, 90_000);
