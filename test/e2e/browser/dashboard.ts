@@ -1,12 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { credentials as credentialsSchema } from '../../../src/contract/control/clients.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox.js';
 import { dataOf } from '../../support/answers.js';
 import { BANK, bulkHelpers, drain, processBatch } from '../../support/bulk.js';
-import { ARTIFACTS, hasChromium, sharedChromium, skipped } from '../../support/chromium.js';
+import { ARTIFACTS, browserTest, sharedChromium } from '../../support/chromium.js';
 import { transferEntry } from '../../support/money.js';
 import { startReceiver } from '../../support/receiver.js';
 import { A, B, call, schemeA, tokenFor } from '../../support/sandbox.js';
@@ -97,8 +97,8 @@ describe('the dashboard in a browser', () => {
     await sandbox?.close();
   });
 
-  it.skipIf(!hasChromium)(
-    `shows a batch's progress live, sends a payment from its form and shows the delivery${skipped}`,
+  browserTest(
+    `shows a batch's progress live, sends a payment from its form and shows the delivery`,
     async () => {
       const { account } = await webhookSetup(sandbox, receiver.url, {
         type: 'permanent',
@@ -245,8 +245,8 @@ describe('every part of the state, live', () => {
     await sandbox?.close();
   });
 
-  it.skipIf(!hasChromium)(
-    `shows transfers and the ledger, deliveries, virtual accounts, the outbox, disputes and the clock, and what each request carried${skipped}`,
+  browserTest(
+    'shows transfers and the ledger, deliveries, virtual accounts, the outbox, disputes and the clock, and what each request carried',
     async () => {
       const { headers, account } = await webhookSetup(sandbox, receiver.url, {
         type: 'temporal',
@@ -408,8 +408,8 @@ describe('many tenants', () => {
     await sandbox?.close();
   });
 
-  it.skipIf(!hasChromium)(
-    `loads live within a second with 100 clients, 300 batches and 6,000 journal lines, every heading on the first screen${skipped}`,
+  browserTest(
+    'loads live within a second with 100 clients, 300 batches and 6,000 journal lines, every heading on the first screen',
     async () => {
       for (let i = 0; i < 98; i++) await sandbox.newClient();
       for (let i = 0; i < 300; i++) await create(sandbox, transfers(1), undefined, `Batch ${i}`);
