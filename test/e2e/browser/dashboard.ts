@@ -6,11 +6,12 @@ import { credentials as credentialsSchema } from '../../../src/contract/control/
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox.js';
 import { dataOf } from '../../support/answers.js';
 import { BANK, bulkHelpers, drain, processBatch } from '../../support/bulk.js';
-import { ARTIFACTS, browserTest, sharedChromium } from '../../support/chromium.js';
+import { ARTIFACTS, browserTest } from '../../support/chromium.js';
 import { transferEntry } from '../../support/money.js';
 import { startReceiver } from '../../support/receiver.js';
 import { A, B, call, schemeA, tokenFor } from '../../support/sandbox.js';
 import { webhookSetup } from '../../support/webhooks.js';
+import { openContext, openDashboard } from './dashboard-page.js';
 
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 /** A receiver account the default scenario fails with 51 Insufficient Funds. */
@@ -47,31 +48,6 @@ function watchProgress(page: Page, batchId: string): Promise<void> {
     new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true });
     record();
   })()`);
-}
-
-/** A fresh browser context on the shared Chromium, every request outside the sandbox refused and noted. */
-async function openContext(base: string, viewport = { width: 1400, height: 1800 }) {
-  const context = await (await sharedChromium()).newContext({ viewport });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-  const outside: string[] = [];
-  const errors: string[] = [];
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith(`${base}/`) || url.startsWith('data:')) return route.continue();
-    outside.push(url);
-    return route.abort();
-  });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(error.message));
-  const close = () => context.close();
-  const clipboard = () => page.evaluate('navigator.clipboard.readText()') as Promise<string>;
-  return { page, outside, errors, close, clipboard };
-}
-
-/** Opens the dashboard and waits until its live feed is connected. */
-async function openDashboard(page: Page, url: string): Promise<void> {
-  expect((await page.goto(url))?.status()).toBe(200);
-  await page.locator('#live', { hasText: 'live' }).waitFor();
 }
 
 describe('the dashboard in a browser', () => {
