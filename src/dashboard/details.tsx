@@ -10,6 +10,8 @@ import { ids, Pairs, RequestLink } from './rows.js';
 
 /**
  * One item of a batch: its receiver, amount and outcome; a failed one can be sent again and leads to its request.
+ * Numbered by its `itemIndex`, from 0, as the API's answers and the scenarios' `itemIndex` matches number it, so a
+ * number read here is the one to look for there.
  * An `html` template rather than JSX, alone on the page: a batch holds up to 10 000 items, fetched again while it
  * runs, and JSX's element tree took several times as long to render them as the control API takes to answer them
  * as JSON, holding the event loop as long each time.
@@ -23,7 +25,7 @@ function itemRow(batch: BulkTransferRecord, item: BulkItemRecord) {
   const request = failed
     ? RequestLink({ requestId: batch.requestId, title: 'The request that made this batch' })
     : '';
-  return html`<tr data-status="${item.status}"><td>${item.itemIndex + 1}</td><td>${item.receiverAccountNumber} (${item.receiverBankCode})</td><td class="num">${formatNaira(item.amount)}</td><td>${item.status}</td><td class="error">${item.errorCode ? `${item.errorCode} ${item.errorMessage}` : ''}</td><td>${item.reprocessCount}</td><td class="actions">${reprocess}${request}</td></tr>`;
+  return html`<tr data-status="${item.status}"><td>${item.itemIndex}</td><td>${item.receiverAccountNumber} (${item.receiverBankCode})</td><td class="num">${formatNaira(item.amount)}</td><td>${item.status}</td><td class="error">${item.errorCode ? `${item.errorCode} ${item.errorMessage}` : ''}</td><td>${item.reprocessCount}</td><td class="actions">${reprocess}${request}</td></tr>`;
 }
 
 /**
@@ -47,7 +49,7 @@ export function BatchItems({ batch, items }: { batch: BulkTransferRecord; items:
           <table class="items">
             <thead>
               <tr>
-                <th>#</th>
+                <th>itemIndex</th>
                 <th>Receiver</th>
                 <th class="num">Amount</th>
                 <th>Status</th>

@@ -1,23 +1,56 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
+import { it } from 'vitest';
 
 // The browser tests' one headless Chromium: starting it is the dearest part of a page test, and two of them side by
 // side on a small machine slow everything else down. `test/e2e/browser.test.ts` runs every page test, one after the
 // other, on this one browser; each test gets a context of its own (cookies, storage and cache, as a fresh profile).
 
-/** Debian's package; the Dockerfile and CI install it. */
-export const CHROMIUM = '/usr/bin/chromium';
-export const hasChromium = existsSync(CHROMIUM);
-/** Appended to a browser test's name: why it did not run, on a machine without Chromium. */
-export const skipped = hasChromium ? '' : ` (skipped: ${CHROMIUM} is not installed)`;
+/**
+ * Where a Chromium is looked for, first found wins: `CHROMIUM_PATH` when set (and then alone, so that a wrong one
+ * says so rather than quietly running another), Debian's package (the Dockerfile and CI install it), and the one
+ * `npx playwright-core install chromium` downloads, for a machine without Debian's.
+ */
+const PLACES = process.env.CHROMIUM_PATH
+  ? [process.env.CHROMIUM_PATH]
+  : ['/usr/bin/chromium', chromium.executablePath()];
+
+/** The Chromium the browser tests drive, or undefined where none was found. */
+export const CHROMIUM = PLACES.find((path) => existsSync(path));
+export const hasChromium = CHROMIUM !== undefined;
+
+/**
+ * Why the browser tests do not run on this machine and how to make them run, or undefined where they do. Printed
+ * once when the browser tests are collected, and the note of each of them that is skipped: a bare "5 skipped" does
+ * not tell a newcomer what is missing.
+ */
+export const chromiumMissing = hasChromium
+  ? undefined
+  : `Chromium not found at ${PLACES.join(' or ')}: the browser tests are skipped. Install it with ` +
+    '`apt-get install chromium` (Debian, as CI does) or `npx playwright-core install chromium` (any system), ' +
+    'or set CHROMIUM_PATH to a Chromium or Chrome.';
+
 /** Where screenshots are kept after the run (ignored by git; CI may upload them). */
 export const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-results');
+
+/** A test that needs Chromium: where there is none, skipped with `chromiumMissing` as its note. */
+export function browserTest(name: string, fn: () => Promise<void>, timeout?: number): void {
+  it(
+    name,
+    async (context) => {
+      if (chromiumMissing !== undefined) context.skip(chromiumMissing);
+      await fn();
+    },
+    timeout,
+  );
+}
 
 let launched: Promise<Browser> | undefined;
 
 /** The shared browser, started on first use. */
 export function sharedChromium(): Promise<Browser> {
+  if (CHROMIUM === undefined) return Promise.reject(new Error(chromiumMissing));
   launched ??= chromium.launch({
     executablePath: CHROMIUM,
     headless: true,

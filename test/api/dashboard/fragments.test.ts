@@ -15,7 +15,7 @@ const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 /** A receiver account the default scenario fails with 51 Insufficient Funds. */
 const FAILING_ACCOUNT = '0000000051';
 
-const { transfer, transfers, create } = bulkHelpers({
+const { transfer, transfers, create, getBatch } = bulkHelpers({
   label: 'frag',
   narration: 'Fragment payment',
   batchName: 'Fragment batch',
@@ -61,7 +61,7 @@ const itemRows = (html: string) =>
     ?.match(/<tr[^>]*>.*?<\/tr>/g) ?? [];
 
 describe('GET /__sandbox/ui/fragments/batches/:id/items', () => {
-  it("renders a batch's items in their order under the batch's row, a failed one with Reprocess and its request", async () => {
+  it("renders a batch's items in their order under the batch's row, numbered by itemIndex, a failed one with Reprocess and its request", async () => {
     const sandbox = await sandboxFor();
     const batch = await create(
       sandbox,
@@ -82,10 +82,16 @@ describe('GET /__sandbox/ui/fragments/batches/:id/items', () => {
     const rows = itemRows(html);
     expect(rows).toHaveLength(3);
     expect(rows.map((r) => r.match(/^<tr data-status="(\w+)"><td>(\d+)<\/td>/)?.slice(1))).toEqual([
-      ['completed', '1'],
-      ['failed', '2'],
-      ['completed', '3'],
+      ['completed', '0'],
+      ['failed', '1'],
+      ['completed', '2'],
     ]);
+    // Each item carries the number the API gives it, its itemIndex (from 0), and not a count from 1 of its own.
+    const answered = await getBatch(sandbox, batch.id);
+    expect(rows.map((r) => r.match(/^<tr[^>]*><td>(\d+)<\/td>/)?.[1])).toEqual(
+      answered.items.map((i) => String(i.itemIndex)),
+    );
+    expect(html).toContain('<th>itemIndex</th>');
     expect(rows[2]).toContain('<td class="num">₦2,500.50</td>');
     const [, failed] = rows;
     expect(failed).toContain(`${FAILING_ACCOUNT} (`);

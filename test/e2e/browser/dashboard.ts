@@ -1,16 +1,17 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { credentials as credentialsSchema } from '../../../src/contract/control/clients.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox.js';
 import { dataOf } from '../../support/answers.js';
 import { BANK, bulkHelpers, drain, processBatch } from '../../support/bulk.js';
-import { ARTIFACTS, hasChromium, sharedChromium, skipped } from '../../support/chromium.js';
+import { ARTIFACTS, browserTest } from '../../support/chromium.js';
 import { transferEntry } from '../../support/money.js';
 import { startReceiver } from '../../support/receiver.js';
 import { A, B, call, schemeA, tokenFor } from '../../support/sandbox.js';
 import { webhookSetup } from '../../support/webhooks.js';
+import { openContext, openDashboard } from './dashboard-page.js';
 
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 /** A receiver account the default scenario fails with 51 Insufficient Funds. */
@@ -49,31 +50,6 @@ function watchProgress(page: Page, batchId: string): Promise<void> {
   })()`);
 }
 
-/** A fresh browser context on the shared Chromium, every request outside the sandbox refused and noted. */
-async function openContext(base: string, viewport = { width: 1400, height: 1800 }) {
-  const context = await (await sharedChromium()).newContext({ viewport });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-  const outside: string[] = [];
-  const errors: string[] = [];
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith(`${base}/`) || url.startsWith('data:')) return route.continue();
-    outside.push(url);
-    return route.abort();
-  });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(error.message));
-  const close = () => context.close();
-  const clipboard = () => page.evaluate('navigator.clipboard.readText()') as Promise<string>;
-  return { page, outside, errors, close, clipboard };
-}
-
-/** Opens the dashboard and waits until its live feed is connected. */
-async function openDashboard(page: Page, url: string): Promise<void> {
-  expect((await page.goto(url))?.status()).toBe(200);
-  await page.locator('#live', { hasText: 'live' }).waitFor();
-}
-
 describe('the dashboard in a browser', () => {
   let sandbox: RunningSandbox;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -97,8 +73,8 @@ describe('the dashboard in a browser', () => {
     await sandbox?.close();
   });
 
-  it.skipIf(!hasChromium)(
-    `shows a batch's progress live, sends a payment from its form and shows the delivery${skipped}`,
+  browserTest(
+    `shows a batch's progress live, sends a payment from its form and shows the delivery`,
     async () => {
       const { account } = await webhookSetup(sandbox, receiver.url, {
         type: 'permanent',
@@ -245,8 +221,8 @@ describe('every part of the state, live', () => {
     await sandbox?.close();
   });
 
-  it.skipIf(!hasChromium)(
-    `shows transfers and the ledger, deliveries, virtual accounts, the outbox, disputes and the clock, and what each request carried${skipped}`,
+  browserTest(
+    'shows transfers and the ledger, deliveries, virtual accounts, the outbox, disputes and the clock, and what each request carried',
     async () => {
       const { headers, account } = await webhookSetup(sandbox, receiver.url, {
         type: 'temporal',
@@ -408,8 +384,8 @@ describe('many tenants', () => {
     await sandbox?.close();
   });
 
-  it.skipIf(!hasChromium)(
-    `loads live within a second with 100 clients, 300 batches and 6,000 journal lines, every heading on the first screen${skipped}`,
+  browserTest(
+    'loads live within a second with 100 clients, 300 batches and 6,000 journal lines, every heading on the first screen',
     async () => {
       for (let i = 0; i < 98; i++) await sandbox.newClient();
       for (let i = 0; i < 300; i++) await create(sandbox, transfers(1), undefined, `Batch ${i}`);

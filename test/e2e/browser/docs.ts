@@ -11,7 +11,7 @@ import { DASHBOARD_ASSETS } from '../../../src/dashboard/app.js';
 import { DOCS_ASSETS } from '../../../src/openapi/assets.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox.js';
 import { answerOf, bodyOf } from '../../support/answers.js';
-import { ARTIFACTS, hasChromium, sharedChromium, skipped } from '../../support/chromium.js';
+import { ARTIFACTS, browserTest, hasChromium, sharedChromium } from '../../support/chromium.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const TOKEN = 'docs-c0ntrol-token';
@@ -63,8 +63,8 @@ describe('the API reference page in a browser', () => {
     return { page, failed, errors };
   }
 
-  it.skipIf(!hasChromium)(
-    `renders both documents in headless Chromium with no request outside 127.0.0.1${skipped}`,
+  browserTest(
+    'renders both documents in headless Chromium with no request outside 127.0.0.1',
     async () => {
       expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const { page, failed, errors } = await openPage();
@@ -95,8 +95,8 @@ describe('the API reference page in a browser', () => {
     60_000,
   );
 
-  it.skipIf(!hasChromium)(
-    `with --control-token, the control document sends to the token page, which comes back to it${skipped}`,
+  browserTest(
+    'with --control-token, the control document sends to the token page, which comes back to it',
     async () => {
       const { page, failed, errors } = await openPage();
       // Every URL the page was at: the token is sent in the form's body, so none of them may hold it (the
