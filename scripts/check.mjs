@@ -24,7 +24,7 @@ const run = (name, args, live = false) =>
 
 const steps = [
   run('typecheck', [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit']),
-  run('lint', [bin('@biomejs/biome', 'bin/biome'), 'check', '--error-on-warnings', 'src', 'test']),
+  run('lint', [bin('@biomejs/biome', 'bin/biome'), 'check', '--error-on-warnings', 'src', 'test', 'scripts']),
 ];
 // For example `npm test -- --reporter=json …`, as .ci/run gives.
 const args = process.argv.slice(2);

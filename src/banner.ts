@@ -1,6 +1,7 @@
 import { credentials } from './bank/tenants/credentials.js';
 import { listensOnLoopback } from './http/exposure.js';
-import { formatEvent, type LogEvent } from './log.js';
+import { formatEvent } from './log.js';
+import type { CataloguedEvent } from './log-catalogue.js';
 import type { RunningSandbox } from './sandbox.js';
 
 /**
@@ -39,7 +40,7 @@ export function banner(sandbox: RunningSandbox): string {
 }
 
 /** The banner as one event. `message` says it as the text banner does, so a reader of either finds the URL. */
-function listening(sandbox: RunningSandbox): LogEvent {
+function listening(sandbox: RunningSandbox): CataloguedEvent<'listening'> {
   const { config, url } = sandbox;
   const message = `banking-sandbox listening on ${url}/api/v1`;
   const where = { message, url, api: `${url}/api/v1` };

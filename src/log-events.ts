@@ -2,19 +2,24 @@ import { isoOf } from './domain/clock.js';
 import type { BulkTransferRecord, DeliveryAttempt, DeliveryRecord } from './domain/records.js';
 import { redactWebhookUrl, scrubWebhookError } from './domain/redact.js';
 import type { ClientRefusal } from './http/client-error.js';
-import type { LogEvent } from './log.js';
+import type { CataloguedEvent } from './log-catalogue.js';
 import type { WriteHealth } from './store/store.js';
 
 /*
  * Every event the log has besides the request lines and the banner, in one place: its name, its level, its JSON
- * fields and its pretty line. User text (a batch's name) is quoted as JSON, so that a line stays one line.
+ * fields and its pretty line, each held by the compiler to what `log-catalogue.ts` says of it. User text (a
+ * batch's name) is quoted as JSON, so that a line stays one line.
  */
 
 const quoted = (text: string) => JSON.stringify(text);
 const errorText = (error: unknown) => String((error as Error)?.stack ?? error);
 
 /** A batch's items were queued: claimed by `process`, or resumed at a start-up. */
-export function batchStarted(batch: BulkTransferRecord, queuedItems: number, resumed: boolean): LogEvent {
+export function batchStarted(
+  batch: BulkTransferRecord,
+  queuedItems: number,
+  resumed: boolean,
+): CataloguedEvent<'batch.started'> {
   const items =
     queuedItems === batch.totalItems ? `${queuedItems} items` : `${queuedItems} of ${batch.totalItems} items`;
   return {
@@ -42,7 +47,7 @@ export function batchSettled(
   batch: BulkTransferRecord,
   sandboxDurationMs: number,
   resumed: boolean,
-): LogEvent {
+): CataloguedEvent<'batch.settled'> {
   return {
     level: batch.failedItems > 0 ? 'warn' : 'info',
     event: 'batch.settled',
@@ -71,7 +76,7 @@ export function attemptFailed(
   delivery: DeliveryRecord,
   attempt: DeliveryAttempt,
   maxAttempts: number,
-): LogEvent {
+): CataloguedEvent<'webhook.attempt_failed'> {
   const url = delivery.url ?? '';
   const n = Math.max(1, maxAttempts - delivery.attemptsLeft);
   const error = scrubWebhookError(attempt.error ?? `HTTP ${attempt.statusCode}`, url);
@@ -97,7 +102,7 @@ export function attemptFailed(
 }
 
 /** Work left open by the last run, taken up again at a start-up. */
-export function resumed(bulkItems: number, deliveries: number): LogEvent {
+export function resumed(bulkItems: number, deliveries: number): CataloguedEvent<'sandbox.resumed'> {
   const message = `resuming ${bulkItems} bulk transfer item(s) and ${deliveries} webhook delivery(ies) left open by the last run`;
   return {
     level: 'info',
@@ -111,18 +116,18 @@ export function resumed(bulkItems: number, deliveries: number): LogEvent {
  * The sandbox listens on an address other machines reach, and no control token guards the control API: whoever
  * reaches the port can reset it, read every secret and export the state. Said once at start-up, at `warn`.
  */
-export function exposed(listening: string): LogEvent {
+export function exposed(listening: string): CataloguedEvent<'control.exposed'> {
   const message = `the control API is open to the network: listening on ${listening} without --control-token, anyone who reaches this port can reset the state, set balances, read every client's secret key and export the whole state (its token key included); set --control-token (SANDBOX_CONTROL_TOKEN) to close it, or listen on 127.0.0.1`;
   return { level: 'warn', event: 'control.exposed', fields: { listening, message }, text: message };
 }
 
-export function compactionFailed(error: unknown): LogEvent {
+export function compactionFailed(error: unknown): CataloguedEvent<'store.compaction_failed'> {
   const message = `snapshot compaction failed (the journal still holds everything): ${(error as Error)?.message ?? error}`;
   return { level: 'warn', event: 'store.compaction_failed', fields: { message }, text: message };
 }
 
 /** The disk stopped taking writes (`error`), or takes them again (`warn`, so that `--quiet` shows the pair). */
-export function writeHealth(health: WriteHealth): LogEvent {
+export function writeHealth(health: WriteHealth): CataloguedEvent<'store.writable' | 'store.write_failing'> {
   if (health.writable) {
     const message = 'writes work again: the state is being saved';
     return { level: 'warn', event: 'store.writable', fields: { message }, text: message };
@@ -137,7 +142,12 @@ export function writeHealth(health: WriteHealth): LogEvent {
 }
 
 /** A request answered 500: the sandbox's own failure. */
-export function requestError(method: string, path: string, requestId: string, error: unknown): LogEvent {
+export function requestError(
+  method: string,
+  path: string,
+  requestId: string,
+  error: unknown,
+): CataloguedEvent<'http.error'> {
   const stack = errorText(error);
   return {
     level: 'error',
@@ -151,7 +161,12 @@ export function requestError(method: string, path: string, requestId: string, er
  * A request Node's HTTP parser refused (headers too large, not HTTP, too slow) answered with the envelope. It never
  * reached the app, so this line is all the log and the journal have of it; `warn`, so that `--quiet` keeps it.
  */
-export function clientRefused({ status, message, code, requestId }: ClientRefusal): LogEvent {
+export function clientRefused({
+  status,
+  message,
+  code,
+  requestId,
+}: ClientRefusal): CataloguedEvent<'http.client_error'> {
   return {
     level: 'warn',
     event: 'http.client_error',
@@ -165,8 +180,10 @@ export function backgroundError(
   kind: 'bulk.item_error' | 'webhook.error',
   id: string,
   error: unknown,
-): LogEvent {
+): CataloguedEvent<'bulk.item_error' | 'webhook.error'> {
   const stack = errorText(error);
-  const key = kind === 'bulk.item_error' ? 'itemId' : 'deliveryId';
-  return { level: 'error', event: kind, fields: { [key]: id, error: stack }, text: `${id}: ${stack}` };
+  const text = `${id}: ${stack}`;
+  if (kind === 'bulk.item_error')
+    return { level: 'error', event: kind, fields: { itemId: id, error: stack }, text };
+  return { level: 'error', event: kind, fields: { deliveryId: id, error: stack }, text };
 }

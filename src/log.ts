@@ -1,11 +1,12 @@
 import type { Config } from './config.js';
+import type { CataloguedEvent, LogLevel } from './log-catalogue.js';
 
-/** How much a line matters: `--quiet` keeps `warn` and `error` only. */
-export type LogLevel = 'info' | 'warn' | 'error';
+export type { LogLevel } from './log-catalogue.js';
 
 /**
  * One thing that happened, for the log: what it is (`event`, dotted: `batch.settled`), the fields of its JSON line
- * (plain JSON values, never a secret) and the rest of its pretty line, after the time, the level and the name.
+ * (plain JSON values, never a secret) and the rest of its pretty line, after the time, the level and the name. The
+ * parts of the sandbox write only the events of the catalogue (`Log`); formatting takes any.
  */
 export interface LogEvent {
   level: LogLevel;
@@ -14,8 +15,11 @@ export interface LogEvent {
   text: string;
 }
 
-/** The server log as the parts of the sandbox see it (`deps.log`): an event, or a bare line (level `warn`). */
-export type Log = (entry: LogEvent | string) => void;
+/**
+ * The server log as the parts of the sandbox see it (`deps.log`): an event of the catalogue (`log-catalogue.ts`),
+ * or a bare line (event `log`, level `warn`).
+ */
+export type Log = (entry: CataloguedEvent | string) => void;
 
 /** A level `--quiet` keeps. */
 const kept = (level: LogLevel): boolean => level !== 'info';
@@ -33,7 +37,7 @@ export function formatEvent(entry: LogEvent, format: Config['logFormat'], time =
 }
 
 /** A bare operational line as an event. */
-export function lineEvent(line: string): LogEvent {
+export function lineEvent(line: string): CataloguedEvent<'log'> {
   return { level: 'warn', event: 'log', fields: { message: line }, text: line };
 }
 
@@ -44,7 +48,7 @@ export function lineEvent(line: string): LogEvent {
 export function createLog(
   config: Pick<Config, 'logFormat' | 'quiet'>,
   write: (line: string) => void,
-): { log: Log; requests: ((line: string) => void) | null } {
+): { log: (entry: LogEvent | string) => void; requests: ((line: string) => void) | null } {
   const safe = (line: string) => {
     try {
       write(line);
@@ -52,7 +56,7 @@ export function createLog(
       // The log is not worth failing a request or a batch for.
     }
   };
-  const log: Log = (entry) => {
+  const log = (entry: LogEvent | string) => {
     const event = typeof entry === 'string' ? lineEvent(entry) : entry;
     if (config.quiet && !kept(event.level)) return;
     safe(formatEvent(event, config.logFormat));

@@ -34,3 +34,6 @@ export function tagDescription(tag: string): string {
   if (description === undefined) throw new Error(`tag ${tag} has no description in src/contract/tags.ts`);
   return description;
 }
+
+/** Every tag, in the order above: the bank's API's, then the control API's (the reference pages group by it). */
+export const TAG_ORDER: readonly string[] = Object.keys(TAGS);

@@ -1,0 +1,16 @@
+// `npm run docs`: writes the reference pages of docs/reference/ from the code (scripts/reference-pages.ts), and
+// says which ones changed. The tests fail while a committed page differs from what the code renders.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { referencePages } from './reference-pages.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+for (const { path, text } of referencePages()) {
+  const file = join(root, path);
+  const before = await readFile(file, 'utf8').catch(() => undefined);
+  if (before === text) continue;
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, text);
+  process.stdout.write(`wrote ${path}\n`);
+}

@@ -1,0 +1,161 @@
+/** How much a line matters: `--quiet` keeps `warn` and `error` only. */
+export type LogLevel = 'info' | 'warn' | 'error';
+
+/** What the catalogue says of one event. */
+interface EventSpec {
+  /** The levels its lines have (some events have two: a batch with a failed item is a warning). */
+  levels: readonly LogLevel[];
+  /** When it is written, in one line. */
+  when: string;
+  /** Its JSON fields besides `time`, `level` and `event`, each with a note where the name is not enough ('' else). */
+  fields: Readonly<Record<string, string>>;
+  /** Fields that some of its lines leave out (the note of each says when). */
+  optional?: readonly string[];
+}
+
+/**
+ * Every event the log writes besides the request lines: its name, its levels, its JSON fields and when it is
+ * written. `docs/reference/log-events.md` is generated from it (`npm run docs`), and the compiler holds every
+ * emitted event to it: `Log` takes only an event named here, at one of its levels, with exactly its fields.
+ */
+export const LOG_EVENTS = {
+  listening: {
+    levels: ['info'],
+    when: 'once the CLI listens: the banner as one line, with `--log-format json`',
+    fields: {
+      message: 'says it as the text banner does',
+      url: 'the base URL',
+      api: 'the base URL of the bank’s API',
+      listening: 'the address and port; not with `--quiet`',
+      state: '`{inMemory, file}`; not with `--quiet`',
+      control: 'the control API’s base URL; not with `--quiet`',
+      controlTokenRequired: 'not with `--quiet`',
+      docs: 'the reference page’s URL; not with `--quiet`',
+      dashboard: 'the dashboard’s URL; not with `--quiet`',
+      clients:
+        'the fixture logins and keys, as the text banner prints them; never `webhookAuthKey` nor the control token; not with `--quiet`',
+    },
+    optional: ['listening', 'state', 'control', 'controlTokenRequired', 'docs', 'dashboard', 'clients'],
+  },
+  'batch.started': {
+    levels: ['info'],
+    when: 'a batch’s items are queued: processed, reprocessed, or resumed at a start',
+    fields: {
+      batchId: '',
+      clientId: '',
+      businessId: '',
+      batchName: '',
+      bulkReference: '',
+      totalItems: '',
+      queuedItems: '',
+      resumed: 'whether a start took the batch up again',
+    },
+  },
+  'batch.settled': {
+    levels: ['info', 'warn'],
+    when: 'a batch’s last open item finished; `warn` when an item failed',
+    fields: {
+      batchId: '',
+      clientId: '',
+      businessId: '',
+      batchName: '',
+      status: '',
+      totalItems: '',
+      completedItems: '',
+      failedItems: '',
+      sandboxDurationMs:
+        'on the sandbox clock, where an advance counts: since its items were queued, or since it was resumed',
+      resumed: '',
+    },
+  },
+  'webhook.attempt_failed': {
+    levels: ['warn'],
+    when: 'a webhook attempt was not acknowledged: a status other than 200, no answer, a refused connection, a scenario’s `refuse`',
+    fields: {
+      deliveryId: '',
+      clientId: '',
+      businessId: '',
+      url: 'without its userinfo, every query value `***`',
+      statusCode: 'null without an answer',
+      error: 'scrubbed as `url` is',
+      attempt: '',
+      maxAttempts: '',
+      nextAttemptAt: 'ISO, on the sandbox clock; null after the last attempt',
+      gaveUp: '',
+    },
+  },
+  'sandbox.resumed': {
+    levels: ['info'],
+    when: 'a start found bulk items or webhook deliveries left open by the last run',
+    fields: { bulkItems: '', deliveries: '', message: '' },
+  },
+  'control.exposed': {
+    levels: ['warn'],
+    when: 'at start-up, the sandbox listens on an address other machines reach without `--control-token`',
+    fields: { listening: 'the address and port', message: '' },
+  },
+  'store.compaction_failed': {
+    levels: ['warn'],
+    when: 'a background snapshot failed (the journal still holds everything)',
+    fields: { message: '' },
+  },
+  'store.write_failing': {
+    levels: ['error'],
+    when: 'the disk stopped taking writes: reads go on, writes answer 503',
+    fields: { code: 'the file system’s error code', since: 'ISO, real time', message: '' },
+  },
+  'store.writable': {
+    levels: ['warn'],
+    when: 'the disk takes writes again (a warning, so that `--quiet` shows the pair)',
+    fields: { message: '' },
+  },
+  'http.error': {
+    levels: ['error'],
+    when: 'a request answered 500: the sandbox’s own failure',
+    fields: { method: '', path: '', requestId: '', error: 'the stack' },
+  },
+  'http.client_error': {
+    levels: ['warn'],
+    when: 'Node’s HTTP parser refused a request (headers too large: 431; not HTTP: 400; too slow: 408), answered with the envelope; it has no request line nor journal entry',
+    fields: { status: '', code: 'Node’s: `HPE_HEADER_OVERFLOW`…', requestId: '', message: '' },
+  },
+  'bulk.item_error': {
+    levels: ['error'],
+    when: 'a bulk item broke in a way nobody expected (not a refused write: those are retried)',
+    fields: { itemId: '', error: 'the stack' },
+  },
+  'webhook.error': {
+    levels: ['error'],
+    when: 'a webhook delivery broke in a way nobody expected (not a refused write: those are retried)',
+    fields: { deliveryId: '', error: 'the stack' },
+  },
+  log: {
+    levels: ['warn'],
+    when: 'a bare operational line, not otherwise named',
+    fields: { message: '' },
+  },
+} as const satisfies Record<string, EventSpec>;
+
+type Catalogue = typeof LOG_EVENTS;
+/** The name of an event of the catalogue. */
+export type LogEventName = keyof Catalogue;
+
+type OptionalField<N extends LogEventName> = Catalogue[N] extends { optional: readonly (infer F)[] }
+  ? F
+  : never;
+type FieldName<N extends LogEventName> = keyof Catalogue[N]['fields'];
+
+/** An event's fields: every one of the catalogue's, but those its lines may leave out; no other. */
+export type EventFields<N extends LogEventName> = {
+  [K in Exclude<FieldName<N>, OptionalField<N>>]: unknown;
+} & { [K in Extract<FieldName<N>, OptionalField<N>>]?: unknown };
+
+/** An event as the catalogue describes it: its name, one of its levels, its fields and its pretty line's text. */
+export type CataloguedEvent<N extends LogEventName = LogEventName> = {
+  [M in N]: {
+    level: Catalogue[M]['levels'][number];
+    event: M;
+    fields: EventFields<M>;
+    text: string;
+  };
+}[N];
