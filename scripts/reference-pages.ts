@@ -131,6 +131,16 @@ function answers(op: RouteContract, tiers: readonly Shared[]): string {
   return parts.join('<br>');
 }
 
+/** What an operation takes beyond its path: its query parameters by name, and whether it reads a JSON body. */
+function takes(op: RouteContract): string {
+  const parts: string[] = [];
+  const shape = op.query && 'shape' in op.query ? (op.query.shape as Record<string, unknown>) : {};
+  const names = Object.keys(shape);
+  if (names.length > 0) parts.push(`query ${names.map(code).join(', ')}`);
+  if (op.body !== undefined) parts.push('a JSON body');
+  return parts.length > 0 ? `<br>Takes ${parts.join('; ')}.` : '';
+}
+
 function controlPage(): ReferencePage {
   const tiers = sharedCauses();
   const unordered = controlContracts.find((op) => !TAG_ORDER.includes(op.tag));
@@ -141,7 +151,7 @@ function controlPage(): ReferencePage {
       .filter((op) => op.tag === tag)
       .map((op) => [
         code(`${op.method.toUpperCase()} ${CONTROL_PREFIX}${op.path}`),
-        op.summary,
+        `${op.summary}${takes(op)}`,
         answers(op, tiers),
       ]);
     return `## ${tag}\n\n${tagDescription(tag)}\n\n${table(['Operation', 'What it does', 'Answers'], rows)}`;

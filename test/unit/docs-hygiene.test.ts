@@ -18,17 +18,6 @@ const UNOPENABLE: { pattern: RegExp; why: string }[] = [
   { pattern: /\bissue #?\d+/i, why: 'an issue a reader of the repository cannot see' },
 ];
 
-/**
- * Pages other work writes: the references `npm run docs` generates and the testcontainers guide. A link to one is
- * accepted while it is missing; once they are committed, this list can go.
- */
-const WRITTEN_ELSEWHERE = new Set([
-  'docs/reference/settings.md',
-  'docs/reference/control-api.md',
-  'docs/reference/log-events.md',
-  'docs/testcontainers.md',
-]);
-
 /** Words that only a performance figure uses: such a figure belongs in docs/performance.md, dated. */
 const FIGURE = /\bRSS\b|\bp99\b|requests\/s\b|requests a second/;
 
@@ -94,7 +83,7 @@ describe('the documentation', () => {
       const [path = '', anchor] = link.split('#');
       const target = path === '' ? file : normalize(join(dirname(file), decodeURIComponent(path)));
       if (!existsSync(join(ROOT, target))) {
-        if (!WRITTEN_ELSEWHERE.has(target)) broken.push(`${link}: no file ${target}`);
+        broken.push(`${link}: no file ${target}`);
         continue;
       }
       if (anchor !== undefined && target.endsWith('.md') && !anchors(await read(target)).has(anchor)) {
