@@ -20,9 +20,10 @@ const { metafile } = await build({
   // Node prints the line of the file that threw before the stack: on a bundle minified onto one line that was the
   // whole chunk, some 20 KB ahead of the one useful line, and the stack named `s` and `os`. Now it prints one short
   // line and a stack that reads `at resolveConfig`, `at startSandbox` (test/e2e/readable-errors.test.ts). Measured
-  // against full minification: the JavaScript grows by a fifth (951 to 1,147 KB; gzipped 321 to 361 KB), parsing
-  // it takes 4 to 7 ms more, and cold start moved by 0 to 2 % in alternation (1.000 to 1.050 in medians on a
-  // loaded host), inside the 5 % it may cost. Full minification with `lineLimit` alone costs nothing but leaves the
+  // against full minification: the JavaScript grows by a fifth (951 to 1,149 KB; the packed tarball, source maps
+  // included, stays at 1.8 MB), compiling it takes 4 to 7 ms more, and the cold start of `npm run bench` (with
+  // BENCH_BEFORE, in alternation) came out at 0.962, 1.025 and 1.005 of the minified build's in three runs on a
+  // loaded host: inside the 5 % it may cost. Full minification with `lineLimit` alone costs nothing but leaves the
   // shortened names; no minification at all cost 4 to 7 %.
   minifyWhitespace: process.env.BUILD_NO_MINIFY !== '1',
   minifySyntax: process.env.BUILD_NO_MINIFY !== '1',
