@@ -377,7 +377,15 @@ export function resolveConfig(input: ConfigInput = {}, from: ConfigSource = 'cod
   throw new ConfigError(`invalid ${label}: ${issue?.message ?? 'invalid value'}`);
 }
 
-export type CliResult = { kind: 'run'; config: Config } | { kind: 'help' } | { kind: 'version' };
+export type CliResult =
+  | {
+      kind: 'run';
+      config: Config;
+      /** The settings a flag or a variable gave; the others took their defaults. */
+      given: SettingName[];
+    }
+  | { kind: 'help' }
+  | { kind: 'version' };
 
 /** Reads flags, then the environment for what the flags leave out; flags win. */
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliResult {
@@ -402,7 +410,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliResult {
     const value = values[s.flag] ?? (env[s.env] === '' ? undefined : env[s.env]);
     if (value !== undefined) input[key] = value;
   }
-  return { kind: 'run', config: resolveConfig(input as ConfigInput, 'cli') };
+  return {
+    kind: 'run',
+    config: resolveConfig(input as ConfigInput, 'cli'),
+    given: Object.keys(input) as SettingName[],
+  };
 }
 
 /** The `--help` text: every setting with its flag, variable and default. */

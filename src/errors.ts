@@ -1,8 +1,9 @@
 import type { WaitingItem, WaitingWork } from './contract/control/sandbox.js';
 
 /**
- * Gives a class its own name back. The minified build renames classes, and `error.name`, `constructor.name` and
- * stack traces should say `ConfigError`, not `ue`. (esbuild's `keepNames` does it for every function instead, at a
+ * Gives a class its own name back. The build may rename a class (esbuild renames a name that collides with another
+ * in the bundle, and a fully minified build renames them all), and `error.name`, `constructor.name` and stack traces
+ * should say `ConfigError`, not `ConfigError2` or `ue`. (esbuild's `keepNames` does it for every function instead, at a
  * call per closure created: a fifth of the cheapest read.)
  */
 export function keepName(cls: abstract new (...args: never[]) => unknown, name: string): void {

@@ -113,6 +113,49 @@ export function resumed(bulkItems: number, deliveries: number): CataloguedEvent<
 }
 
 /**
+ * A start-up found its state file and kept it, so a seed or a fixtures folder it was given does not make the state:
+ * `seed` when it differs from the state's own (`stateSeed`), `fixtures` whenever given (the state does not record
+ * which folder made it). What is true of each, said once, at `warn`: the state keeps its seed (its records and the
+ * identifiers it draws) and its clients and roles; the given seed still draws for scenarios without a seed of their
+ * own, and the given folder's banks, billers, fees and states apply, as they are read at every start. A reset
+ * rebuilds the state from both, as does a start without the state file and its journal.
+ */
+export function stateKept(
+  file: string,
+  stateSeed: number,
+  seed: number | null,
+  fixtures: string | null,
+): LogEvent {
+  const parts = [
+    fixtures === null
+      ? null
+      : {
+          given: `--fixtures ${fixtures}`,
+          kept: 'its clients and roles',
+          applies: `the banks, billers, fees and states of ${fixtures} apply`,
+          rebuilt: `from ${fixtures}`,
+        },
+    seed === null
+      ? null
+      : {
+          given: `--seed ${seed}`,
+          kept: `its own seed ${stateSeed} (for its records and new identifiers)`,
+          applies: `scenario draws use seed ${seed}`,
+          rebuilt: `with seed ${seed}`,
+        },
+  ].filter((part) => part !== null);
+  const each = (key: keyof (typeof parts)[number], separator: string) =>
+    parts.map((part) => part[key]).join(separator);
+  const message = `${each('given', ' and ')} not applied to the state: the state file ${file} already exists and keeps ${each('kept', ' and ')}; ${each('applies', '; ')}. To start afresh, POST /__sandbox/reset rebuilds it ${each('rebuilt', ' ')}, or stop the sandbox and delete ${file} and ${file}.wal`;
+  return {
+    level: 'warn',
+    event: 'sandbox.state_kept',
+    fields: { file, stateSeed, seed, fixtures, message },
+    text: message,
+  };
+}
+
+/**
  * The sandbox listens on an address other machines reach, and no control token guards the control API: whoever
  * reaches the port can reset it, read every secret and export the state. Said once at start-up, at `warn`.
  */

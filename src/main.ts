@@ -57,8 +57,15 @@ async function main(): Promise<void> {
   // One ordered log on standard output, in --log-format: the banner, request lines, background work and
   // operational lines. Standard error keeps text for what ends the process (bad settings, a failed start, a signal).
   const out = batchedWriter((chunk) => process.stdout.write(chunk));
+  // The seed and the fixtures folder go to the sandbox only when given: a state file it keeps makes them not apply,
+  // and it says so at start-up, of what was asked for, never of a default. Left out, they take the same defaults.
+  const { seed, fixtures, ...settings } = cli.config;
+  const given = {
+    ...(cli.given.includes('seed') ? { seed } : {}),
+    ...(cli.given.includes('fixtures') ? { fixtures } : {}),
+  };
   try {
-    sandbox = await startSandbox({ ...cli.config, log: out });
+    sandbox = await startSandbox({ ...settings, ...given, log: out });
   } catch (error) {
     if (error instanceof FixtureError || error instanceof ConfigError || error instanceof ScenarioError) {
       usageError(error.message);

@@ -27,7 +27,7 @@ import { answerClientError } from './http/client-error.js';
 import { listensOnLoopback } from './http/exposure.js';
 import type { AnswerCheck } from './http/mount.js';
 import { createLog, type Log } from './log.js';
-import { clientRefused, compactionFailed, exposed, resumed, writeHealth } from './log-events.js';
+import { clientRefused, compactionFailed, exposed, resumed, stateKept, writeHealth } from './log-events.js';
 import { ScenarioController } from './scenarios/controller.js';
 import { embeddedScenariosDir, ScenarioLibrary } from './scenarios/library.js';
 import type { StoreFileSystem } from './store/file-system.js';
@@ -165,16 +165,29 @@ async function assemble(
     initial ??= buildInitialState(fixtures, config.seed);
     return structuredClone(await initial);
   };
+  // Whether the store built its state now, or found a state file and kept it.
+  let builtNow = false;
   const store = await Store.open({
     file: config.inMemory ? null : config.data,
     compactAfterBytes: config.compactAfter,
     fs: internals.storeFs,
     probeIntervalMs: internals.probeIntervalMs,
-    initialState,
+    initialState: () => {
+      builtNow = true;
+      return initialState();
+    },
     isState: isFixtureState(fixtures),
     onCompactionError: (error) => log(compactionFailed(error)),
     onWriteHealth: (health) => log(writeHealth(health)),
   });
+  if (!builtNow) {
+    // Said only of what the caller gave (code's options, the CLI's flags and variables), not of a default: a seed
+    // equal to the state's changes nothing, a fixtures folder may (the state does not record which one made it).
+    const stateSeed = store.meta().seed;
+    const seed = input.seed !== undefined && config.seed !== stateSeed ? config.seed : null;
+    const folder = input.fixtures !== undefined ? config.fixtures : null;
+    if (seed !== null || folder !== null) log(stateKept(config.data, stateSeed, seed, folder));
+  }
   // The state keeps the clock: time goes on from where it was, across a restart.
   clock.restore(store.meta().clock ?? REAL_TIME);
   clock.persistWith((state) =>
