@@ -89,6 +89,17 @@ export const LOG_EVENTS = {
     when: 'a start found bulk items or webhook deliveries left open by the last run',
     fields: { bulkItems: '', deliveries: '', message: '' },
   },
+  'sandbox.state_kept': {
+    levels: ['warn'],
+    when: 'at start-up, the state file exists and is kept although a `--seed` other than its own, or a `--fixtures`, was given',
+    fields: {
+      file: 'the state file',
+      stateSeed: 'the seed the state keeps',
+      seed: 'the seed given; null unless it is a reason for the line',
+      fixtures: 'the fixtures folder given; null unless given',
+      message: 'what was not applied, what still applies and how to start afresh',
+    },
+  },
   'control.exposed': {
     levels: ['warn'],
     when: 'at start-up, the sandbox listens on an address other machines reach without `--control-token`',

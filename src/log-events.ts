@@ -125,7 +125,7 @@ export function stateKept(
   stateSeed: number,
   seed: number | null,
   fixtures: string | null,
-): LogEvent {
+): CataloguedEvent<'sandbox.state_kept'> {
   const parts = [
     fixtures === null
       ? null
