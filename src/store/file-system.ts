@@ -6,6 +6,7 @@ import {
   readlink,
   realpath,
   rename,
+  stat,
   unlink,
 } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -79,9 +80,7 @@ export const nodeFileSystem: StoreFileSystem = {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   },
-  mkdir: async (path) => {
-    await mkdir(path, { recursive: true });
-  },
+  mkdir: (path) => makeDirectories(path),
   syncDir: async (path) => {
     const dir = await openFile(path, 'r');
     try {
@@ -91,6 +90,37 @@ export const nodeFileSystem: StoreFileSystem = {
     }
   },
 };
+
+/**
+ * `mkdir -p`, a level at a time. Node's own (`recursive: true`) tries again for ever when a folder that exists
+ * refuses a child with ENOENT, as /proc does: `--data /proc/nope/db.json` hung the start without a word.
+ */
+export async function makeDirectories(path: string): Promise<void> {
+  try {
+    await mkdir(path);
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && (await isDirectory(path))) return;
+    const parent = dirname(path);
+    if (code !== 'ENOENT' || parent === path) throw error;
+    await makeDirectories(parent);
+  }
+  // The parent is there now: an ENOENT again is the folder's answer, and goes to the caller.
+  try {
+    await mkdir(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !(await isDirectory(path))) throw error;
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 /** Whether `error` says the file is absent. */
 export function isMissing(error: unknown): boolean {

@@ -1,5 +1,6 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
+import { makeDirectories } from './file-system.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.png': 'image/png',
@@ -37,7 +38,7 @@ export class Uploads {
     const key = `${businessId}/${name}`;
     if (this.dir === null) this.memory.set(key, bytes);
     else {
-      await mkdir(join(this.dir, businessId), { recursive: true });
+      await makeDirectories(join(this.dir, businessId));
       await writeFile(join(this.dir, businessId, name), bytes);
     }
     return key;

@@ -171,6 +171,19 @@ describe.concurrent('the CLI', () => {
     expect(scenario.body.data).toMatchObject({ startup: 'happy-path', name: 'happy-path', rules: [] });
   });
 
+  // Node's own recursive mkdir tries for ever where /proc refuses a folder with ENOENT: the start hung, silent.
+  it.skipIf(!existsSync('/proc/self'))(
+    'a state folder that cannot be made (under /proc) stops the start with one line, exit 1',
+    async (context) => {
+      const { dir } = await opened(context);
+      const res = await runCli(['--data', '/proc/no-such-folder/db.json'], { cwd: dir });
+      expect(res.code).toBe(1);
+      expect(res.stderr.trim()).toBe(
+        "banking-sandbox: cannot start: ENOENT: no such file or directory, mkdir '/proc/no-such-folder'",
+      );
+    },
+  );
+
   it('a bad environment variable exits 2 too', async (context) => {
     const { dir } = await opened(context);
     const res = await runCli([], { cwd: dir, env: { PORT: '99999' } });
