@@ -590,6 +590,8 @@ export const tour: Record<string, Step> = {
     await control(t, 400, 'PUT', '/state', { headers, body: '{"clients": 7}' });
   },
   reset: async (t) => {
+    await control(t, 400, 'POST', '/reset?keep=everything');
+    await control(t, 200, 'POST', '/reset?keep=requests');
     await control(t, 200, 'POST', '/reset');
   },
 };
