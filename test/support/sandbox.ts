@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import clients from '../../fixtures/clients.json' with { type: 'json' };
 import { signIn } from '../../src/contract/api/auth.js';
 import { systemClock } from '../../src/domain/clock.js';
@@ -67,6 +67,26 @@ export function useSandbox(options: SandboxOptions = {}): Sandbox {
   // The stand-in holds nothing of its own: every property is read from the open sandbox when it is used. A proxy
   // rather than a getter, so that the tests read as they did when they held the sandbox itself.
   return new Proxy(Object.create(null) as Sandbox, { get: (_target, key) => Reflect.get(current(), key) });
+}
+
+/**
+ * What a file's tests open and must close after each test, undone the newest first (a stream before the sandbox it
+ * reads): `cleanups` takes anything; `sandboxFor()` opens an in-memory sandbox closed so.
+ */
+export function closedAfterEach(): {
+  cleanups: (() => Promise<unknown>)[];
+  sandboxFor: (options?: SandboxOptions) => Promise<Sandbox>;
+} {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  const sandboxFor = async (options: SandboxOptions = {}) => {
+    const sandbox = await memorySandbox(options);
+    cleanups.push(() => sandbox.close());
+    return sandbox;
+  };
+  return { cleanups, sandboxFor };
 }
 
 type Body = Record<string, unknown> | unknown[];

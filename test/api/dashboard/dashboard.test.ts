@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import clients from '../../../fixtures/clients.json' with { type: 'json' };
 import roles from '../../../fixtures/roles.json' with { type: 'json' };
 import { dispute } from '../../../src/contract/api/disputes.js';
@@ -17,7 +17,7 @@ import {
   REQUESTS_PER_FRAME,
 } from '../../../src/dashboard/live.js';
 import { FOLD_CLIENTS_OVER } from '../../../src/dashboard/model.js';
-import { type Sandbox, type SandboxOptions, version } from '../../../src/sandbox.js';
+import { type Sandbox, version } from '../../../src/sandbox.js';
 import { dataOf, pageOf } from '../../support/answers.js';
 import { BANK, bulkHelpers, keysA1, processBatch, RECEIVER } from '../../support/bulk.js';
 import { transferEntry } from '../../support/money.js';
@@ -26,7 +26,7 @@ import {
   A,
   B,
   call,
-  memorySandbox,
+  closedAfterEach,
   ownerHeaders,
   schemeA,
   schemeB,
@@ -62,17 +62,8 @@ const { ref, transfer, transfers, create } = bulkHelpers({
   batchName: 'Dashboard batch',
 });
 
-/** Cancels streams and closes sandboxes after each test, the newest first. */
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function sandboxFor(options: SandboxOptions = {}): Promise<Sandbox> {
-  const sandbox = await memorySandbox(options);
-  cleanups.push(() => sandbox.close());
-  return sandbox;
-}
+/** Streams and sandboxes closed after each test, the newest first. */
+const { cleanups, sandboxFor } = closedAfterEach();
 
 // ------------------------------------------------------------------ HTML helpers
 

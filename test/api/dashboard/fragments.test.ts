@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requestEntry } from '../../../src/contract/control/requests.js';
-import type { Sandbox, SandboxOptions } from '../../../src/sandbox.js';
+import type { Sandbox } from '../../../src/sandbox.js';
 import { pageOf } from '../../support/answers.js';
 import { bulkHelpers, drain, keysA1, processBatch } from '../../support/bulk.js';
-import { A, call, memorySandbox, ownerHeaders } from '../../support/sandbox.js';
+import { A, call, closedAfterEach, ownerHeaders } from '../../support/sandbox.js';
 
 // The pieces of the dashboard its page fetches when the reader asks for them, rendered on the server: a batch's
 // items (`/__sandbox/ui/fragments/batches/{id}/items`) and a request's detail (`/__sandbox/ui/fragments/requests/
@@ -21,16 +21,8 @@ const { transfer, transfers, create, getBatch } = bulkHelpers({
   batchName: 'Fragment batch',
 });
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function sandboxFor(options: SandboxOptions = {}): Promise<Sandbox> {
-  const sandbox = await memorySandbox(options);
-  cleanups.push(() => sandbox.close());
-  return sandbox;
-}
+/** Sandboxes closed after each test. */
+const { sandboxFor } = closedAfterEach();
 
 /** A fragment's HTML; it must answer 200, as HTML the browser does not keep. */
 async function fragment(

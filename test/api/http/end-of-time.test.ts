@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import banks from '../../../fixtures/banks.json' with { type: 'json' };
 import roles from '../../../fixtures/roles.json' with { type: 'json' };
 import { singleUseAccount, virtualAccount } from '../../../src/contract/api/virtual-accounts.js';
@@ -12,7 +12,7 @@ import { createSandbox, type Sandbox, type SandboxOptions } from '../../../src/s
 import { dataOf } from '../../support/answers.js';
 import { answerCheck } from '../../support/contract.js';
 import { startReceiver } from '../../support/receiver.js';
-import { A, call, ownerHeaders, tokenFor } from '../../support/sandbox.js';
+import { A, call, closedAfterEach, ownerHeaders, tokenFor } from '../../support/sandbox.js';
 import { stateOf } from '../../support/store.js';
 import { attemptsRecorded } from '../../support/webhooks.js';
 
@@ -30,10 +30,7 @@ const TIMESTAMP = /^[+-]?\d{4,6}-\d{2}-\d{2}T\d{2}:\d{2}/;
 /** A year past 9999 or before 0000 as `toISOString()` writes it, anywhere in a text. */
 const SIX_DIGIT_YEAR = /[+-]\d{6}-\d{2}-\d{2}T/;
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const f of cleanups.splice(0).reverse()) await f();
-});
+const { cleanups } = closedAfterEach();
 
 /** A sandbox on a time source the test moves by hand, its answers checked against the route schemas. */
 async function sandboxAt(options: SandboxOptions, source: { real: number }): Promise<Sandbox> {
