@@ -45,11 +45,23 @@ export class RequestFacts {
   ) {}
 }
 
-/** What every request carries into the app: @hono/node-server's pair (absent in process) and its facts. */
-export interface RequestEnv {
-  incoming?: IncomingMessage;
-  outgoing?: ServerResponse;
-  facts: RequestFacts;
+/**
+ * What every request carries into the app: @hono/node-server's pair (absent in process) and its facts.
+ *
+ * A class, not an object literal: V8 watches each literal's allocation site and, when a run of its objects
+ * survives a young-generation collection (50 requests in flight as the server warms up, its young generation
+ * still small), allocates that site's objects in the old generation from then on, for good. An environment
+ * allocated there points at the request's Node objects; dead at once, it still holds them through every
+ * scavenge until the next full collection, so each request's whole graph (Node's message and response, Hono's
+ * context, the handler's input) got promoted: three times the promoted bytes, and a third more CPU or worse per
+ * read over HTTP, in the runs where the decision fell that way. `new` of a class has no allocation site to tenure.
+ */
+export class RequestEnv {
+  constructor(
+    readonly incoming: IncomingMessage | undefined,
+    readonly outgoing: ServerResponse | undefined,
+    readonly facts: RequestFacts,
+  ) {}
 }
 
 /** Hono's environment for every route of the app. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getPath } from 'hono/utils/url';
 import { WARNING_HEADER } from '../domain/stricter-in-production.js';
-import { type RequestEnv, RequestFacts } from './env.js';
+import { RequestEnv, RequestFacts } from './env.js';
 import { ANSWER_TEXT, type WithAnswerText } from './envelope.js';
 import { requestHeader } from './headers.js';
 import {
@@ -85,7 +85,7 @@ export function front(dispatch: Dispatch, { answered, bodyLimit, failed }: Front
     const outgoing = given?.outgoing;
     const facts = new RequestFacts(requestIdOf(request, incoming), getPath(request), started);
     outgoing?.setHeader('x-request-id', facts.requestId);
-    const env: RequestEnv = { incoming, outgoing, facts };
+    const env = new RequestEnv(incoming, outgoing, facts);
     const res = dispatch(request, env);
     return res instanceof Promise ? res.then((r) => settle(request, env, r)) : settle(request, env, res);
   };
