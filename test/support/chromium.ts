@@ -34,12 +34,17 @@ export const chromiumMissing = hasChromium
 /** Where screenshots are kept after the run (ignored by git; CI may upload them). */
 export const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-results');
 
+/** Skips the running test, with `chromiumMissing` as its note, where there is no Chromium. */
+export function skipWithoutChromium(context: { skip: (note: string) => void }): void {
+  if (chromiumMissing !== undefined) context.skip(chromiumMissing);
+}
+
 /** A test that needs Chromium: where there is none, skipped with `chromiumMissing` as its note. */
 export function browserTest(name: string, fn: () => Promise<void>, timeout?: number): void {
   it(
     name,
     async (context) => {
-      if (chromiumMissing !== undefined) context.skip(chromiumMissing);
+      skipWithoutChromium(context);
       await fn();
     },
     timeout,
