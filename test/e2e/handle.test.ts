@@ -38,7 +38,8 @@ const receiver = await startReceiver([], 500);
 beforeAll(async () => {
   [child, inProcess] = await Promise.all([
     startProcess(SETTINGS),
-    startSandbox({ controlToken: TOKEN, webhookRetryBase: 10 }),
+    // Quiet: the receiver answers 500, and each attempt would be a warning line in the test run's output.
+    startSandbox({ controlToken: TOKEN, webhookRetryBase: 10, log: () => undefined }),
   ]);
 });
 afterAll(async () => {
