@@ -6,7 +6,6 @@ import { apiRouteList } from './api/routes.js';
 import { upstreamUrl } from './config.js';
 import { apiContracts } from './contract/api/index.js';
 import { controlContracts } from './contract/control/index.js';
-import { resetContract } from './contract/control/sandbox.js';
 import { API_PREFIX, CONTROL_PREFIX } from './contract/mounts.js';
 import { controlGuard } from './control/guard.js';
 import { type ControlHooks, controlRouteList } from './control/routes.js';
@@ -23,7 +22,7 @@ import { foreignHost, hostCheck } from './http/exposure.js';
 import { type Dispatch, front } from './http/front.js';
 import { requestHeader } from './http/headers.js';
 import { type AnswerCheck, mountRoutes } from './http/mount.js';
-import { formatRequest, type RequestEntry, RequestJournal } from './http/request-log.js';
+import { formatRequest, RequestJournal } from './http/request-log.js';
 import { errorStatus, NO_ROUTE, scenarioFirst } from './http/scenario.js';
 import { requestError } from './log-events.js';
 import { createDocs } from './openapi/routes.js';
@@ -48,17 +47,6 @@ const CLIENT_CLOSED_REQUEST = 499 as number as ContentfulStatusCode;
 const isJournalRoute = (path: string) =>
   path.startsWith('/__sandbox/requests') &&
   (path.length === 19 || path[19] === '/' || path === '/__sandbox/requests.har');
-
-/**
- * A reset empties the journal (its route does, unless `keep=requests`), and leaves it empty: its own call is not
- * added after it. A reset refused, or one that keeps the journal, is journaled as any call.
- */
-const RESET_PATH = `${CONTROL_PREFIX}${resetContract.path}`;
-const emptiedJournal = (entry: RequestEntry) =>
-  entry.method === 'POST' &&
-  entry.path === RESET_PATH &&
-  entry.status === 200 &&
-  new URL(entry.url).searchParams.get('keep') !== 'requests';
 
 /** The whole HTTP surface: `/api/v1` (the emulated bank) and `/__sandbox` (control). No port is opened here. */
 export function createApp(
@@ -171,8 +159,8 @@ export function createApp(
     : honoFetch;
   app.fetch = front(dispatch, {
     bodyLimit: deps.config.journalBodyLimit,
-    answered: (entry) => {
-      if (!isJournalRoute(entry.path) && !emptiedJournal(entry)) requests.add(entry);
+    answered: (entry, facts) => {
+      if (facts.journaled && !isJournalRoute(entry.path)) requests.add(entry);
       logLine?.(formatRequest(entry, deps.config.logFormat));
     },
     failed: (error, entry) => deps.log(requestError(entry.method, entry.path, entry.requestId, error)),

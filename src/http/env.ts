@@ -35,6 +35,8 @@ export class RequestFacts {
   scenario: FiredRule | undefined = undefined;
   /** The request went to the upstream (`--upstream`) and its answer is the upstream's. */
   upstream = false;
+  /** False: the request is left out of the journal (a reset that emptied it: the journal starts after it). */
+  journaled = true;
 
   constructor(
     readonly requestId: string,

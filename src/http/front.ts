@@ -21,8 +21,8 @@ export type Dispatch = (request: Request, env: RequestEnv) => Response | Promise
 
 /** What the front needs besides the app: where an answered request goes, and how much of a body it keeps. */
 export interface FrontOptions {
-  /** Every answered request, its journal entry made (the journal, the log line). */
-  answered: (entry: RequestEntry) => void;
+  /** Every answered request, its journal entry made, with the facts it left (the journal, the log line). */
+  answered: (entry: RequestEntry, facts: RequestFacts) => void;
   /** `--journal-body-limit`: a larger body is counted, not kept. */
   bodyLimit: number;
   /** A failure of `answered` (a journal listener's): logged; the answer still goes out. */
@@ -62,7 +62,7 @@ export function front(dispatch: Dispatch, { answered, bodyLimit, failed }: Front
     const entry = journalEntry(request, env, res, unread, bodyLimit);
     const answer = env.outgoing ? res : inProcessHeaders(res, env.facts);
     try {
-      answered(entry);
+      answered(entry, env.facts);
     } catch (error) {
       failed(error, entry);
     }

@@ -19,10 +19,14 @@ export const sandboxRoutes: Route<ControlRuntime>[] = [
   route(metricsContract, ({ deps, engines, control, query }) => ({
     data: metricsNow(deps, control.requests, engines, query.gc),
   })),
-  route(resetContract, async ({ control, query }) => {
+  route(resetContract, async ({ c, control, query }) => {
     await control.reset();
-    // After the state: a reset the disk refused leaves the journal as it was, as it leaves everything else.
-    if (query.keep !== 'requests') control.requests.clear();
+    // After the state: a reset the disk refused leaves the journal as it was, as it leaves everything else. The
+    // journal starts after the reset, so its own call is left out of it too.
+    if (query.keep !== 'requests') {
+      control.requests.clear();
+      c.env.facts.journaled = false;
+    }
     return DONE;
   }),
   route(drainContract, async ({ control, query }) => {
