@@ -597,6 +597,17 @@ describe('prototype pollution: state import (PUT /__sandbox/state)', () => {
     return { status: res.status, state: JSON.parse(text) as Json, text };
   }
 
+  /** Imports `doc` (taken or refused), and checks the export after it holds none of the poison. */
+  async function expectNoneKept(doc: Json): Promise<void> {
+    const { status, state, text } = await importAndExport(doc);
+    const kept = suspectKeys(state);
+    expect(
+      kept,
+      `PUT /__sandbox/state answered ${status}; GET /__sandbox/state holds ${kept.join(', ')}`,
+    ).toEqual([]);
+    expect(text).not.toContain('polluted');
+  }
+
   it('the export holds an outbox message and a webhook delivery to poison', () => {
     const collections = exported.collections as Record<string, unknown[]>;
     expect(collections.outbox?.length).toBeGreaterThan(0);
@@ -608,13 +619,7 @@ describe('prototype pollution: state import (PUT /__sandbox/state)', () => {
     const doc = JSON.parse(JSON.stringify(exported)) as Json;
     addPoison(doc);
     addPoison(doc.collections as Json);
-    const { status, state, text } = await importAndExport(doc);
-    const kept = suspectKeys(state);
-    expect(
-      kept,
-      `PUT /__sandbox/state answered ${status}; GET /__sandbox/state holds ${kept.join(', ')}`,
-    ).toEqual([]);
-    expect(text).not.toContain('polluted');
+    await expectNoneKept(doc);
   });
 
   it('poison in every record and every fixed-shape object nested in one: none of it is kept', async () => {
@@ -626,13 +631,7 @@ describe('prototype pollution: state import (PUT /__sandbox/state)', () => {
     expect(targets.length).toBeGreaterThan(40);
     for (const target of targets) addPoison(target);
     expect(JSON.stringify(doc)).toContain('"__proto__":{"polluted":true}');
-    const { status, state, text } = await importAndExport(doc);
-    const kept = suspectKeys(state);
-    expect(
-      kept,
-      `PUT /__sandbox/state answered ${status}; GET /__sandbox/state holds ${kept.join(', ')}`,
-    ).toEqual([]);
-    expect(text).not.toContain('polluted');
+    await expectNoneKept(doc);
   });
 
   it('poison in the free-form payload of a webhook delivery: none of it is kept', async () => {
@@ -642,13 +641,7 @@ describe('prototype pollution: state import (PUT /__sandbox/state)', () => {
       // The payload and every object in it (collected first, so the poison itself is not walked into).
       for (const target of objectsIn(delivery.payload, () => false)) addPoison(target);
     }
-    const { status, state, text } = await importAndExport(doc);
-    const kept = suspectKeys(state);
-    expect(
-      kept,
-      `PUT /__sandbox/state answered ${status}; GET /__sandbox/state holds ${kept.join(', ')}`,
-    ).toEqual([]);
-    expect(text).not.toContain('polluted');
+    await expectNoneKept(doc);
   });
 
   it('poison in the free-form data of an outbox message: none of it is kept', async () => {
@@ -657,13 +650,7 @@ describe('prototype pollution: state import (PUT /__sandbox/state)', () => {
     // `data` holds strings only, so the keys come with string values.
     const strings = '{"__proto__":"polluted","constructor":"polluted","prototype":"polluted"}';
     for (const message of messages) addPoison(message.data as Json, JSON.parse(strings) as Json);
-    const { status, state, text } = await importAndExport(doc);
-    const kept = suspectKeys(state);
-    expect(
-      kept,
-      `PUT /__sandbox/state answered ${status}; GET /__sandbox/state holds ${kept.join(', ')}`,
-    ).toEqual([]);
-    expect(text).not.toContain('polluted');
+    await expectNoneKept(doc);
   });
 });
 
