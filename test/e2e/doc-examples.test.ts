@@ -11,7 +11,6 @@
 // Each block gets a sandbox of its own (fixtures as shipped), so one that sets a scenario or resets cannot disturb
 // another.
 
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,7 +19,7 @@ import { transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox.js';
 import { type CodeBlock, docBlocks, ROOT, runBy } from '../support/docs.js';
-import { runNode } from '../support/process.js';
+import { run, runNode } from '../support/process.js';
 
 const blocks = await docBlocks();
 const name = (b: CodeBlock) => `${b.file}:${b.line}`;
@@ -43,20 +42,7 @@ function promised(b: CodeBlock): string[] {
 }
 
 /** Runs a shell script to its end with `bash -e`. */
-function runBash(script: string, env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn('bash', ['-e', '-c', script], { env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d;
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runBash = (script: string, env: NodeJS.ProcessEnv) => run('bash', ['-e', '-c', script], { env });
 
 /** Runs `use` with a sandbox of the block's own, closed afterwards. */
 async function withSandbox<T>(use: (url: string) => Promise<T>): Promise<T> {

@@ -16,10 +16,14 @@ export interface SandboxProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs `node ARGS` to its end: its exit code and everything it wrote. */
-export function runNode(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+/** Runs `command ARGS` to its end, with its output as text. */
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, args, {
+    const child = spawn(command, args, {
       cwd: options.cwd,
       env: { ...process.env, ...options.env },
     });
@@ -34,6 +38,11 @@ export function runNode(args: string[], options: { cwd?: string; env?: NodeJS.Pr
     // 'close', not 'exit': the process can be gone before its last output has been read.
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Runs `node ARGS` (this node) to its end. */
+export function runNode(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  return run(process.execPath, args, options);
 }
 
 /** Runs the built CLI (`node dist/main.js ARGS`) to its end. */
