@@ -12,14 +12,14 @@
 // another.
 
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox.js';
 import { type CodeBlock, docBlocks, ROOT, runBy } from '../support/docs.js';
 import { run, runNode } from '../support/process.js';
+import { scratchProject } from '../support/project.js';
 
 const blocks = await docBlocks();
 const name = (b: CodeBlock) => `${b.file}:${b.line}`;
@@ -58,10 +58,7 @@ async function withSandbox<T>(use: (url: string) => Promise<T>): Promise<T> {
 let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'doc-examples-'));
-  await mkdir(join(dir, 'node_modules'));
-  // As installed: the package by its name, resolved through its package.json.
-  await symlink(ROOT, join(dir, 'node_modules', 'banking-sandbox'), 'dir');
+  dir = await scratchProject('doc-examples');
 });
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });

@@ -3,19 +3,17 @@
 // require() from a CommonJS file and with import from an ES module, each in a process of its own.
 
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchProject } from '../support/project.js';
 
 const run = promisify(execFile);
 let project = '';
 
 beforeAll(async () => {
-  project = await mkdtemp(join(tmpdir(), 'sandbox-consumer-'));
-  await mkdir(join(project, 'node_modules'));
-  await symlink(process.cwd(), join(project, 'node_modules', 'banking-sandbox'), 'dir');
+  project = await scratchProject('sandbox-consumer');
   for (const file of ['consumer.cjs', 'consumer.mjs']) {
     await copyFile(join('test', 'package', file), join(project, file));
   }

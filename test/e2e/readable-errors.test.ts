@@ -4,21 +4,19 @@
 // module does, by node in a scratch project where 'banking-sandbox' resolves to this package (its "exports", so
 // dist/), and must print a few short lines that name the error, its cause and the function it came from.
 
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runNode } from '../support/process.js';
+import { scratchProject } from '../support/project.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
+const _ROOT = join(import.meta.dirname, '..', '..');
 
 let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'readable-errors-'));
-  await mkdir(join(dir, 'node_modules'));
-  await symlink(ROOT, join(dir, 'node_modules', 'banking-sandbox'), 'dir');
+  dir = await scratchProject('readable-errors');
 });
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });

@@ -5,13 +5,13 @@
 // none) the run is skipped, saying which places were looked at.
 
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { transform } from 'esbuild';
 import { afterAll, expect, it } from 'vitest';
 import { runNode } from '../support/process.js';
+import { scratchProject } from '../support/project.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const DOC = join(ROOT, 'docs', 'testcontainers.md');
@@ -136,15 +136,7 @@ it('runs the recipe as printed against the image of the Dockerfile, and it print
   }
 
   const [recipe = ''] = await recipes();
-  dir = await mkdtemp(join(tmpdir(), 'testcontainers-recipe-'));
-  await mkdir(join(dir, 'node_modules'));
-  // As installed: both packages by their names.
-  await symlink(ROOT, join(dir, 'node_modules', 'banking-sandbox'), 'dir');
-  await symlink(
-    join(ROOT, 'node_modules', 'testcontainers'),
-    join(dir, 'node_modules', 'testcontainers'),
-    'dir',
-  );
+  dir = await scratchProject('testcontainers-recipe', ['testcontainers']);
   const { code: js } = await transform(recipe, { loader: 'ts', format: 'esm', target: 'node20' });
   const file = join(dir, 'recipe.mjs');
   await writeFile(file, js);

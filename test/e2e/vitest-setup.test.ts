@@ -3,12 +3,12 @@
 // where 'banking-sandbox' resolves to this package (dist/) and run by vitest in a process of its own. The test file
 // gets a check added at its end, since vitest fails a file that holds no test.
 
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { codeBlocks, ROOT, runBy } from '../support/docs.js';
 import { runNode } from '../support/process.js';
+import { scratchProject } from '../support/project.js';
 
 const PAGE = 'docs/testing.md';
 const THIS = 'test/e2e/vitest-setup.test.ts';
@@ -36,12 +36,7 @@ check('the file has a client of its own, signed in', () => {
 let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'vitest-setup-'));
-  await mkdir(join(dir, 'node_modules'));
-  await symlink(ROOT, join(dir, 'node_modules', 'banking-sandbox'), 'dir');
-  await symlink(join(ROOT, 'node_modules', 'vitest'), join(dir, 'node_modules', 'vitest'), 'dir');
-  // An ES module project, as a project with a vitest.config.ts is.
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+  dir = await scratchProject('vitest-setup', ['vitest']);
 });
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
