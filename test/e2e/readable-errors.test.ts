@@ -22,7 +22,11 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** A port nothing listens on: one the system handed out and that was closed again. */
+/**
+ * A port nothing listens on: one the system handed out and that was closed again. Not port 1, which other tests of
+ * an unreachable sandbox use: fetch refuses it as a bad port before connecting, and the cause would not be
+ * ECONNREFUSED.
+ */
 function closedPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
