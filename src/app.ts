@@ -1,4 +1,4 @@
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { getPath } from 'hono/utils/url';
@@ -8,27 +8,24 @@ import { apiContracts } from './contract/api/index.js';
 import { controlContracts } from './contract/control/index.js';
 import { API_PREFIX, CONTROL_PREFIX } from './contract/mounts.js';
 import { controlGuard } from './control/guard.js';
-import { type ControlHooks, controlRouteList } from './control/routes.js';
-import type { ControlRuntime } from './control/runtime.js';
+import { controlRouteList } from './control/routes.js';
 import { createDashboard } from './dashboard/app.js';
-import type { Deps } from './deps.js';
 import { ApiError } from './domain/errors.js';
-import type { Engines } from './engine/engines.js';
 import { unmatchedRoute } from './http/allow.js';
-import { createAuth } from './http/auth.js';
 import type { AppEnv } from './http/env.js';
 import { errorAnswer, errorBody, jsonAnswer } from './http/envelope.js';
 import { foreignHost, hostCheck } from './http/exposure.js';
 import { type Dispatch, front } from './http/front.js';
 import { requestHeader } from './http/headers.js';
 import { type AnswerCheck, mountRoutes } from './http/mount.js';
-import { formatRequest, RequestJournal } from './http/request-log.js';
+import { formatRequest } from './http/request-log.js';
 import { errorStatus, NO_ROUTE, scenarioFirst } from './http/scenario.js';
 import { requestError } from './log-events.js';
 import { createDocs } from './openapi/routes.js';
 import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write-error.js';
-import { DriftReport } from './upstream/drift.js';
 import { shownUpstream, upstreamProxy } from './upstream/proxy.js';
+import type { Worlds } from './worlds/registry.js';
+import type { World } from './worlds/world.js';
 
 const API = API_PREFIX;
 const isApiPath = (path: string) => path === API || path.startsWith(`${API}/`);
@@ -48,21 +45,19 @@ const isJournalRoute = (path: string) =>
   path.startsWith('/__sandbox/requests') &&
   (path.length === 19 || path[19] === '/' || path === '/__sandbox/requests.har');
 
-/** The whole HTTP surface: `/api/v1` (the emulated bank) and `/__sandbox` (control). No port is opened here. */
-export function createApp(
-  deps: Deps,
-  hooks: Omit<ControlHooks, 'requests' | 'drift'>,
-  engines: Engines,
-  check?: AnswerCheck,
-) {
+/**
+ * The whole HTTP surface: `/api/v1` (the emulated bank) and `/__sandbox` (control), of the root sandbox and, under
+ * `/sandboxes/{id}`, of every isolated one. The doors are mounted once; each request is answered in its world (the
+ * root's, or the isolated sandbox its path names), which its handlers, its guards and its journal are all of. No
+ * port is opened here.
+ */
+export function createApp(root: World, worlds: Worlds, check?: AnswerCheck) {
+  const { config } = root.deps;
   // The path is read once, by the front (which journals it), and routed from there.
   const app = new Hono<AppEnv>({
     getPath: (request, options) => options?.env?.facts.path ?? getPath(request),
   });
-  const requests = new RequestJournal(deps.config.journalSize, deps.config.journalBytes);
-  const upstream = deps.config.upstream === undefined ? undefined : upstreamUrl(deps.config.upstream);
-  const drift = new DriftReport(upstream ? shownUpstream(upstream) : null);
-  const controlRuntime: ControlRuntime = { deps, engines, control: { ...hooks, requests, drift } };
+  const upstream = config.upstream === undefined ? undefined : upstreamUrl(config.upstream);
 
   /**
    * An error answer as it goes out: under `/api/v1`, with the status the scenario's `error` rules give it (a 422
@@ -72,7 +67,7 @@ export function createApp(
     jsonAnswer(
       c,
       body,
-      isApiPath(c.req.path) ? errorStatus(c, deps, status, body.errors !== undefined) : status,
+      isApiPath(c.req.path) ? errorStatus(c, c.env.world.deps, status, body.errors !== undefined) : status,
     );
 
   /**
@@ -103,34 +98,34 @@ export function createApp(
     if (error instanceof HTTPException && error.status < 500) {
       return refuse(c, errorBody(error.message || 'Bad request'), error.status);
     }
-    deps.log(requestError(c.req.method, c.req.path, c.env.facts.requestId, error));
+    c.env.world.deps.log(requestError(c.req.method, c.req.path, c.env.facts.requestId, error));
     return refuse(c, errorBody('Internal server error'), 500);
   };
-  // One auth for both mounts: one cache of verified tokens.
-  const auth = createAuth(deps);
-  // With `--upstream`, the real bank answers /api/v1 in the sandbox's stead, its answers held against the routes.
+  // With `--upstream`, the real bank answers the root's /api/v1 in the sandbox's stead, its answers held against
+  // the routes. An isolated sandbox always emulates: it exists for a state of its own.
   if (upstream) {
     const proxy = upstreamProxy({
       base: upstream.href,
       shownAs: shownUpstream(upstream),
-      timeoutMs: deps.config.upstreamTimeout,
-      report: drift,
+      timeoutMs: config.upstreamTimeout,
+      report: root.control.drift,
       routes: apiContracts,
     });
-    app.all(API, proxy);
-    app.all(`${API}/*`, proxy);
+    const rootOnly: MiddlewareHandler<AppEnv> = (c, next) => (c.env.world === root ? proxy(c) : next());
+    app.all(API, rootOnly);
+    app.all(`${API}/*`, rootOnly);
   }
   // The four doors, side by side. The bank's API gets the deps and the engines, nothing of the sandbox's own.
-  mountRoutes(app, API, apiRouteList, { deps, engines }, auth, check, true);
+  mountRoutes(app, API, apiRouteList, ['deps', 'engines'], config, check, true);
   // The dashboard before the control API's guard: it applies the same rules itself, with its token flow in front.
-  app.route(CONTROL_PREFIX, createDashboard({ deps, requests, drift, auth, check }));
+  app.route(CONTROL_PREFIX, createDashboard({ config, check }));
   // Before every other /__sandbox path: the control document too, and a path no route answers.
-  app.use(`${CONTROL_PREFIX}/*`, controlGuard(deps.config));
-  mountRoutes(app, CONTROL_PREFIX, controlRouteList, controlRuntime, auth, check);
-  app.route('/', createDocs({ deps, scenarios: deps.scenarios.library, auth, check }));
+  app.use(`${CONTROL_PREFIX}/*`, controlGuard(config));
+  mountRoutes(app, CONTROL_PREFIX, controlRouteList, ['deps', 'engines', 'control'], config, check);
+  app.route('/', createDocs({ config, scenarios: root.deps.scenarios.library, check }));
   // Uploaded registration files, at the URLs the business record holds.
   app.get('/uploads/:businessId/:file', async (c) => {
-    const file = await deps.uploads.read(c.req.param('businessId'), c.req.param('file'));
+    const file = await c.env.world.deps.uploads.read(c.req.param('businessId'), c.req.param('file'));
     if (!file) throw new ApiError(404, 'File not found');
     return c.body(file.bytes.slice().buffer, 200, { 'content-type': file.contentType });
   });
@@ -140,32 +135,55 @@ export function createApp(
     [CONTROL_PREFIX, controlContracts],
   ]);
   // A path under /api/v1 that no route takes still meets the scenario rules, as a request of `(no route)`.
-  app.notFound((c) => (isApiPath(c.req.path) ? scenarioFirst(c, deps, NO_ROUTE, unmatched) : unmatched(c)));
+  app.notFound((c) =>
+    isApiPath(c.req.path) ? scenarioFirst(c, c.env.world.deps, NO_ROUTE, unmatched) : unmatched(c),
+  );
   app.onError(answerError);
 
   // In front of everything, around Hono: the request id and the journal (see `front`). Listening on a loopback
   // address without a control token, a request must name the sandbox by a loopback or allowed name (a page that
-  // reached it by another name got there by DNS rebinding); otherwise Hono's own fetch, with nothing in between.
-  const logLine = deps.requestLog;
-  const hostAllowed = hostCheck(deps.config);
+  // reached it by another name got there by DNS rebinding). Then the request's world: a path under
+  // `/sandboxes/{id}` is routed inside that sandbox, as the root would route the rest of it.
+  const hostAllowed = hostCheck(config);
   const honoFetch = app.fetch;
-  const dispatch: Dispatch = hostAllowed
-    ? (request, env) => {
-        const host = requestHeader(env.incoming, request, 'host');
-        return hostAllowed(host)
-          ? honoFetch(request, env)
-          : errorAnswer(foreignHost(host ?? '', deps.config.host));
-      }
-    : honoFetch;
+  const dispatch: Dispatch = (request, env) => {
+    if (hostAllowed) {
+      const host = requestHeader(env.incoming, request, 'host');
+      if (!hostAllowed(host)) return errorAnswer(foreignHost(host ?? '', config.host));
+    }
+    const found = worlds.resolve(env.facts.path);
+    if (found === undefined) return honoFetch(request, env);
+    if ('missing' in found) return errorAnswer(new ApiError(404, `No sandbox named "${found.missing}"`));
+    if (!isWorldPath(found.path))
+      return errorAnswer(
+        new ApiError(
+          404,
+          `No route ${request.method} ${env.facts.path}: an isolated sandbox answers ${found.world.prefix}${API}/… and ${found.world.prefix}${CONTROL_PREFIX}/…`,
+        ),
+      );
+    found.world.touch(Date.now());
+    env.world = found.world;
+    env.facts.path = found.path;
+    return honoFetch(request, env);
+  };
+  const logLine = root.deps.requestLog;
   app.fetch = front(dispatch, {
-    bodyLimit: deps.config.journalBodyLimit,
-    answered: (entry, facts) => {
-      if (facts.journaled && !isJournalRoute(entry.path)) requests.add(entry);
-      logLine?.(formatRequest(entry, deps.config.logFormat));
+    root,
+    bodyLimit: config.journalBodyLimit,
+    answered: (entry, facts, world) => {
+      if (facts.journaled && !isJournalRoute(entry.path)) world.control.requests.add(entry);
+      logLine?.(formatRequest(entry, config.logFormat, world.prefix));
     },
-    failed: (error, entry) => deps.log(requestError(entry.method, entry.path, entry.requestId, error)),
+    failed: (error, entry) => root.deps.log(requestError(entry.method, entry.path, entry.requestId, error)),
   });
   return app;
 }
+
+/** What an isolated sandbox answers: its two doors, and the uploads its records point at. */
+const isWorldPath = (path: string) =>
+  isApiPath(path) ||
+  path === CONTROL_PREFIX ||
+  path.startsWith(`${CONTROL_PREFIX}/`) ||
+  path.startsWith('/uploads/');
 
 export type App = ReturnType<typeof createApp>;

@@ -272,6 +272,18 @@ export const settings = {
     'bytes the request journal may hold (bodies, plus 1024 per entry); past it the oldest entries go (default 67108864, 64 MiB)',
     int(1024).default(64 * 1_048_576),
   ),
+  maxSandboxes: setting(
+    'max-sandboxes',
+    'SANDBOX_MAX_SANDBOXES',
+    'isolated sandboxes (POST /__sandbox/sandboxes) that may exist at once; one more is 429, 0 allows none (default 100)',
+    int(0, 100_000).default(100),
+  ),
+  sandboxIdleTtl: setting(
+    'sandbox-idle-ttl',
+    'SANDBOX_SANDBOX_IDLE_TTL',
+    'seconds an isolated sandbox may go unused before it is dropped, on real time; 0 keeps them until deleted (default 1800)',
+    int(0, MAX_LIFETIME_SECONDS).default(1800),
+  ),
   compactAfter: setting(
     'compact-after',
     'SANDBOX_COMPACT_AFTER',

@@ -1,12 +1,13 @@
 import type { Config } from './config.js';
 import type { VirtualClock } from './domain/clock.js';
+import type { TokenEpoch } from './domain/token-epoch.js';
 import type { Log } from './log.js';
 import type { ScenarioController } from './scenarios/controller.js';
 import type { Fixtures } from './store/fixtures.js';
 import type { Store } from './store/store.js';
 import type { Uploads } from './store/uploads.js';
 
-/** What routes and services work with; built once by the sandbox and handed down. */
+/** What routes and services work with: one world's (`src/worlds/world.ts`), built with it and handed down. */
 export interface Deps {
   store: Store;
   uploads: Uploads;
@@ -27,4 +28,6 @@ export interface Deps {
    * A webhook URL must not point at it.
    */
   ownPort: () => number | null;
+  /** Which reset the access tokens issued now belong to (a token from before the last reset is refused). */
+  tokens: TokenEpoch;
 }

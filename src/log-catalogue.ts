@@ -89,6 +89,17 @@ export const LOG_EVENTS = {
     when: 'a start found bulk items or webhook deliveries left open by the last run',
     fields: { bulkItems: '', deliveries: '', message: '' },
   },
+  'sandbox.dropped': {
+    levels: ['info'],
+    when: 'an isolated sandbox was deleted (`DELETE /__sandbox/sandboxes/{id}`) or dropped after `--sandbox-idle-ttl` unused',
+    fields: {
+      sandbox: 'its id',
+      reason: '`deleted` or `expired`',
+      idleTtlSeconds: '`--sandbox-idle-ttl`',
+      requests: 'the requests it answered',
+      message: '',
+    },
+  },
   'sandbox.state_kept': {
     levels: ['warn'],
     when: 'at start-up, the state file exists and is kept although a `--seed` other than its own, or a `--fixtures`, was given',

@@ -112,6 +112,26 @@ export function resumed(bulkItems: number, deliveries: number): CataloguedEvent<
   };
 }
 
+/** An isolated sandbox went: deleted by a call, or dropped after `--sandbox-idle-ttl` unused. */
+export function sandboxDropped(
+  sandbox: string,
+  reason: 'deleted' | 'expired',
+  idleTtlMs: number,
+  requests: number,
+): CataloguedEvent<'sandbox.dropped'> {
+  const idleTtlSeconds = Math.round(idleTtlMs / 1000);
+  const message =
+    reason === 'deleted'
+      ? `isolated sandbox ${sandbox} deleted, with its queued work (${requests} requests answered)`
+      : `isolated sandbox ${sandbox} dropped: unused for ${idleTtlSeconds} s (--sandbox-idle-ttl); its paths answer 404 from now on`;
+  return {
+    level: 'info',
+    event: 'sandbox.dropped',
+    fields: { sandbox, reason, idleTtlSeconds, requests, message },
+    text: message,
+  };
+}
+
 /**
  * A start-up found its state file and kept it, so a seed or a fixtures folder it was given does not make the state:
  * `seed` when it differs from the state's own (`stateSeed`), `fixtures` whenever given (the state does not record

@@ -88,4 +88,14 @@ export interface ConfigInput {
   journalBytes?: number;
   /** Journal size, in bytes, that triggers a background snapshot, at least 1024. Default 16777216 (16 MiB). */
   compactAfter?: number;
+  /**
+   * Isolated sandboxes (`POST /__sandbox/sandboxes`, `isolate()`) that may exist at once; one more is refused with
+   * 429; 0 allows none. Default 100.
+   */
+  maxSandboxes?: number;
+  /**
+   * Seconds an isolated sandbox may go unused (no request reaches it) before it is dropped, on real time; 0 keeps
+   * them until deleted. Default 1800 (30 min).
+   */
+  sandboxIdleTtl?: number;
 }

@@ -1,40 +1,46 @@
 import { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
 import pkg from '../package.json' with { type: 'json' };
 import { type App, createApp } from './app.js';
 import { receivePayment } from './bank/incoming-payments/service.js';
 import { credentials } from './bank/tenants/credentials.js';
 import { createClient } from './bank/tenants/service.js';
-import type { SandboxHandle } from './client/handle.js';
-import { handleOverHttp } from './client/over-http.js';
-import { type Config, type ConfigInput, resolveConfig } from './config.js';
+import type { IsolatedParts, IsolateOptions, SandboxHandle } from './client/handle.js';
+import {
+  handleOverHttp,
+  scenarioRulesOverHttp,
+  type Transport,
+  withScenarioRules,
+} from './client/over-http.js';
+import { type Config, type ConfigInput, resolveConfig, upstreamUrl } from './config.js';
 import { type NewClient, newClientBody } from './contract/control/clients.js';
 import type { IncomingPayment } from './contract/control/incoming-payments.js';
 import { DRAIN_TIMEOUT_MS } from './contract/control/sandbox.js';
+import { newSandboxBody } from './contract/control/sandboxes.js';
 import { CONTROL_PREFIX } from './contract/mounts.js';
 import type { Scenario } from './contract/scenarios.js';
-import { waitingWorkNow } from './control/sandbox/waiting.js';
-import type { Deps } from './deps.js';
-import { type Clock, REAL_TIME, systemClock, VirtualClock } from './domain/clock.js';
+import { type Clock, REAL_TIME, systemClock, type VirtualClock } from './domain/clock.js';
 import { ApiError } from './domain/errors.js';
 import { parseInput } from './domain/parse.js';
-import type { StateDocument } from './domain/records.js';
-import { BulkProcessor } from './engine/bulk-processor.js';
-import { WebhookDispatcher } from './engine/webhook-dispatcher.js';
-import { ControlApiError, DrainTimeoutError } from './errors.js';
+import { ControlApiError } from './errors.js';
 import { answerClientError } from './http/client-error.js';
+import type { AppEnv } from './http/env.js';
 import { listensOnLoopback } from './http/exposure.js';
 import type { AnswerCheck } from './http/mount.js';
 import { createLog, type Log } from './log.js';
 import { clientRefused, compactionFailed, exposed, resumed, stateKept, writeHealth } from './log-events.js';
-import { ScenarioController } from './scenarios/controller.js';
 import { embeddedScenariosDir, ScenarioLibrary } from './scenarios/library.js';
 import type { StoreFileSystem } from './store/file-system.js';
 import { type Fixtures, isFixtureState, loadFixtures } from './store/fixtures.js';
-import { buildInitialState } from './store/seed.js';
 import { Store } from './store/store.js';
 import { Uploads } from './store/uploads.js';
+import { DriftReport } from './upstream/drift.js';
+import { shownUpstream } from './upstream/proxy.js';
+import { Worlds } from './worlds/registry.js';
+import { SeedStates } from './worlds/seed-states.js';
+import { buildWorld, type World, type WorldShared } from './worlds/world.js';
 
 export const version: string = pkg.version;
 
@@ -107,7 +113,12 @@ export interface Sandbox {
   reset: SandboxHandle['reset'];
   /** Empties the request journal alone (as `DELETE /__sandbox/requests`). */
   clearRequests: SandboxHandle['clearRequests'];
-  /** Flushes and closes the store. */
+  /**
+   * A new isolated sandbox of this process (`POST /__sandbox/sandboxes`): a `Sandbox` bound to it, whose `app`,
+   * `store`, `clock` and controls are its own, with its `apiUrl` and `dispose()` (as `close()`: it deletes it).
+   */
+  isolate(options?: IsolateOptions): Promise<Sandbox & IsolatedParts>;
+  /** Flushes and closes the store (and drops every isolated sandbox). An isolated sandbox's: deletes it. */
   close(): Promise<void>;
   /**
    * Tells the sandbox the port it is served on, so that a webhook URL pointing back at it is refused.
@@ -122,6 +133,8 @@ export interface RunningSandbox extends Sandbox {
   url: string;
   /** The address and port it listens on, as the server has them: `127.0.0.1:4010`, `0.0.0.0:4010`, `[::]:4010`. */
   listening: string;
+  /** A new isolated sandbox, served by the same server: its `url` is `…/sandboxes/{id}`, its `apiUrl` that plus `/api/v1`. */
+  isolate(options?: IsolateOptions): Promise<RunningSandbox & IsolatedParts>;
 }
 
 /** Parts the tests replace; not part of the package's interface. */
@@ -151,20 +164,24 @@ async function assemble(
   options: SandboxOptions,
   timeSource: Clock,
   internals: SandboxInternals,
-): Promise<{ sandbox: Sandbox; log: Log }> {
-  const clock = new VirtualClock(timeSource);
+): Promise<{ sandbox: Sandbox; log: Log; worlds: Worlds }> {
   const { log: write = (line: string) => process.stderr.write(`${line}\n`), ...input } = options;
   const config = resolveConfig({ inMemory: input.data === undefined, port: 0, quiet: true, ...input });
   const { log, requests: requestLog } = createLog(config, write);
   const fixtures = await loadFixtures(config.fixtures);
   const library = await ScenarioLibrary.load(embeddedScenariosDir);
-  const scenarios = new ScenarioController(await library.choose(config.scenario), library, config.seed);
-  let initial: Promise<StateDocument> | null = null;
-  // Built once, on first need (first start, reset), and copied each time: the store freezes what it holds.
-  const initialState = async () => {
-    initial ??= buildInitialState(fixtures, config.seed);
-    return structuredClone(await initial);
-  };
+  const startup = await library.choose(config.scenario);
+  let servedOn: number | null = null;
+  const ownPort = () => servedOn ?? (config.port === 0 ? null : config.port);
+  const shared: WorldShared = { config, fixtures, library, log, requestLog, ownPort, timeSource, version };
+  // The fixtures' state of a seed, built once for the root and every isolated sandbox of that seed.
+  const seeds = new SeedStates(fixtures);
+  const worlds = new Worlds(
+    shared,
+    { max: config.maxSandboxes, idleTtlMs: config.sandboxIdleTtl * 1000 },
+    startup,
+    seeds,
+  );
   // Whether the store built its state now, or found a state file and kept it.
   let builtNow = false;
   const store = await Store.open({
@@ -174,7 +191,7 @@ async function assemble(
     probeIntervalMs: internals.probeIntervalMs,
     initialState: () => {
       builtNow = true;
-      return initialState();
+      return seeds.get(config.seed);
     },
     isState: isFixtureState(fixtures),
     onCompactionError: (error) => log(compactionFailed(error)),
@@ -188,85 +205,67 @@ async function assemble(
     const folder = input.fixtures !== undefined ? config.fixtures : null;
     if (seed !== null || folder !== null) log(stateKept(config.data, stateSeed, seed, folder));
   }
-  // The state keeps the clock: time goes on from where it was, across a restart.
-  clock.restore(store.meta().clock ?? REAL_TIME);
-  clock.persistWith((state) =>
-    store.mutate((tx) => {
-      const meta = tx.get('meta', 'meta');
-      if (meta) tx.put('meta', { ...meta, clock: state });
-    }),
-  );
-  const uploads = new Uploads(config.inMemory ? null : join(dirname(config.data), 'uploads'));
-  let servedOn: number | null = null;
-  const ownPort = () => servedOn ?? (config.port === 0 ? null : config.port);
-  const deps: Deps = { store, uploads, scenarios, fixtures, config, clock, log, requestLog, ownPort };
-  const bulk = new BulkProcessor(deps);
-  const webhooks = new WebhookDispatcher(deps);
+  const upstream = config.upstream === undefined ? undefined : upstreamUrl(config.upstream);
+  const root = buildWorld(shared, {
+    id: null,
+    store,
+    uploads: new Uploads(config.inMemory ? null : join(dirname(config.data), 'uploads')),
+    seed: config.seed,
+    scenario: startup,
+    clock: REAL_TIME,
+    initialState: () => seeds.get(config.seed),
+    sandboxes: worlds,
+    startedAt: Date.now(),
+    drift: new DriftReport(upstream ? shownUpstream(upstream) : null),
+  });
+  const { bulk, webhooks } = root.engines;
   const resumedItems = bulk.resume();
   const resumedDeliveries = webhooks.resume();
   if (resumedItems > 0 || resumedDeliveries > 0) log(resumed(resumedItems, resumedDeliveries));
-  const reset = async () => {
-    const doc = await initialState();
-    const before = { clock: clock.state(), rules: scenarios.save() };
-    // In one synchronous step up to the new state: work the clock wakes here finds its records gone.
-    bulk.clear();
-    webhooks.clear();
-    scenarios.reset();
-    clock.reset();
-    try {
-      await store.replaceState(doc);
-    } catch (error) {
-      // The disk refused the new state, and the store put the old one back: so do its clock, its rules and its
-      // background work.
-      clock.restore(before.clock);
-      scenarios.restore(before.rules);
-      bulk.resume();
-      webhooks.resume();
-      throw error;
-    }
-    await uploads.clear();
-  };
-  // Items a scenario holds `processing` are let go by a drain, including those that reach their turn during it.
-  const drain = async ({ timeoutMs = DRAIN_TIMEOUT_MS }: { timeoutMs?: number } = {}) => {
-    let timer: NodeJS.Timeout | undefined;
-    // Real time: a drain waits for work, and work on a frozen clock only moves when the clock is advanced.
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
-    });
-    const idle = async (): Promise<'idle'> => {
-      await bulk.idle();
-      await webhooks.idle();
-      await store.idle();
-      return 'idle';
-    };
-    try {
-      const outcome = await scenarios.whileDraining(() => Promise.race([idle(), timedOut]));
-      if (outcome === 'timeout')
-        throw new DrainTimeoutError(timeoutMs, waitingWorkNow(deps, { bulk, webhooks }));
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-  const app = createApp(
-    deps,
-    { version, startedAt: Date.now(), reset, drain },
-    { bulk, webhooks },
-    internals.checkAnswers,
-  );
+  const app = createApp(root, worlds, internals.checkAnswers);
+  const sandbox = sandboxOf(root, app, worlds, fixtures, config, {
+    close: async () => {
+      worlds.close();
+      await root.close();
+    },
+    listeningOn: (port) => {
+      servedOn = port;
+    },
+  });
+  return { sandbox, log, worlds };
+}
+
+/**
+ * The in-process handle of one world: its store, clock and controls directly, and what goes through the app (the
+ * journal, the credential headers, the scenario) as over HTTP, under the world's own paths.
+ */
+function sandboxOf(
+  world: World,
+  app: App,
+  worlds: Worlds,
+  fixtures: Fixtures,
+  config: Config,
+  own: Pick<Sandbox, 'close' | 'listeningOn'>,
+): Sandbox {
+  const { deps } = world;
   // The journal, the credential headers and the scenario go through the app itself, as over HTTP: one
   // implementation, the same answers and errors in-process or not.
   const token = config.controlToken;
-  const overApp = handleOverHttp('the sandbox in this process', (path, init) => {
+  const where =
+    world.id === null ? 'the sandbox in this process' : `isolated sandbox ${world.id} in this process`;
+  const transport: Transport = (path, init) => {
     const headers = new Headers(init.headers);
     if (token && path.startsWith(CONTROL_PREFIX)) headers.set('x-sandbox-token', token);
-    return Promise.resolve(app.request(path, { ...init, headers }));
-  });
-  const sandbox: Sandbox = {
-    app,
-    store,
+    return Promise.resolve(app.request(`${world.prefix}${path}`, { ...init, headers }));
+  };
+  const overApp = handleOverHttp(where, transport);
+  const addRules = scenarioRulesOverHttp(where, transport);
+  return {
+    app: world.id === null ? app : underPrefix(app, world.prefix),
+    store: deps.store,
     config,
     fixtures,
-    clock,
+    clock: deps.clock,
     requests: overApp.requests,
     verify: overApp.verify,
     drift: overApp.drift,
@@ -276,27 +275,38 @@ async function assemble(
     signIn: overApp.signIn,
     schemeB: overApp.schemeB,
     setScenario: overApp.setScenario,
-    credentials: async () => credentials(store),
+    credentials: async () => credentials(deps.store),
     // The control route's own words for a bad option (`balance is invalid: must be at least 0`), and the same
     // error class as over HTTP.
-    newClient: (opts = {}) => asControlApi(async () => createClient(deps, parseInput(newClientBody, opts))),
-    incomingPayment: (payment) => asControlApi(() => receivePayment(deps, webhooks, payment)),
-    drain,
+    newClient: (opts = {}) =>
+      asControlApi(async () =>
+        withScenarioRules(await createClient(deps, parseInput(newClientBody, opts)), addRules),
+      ),
+    incomingPayment: (payment) => asControlApi(() => receivePayment(deps, world.engines.webhooks, payment)),
+    drain: ({ timeoutMs = DRAIN_TIMEOUT_MS } = {}) => world.control.drain({ timeoutMs }),
     // Through the app, as over HTTP: the route empties the journal after the state.
     reset: overApp.reset,
     clearRequests: overApp.clearRequests,
-    close: async () => {
-      bulk.close();
-      webhooks.close();
-      await store.close();
+    isolate: async (options = {}) => {
+      const made = await asControlApi(async () => {
+        if (world.id !== null)
+          throw new ApiError(404, `Isolated sandboxes are made at the root, not inside one (${world.id})`);
+        return worlds.create(parseInput(newSandboxBody, options));
+      });
+      const isolated = worlds.find(made.id);
+      if (!isolated) throw new ControlApiError(`No sandbox named "${made.id}"`, 404, null, []);
+      const dispose = async () => {
+        if (!isolated.gone) worlds.remove(made.id);
+      };
+      const handle = sandboxOf(isolated, app, worlds, fixtures, config, {
+        close: dispose,
+        listeningOn: own.listeningOn,
+      });
+      return { ...handle, id: made.id, apiUrl: made.apiPath, dispose };
     },
-    listeningOn: (port) => {
-      servedOn = port;
-    },
+    ...own,
   };
-  return { sandbox, log };
 }
-
 /** Runs `work`; a refusal it throws is the `ControlApiError` the control API's answer becomes over HTTP. */
 async function asControlApi<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -306,6 +316,20 @@ async function asControlApi<T>(work: () => Promise<T>): Promise<T> {
       throw new ControlApiError(error.message, error.status, error.data ?? null, error.errors ?? []);
     throw error;
   }
+}
+
+/**
+ * The app as an isolated sandbox's handle offers it: `request('/api/v1/…')` reaches that sandbox, its paths put
+ * under its `/sandboxes/{id}` before the process's app routes them.
+ */
+function underPrefix(app: App, prefix: string): App {
+  const scoped = new Hono<AppEnv>();
+  scoped.fetch = (request, env) => {
+    const url = new URL(request.url);
+    url.pathname = `${prefix}${url.pathname}`;
+    return app.fetch(new Request(url, request), env);
+  };
+  return scoped;
 }
 
 /** Builds the sandbox and listens on `config.host:config.port` (port 0 picks a free one). */
@@ -348,10 +372,20 @@ export async function startSandbox(
     log(exposed(listening));
   // Every interface is reached from this machine through its loopback address.
   const local = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
+  const url = `http://${local}:${address.port}`;
+  /** An isolated sandbox's handle, served here: its URLs under its `/sandboxes/{id}`. */
+  const served = (isolated: Sandbox & IsolatedParts): RunningSandbox & IsolatedParts => ({
+    ...isolated,
+    url: `${url}/sandboxes/${isolated.id}`,
+    apiUrl: `${url}${isolated.apiUrl}`,
+    listening,
+    isolate: async (options) => served(await isolated.isolate(options)),
+  });
   return {
     ...sandbox,
-    url: `http://${local}:${address.port}`,
+    url,
     listening,
+    isolate: async (options) => served(await sandbox.isolate(options)),
     close: async () => {
       // Stop accepting, let requests in flight finish (briefly), then flush the store.
       const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));

@@ -14,7 +14,8 @@ import type {
   RequestVerification,
   VerificationResultView,
 } from '../contract/control/requests.js';
-import type { Scenario } from '../contract/scenarios.js';
+import type { NewSandbox } from '../contract/control/sandboxes.js';
+import type { Scenario, ScenarioRule } from '../contract/scenarios.js';
 
 export type {
   RequestEntryView,
@@ -41,8 +42,36 @@ export type DriftReport = DriftReportView;
 /** One client's logins, keys, businesses and members (an entry of `GET /__sandbox/credentials`). */
 export type ClientCredentials = ClientCredentialsView;
 
-/** A fresh client (`newClient()`): its credentials and a permanent virtual account ready to pay into. */
-export type NewClientCredentials = NewClientCredentialsView;
+/** A scenario rule as a test writes it (`match` may be left out). */
+export type ScenarioRuleInput = Omit<ScenarioRule, 'match'> & { match?: ScenarioRule['match'] };
+
+/**
+ * A fresh client (`newClient()`): its credentials and a permanent virtual account ready to pay into, and
+ * `scenarioRules()` (not enumerable: the credentials compare and serialise as they are).
+ */
+export type NewClientCredentials = NewClientCredentialsView & {
+  /**
+   * Puts rules in front of the active scenario that touch this client alone (`match.clientId` is set to its id), so
+   * parallel tests that share one sandbox, a client each, script failures without meeting. Cleared like any rules
+   * put in front (`setScenario(null)`, a reset).
+   */
+  scenarioRules(rules: ScenarioRuleInput[]): Promise<void>;
+};
+
+/** What `isolate()` takes: the isolated sandbox's id, seed, start-up scenario and frozen start time, each optional. */
+export type IsolateOptions = NewSandbox;
+
+/**
+ * What `isolate()` adds to a handle: the isolated sandbox's id, its API's base URL (point the app at it), and
+ * `dispose()`, which deletes it (as does `close()`).
+ */
+export interface IsolatedParts {
+  readonly id: string;
+  /** The bank's API of this sandbox: `…/sandboxes/{id}/api/v1`. */
+  readonly apiUrl: string;
+  /** Deletes the isolated sandbox, with its queued work. */
+  dispose(): Promise<void>;
+}
 
 /** What `signIn()` and `schemeB()` need of a client: `credentials()` and `newClient()` entries both fit. */
 export type ClientLogin = Pick<
@@ -136,8 +165,14 @@ export interface SandboxHandle {
   /** Scheme B headers (`x-api-key`, `x-api-secret`, `businessId`) of the client for the business (as `signIn`). */
   schemeB(client: ClientLogin, business?: BusinessChoice): SchemeBHeaders;
   /**
+   * A new isolated sandbox of the same process (`POST /__sandbox/sandboxes`): a world of its own, with nothing
+   * shared but the process, built from the same fixtures. Answers a handle of the same kind bound to it (its `url`
+   * is `…/sandboxes/{id}`), with its `apiUrl` and `dispose()`.
+   */
+  isolate(options?: IsolateOptions): Promise<SandboxHandle & IsolatedParts>;
+  /**
    * `startSandbox()`: stops the server and flushes the state. `connectSandbox()`: nothing on the sandbox, which
-   * keeps running (stop its container or process yourself).
+   * keeps running (stop its container or process yourself). An isolated sandbox's handle: deletes it (`dispose()`).
    */
   close(): Promise<void>;
 }

@@ -10,8 +10,14 @@ import {
   verifyRequestsContract,
 } from '../contract/control/requests.js';
 import { DRAIN_TIMEOUT_MS, drainContract, resetContract } from '../contract/control/sandbox.js';
-import { resetScenarioContract, setScenarioContract } from '../contract/control/scenarios.js';
+import { createSandboxContract, deleteSandboxContract } from '../contract/control/sandboxes.js';
+import {
+  addScenarioRulesContract,
+  resetScenarioContract,
+  setScenarioContract,
+} from '../contract/control/scenarios.js';
 import { addSubscriptionContract } from '../contract/control/subscriptions.js';
+import { API_PREFIX } from '../contract/mounts.js';
 import { MAX_LONG_PAGE } from '../domain/pagination.js';
 import { DrainTimeoutError, SandboxError, VerificationError } from '../errors.js';
 import { contractCaller, type Transport } from './call.js';
@@ -19,7 +25,10 @@ import type {
   BusinessChoice,
   ClientCredentials,
   ClientLogin,
+  IsolatedParts,
+  NewClientCredentials,
   SandboxHandle,
+  ScenarioRuleInput,
   SchemeBHeaders,
 } from './handle.js';
 
@@ -85,12 +94,44 @@ function journalAndAuth(
 }
 
 /**
+ * A new client's credentials with `scenarioRules()`, which puts rules in front of the scenario scoped to it:
+ * `add` sends them (`POST /__sandbox/scenario/rules`). Not enumerable, so the credentials compare and serialise as
+ * they are.
+ */
+export function withScenarioRules<C extends { clientId: string }>(
+  client: C,
+  add: (rules: ScenarioRuleInput[]) => Promise<unknown>,
+): C & Pick<NewClientCredentials, 'scenarioRules'> {
+  const scenarioRules = async (rules: ScenarioRuleInput[]) => {
+    const scoped = rules.map((rule, i) => {
+      const given = rule.match?.clientId;
+      if (given !== undefined && given !== client.clientId)
+        throw new SandboxError(
+          `scenarioRules(): rule ${i} names client ${given}; these rules are scoped to client ${client.clientId}`,
+          400,
+        );
+      return { ...rule, match: { ...rule.match, clientId: client.clientId } };
+    });
+    await add(scoped);
+  };
+  return Object.defineProperty(client, 'scenarioRules', { value: scenarioRules, enumerable: false }) as C &
+    Pick<NewClientCredentials, 'scenarioRules'>;
+}
+
+/** Puts rules in front of the scenario over the control API (`POST /__sandbox/scenario/rules`). */
+export function scenarioRulesOverHttp(where: string, transport: Transport) {
+  const control = contractCaller(transport, where, 'control');
+  return (rules: ScenarioRuleInput[]) => control.data(addScenarioRulesContract, { body: { rules } });
+}
+
+/**
  * Every method of the handle over the control API. `close()` closes nothing: the sandbox is not ours. In-process,
  * with the app's own `request()` as transport, `startSandbox()` takes the journal, the credential headers and the
  * scenario from here, so that those have one implementation.
  */
 export function handleOverHttp(url: string, transport: Transport): SandboxHandle {
   const control = contractCaller(transport, url, 'control');
+  const addRules = scenarioRulesOverHttp(url, transport);
   return {
     url,
     ...journalAndAuth(transport, url),
@@ -103,7 +144,8 @@ export function handleOverHttp(url: string, transport: Transport): SandboxHandle
         if (!answer.pagination.hasNextPage) return clients;
       }
     },
-    newClient: (options = {}) => control.data(createClientContract, { body: options }),
+    newClient: async (options = {}) =>
+      withScenarioRules(await control.data(createClientContract, { body: options }), addRules),
     incomingPayment: (payment) => control.data(incomingPaymentContract, { body: payment }),
     setScenario: async (scenario) => {
       if (scenario === null) await control.data(resetScenarioContract);
@@ -133,6 +175,15 @@ export function handleOverHttp(url: string, transport: Transport): SandboxHandle
       }),
     reset: ({ keepRequests = false } = {}) =>
       control.done(resetContract, { query: keepRequests ? { keep: 'requests' } : {} }),
+    isolate: async (options = {}) => {
+      const made = await control.data(createSandboxContract, { body: options });
+      const prefix = `/sandboxes/${made.id}`;
+      const dispose = () => control.done(deleteSandboxContract, { params: { id: made.id } });
+      const handle = handleOverHttp(`${url}${prefix}`, (path, init) => transport(`${prefix}${path}`, init));
+      // By the URL this handle reaches the sandbox at (a proxy's path included), not the one the sandbox saw.
+      const own: IsolatedParts = { id: made.id, apiUrl: `${url}${prefix}${API_PREFIX}`, dispose };
+      return { ...handle, ...own, close: dispose };
+    },
     close: async () => undefined,
   };
 }

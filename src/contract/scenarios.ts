@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { canonicalId } from '../domain/ids.js';
 
 /** A regular expression given as a string; refused at load time if it does not compile. */
 const pattern = z
@@ -17,8 +18,18 @@ const pattern = z
 /** An error answer's status: what `match.status` bounds. */
 const errorStatus = z.number().int().min(400).max(599);
 
+/** A client's or a business's id, as a scoped rule names it (compared as the store keys ids: see `canonicalId`). */
+const ownerId = z.string().min(1).max(100).transform(canonicalId);
+
 export const ruleMatch = z
   .object({
+    /**
+     * Every kind of rule: only what belongs to this client (its requests, whoever signs in for it, its transfers,
+     * bulk items and webhooks), so parallel tests that share one sandbox, a client each, never meet.
+     */
+    clientId: ownerId.optional(),
+    /** Every kind of rule: only what belongs to this business (the `businessId` header, a transfer's business). */
+    businessId: ownerId.optional(),
     /** Receiver (transfer, bulk item) or virtual account (webhook) number, exactly. */
     accountNumber: z
       .string()

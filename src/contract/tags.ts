@@ -19,6 +19,8 @@ const TAGS: Readonly<Record<string, string>> = {
   // The control API.
   Sandbox:
     'The sandbox as a whole: health, metrics, reset, drain, clients and credentials, the outbox, the request journal and the drift report.',
+  'Isolated sandboxes':
+    'Worlds of their own in one process: each answers the whole bank API and its control API under `/sandboxes/{id}`.',
   Dashboard: 'The live dashboard and its event stream.',
   State: 'The whole state, exported and imported.',
   Money: 'Balances, approvals and the ledger, as the bank’s back office would set them.',

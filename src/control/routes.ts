@@ -10,6 +10,7 @@ import { outboxRoutes } from './outbox/routes.js';
 import { requestRoutes } from './requests/routes.js';
 import type { ControlRuntime } from './runtime.js';
 import { sandboxRoutes } from './sandbox/routes.js';
+import { sandboxesRoutes } from './sandboxes/routes.js';
 import { scenarioRoutes } from './scenarios/routes.js';
 import { stateRoutes } from './state/routes.js';
 import { subscriptionRoutes } from './subscriptions/routes.js';
@@ -24,6 +25,7 @@ export type { ControlHooks } from './hooks.js';
  */
 export const controlRouteList: readonly Route<ControlRuntime>[] = [
   ...sandboxRoutes,
+  ...sandboxesRoutes,
   ...clientRoutes,
   ...stateRoutes,
   ...moneyRoutes,

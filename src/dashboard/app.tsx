@@ -1,16 +1,13 @@
 import { type Context, Hono } from 'hono';
+import type { Config } from '../config.js';
 import { dashboardContract, dashboardEventsContract } from '../contract/control/dashboard.js';
-import type { Deps } from '../deps.js';
 import { ApiError } from '../domain/errors.js';
-import type { Auth } from '../http/auth.js';
-import type { AppEnv } from '../http/env.js';
+import type { AppEnv, RequestWorld } from '../http/env.js';
 import { type AnswerCheck, mountRoutes } from '../http/mount.js';
-import type { RequestJournal } from '../http/request-log.js';
 import { implementer, type Route } from '../http/route.js';
 import { type AssetTypes, assetReader, nearestFolder } from '../http/static-assets.js';
-import type { DriftReport } from '../upstream/drift.js';
 import { BatchItems, RequestDetail } from './details.js';
-import { isDashboard, LiveFeed } from './live.js';
+import { isDashboard } from './live.js';
 import { readItems, readModel, readRequest, readRequestById } from './model.js';
 import { dashboardGuard } from './token.js';
 import { Page } from './views.js';
@@ -28,14 +25,11 @@ const locate = () =>
   nearestFolder(import.meta.url, DASHBOARD_ASSETS_FOLDER, 'app.js') ??
   nearestFolder(import.meta.url, 'assets', 'app.js');
 
-/** What the dashboard's handlers are given: the state, the request journal, and the live feed of both. */
-export interface DashboardRuntime {
-  deps: Deps;
-  requests: RequestJournal;
-  feed: LiveFeed;
-  /** With `--upstream`, the drift report its section shows. */
-  drift: DriftReport;
-}
+/**
+ * What the dashboard's handlers are given of their world: the state, the control hooks (its request journal, its
+ * drift report, the registry of sandboxes its picker lists), and the live feed of it all.
+ */
+export type DashboardRuntime = Pick<RequestWorld, 'deps' | 'control' | 'feed'>;
 
 const route = implementer<DashboardRuntime>();
 
@@ -51,34 +45,35 @@ const GONE = 'in the journal (it holds the last ones only)';
  * its row, fetched again as the batch moves) and a request's detail (by its journal id, or as the first POST with
  * a record's `x-request-id`). Like the assets, they are the page's own and outside the documents.
  */
-function mountFragments(app: Hono<AppEnv>, deps: Deps, requests: RequestJournal): void {
+function mountFragments(app: Hono<AppEnv>): void {
   app.get('/ui/fragments/batches/:id/items', (c) => {
-    const found = readItems(deps.store, c.req.param('id'));
+    const found = readItems(c.env.world.deps.store, c.req.param('id'));
     if (!found) throw new ApiError(404, 'Bulk transfer not found');
     return fragment(c, BatchItems(found));
   });
   app.get('/ui/fragments/requests/:id', (c) => {
     const id = c.req.param('id');
-    const entry = readRequest(requests, id);
+    const entry = readRequest(c.env.world.control.requests, id);
     if (!entry) throw new ApiError(404, `Request not found: no entry ${id} ${GONE}`);
     return fragment(c, RequestDetail({ entry }));
   });
   app.get('/ui/fragments/requests', (c) => {
     const requestId = c.req.query('requestId') ?? '';
-    const entry = readRequestById(requests, requestId);
+    const entry = readRequestById(c.env.world.control.requests, requestId);
     if (!entry) throw new ApiError(404, `Request not found: no POST with x-request-id ${requestId} ${GONE}`);
     return fragment(c, RequestDetail({ entry }));
   });
 }
 
 const dashboardRoutes: Route<DashboardRuntime>[] = [
-  route(dashboardContract, ({ c, deps, requests, drift, query }) => {
-    const shown = requests.entries().filter((r) => !isDashboard(r.path));
+  route(dashboardContract, ({ c, deps, control, query }) => {
+    const shown = control.requests.entries().filter((r) => !isDashboard(r.path));
     const model = readModel(deps, {
       requests: shown,
       clientId: query.client || undefined,
       unfold: query.unfold === '1',
-      drift,
+      drift: control.drift,
+      sandboxes: { current: control.sandboxId, ids: control.sandboxes.list().map((s) => s.id) },
     });
     const page = Page({ model });
     return { response: c.html(`<!doctype html>${page}`) };
@@ -87,28 +82,22 @@ const dashboardRoutes: Route<DashboardRuntime>[] = [
 ];
 
 /**
- * `/__sandbox/ui`: the live dashboard, a door of its own. The page is rendered on the server from one model of the
+ * `/__sandbox/ui`: the live dashboard, a door of its own, of each world (an isolated sandbox's at
+ * `/sandboxes/{id}/__sandbox/ui`; its picker moves between them). The page is rendered on the server from one model of the
  * state (`model.ts`), and so is what it fetches on demand (`/ui/fragments/…`); its buttons and forms call the
  * control API, and `/ui/events` keeps it current. It owns its token flow (`token.ts`):
  * with `--control-token` it takes the token once, from `?token=` or its page's form, into the cookie that the
  * page's control calls then carry. Mount it under `CONTROL_PREFIX` before the control API's guard, which would
  * otherwise answer the token's offer with a 401.
  */
-export function createDashboard(options: {
-  deps: Deps;
-  requests: RequestJournal;
-  drift: DriftReport;
-  auth: Auth;
-  check?: AnswerCheck;
-}): Hono<AppEnv> {
-  const { deps, requests, drift, auth, check } = options;
+export function createDashboard(options: { config: Config; check?: AnswerCheck }): Hono<AppEnv> {
+  const { config, check } = options;
   const app = new Hono<AppEnv>();
-  const guard = dashboardGuard(deps.config);
+  const guard = dashboardGuard(config);
   app.use('/ui', guard);
   app.use('/ui/*', guard);
-  const feed = new LiveFeed(deps, requests, drift);
-  mountRoutes(app, '', dashboardRoutes, { deps, requests, feed, drift }, auth, check);
-  mountFragments(app, deps, requests);
+  mountRoutes(app, '', dashboardRoutes, ['deps', 'control', 'feed'], config, check);
+  mountFragments(app);
   // The page's script and style sheet, outside the documents.
   const asset = assetReader(DASHBOARD_ASSETS, locate);
   app.get('/ui/assets/:file', async (c) => {

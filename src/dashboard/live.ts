@@ -12,10 +12,11 @@ import {
   clockModel,
   type RowFacts,
   rowFacts,
+  type SandboxPickerView,
   scenarioKey,
   scenarioModel,
 } from './model.js';
-import { ClockPanel, DriftPanel, ScenarioPanel } from './panels.js';
+import { ClockPanel, DriftPanel, SandboxPicker, ScenarioPanel } from './panels.js';
 import {
   BatchRow,
   BusinessOption,
@@ -258,9 +259,13 @@ export function frame(deps: Deps, pending: Pending, totals: LedgerTotals): Frame
 }
 
 /** The panels re-rendered whole, each from its model, when what they show changes: the key says what they show. */
+/** The sandboxes the page's picker lists, and a number that changes whenever one is made or dropped. */
+export type PickerSource = () => SandboxPickerView & { version: number };
+
 interface PanelSources {
   deps: Deps;
   drift: DriftReport;
+  picker: PickerSource;
 }
 const PANELS: { id: string; key: (from: PanelSources) => string; render: (from: PanelSources) => unknown }[] =
   [
@@ -278,6 +283,11 @@ const PANELS: { id: string; key: (from: PanelSources) => string; render: (from: 
       id: 'drift-panel',
       key: ({ drift }) => String(drift.version),
       render: ({ drift }) => DriftPanel({ drift: drift.view() }),
+    },
+    {
+      id: 'sandbox-panel',
+      key: ({ picker }) => String(picker().version),
+      render: ({ picker }) => SandboxPicker({ picker: picker() }),
     },
   ];
 
@@ -410,9 +420,19 @@ export class LiveFeed {
     private readonly deps: Deps,
     private readonly requests: RequestJournal,
     drift: DriftReport,
+    picker: PickerSource,
   ) {
-    this.sources = { deps, drift };
+    this.sources = { deps, drift, picker };
     this.totals = new LedgerTotals(deps.store);
+  }
+
+  /**
+   * Its sandbox is gone (deleted, expired): every page watching is told to reload, which then hears that the
+   * sandbox is no more, and the feed stops listening.
+   */
+  close(): void {
+    this.broadcast(RELOAD);
+    for (const client of [...this.clients]) this.leave(client);
   }
 
   /** `GET /__sandbox/ui/events`: a stream that starts with `ready` and then carries every frame. */

@@ -77,7 +77,17 @@ export interface ScenarioView {
 }
 
 /** Everything one render of the page shows. */
+/** The sandboxes the page's picker moves between: the root (null) and the isolated ones, and the one shown. */
+export interface SandboxPickerView {
+  /** The isolated sandbox the page shows; null for the root. */
+  current: string | null;
+  /** Every isolated sandbox's id, the oldest first. */
+  ids: string[];
+}
+
 export interface DashboardModel {
+  /** Which sandbox the page shows, and the others it can move to. */
+  sandboxes: SandboxPickerView;
   /** Every client, for the picker. */
   clients: ClientRecord[];
   /** The client picked (`?client=`), when it exists. */
@@ -214,12 +224,13 @@ export interface PageQuery {
   unfold?: boolean;
   /** The drift report (empty without `--upstream`). */
   drift: DriftReport;
+  sandboxes: SandboxPickerView;
 }
 
 /** The page's model: every list's newest rows, of every client or of the one picked, read once. */
 export function readModel(
   deps: Deps,
-  { requests, clientId, unfold = false, drift }: PageQuery,
+  { requests, clientId, unfold = false, drift, sandboxes }: PageQuery,
 ): DashboardModel {
   const { store } = deps;
   const clients = store.all('clients');
@@ -242,6 +253,7 @@ export function readModel(
     (records) => records.map((r) => r.businessId),
   );
   return {
+    sandboxes,
     clients,
     picked,
     unknownClient: clientId !== undefined && !picked ? clientId : undefined,

@@ -1,10 +1,48 @@
 import { END_OF_TIME_MS } from '../domain/clock.js';
 import type { DriftView } from '../upstream/drift.js';
 import { dateTimeOf, durationWords, isoOf } from './format.js';
-import type { ClockView, ScenarioView } from './model.js';
+import type { ClockView, SandboxPickerView, ScenarioView } from './model.js';
 
 // The panels that show one thing each rather than a list: the clock, the scenario and the drift report. The live feed renders them
 // again when what they show changes (`clockKey` and `scenarioKey` in `model.ts` say when).
+
+/** Where a sandbox's dashboard is: the root's, or an isolated one's under its `/sandboxes/{id}`. */
+export const dashboardOf = (id: string | null) =>
+  id === null ? '/__sandbox/ui' : `/sandboxes/${id}/__sandbox/ui`;
+
+/**
+ * The picker of the sandbox the page shows: the root (persistent) and every isolated sandbox. The live feed renders
+ * it again when one is made or dropped; choosing one opens its dashboard (without a script: the links below it).
+ */
+export function SandboxPicker({ picker }: { picker: SandboxPickerView }) {
+  const { current, ids } = picker;
+  const gone = current !== null && !ids.includes(current);
+  return (
+    <span id="sandbox-panel" class="inline">
+      <label for="sandbox-picker">Sandbox</label>
+      <select id="sandbox-picker" aria-label="Show another sandbox" data-count={String(ids.length)}>
+        <option value={dashboardOf(null)} selected={current === null}>
+          root (persistent)
+        </option>
+        {ids.map((id) => (
+          <option value={dashboardOf(id)} selected={id === current}>
+            {id} (isolated)
+          </option>
+        ))}
+        {gone ? (
+          <option value="" selected>
+            {current} (deleted)
+          </option>
+        ) : null}
+      </select>
+      <noscript>
+        {[null, ...ids].map((id) => (
+          <a href={dashboardOf(id)}>{id ?? 'root'}</a>
+        ))}
+      </noscript>
+    </span>
+  );
+}
 
 const ADVANCE_STEPS: [label: string, ms: number][] = [
   ['+1 min', 60_000],

@@ -66,7 +66,7 @@ the compose file or the environment that started the sandbox.</p>${wrongLine}
 <input id="token" name="token" type="password" autocomplete="off" required autofocus>${nextField}
 <button type="submit">Open</button>
 </form>
-<p class="note">This browser then keeps the token in a cookie for <code>/__sandbox</code>. API clients send it as
+<p class="note">This browser then keeps the token in a cookie for <code>/__sandbox</code> (in an isolated sandbox: for every isolated one). API clients send it as
 the header <code>x-sandbox-token</code>.</p>
 </main>
 </body>

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { setCookie } from 'hono/cookie';
 import type { Config } from '../config.js';
+import { SANDBOXES_PATH } from '../contract/control/sandboxes.js';
 import { CONTROL_DOCS_URL, CONTROL_PREFIX, DASHBOARD_PATH, DOCS_PATH } from '../contract/mounts.js';
 import { secureEqual } from '../domain/secure-compare.js';
 import {
@@ -90,6 +91,9 @@ export async function dashboardOffer(c: Context<AppEnv>): Promise<TokenOffer | u
   return { posted: true, token: form.get('token') ?? undefined, next: form.get('next') ?? undefined };
 }
 
+/** The dashboard of the request's sandbox: the root's, or an isolated one's under its `/sandboxes/{id}`. */
+const dashboardHere = (c: Context<AppEnv>) => `${c.env.world.prefix}${DASHBOARD_PATH}`;
+
 /**
  * The right token offered: it goes into the cookie and the browser is sent on without it (303, a GET), to `next`
  * when that is an accepted page, else to the dashboard. Undefined otherwise.
@@ -101,8 +105,11 @@ export function takeDashboardToken(
 ): Response | undefined {
   const offered = offer?.token;
   if (offered === undefined || !secureEqual(offered, token)) return undefined;
-  setCookie(c, TOKEN_COOKIE, offered, { path: CONTROL_PREFIX, httpOnly: true, sameSite: 'Strict' });
-  return c.redirect(acceptedNext(offer?.next) ?? DASHBOARD_PATH, 303);
+  // The root's control API, or, taken in an isolated sandbox, every isolated sandbox's (each under `/sandboxes/{id}`).
+  const path = c.env.world.id === null ? CONTROL_PREFIX : SANDBOXES_PATH;
+  setCookie(c, TOKEN_COOKIE, offered, { path, httpOnly: true, sameSite: 'Strict' });
+  const next = acceptedNext(offer?.next);
+  return c.redirect(next === undefined || next === DASHBOARD_PATH ? dashboardHere(c) : next, 303);
 }
 
 /**
@@ -116,7 +123,7 @@ export function tokenPrompt(c: Context<AppEnv>, offer: TokenOffer | undefined): 
     return undefined;
   const offered = offer.token;
   const page = tokenPage({
-    action: DASHBOARD_PATH,
+    action: dashboardHere(c),
     wrong: offer.posted || offered !== undefined,
     next: acceptedNext(offer.next),
   });

@@ -1,5 +1,5 @@
 import { type DashboardModel, FIRST_ROWS } from './model.js';
-import { ClockPanel, DriftPanel, ScenarioPanel } from './panels.js';
+import { ClockPanel, DriftPanel, dashboardOf, SandboxPicker, ScenarioPanel } from './panels.js';
 import {
   BatchRow,
   BusinessOption,
@@ -101,6 +101,10 @@ export function Page({ model }: { model: DashboardModel }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>Banking sandbox: dashboard</title>
         <link rel="icon" href="data:," />
+        <meta
+          name="sandbox-base"
+          content={model.sandboxes.current === null ? '' : `/sandboxes/${model.sandboxes.current}`}
+        />
         <link rel="stylesheet" href="/__sandbox/ui/assets/style.css" />
       </head>
       <body data-client={picked?.id ?? ''}>
@@ -109,7 +113,8 @@ export function Page({ model }: { model: DashboardModel }) {
           <span id="live" class="badge">
             connecting…
           </span>
-          <form id="client-form" method="get" action="/__sandbox/ui" class="inline">
+          <SandboxPicker picker={model.sandboxes} />
+          <form id="client-form" method="get" action={dashboardOf(model.sandboxes.current)} class="inline">
             <label for="client-picker">Client</label>
             <select id="client-picker" name="client" aria-label="Show one client">
               <option value="">All clients ({String(clients.length)})</option>

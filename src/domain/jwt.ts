@@ -11,6 +11,8 @@ export interface TokenClaims {
   iat: number;
   /** Expires at, seconds since the epoch. */
   exp: number;
+  /** The reset of its sandbox it was issued after (`TokenEpoch`); absent before the first. */
+  rst?: string;
 }
 
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');

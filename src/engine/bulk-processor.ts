@@ -133,6 +133,8 @@ export class BulkProcessor {
       // nor on when it runs: the same batches draw the same outcomes in any run, at any concurrency.
       const effect = scenarios.check({
         on: 'bulk.item',
+        clientId: batch.clientId,
+        businessId: batch.businessId,
         accountNumber: item.receiverAccountNumber,
         bankCode: item.receiverBankCode,
         amount: item.amount,

@@ -237,6 +237,8 @@ export class WebhookDispatcher {
     // Keyed on the delivery's ordinal and the attempt's number, both the sandbox's own.
     const effect = this.deps.scenarios.check({
       on: 'webhook',
+      clientId: target.delivery.clientId,
+      businessId: target.delivery.businessId,
       accountNumber: target.delivery.payload.recipientAccountNumber,
       amount: target.delivery.payload.amount,
       key: `delivery ${target.delivery.ordinal} attempt ${target.delivery.attempts.length}`,

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RouteContract } from '../contract/kit.js';
 import type { FiredRule } from '../contract/scenarios.js';
+import type { Deps } from '../deps.js';
 import type { BusinessRecord, ClientRecord, UserRecord } from '../domain/records.js';
 import type { RoleName } from '../domain/roles.js';
 
@@ -40,15 +41,39 @@ export class RequestFacts {
 
   constructor(
     readonly requestId: string,
-    /** The request's path, as Hono routes it (it reads it from here: see `createApp`) and the journal keeps it. */
-    readonly path: string,
+    /**
+     * The request's path, as Hono routes it (it reads it from here: see `createApp`) and the journal keeps it: inside
+     * its world, so `/sandboxes/{id}/api/v1/…` is `/api/v1/…` here, as the root would see it.
+     */
+    public path: string,
     /** `performance.now()` when the request came in. */
     readonly started: number,
   ) {}
 }
 
 /**
- * What every request carries into the app: @hono/node-server's pair (absent in process) and its facts.
+ * What a world holds beyond what the kit itself reads: the parts each door gives its handlers (the engines, the
+ * control hooks, the dashboard's feed) and the authentication of its credentials. Declared where worlds are built
+ * (`src/worlds/world.ts`), by declaration merging, as Hono's own `ContextVariableMap` is: the kit stays below the
+ * doors and the engines, and still hands every handler its world typed.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by declaration merging (see above).
+export interface WorldParts {}
+
+/**
+ * The sandbox a request belongs to: the root one (`/api/v1`, `/__sandbox`), or an isolated one
+ * (`/sandboxes/{id}/…`). Everything a request touches is its world's: the state, the clock, the scenario, the journal.
+ */
+export interface RequestWorld extends WorldParts {
+  /** The isolated sandbox's id; null for the root. */
+  readonly id: string | null;
+  /** What the world's paths start with outside: `''` for the root, `/sandboxes/{id}` for an isolated one. */
+  readonly prefix: string;
+  readonly deps: Deps;
+}
+
+/**
+ * What every request carries into the app: @hono/node-server's pair (absent in process), its facts and its world.
  *
  * A class, not an object literal: V8 watches each literal's allocation site and, when a run of its objects
  * survives a young-generation collection (50 requests in flight as the server warms up, its young generation
@@ -63,6 +88,8 @@ export class RequestEnv {
     readonly incoming: IncomingMessage | undefined,
     readonly outgoing: ServerResponse | undefined,
     readonly facts: RequestFacts,
+    /** The root until the app finds the request's path under `/sandboxes/{id}` (`src/app.ts`). */
+    public world: RequestWorld,
   ) {}
 }
 

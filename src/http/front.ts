@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getPath } from 'hono/utils/url';
 import { WARNING_HEADER } from '../domain/stricter-in-production.js';
-import { RequestEnv, RequestFacts } from './env.js';
+import { RequestEnv, RequestFacts, type RequestWorld } from './env.js';
 import { ANSWER_TEXT, type WithAnswerText } from './envelope.js';
 import { requestHeader } from './headers.js';
 import {
@@ -21,8 +21,13 @@ export type Dispatch = (request: Request, env: RequestEnv) => Response | Promise
 
 /** What the front needs besides the app: where an answered request goes, and how much of a body it keeps. */
 export interface FrontOptions {
-  /** Every answered request, its journal entry made, with the facts it left (the journal, the log line). */
-  answered: (entry: RequestEntry, facts: RequestFacts) => void;
+  /** The world every request starts in; the app moves one whose path names an isolated sandbox to that one. */
+  root: RequestWorld;
+  /**
+   * Every answered request, its journal entry made, with the facts it left and the world it was answered in (the
+   * journal, the log line).
+   */
+  answered: (entry: RequestEntry, facts: RequestFacts, world: RequestWorld) => void;
   /** `--journal-body-limit`: a larger body is counted, not kept. */
   bodyLimit: number;
   /** A failure of `answered` (a journal listener's): logged; the answer still goes out. */
@@ -57,12 +62,12 @@ function isoNow(): string {
  * then answers within the turn that parsed it. Under @hono/node-server the id goes straight onto Node's response
  * (merged at writeHead); in process (`app.request()`) the id and the warnings are put on the answer's headers.
  */
-export function front(dispatch: Dispatch, { answered, bodyLimit, failed }: FrontOptions) {
+export function front(dispatch: Dispatch, { root, answered, bodyLimit, failed }: FrontOptions) {
   const finish = (request: Request, env: RequestEnv, res: Response, unread: Buffer | undefined): Response => {
     const entry = journalEntry(request, env, res, unread, bodyLimit);
     const answer = env.outgoing ? res : inProcessHeaders(res, env.facts);
     try {
-      answered(entry, env.facts);
+      answered(entry, env.facts, env.world);
     } catch (error) {
       failed(error, entry);
     }
@@ -85,7 +90,7 @@ export function front(dispatch: Dispatch, { answered, bodyLimit, failed }: Front
     const outgoing = given?.outgoing;
     const facts = new RequestFacts(requestIdOf(request, incoming), getPath(request), started);
     outgoing?.setHeader('x-request-id', facts.requestId);
-    const env = new RequestEnv(incoming, outgoing, facts);
+    const env = new RequestEnv(incoming, outgoing, facts, root);
     const res = dispatch(request, env);
     return res instanceof Promise ? res.then((r) => settle(request, env, r)) : settle(request, env, res);
   };

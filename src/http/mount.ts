@@ -1,14 +1,14 @@
 import type { Context, Handler, Hono, MiddlewareHandler } from 'hono';
+import type { Config } from '../config.js';
 import { isReply, type RouteContract } from '../contract/kit.js';
-import type { Deps } from '../deps.js';
 import type { Actor } from '../domain/actor.js';
 import { ApiError } from '../domain/errors.js';
 import { canonicalId } from '../domain/ids.js';
 import { parseInput } from '../domain/parse.js';
 import type { BusinessRecord } from '../domain/records.js';
-import { type Auth, actorOf } from './auth.js';
+import { actorOf } from './auth.js';
 import { limit } from './body-limit.js';
-import type { AppEnv, Caller } from './env.js';
+import type { AppEnv, Caller, RequestWorld } from './env.js';
 import { jsonAnswer } from './envelope.js';
 import { header } from './headers.js';
 import type { FormFields, Route } from './route.js';
@@ -35,12 +35,13 @@ interface GivenAnswer {
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
- * The type of a handler's input for a door whose runtime is `runtime`: the runtime's fields on its prototype, the
- * request's own on the instance. Every request of a door gets an object of one shape this way; an object literal
- * that spread the runtime into each input made a new one every time, which cost the reads benchmark a third of
- * its CPU per request.
+ * The type of a handler's input for a door whose handlers read `parts` of their world: the request's own fields on
+ * the instance, and each part a getter on the prototype that reads it from the request's world. One class for every
+ * request of a door, whichever world it belongs to: every input has one shape, and nothing of the world is copied
+ * (an object literal that spread a runtime into each input made a new shape every time, which cost the reads
+ * benchmark a third of its CPU per request).
  */
-function inputType(runtime: object) {
+function inputType(parts: readonly (keyof RequestWorld)[]) {
   class Input {
     readonly caller: Caller | undefined;
     readonly business: BusinessRecord | undefined;
@@ -58,7 +59,14 @@ function inputType(runtime: object) {
       this.actor = () => actorOf(c);
     }
   }
-  Object.assign(Input.prototype, runtime);
+  for (const part of parts) {
+    Object.defineProperty(Input.prototype, part, {
+      get(this: Input) {
+        return this.c.env.world[part];
+      },
+      enumerable: true,
+    });
+  }
   return Input;
 }
 
@@ -127,21 +135,22 @@ async function formBody(c: Context<AppEnv>): Promise<FormFields> {
 /**
  * Mounts `routes` under `prefix`: each is one Hono handler that authenticates, reads and validates its input,
  * calls the route's handler and sends its answer, behind the route's body limit and, with `scenarios` (the API),
- * after the scenario rules. One handler rather than a chain of middleware: every layer costs a little on every
- * request, and a read that Hono finds one handler for is answered without a promise (cheap reads are what the
- * benchmark watches). A route with a body has its limit in front, a middleware, so the scenario rules come first.
+ * after the scenario rules. Every route works in every world: its handler reads the `parts` of the request's world
+ * its door gives (`Route<Pick<RequestWorld, K>>`), the credentials are checked against that world, and its rules
+ * are that world's. One handler rather than a chain of middleware: every layer costs a little on every request,
+ * and a read that Hono finds one handler for is answered without a promise (cheap reads are what the benchmark
+ * watches). A route with a body has its limit in front, a middleware, so the scenario rules come first.
  */
-export function mountRoutes<R extends { deps: Deps }>(
+export function mountRoutes<K extends keyof RequestWorld>(
   app: Hono<AppEnv>,
   prefix: string,
-  routes: readonly Route<R>[],
-  runtime: R,
-  { authenticate }: Auth,
+  routes: readonly Route<Pick<RequestWorld, K>>[],
+  parts: readonly K[],
+  config: Config,
   check?: AnswerCheck,
   scenarios = false,
 ): void {
-  const { deps } = runtime;
-  const Input = inputType(runtime);
+  const Input = inputType(parts);
   for (const route of routes) {
     const hasParams = route.path.includes('{');
     const readsBody = route.text || route.body || route.form;
@@ -172,7 +181,7 @@ export function mountRoutes<R extends { deps: Deps }>(
     // Not async: a read that takes no body answers without a turn of the microtask queue for each step.
     const handle = (c: Context<AppEnv>) => {
       c.env.facts.route = route;
-      authenticate(c, route.auth);
+      c.env.world.auth.authenticate(c, route.auth);
       const query = route.query ? parseInput(route.query, c.req.query()) : undefined;
       if (readsBody) return withBody(c, query);
       return answered(c, route.handle(input(c, query, undefined, undefined)));
@@ -180,12 +189,12 @@ export function mountRoutes<R extends { deps: Deps }>(
     const path = `${prefix}${honoPath(route.path)}`;
     const handlers: (MiddlewareHandler<AppEnv> | Handler<AppEnv>)[] = [];
     if (route.method === 'get') {
-      handlers.push(scenarios ? (c) => scenarioFirst(c, deps, path, handle) : handle);
+      handlers.push(scenarios ? (c) => scenarioFirst(c, c.env.world.deps, path, handle) : handle);
     } else {
-      const bound = route.bodyLimit?.(deps.config) ?? { bytes: deps.config.bodyLimit };
+      const bound = route.bodyLimit?.(config) ?? { bytes: config.bodyLimit };
       const limited = limit(bound.bytes, bound.message);
       handlers.push(
-        scenarios ? (c, next) => scenarioFirst(c, deps, path, () => limited(c, next)) : limited,
+        scenarios ? (c, next) => scenarioFirst(c, c.env.world.deps, path, () => limited(c, next)) : limited,
         handle,
       );
     }

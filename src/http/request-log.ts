@@ -179,8 +179,10 @@ export type LogFormat = 'pretty' | 'json';
  * A request as one log line: method, path, status, duration, request id, warnings and the client when known.
  * Never a header or a body, so never a secret, and nothing to serialise beyond these few fields.
  */
-export function formatRequest(entry: RequestEntry, format: LogFormat): string {
-  const { time, method, path, status, durationMs, requestId, warnings, clientId } = entry;
+export function formatRequest(entry: RequestEntry, format: LogFormat, prefix = ''): string {
+  const { time, method, status, durationMs, requestId, warnings, clientId } = entry;
+  // The path as the client sent it: an isolated sandbox's requests with its `/sandboxes/{id}` in front.
+  const path = prefix === '' ? entry.path : `${prefix}${entry.path}`;
   if (format === 'json') {
     return JSON.stringify(
       clientId === null

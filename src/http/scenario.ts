@@ -20,6 +20,9 @@ export function chosenScenario(c: Context<AppEnv>, deps: Pick<Deps, 'scenarios'>
   return name;
 }
 
+/** The party of a request no scoped rule asks about: nobody is looked up. */
+const NOBODY = {};
+
 /** How a request no route answers counts among the requests to a route. */
 export const NO_ROUTE = '(no route)';
 
@@ -38,8 +41,9 @@ function scenarioRules(
   // Keyed on the request's place among the requests to its method and route, not on its (random) id.
   const subject = `${c.req.method} ${route}`;
   const ordinal = deps.scenarios.ordinal(`http:${subject}`, chosen);
+  const party = deps.scenarios.scoped('http', chosen) ? c.env.world.auth.partyOf(c) : NOBODY;
   const effect = deps.scenarios.check(
-    { on: 'http', method: c.req.method, path: c.req.path, key: `${subject} ${ordinal}` },
+    { on: 'http', ...party, method: c.req.method, path: c.req.path, key: `${subject} ${ordinal}` },
     chosen,
     (fired) => {
       c.env.facts.scenario = fired;
@@ -85,8 +89,17 @@ export function errorStatus(
   // a path no route takes counts as `(no route)`.
   const subject = `${c.req.method} ${routePath(c, -1) || NO_ROUTE}`;
   const ordinal = deps.scenarios.ordinal(`error:${subject}`, chosen);
+  const party = deps.scenarios.scoped('error', chosen) ? c.env.world.auth.partyOf(c) : NOBODY;
   const effect = deps.scenarios.check(
-    { on: 'error', method: c.req.method, path: c.req.path, status, validation, key: `${subject} ${ordinal}` },
+    {
+      on: 'error',
+      ...party,
+      method: c.req.method,
+      path: c.req.path,
+      status,
+      validation,
+      key: `${subject} ${ordinal}`,
+    },
     chosen,
     (fired) => {
       // Where a transfer or http rule fired first, this one replaces it: it shaped the answer last.

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
+import type { Config } from '../config.js';
 import { openapiControlContract } from '../contract/control/sandbox.js';
 import { CONTROL_PREFIX, DOCS_PATH } from '../contract/mounts.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../domain/errors.js';
-import type { Auth } from '../http/auth.js';
 import type { AppEnv } from '../http/env.js';
 import { type AnswerCheck, mountRoutes } from '../http/mount.js';
 import { implementer } from '../http/route.js';
@@ -20,12 +20,11 @@ const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
  * Mount it at `/`, after the control API's guard.
  */
 export function createDocs(options: {
-  deps: Deps;
+  config: Config;
   scenarios: Pick<ScenarioLibrary, 'list'>;
-  auth: Auth;
   check?: AnswerCheck;
 }): Hono<AppEnv> {
-  const { deps, scenarios, auth, check } = options;
+  const { config, scenarios, check } = options;
   // Loaded and built on the first request: the bundle keeps the documents (operations, response schemas) in a
   // chunk of their own, so start-up, which the benchmark watches, does not pay for them (about 13 ms when it did).
   const builder = () => import('./document.js');
@@ -62,8 +61,8 @@ export function createDocs(options: {
         return { json: await control };
       }),
     ],
-    { deps },
-    auth,
+    ['deps'],
+    config,
     check,
   );
   return app;

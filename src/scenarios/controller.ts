@@ -149,6 +149,17 @@ export class ScenarioController {
     return next;
   }
 
+  /**
+   * Whether a rule of this kind in force (the active ones, or the ready scenario a request picked) is scoped to a
+   * client or a business: only then does a request's party need looking up.
+   */
+  scoped(on: ScenarioRule['on'], chosen?: string): boolean {
+    const rules = chosen === undefined ? this.activeRules : (this.library.get(chosen)?.rules ?? []);
+    return rules.some(
+      (r) => r.on === on && (r.match.clientId !== undefined || r.match.businessId !== undefined),
+    );
+  }
+
   /** Whether any active rule is of this kind (so a hook with nothing to do costs nothing). */
   has(on: ScenarioRule['on']): boolean {
     return this.activeRules.some((r) => r.on === on);

@@ -3,6 +3,10 @@ import type { ScenarioRule } from '../contract/scenarios.js';
 /** Something a rule can match: a transfer, a bulk item, a webhook attempt, an HTTP request or an error answer. */
 export interface ScenarioEvent {
   on: ScenarioRule['on'];
+  /** The client the event belongs to, where known: what `match.clientId` scopes a rule to. */
+  clientId?: string;
+  /** The business the event belongs to, where known: what `match.businessId` scopes a rule to. */
+  businessId?: string;
   accountNumber?: string;
   bankCode?: string;
   amount?: number;
@@ -53,6 +57,8 @@ export function draw(seed: number, ruleIndex: number, key: string): number {
 function conditionsHold(rule: ScenarioRule, event: ScenarioEvent): boolean {
   const m = rule.match;
   if (rule.on !== event.on) return false;
+  if (m.clientId !== undefined && m.clientId !== event.clientId) return false;
+  if (m.businessId !== undefined && m.businessId !== event.businessId) return false;
   if (m.accountNumber !== undefined && m.accountNumber !== event.accountNumber) return false;
   if (
     m.accountNumberPattern !== undefined &&

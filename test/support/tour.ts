@@ -394,6 +394,22 @@ export const tour: Record<string, Step> = {
   openapiControl: async (t) => {
     await control(t, 200, 'GET', '/openapi.json');
   },
+  createSandbox: async (t) => {
+    const body = { id: 'tour-world', seed: 7, scenario: 'happy-path', clock: '2026-01-15T09:00:00.000Z' };
+    await control(t, 201, 'POST', '/sandboxes', { body });
+    await control(t, 409, 'POST', '/sandboxes', { body: { id: 'tour-world' } });
+    await control(t, 400, 'POST', '/sandboxes', { body: { id: 'Not An Id' } });
+    // Inside an isolated sandbox, none is made.
+    await expectCall(t, 404, 'POST', '/sandboxes/tour-world/__sandbox/sandboxes', { body: {} });
+  },
+  listSandboxes: async (t) => {
+    await control(t, 200, 'GET', '/sandboxes');
+    await expectCall(t, 404, 'GET', '/sandboxes/tour-world/__sandbox/sandboxes');
+  },
+  deleteSandbox: async (t) => {
+    await control(t, 200, 'DELETE', '/sandboxes/tour-world');
+    await control(t, 404, 'DELETE', '/sandboxes/tour-world');
+  },
   credentials: async (t) => {
     await control(t, 200, 'GET', '/credentials');
     await control(t, 400, 'GET', '/credentials?limit=1001');

@@ -12,7 +12,7 @@ export async function signInUser(
   password: string,
   ipAddress: string,
 ): Promise<SignInView> {
-  const { store, clock, config } = deps;
+  const { store, clock, config, tokens } = deps;
   const user = store.where('users', 'email', email.toLowerCase())[0];
   // Compare even when there is no such user, so the answer takes as long either way.
   const passwordOk = secureEqual(user?.password ?? '\u0000', password);
@@ -20,7 +20,15 @@ export async function signInUser(
   const role = store.get('roles', user.roleId)?.name ?? 'Viewer';
   const iat = Math.floor(clock.now() / 1000);
   const accessToken = signToken(
-    { sub: user.id, clientId: user.clientId, role, iat, exp: expiryClaim(iat, config.tokenTtl) },
+    {
+      sub: user.id,
+      clientId: user.clientId,
+      role,
+      iat,
+      exp: expiryClaim(iat, config.tokenTtl),
+      // Which reset it was issued after: one from before the next reset is refused (see `TokenEpoch`).
+      ...(tokens.claim === undefined ? {} : { rst: tokens.claim }),
+    },
     store.meta().jwtSecret,
   );
   const actor = {

@@ -85,6 +85,8 @@ export async function sendTransfer(
     const effect = deps.scenarios.check(
       {
         on: 'transfer',
+        clientId: business.clientId,
+        businessId: business.id,
         accountNumber: input.receiverAccountNumber,
         bankCode: input.receiverBankCode,
         amount: input.amount,

@@ -23,6 +23,7 @@ import {
   openapiControlContract,
   resetContract,
 } from './sandbox.js';
+import { createSandboxContract, deleteSandboxContract, listSandboxesContract } from './sandboxes.js';
 import {
   addScenarioRulesContract,
   getScenarioContract,
@@ -45,6 +46,9 @@ export const controlContracts: readonly RouteContract[] = [
   openapiControlContract,
   resetContract,
   drainContract,
+  createSandboxContract,
+  listSandboxesContract,
+  deleteSandboxContract,
   dashboardContract,
   dashboardEventsContract,
   credentialsContract,

@@ -10,6 +10,12 @@ const $$ = (selector, root = document) => [...root.querySelectorAll(selector)];
 /** The client the page shows (`?client=`), or '' for all of them. */
 const picked = document.body.dataset.client || '';
 
+/**
+ * What the paths of the sandbox the page shows start with: '' for the root, `/sandboxes/{id}` for an isolated one.
+ * Every call, fragment and feed of the page is its sandbox's.
+ */
+const base = $('meta[name="sandbox-base"]')?.content || '';
+
 // ------------------------------------------------------------------ results, next to what caused them
 
 /** The one result on the page: the next action clears it. */
@@ -89,7 +95,7 @@ async function call(spec, body, origin) {
   const place = placeOf(origin);
   let res;
   try {
-    res = await fetch(path, init);
+    res = await fetch(base + path, init);
   } catch {
     showResult(place, 'The sandbox did not answer: is it still running?', true);
     return null;
@@ -258,6 +264,13 @@ $('#client-picker').addEventListener('change', (event) => {
   window.location.assign(url);
 });
 
+// The sandbox picker: another sandbox's dashboard. The live feed replaces the picker as sandboxes come and go, so
+// the listener sits on the document.
+document.addEventListener('change', (event) => {
+  if (event.target.id !== 'sandbox-picker' || !event.target.value) return;
+  window.location.assign(event.target.value);
+});
+
 // ------------------------------------------------------------------ folding sections, remembered
 
 // Only what the reader folded or opened by hand is remembered (a <details> parsed open fires `toggle` too), and the
@@ -279,7 +292,7 @@ if (lazyClients) {
   const load = async () => {
     if (!details.open || !lazyClients.hasAttribute('data-lazy')) return;
     lazyClients.removeAttribute('data-lazy');
-    const res = await fetch('/__sandbox/ui?unfold=1');
+    const res = await fetch(`${base}/__sandbox/ui?unfold=1`);
     if (!res.ok) return;
     const page = new DOMParser().parseFromString(await res.text(), 'text/html');
     for (const body of [...lazyClients.tBodies]) body.remove();
@@ -353,7 +366,7 @@ setInterval(tick, 1000);
  * when the server had none to give (a 404: the batch or the journal entry is gone).
  */
 async function swapIn(path) {
-  const res = await fetch(path);
+  const res = await fetch(base + path);
   if (!res.ok) return null;
   const swapped = [];
   for (const next of [...fromHtmlAll(await res.text())]) {
@@ -546,7 +559,7 @@ function prependRequests(html) {
 
 function connect() {
   const live = $('#live');
-  const events = new EventSource('/__sandbox/ui/events');
+  const events = new EventSource(`${base}/__sandbox/ui/events`);
   events.addEventListener('ready', () => {
     live.textContent = 'live';
     live.className = 'badge ok';

@@ -678,7 +678,8 @@ describe('GET /__sandbox/ui/assets/:file', () => {
     expect(js.status).toBe(200);
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(js.headers.get('cache-control')).toBe('no-cache');
-    expect(await js.text()).toContain("new EventSource('/__sandbox/ui/events')");
+    // The page's own script: it opens the feed of the sandbox it shows (`base` is '' at the root).
+    expect(await js.text()).toContain('new EventSource(`${base}/__sandbox/ui/events`)');
 
     const css = await sandbox.app.request('/__sandbox/ui/assets/style.css');
     expect(css.status).toBe(200);

@@ -81,7 +81,10 @@ describe('front, around a dispatch of its own', () => {
   const entries: RequestEntry[] = [];
   const failures: unknown[] = [];
   const answerAtOnce = () => new Response('{}', { status: 200 });
+  // The front only hands the world on to the dispatch and the journal: these never look at it here.
+  const root = { id: null, prefix: '' } as never;
   const app = front(answerAtOnce, {
+    root,
     answered: (entry) => entries.push(entry),
     bodyLimit: 1024,
     failed: (error) => failures.push(error),
@@ -108,6 +111,7 @@ describe('front, around a dispatch of its own', () => {
 
   it('a journal that fails (a listener that throws) is reported, and the answer still goes out', () => {
     const broken = front(answerAtOnce, {
+      root,
       answered: () => {
         throw new Error('listener broke');
       },

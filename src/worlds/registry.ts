@@ -1,0 +1,222 @@
+import { randomBytes } from 'node:crypto';
+import { type NewSandbox, SANDBOXES_PATH } from '../contract/control/sandboxes.js';
+import type { Scenario } from '../contract/scenarios.js';
+import type { SandboxCreated, SandboxesHooks, SandboxSummary } from '../control/hooks.js';
+import { type ClockState, END_OF_TIME_MS, START_OF_TIME_MS } from '../domain/clock.js';
+import { ApiError } from '../domain/errors.js';
+import type { StateDocument } from '../domain/records.js';
+import { sandboxDropped } from '../log-events.js';
+import { ScenarioError } from '../scenarios/library.js';
+import { Store } from '../store/store.js';
+import { Uploads } from '../store/uploads.js';
+import { SeedStates } from './seed-states.js';
+import { buildWorld, type World, type WorldShared } from './world.js';
+
+/** How the registry is bounded: `--max-sandboxes`, and `--sandbox-idle-ttl` in ms (0: never dropped). */
+export interface WorldLimits {
+  max: number;
+  idleTtlMs: number;
+}
+
+/** Where a request goes: its world and its path inside it, or the id of an isolated sandbox that does not exist. */
+export type Resolved = { world: World; path: string } | { missing: string };
+
+/** The longest wait between two sweeps for idle sandboxes: a short TTL is honoured within about a quarter of it. */
+const MAX_SWEEP_MS = 60_000;
+
+const SEGMENT_START = SANDBOXES_PATH.length + 1;
+
+/**
+ * The isolated sandboxes of a process: made from the fixtures (their seeded state built once per seed and shared,
+ * frozen, by every sandbox of that seed), found by the id their paths name, dropped on request or once idle, and
+ * never more than `--max-sandboxes` at once. The root world is not one of them.
+ */
+export class Worlds implements SandboxesHooks {
+  private readonly worlds = new Map<string, World>();
+  /** Ids being made now: taken, and counted against the limit, before the first await. */
+  private readonly making = new Set<string>();
+  private readonly seeds: SeedStates;
+  private sweeper: NodeJS.Timeout | null = null;
+  private changes = 0;
+
+  constructor(
+    private readonly shared: WorldShared,
+    private readonly limits: WorldLimits,
+    /** The process's start-up scenario: an isolated sandbox's unless it names its own. */
+    private readonly startup: Scenario,
+    seeds?: SeedStates,
+  ) {
+    this.seeds = seeds ?? new SeedStates(shared.fixtures);
+  }
+
+  get version(): number {
+    return this.changes;
+  }
+
+  /** How many exist now. */
+  get size(): number {
+    return this.worlds.size;
+  }
+
+  /** The isolated sandbox of this id, if it exists. */
+  find(id: string): World | undefined {
+    return this.worlds.get(id);
+  }
+
+  /**
+   * The world of a request path: an isolated sandbox's for `/sandboxes/{id}/…` (its path inside it, `/` when none
+   * is left), `missing` when no sandbox has that id; undefined for every other path, which is the root's.
+   */
+  resolve(path: string): Resolved | undefined {
+    if (!path.startsWith(`${SANDBOXES_PATH}/`)) return undefined;
+    const end = path.indexOf('/', SEGMENT_START);
+    const id = end === -1 ? path.slice(SEGMENT_START) : path.slice(SEGMENT_START, end);
+    const world = this.worlds.get(id);
+    if (!world) return { missing: id };
+    return { world, path: end === -1 ? '/' : path.slice(end) };
+  }
+
+  async create(input: NewSandbox): Promise<SandboxCreated> {
+    const { config } = this.shared;
+    if (this.worlds.size + this.making.size >= this.limits.max)
+      throw new ApiError(
+        429,
+        `At most ${this.limits.max} isolated sandboxes may exist at once (--max-sandboxes, SANDBOX_MAX_SANDBOXES): delete one with DELETE /__sandbox/sandboxes/{id}, or start the sandbox with a higher limit`,
+      );
+    const id = input.id ?? this.freshId();
+    if (this.worlds.has(id) || this.making.has(id))
+      throw new ApiError(409, `A sandbox named "${id}" exists already`, [
+        { field: 'id', message: 'is in use' },
+      ]);
+    const scenario = this.scenarioOf(input.scenario);
+    const clock = clockOf(input.clock);
+    const seed = input.seed ?? config.seed;
+    this.making.add(id);
+    try {
+      const seeded = await this.seeds.get(seed);
+      // A token key of its own, whatever its seed: a token of one sandbox is unknown in every other.
+      const jwtSecret = randomBytes(32).toString('hex');
+      const initialState = async () => withMeta(seeded, jwtSecret, clock);
+      const store = await Store.open({ file: null, compactAfterBytes: config.compactAfter, initialState });
+      const startedAt = this.shared.timeSource.now();
+      const world = buildWorld(this.shared, {
+        id,
+        store,
+        uploads: new Uploads(null),
+        seed,
+        scenario,
+        clock,
+        initialState,
+        sandboxes: this,
+        startedAt,
+      });
+      this.worlds.set(id, world);
+      this.changed();
+      return {
+        id,
+        createdAt: new Date(startedAt).toISOString(),
+        apiPath: `${world.prefix}/api/v1`,
+        controlPath: `${world.prefix}/__sandbox`,
+        persistent: false,
+      };
+    } finally {
+      this.making.delete(id);
+    }
+  }
+
+  list(): SandboxSummary[] {
+    return [...this.worlds.values()].map((w) => ({
+      id: w.id ?? '',
+      createdAt: new Date(w.createdAt).toISOString(),
+      lastUsedAt: new Date(w.lastUsedAt).toISOString(),
+      requests: w.requests,
+    }));
+  }
+
+  remove(id: string): void {
+    const world = this.worlds.get(id);
+    if (!world) throw new ApiError(404, `No sandbox named "${id}"`);
+    this.drop(world, 'deleted');
+  }
+
+  /** Drops every isolated sandbox unused for longer than `--sandbox-idle-ttl`, each with a log line. */
+  sweep(now = this.shared.timeSource.now()): void {
+    const ttl = this.limits.idleTtlMs;
+    if (ttl === 0) return;
+    for (const world of this.worlds.values()) if (now - world.lastUsedAt >= ttl) this.drop(world, 'expired');
+  }
+
+  /** Drops them all (the process stops): nothing of theirs outlives it. */
+  close(): void {
+    for (const world of this.worlds.values()) this.drop(world, null);
+  }
+
+  private drop(world: World, why: 'deleted' | 'expired' | null): void {
+    if (world.id === null) return;
+    this.worlds.delete(world.id);
+    world.dispose();
+    this.changed();
+    if (why) this.shared.log(sandboxDropped(world.id, why, this.limits.idleTtlMs, world.requests));
+  }
+
+  /** The registry changed: the dashboard's picker hears it; the sweeper runs while any sandbox exists. */
+  private changed(): void {
+    this.changes++;
+    const ttl = this.limits.idleTtlMs;
+    if (this.worlds.size > 0 && ttl > 0 && this.sweeper === null) {
+      this.sweeper = setInterval(() => this.sweep(), Math.min(MAX_SWEEP_MS, Math.max(250, ttl / 4)));
+      this.sweeper.unref();
+    } else if (this.worlds.size === 0 && this.sweeper !== null) {
+      clearInterval(this.sweeper);
+      this.sweeper = null;
+    }
+  }
+
+  /** A new id: `s-` and 10 hex digits, one no sandbox has. */
+  private freshId(): string {
+    for (;;) {
+      const id = `s-${randomBytes(5).toString('hex')}`;
+      if (!this.worlds.has(id) && !this.making.has(id)) return id;
+    }
+  }
+
+  /** The start-up scenario asked for: a ready one by name (400 when there is none), an object, or the process's. */
+  private scenarioOf(given: NewSandbox['scenario']): Scenario {
+    if (given === undefined) return this.startup;
+    const { library } = this.shared;
+    if (typeof given === 'string') {
+      const ready = library.get(given);
+      if (ready) return ready;
+      const names = library.list().map((s) => s.name);
+      throw new ApiError(400, `scenario: no ready scenario named "${given}" (ready: ${names.join(', ')})`, [
+        { field: 'scenario', message: `no ready scenario named "${given}"` },
+      ]);
+    }
+    try {
+      return library.resolve(given);
+    } catch (error) {
+      if (error instanceof ScenarioError)
+        throw new ApiError(400, `scenario: ${error.message}`, [
+          { field: 'scenario', message: error.message },
+        ]);
+      throw error;
+    }
+  }
+}
+
+/** The clock a sandbox starts with: frozen at the time given, or real time. */
+function clockOf(given: string | undefined): ClockState {
+  if (given === undefined) return { offsetMs: 0, frozenAt: null };
+  const ms = Date.parse(given);
+  if (!(ms >= START_OF_TIME_MS && ms <= END_OF_TIME_MS))
+    throw new ApiError(400, `clock: ${given} is outside the clock's range (0000 to 9999)`, [
+      { field: 'clock', message: 'is outside the clock’s range, 0000-01-01 to 9999-12-31' },
+    ]);
+  return { offsetMs: 0, frozenAt: ms };
+}
+
+/** The seeded state with a sandbox's own token key and start-up clock: every other record shared, frozen. */
+function withMeta(seeded: StateDocument, jwtSecret: string, clock: ClockState): StateDocument {
+  const meta = seeded.collections.meta.map((m) => ({ ...m, jwtSecret, clock }));
+  return { ...seeded, collections: { ...seeded.collections, meta } };
+}
