@@ -118,6 +118,8 @@ export interface Sandbox {
    * `store`, `clock` and controls are its own, with its `apiUrl` and `dispose()` (as `close()`: it deletes it).
    */
   isolate(options?: IsolateOptions): Promise<Sandbox & IsolatedParts>;
+  /** The isolated sandboxes of the process: list and delete them (as `GET`, `DELETE /__sandbox/sandboxes`). */
+  sandboxes: SandboxHandle['sandboxes'];
   /** Flushes and closes the store (and drops every isolated sandbox). An isolated sandbox's: deletes it. */
   close(): Promise<void>;
   /**
@@ -287,6 +289,7 @@ function sandboxOf(
     // Through the app, as over HTTP: the route empties the journal after the state.
     reset: overApp.reset,
     clearRequests: overApp.clearRequests,
+    sandboxes: overApp.sandboxes,
     isolate: async (options = {}) => {
       const made = await asControlApi(async () => {
         if (world.id !== null)

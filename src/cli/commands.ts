@@ -32,6 +32,8 @@ interface Command {
   /** Lines of `--help` after the usage line. */
   help: string[];
   options: Options;
+  /** Whether it takes words besides its options (`clock advance 1000`); the others refuse any. */
+  positionals?: true;
   /**
    * Does the work; answers what to print (a line, or data to print as JSON with `--json`) and, for a command a CI
    * step gates on, its exit code (default 0).
@@ -250,6 +252,7 @@ export const commands: Record<string, Command> = {
       '  --clear             back to the start-up scenario (DELETE /__sandbox/scenario)',
     ],
     options: { clear: { type: 'boolean' } },
+    positionals: true,
     run: async (sandbox, values, positionals) => {
       const [chosen, ...rest] = positionals;
       if (values.clear) {
@@ -293,6 +296,7 @@ export const commands: Record<string, Command> = {
       '  show                where it stands (GET /__sandbox/clock)',
     ],
     options: {},
+    positionals: true,
     run: async (sandbox, _values, positionals) => {
       const [action, ms, ...rest] = positionals;
       const extra = action === 'advance' ? rest : ms === undefined ? rest : [ms, ...rest];
@@ -326,6 +330,64 @@ export const commands: Record<string, Command> = {
         line: lines.length > 0 ? lines.join('\n') : 'No request matches',
         json: entries,
       };
+    },
+  },
+  sandboxes: {
+    usage: 'sandboxes [list] | create [--id ID] [--seed N] [--scenario NAME] [--clock ISO] | delete ID',
+    summary: 'list, create or delete isolated sandboxes',
+    help: [
+      'Isolated sandboxes: worlds of their own in the running process, each answering the bank API at',
+      '/sandboxes/{id}/api/v1 and its control API at /sandboxes/{id}/__sandbox. Every other command drives one',
+      'with --url URL/sandboxes/ID.',
+      '  list                every isolated sandbox (GET /__sandbox/sandboxes); the default',
+      '  create              a new one (POST /__sandbox/sandboxes); prints its id and apiUrl',
+      '    --id ID           its id: lowercase letters, digits and dashes (default: one is made)',
+      '    --seed N          the seed of its fixtures (default: the process\'s)',
+      '    --scenario NAME   its start-up scenario (default: the process\'s)',
+      '    --clock ISO       a time its clock starts frozen at (default: real time, running)',
+      '  delete ID           delete it, with its queued work (DELETE /__sandbox/sandboxes/{id})',
+    ],
+    options: {
+      id: { type: 'string' },
+      seed: { type: 'string' },
+      scenario: { type: 'string' },
+      clock: { type: 'string' },
+    },
+    positionals: true,
+    run: async (sandbox, values, positionals) => {
+      const [action = 'list', ...rest] = positionals;
+      const given = (['id', 'seed', 'scenario', 'clock'] as const).filter((k) => values[k] !== undefined);
+      if (action !== 'create' && given.length > 0)
+        throw new UsageError(`--${given[0]} goes with sandboxes create only`);
+      if (action === 'list') {
+        if (rest.length > 0) throw new UsageError(`unexpected "${rest.join(' ')}"`);
+        const all = await sandbox.sandboxes.list();
+        const lines = all.map(
+          (s) => `${s.id}  created ${s.createdAt}  last used ${s.lastUsedAt}  ${s.requests} request(s)`,
+        );
+        return { line: lines.length > 0 ? lines.join('\n') : 'No isolated sandbox', json: all };
+      }
+      if (action === 'create') {
+        if (rest.length > 0) throw new UsageError(`unexpected "${rest.join(' ')}"`);
+        const made = await sandbox.isolate({
+          ...(typeof values.id === 'string' ? { id: values.id } : {}),
+          ...(values.seed === undefined ? {} : { seed: wholeNumber(values.seed as string, '--seed') }),
+          ...(typeof values.scenario === 'string' ? { scenario: values.scenario } : {}),
+          ...(typeof values.clock === 'string' ? { clock: values.clock } : {}),
+        });
+        return {
+          line: `Sandbox ${made.id} created: point the app at ${made.apiUrl}`,
+          json: { id: made.id, apiUrl: made.apiUrl, url: made.url },
+        };
+      }
+      if (action === 'delete') {
+        const [id, ...more] = rest;
+        if (id === undefined) throw new UsageError('sandboxes delete takes the id of the sandbox');
+        if (more.length > 0) throw new UsageError(`one sandbox at a time, not "${more.join(' ')}" too`);
+        await sandbox.sandboxes.delete(id);
+        return { line: `Sandbox ${id} deleted`, json: { deleted: id } };
+      }
+      throw new UsageError(`sandboxes takes list, create or delete ID, not "${action}"`);
     },
   },
   drift: {
@@ -479,7 +541,7 @@ export async function run(argv: readonly string[], io: CommandIo): Promise<numbe
       io.stdout(helpOf(command));
       return 0;
     }
-    if (name !== 'scenario' && name !== 'clock' && positionals.length > 0)
+    if (!command.positionals && positionals.length > 0)
       throw new UsageError(`unexpected "${positionals.join(' ')}"`);
     const env = (key: string) => (io.env[key] === '' ? undefined : io.env[key]);
     const url = (values.url as string | undefined) ?? env('SANDBOX_URL') ?? DEFAULT_URL;

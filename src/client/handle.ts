@@ -14,7 +14,7 @@ import type {
   RequestVerification,
   VerificationResultView,
 } from '../contract/control/requests.js';
-import type { NewSandbox } from '../contract/control/sandboxes.js';
+import type { NewSandbox, SandboxSummaryView } from '../contract/control/sandboxes.js';
 import type { Scenario, ScenarioRule } from '../contract/scenarios.js';
 
 export type {
@@ -57,6 +57,17 @@ export type NewClientCredentials = NewClientCredentialsView & {
    */
   scenarioRules(rules: ScenarioRuleInput[]): Promise<void>;
 };
+
+/** An isolated sandbox as `GET /__sandbox/sandboxes` lists it. */
+export type IsolatedSandboxSummary = SandboxSummaryView;
+
+/** The isolated sandboxes of the process, as the root's control API lists and deletes them. */
+export interface IsolatedSandboxes {
+  /** Every isolated sandbox, the oldest first. */
+  list(): Promise<IsolatedSandboxSummary[]>;
+  /** Deletes one, with its queued work; its paths answer 404 from then on. */
+  delete(id: string): Promise<void>;
+}
 
 /** What `isolate()` takes: the isolated sandbox's id, seed, start-up scenario and frozen start time, each optional. */
 export type IsolateOptions = NewSandbox;
@@ -170,6 +181,8 @@ export interface SandboxHandle {
    * is `…/sandboxes/{id}`), with its `apiUrl` and `dispose()`.
    */
   isolate(options?: IsolateOptions): Promise<SandboxHandle & IsolatedParts>;
+  /** The isolated sandboxes of the process (`GET` and `DELETE /__sandbox/sandboxes`). */
+  readonly sandboxes: IsolatedSandboxes;
   /**
    * `startSandbox()`: stops the server and flushes the state. `connectSandbox()`: nothing on the sandbox, which
    * keeps running (stop its container or process yourself). An isolated sandbox's handle: deletes it (`dispose()`).

@@ -10,7 +10,11 @@ import {
   verifyRequestsContract,
 } from '../contract/control/requests.js';
 import { DRAIN_TIMEOUT_MS, drainContract, resetContract } from '../contract/control/sandbox.js';
-import { createSandboxContract, deleteSandboxContract } from '../contract/control/sandboxes.js';
+import {
+  createSandboxContract,
+  deleteSandboxContract,
+  listSandboxesContract,
+} from '../contract/control/sandboxes.js';
 import {
   addScenarioRulesContract,
   resetScenarioContract,
@@ -183,6 +187,10 @@ export function handleOverHttp(url: string, transport: Transport): SandboxHandle
       // By the URL this handle reaches the sandbox at (a proxy's path included), not the one the sandbox saw.
       const own: IsolatedParts = { id: made.id, apiUrl: `${url}${prefix}${API_PREFIX}`, dispose };
       return { ...handle, ...own, close: dispose };
+    },
+    sandboxes: {
+      list: () => control.data(listSandboxesContract),
+      delete: (id) => control.done(deleteSandboxContract, { params: { id } }),
     },
     close: async () => undefined,
   };

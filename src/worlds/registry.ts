@@ -98,7 +98,7 @@ export class Worlds implements SandboxesHooks {
       const jwtSecret = randomBytes(32).toString('hex');
       const initialState = async () => withMeta(seeded, jwtSecret, clock);
       const store = await Store.open({ file: null, compactAfterBytes: config.compactAfter, initialState });
-      const startedAt = this.shared.timeSource.now();
+      const startedAt = Date.now();
       const world = buildWorld(this.shared, {
         id,
         store,
@@ -140,7 +140,7 @@ export class Worlds implements SandboxesHooks {
   }
 
   /** Drops every isolated sandbox unused for longer than `--sandbox-idle-ttl`, each with a log line. */
-  sweep(now = this.shared.timeSource.now()): void {
+  sweep(now = Date.now()): void {
     const ttl = this.limits.idleTtlMs;
     if (ttl === 0) return;
     for (const world of this.worlds.values()) if (now - world.lastUsedAt >= ttl) this.drop(world, 'expired');

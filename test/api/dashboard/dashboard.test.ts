@@ -1553,3 +1553,73 @@ describe('the drift section', () => {
     expect(panel).toContain('<code>drift-ui-1</code>');
   });
 });
+
+describe('the sandbox picker: every isolated sandbox has a dashboard of its own', () => {
+  /** The picker's `<select>` as rendered. */
+  const pickerOf = (html: string) => slice(html, '<span id="sandbox-panel"', '</span>');
+
+  it('lists the root and every isolated sandbox, the one shown selected; each page shows its own state', async () => {
+    const root = await sandboxFor();
+    const world = await root.isolate({ id: 'picked' });
+    await root.isolate({ id: 'other' });
+    const mine = await world.newClient({ name: 'Only In The World' });
+
+    const rootPage = await page(root);
+    expect(rootPage).toContain('<meta name="sandbox-base" content=""/>');
+    const rootPicker = pickerOf(rootPage);
+    expect(rootPicker).toContain('<option value="/__sandbox/ui" selected="">root (persistent)</option>');
+    expect(rootPicker).toContain('<option value="/sandboxes/picked/__sandbox/ui">picked (isolated)</option>');
+    expect(rootPicker).toContain('<option value="/sandboxes/other/__sandbox/ui">other (isolated)</option>');
+    expect(rootPage).not.toContain(mine.clientId);
+
+    const worldPage = await page(world);
+    expect(worldPage).toContain('<meta name="sandbox-base" content="/sandboxes/picked"/>');
+    expect(pickerOf(worldPage)).toContain(
+      '<option value="/sandboxes/picked/__sandbox/ui" selected="">picked (isolated)</option>',
+    );
+    expect(worldPage).toContain(mine.clientId);
+    // Its client picker sends the browser back to its own page.
+    expect(worldPage).toContain('action="/sandboxes/picked/__sandbox/ui"');
+  });
+
+  it('is live: a sandbox made or deleted patches the picker of every page watching', async () => {
+    const root = await sandboxFor();
+    const events = await readyEvents(root);
+    const made = await root.isolate({ id: 'new-one' });
+    const added = await events.next(
+      'patch',
+      hasPatch('sandbox-panel', (p) => p.html.includes('new-one')),
+    );
+    expect(patchIn(added, 'sandbox-panel').html).toContain('data-count="1"');
+    await made.dispose();
+    const removed = await events.next(
+      'patch',
+      hasPatch('sandbox-panel', (p) => !p.html.includes('new-one')),
+    );
+    expect(patchIn(removed, 'sandbox-panel').html).toContain('data-count="0"');
+  });
+
+  it('an isolated sandbox’s feed carries its own changes, and tells its pages to reload when it is deleted', async () => {
+    const root = await sandboxFor();
+    const world = await root.isolate({ id: 'watched' });
+    const rootEvents = await readyEvents(root);
+    const events = await readyEvents(world);
+    const set = await call(world, 'PUT', `/__sandbox/businesses/${A.a1.id}/balance`, {
+      body: { balance: 4200 },
+    });
+    expect(set.status).toBe(200);
+    await events.next(
+      'patch',
+      hasPatch(`client-${A.id}`, (p) => p.html.includes(formatKobo(4200))),
+    );
+    await world.dispose();
+    await events.next('reload');
+    // The root's page heard none of the world's changes, only that the picker lost it.
+    expect(
+      rootEvents.seen
+        .filter((e) => e.event === 'patch')
+        .flatMap(patchesOf)
+        .map((p) => p.id),
+    ).not.toContain(`client-${A.id}`);
+  });
+});
