@@ -679,7 +679,7 @@ describe('GET /__sandbox/ui/assets/:file', () => {
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(js.headers.get('cache-control')).toBe('no-cache');
     // The page's own script: it opens the feed of the sandbox it shows (`base` is '' at the root).
-    expect(await js.text()).toContain('new EventSource(`${base}/__sandbox/ui/events`)');
+    expect(await js.text()).toContain(['new EventSource(`$', '{base}/__sandbox/ui/events`)'].join(''));
 
     const css = await sandbox.app.request('/__sandbox/ui/assets/style.css');
     expect(css.status).toBe(200);
