@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../src/config.js';
 import { driftReport } from '../../../src/contract/control/drift.js';
 import type { Sandbox } from '../../../src/sandbox.js';
 import { dataOf } from '../../support/answers.js';
@@ -367,6 +368,14 @@ describe('without --upstream', () => {
     } finally {
       await sandbox.close();
     }
+  });
+
+  it('--upstream with a user and a password is refused with a ConfigError that does not repeat them', async () => {
+    const start = memorySandbox({ upstream: 'https://bankUser42:S3cretPassw0rd@bank.example/api/v1' });
+    await expect(start).rejects.toThrow(ConfigError);
+    await expect(start).rejects.toThrow(
+      /^invalid option upstream: must not hold a user or a password: credentials belong in headers[^@]*$/,
+    );
   });
 
   it.each([
