@@ -114,6 +114,7 @@ export function createApp(
       base: upstream.href,
       shownAs: shownUpstream(upstream),
       timeoutMs: deps.config.upstreamTimeout,
+      maxBody: deps.config.upstreamMaxBody,
       report: drift,
       routes: apiContracts,
     });
