@@ -108,6 +108,7 @@ export function createApp(root: World, worlds: Worlds, check?: AnswerCheck) {
       base: upstream.href,
       shownAs: shownUpstream(upstream),
       timeoutMs: config.upstreamTimeout,
+      maxBody: config.upstreamMaxBody,
       report: root.control.drift,
       routes: apiContracts,
     });

@@ -18,21 +18,34 @@ export const MAX_STRING_LENGTH = 2 ** 29 - 24;
 /** The longest wait a Node timer holds (2^31 − 1 ms, about 24.8 days); a longer one fires at once instead. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** `--upstream` as a URL: http or https, its path ending in `/api/v1`, no query or fragment; else undefined. */
+/**
+ * `--upstream` as a URL: http or https, its path ending in `/api/v1`, no user or password, no query or fragment;
+ * else undefined.
+ */
 export function upstreamUrl(text: string): URL | undefined {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return undefined;
-  }
+  const url = parsedUrl(text);
   const fits =
+    url !== undefined &&
     (url.protocol === 'http:' || url.protocol === 'https:') &&
     /\/api\/v1\/?$/.test(url.pathname) &&
+    !hasUserinfo(url) &&
     url.search === '' &&
     url.hash === '';
   return fits ? url : undefined;
 }
+
+function parsedUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const hasUserinfo = (url: URL) => url.username !== '' || url.password !== '';
+
+/** The largest answer `--upstream-max-body` may allow: the proxy reads a JSON answer into one string. */
+const MAX_UPSTREAM_BODY = MAX_STRING_LENGTH;
 
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
 const bool = z.union([
@@ -131,13 +144,22 @@ export const settings = {
   upstream: setting(
     'upstream',
     'SANDBOX_UPSTREAM',
-    "forward every /api/v1 request to this http(s) base URL ending in /api/v1 (the real bank's sandbox) and report where its answers differ from the routes the sandbox emulates, at GET /__sandbox/drift (default: off, the sandbox answers)",
+    "forward every /api/v1 request to this http(s) base URL ending in /api/v1, without a user or password (the real bank's sandbox) and report where its answers differ from the routes the sandbox emulates, at GET /__sandbox/drift (default: off, the sandbox answers)",
     z
       .string()
       .optional()
-      .refine((url) => url === undefined || upstreamUrl(url) !== undefined, {
-        message:
-          'must be an http or https URL ending in /api/v1, without a query (for example https://bank.example/api/v1)',
+      .superRefine((text, ctx) => {
+        if (text === undefined || upstreamUrl(text) !== undefined) return;
+        // A user or a password in the URL went into every 502 message, the journal and the report; the app's
+        // own credentials go upstream in its headers. The message never repeats the URL: it holds the password.
+        const url = parsedUrl(text);
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            url !== undefined && hasUserinfo(url)
+              ? 'must not hold a user or a password: credentials belong in headers, which the app sends and the sandbox forwards as they are'
+              : 'must be an http or https URL ending in /api/v1, without a query (for example https://bank.example/api/v1)',
+        });
       }),
   ),
   upstreamTimeout: setting(
@@ -145,6 +167,17 @@ export const settings = {
     'SANDBOX_UPSTREAM_TIMEOUT',
     'milliseconds the upstream has to answer, at most 600000; past it the app gets 502 (default 30000)',
     int(1, 600_000).default(30_000),
+  ),
+  /**
+   * The largest upstream answer the proxy takes, in bytes after decompression (default 16777216, 16 MiB; at most
+   * 536870888). Past it the proxy stops reading, closes the connection and answers 502: an endless or
+   * decompression-bomb answer costs at most this much memory.
+   */
+  upstreamMaxBody: setting(
+    'upstream-max-body',
+    'SANDBOX_UPSTREAM_MAX_BODY',
+    'largest upstream answer in bytes, counted after decompression, at most 536870888; a larger one is cut off and the app gets 502 (default 16777216, 16 MiB)',
+    int(1, MAX_UPSTREAM_BODY).default(16 * 1_048_576),
   ),
   tokenTtl: setting(
     'token-ttl',

@@ -30,13 +30,18 @@ export interface ConfigInput {
    */
   allowedHosts?: string[];
   /**
-   * Forward every `/api/v1` request to this base URL (the real bank's sandbox, ending in `/api/v1`) and report where
-   * its answers differ from the routes the sandbox emulates (`GET /__sandbox/drift`). Default: none, the sandbox
-   * answers.
+   * Forward every `/api/v1` request to this base URL (the real bank's sandbox, ending in `/api/v1`, without a user or
+   * a password: credentials go in the app's headers) and report where its answers differ from the routes the
+   * sandbox emulates (`GET /__sandbox/drift`). Default: none, the sandbox answers.
    */
   upstream?: string;
   /** Milliseconds the upstream has to answer, 1 to 600000; past it the app gets 502. Default 30000. */
   upstreamTimeout?: number;
+  /**
+   * Largest upstream answer, in bytes counted after decompression, 1 to 536870888; a larger one is cut off and the
+   * app gets 502. Default 16777216 (16 MiB).
+   */
+  upstreamMaxBody?: number;
   /** Access token lifetime, in seconds, 1 to 315360000 (10 years). Default 3600. */
   tokenTtl?: number;
   /** Largest JSON request body, in bytes (413 above). Default 1048576 (1 MiB). */

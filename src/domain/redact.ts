@@ -7,6 +7,60 @@ export function masked(value: string): string {
   return value.length <= 8 ? '****' : `****${value.slice(-4)}`;
 }
 
+/** What a report shows of a text from outside at most, in characters (`maskedText`). */
+export const SHOWN_TEXT_LIMIT = 200;
+
+/** A run of key-like characters this long or longer is taken for a key (`maskedText`). */
+export const KEY_RUN = 24;
+
+/** `[A-Za-z0-9_-]`: the characters keys, tokens and ids are made of. */
+function isKeyChar(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 45 ||
+    code === 95
+  );
+}
+
+/**
+ * A text from outside (a message the bank wrote, a path an app sent) as a report may show it: every run of
+ * `KEY_RUN` (24) or more key-like characters (`[A-Za-z0-9_-]`) masked as `masked` shows a secret (a message could
+ * quote a key it was given), control characters as spaces (one line), and at most `limit` characters of the
+ * result, an ending `…` (counted in them) marking a cut. One pass over the text and no regular expression: a run
+ * of 10 MB costs its length once, where a pattern's backtracking overflowed the stack.
+ */
+export function maskedText(text: string, limit: number = SHOWN_TEXT_LIMIT): string {
+  const parts: string[] = [];
+  let length = 0;
+  let i = 0;
+  while (i < text.length && length < limit) {
+    const code = text.charCodeAt(i);
+    if (!isKeyChar(code)) {
+      const shown = code < 32 || code === 127 ? ' ' : text.charAt(i);
+      parts.push(shown);
+      length += 1;
+      i += 1;
+      continue;
+    }
+    let end = i + 1;
+    while (end < text.length && isKeyChar(text.charCodeAt(end))) end += 1;
+    const run = end - i >= KEY_RUN ? masked(text.slice(i, end)) : text.slice(i, end);
+    parts.push(run);
+    length += run.length;
+    i = end;
+  }
+  const out = parts.join('');
+  if (i >= text.length && out.length <= limit) return out;
+  // The mark counts in the limit, so a text shown once is shown again as it is.
+  let cut = out.slice(0, Math.max(0, limit - 1));
+  // Half of a surrogate pair is not a character: it goes with the rest.
+  const last = cut.charCodeAt(cut.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
+
 /**
  * Headers whose value is a credential: the sandbox's own (`authorization`, `secret_key`, `x-api-secret`,
  * `x-sandbox-token`, the dashboard's cookie, the `AUTH-KEY` a webhook delivery carries) and any whose name says

@@ -2,11 +2,15 @@ import * as z from 'zod';
 import { failures } from '../contract/failures.js';
 import { isReply, type LazySchema, type Reply, type RouteContract } from '../contract/kit.js';
 import { errorEnvelope, pagination } from '../contract/wire.js';
-import { isSecretField, masked } from '../domain/redact.js';
+import { isSecretField, maskedText } from '../domain/redact.js';
 
 // Where one answer of the real bank differs from what the sandbox's route says it answers: the same contract that
 // drives the emulation and the documents. Each finding names a plain dotted path (`data.customerId`, `data[].id`,
 // `message`) and holds shapes, JSON types, statuses and documented messages, never a value that could be a secret.
+// An answer is up to `--upstream-max-body` of anything: the walk follows the route's schema (none refers to itself),
+// so it recurses as deep as the schema and no deeper, however deep the answer; it keeps each finding once and at
+// most `MAX_FINDINGS` of them, and every text it takes from the answer (a message, a field's name) is masked and
+// cut by `maskedText`, in one pass without a regular expression.
 
 export type FindingKind =
   | 'undocumented-status'
@@ -49,11 +53,30 @@ function seenValue(at: string, value: unknown): string {
       .filter(Boolean)
       .at(-1) ?? '';
   if (typeof value === 'string' && (isSecretField(field) || value.length > 40)) return `a ${jsonType(value)}`;
-  return shown(value);
+  return maskedText(shown(value));
 }
 
-/** Long runs of key-like characters in a message: a message the bank wrote could quote a key it was given. */
-const scrub = (text: string) => text.replace(/[A-Za-z0-9_-]{24,}/g, (run) => masked(run));
+/** The findings one answer yields at most: as many as the report keeps for a route. */
+export const MAX_FINDINGS = 200;
+/** The longest field name a finding's path shows of one the answer made up (`extra-field`). */
+const FIELD_NAME_LIMIT = 64;
+
+/** Findings as they are found: each kind and path once (an array's items share theirs), and at most `MAX_FINDINGS`. */
+class Found {
+  readonly list: Finding[] = [];
+  private readonly keys = new Set<string>();
+
+  add(finding: Finding): void {
+    const key = `${finding.kind} ${finding.at}`;
+    if (this.list.length >= MAX_FINDINGS || this.keys.has(key)) return;
+    this.keys.add(key);
+    this.list.push(finding);
+  }
+
+  get full(): boolean {
+    return this.list.length >= MAX_FINDINGS;
+  }
+}
 
 /** JSON Schema of a wire schema, as the documents give it (their input side), built once per schema. */
 const built = new WeakMap<object, JsonSchema>();
@@ -93,7 +116,8 @@ function resolve(schema: JsonSchema, root: JsonSchema): JsonSchema {
 }
 
 /** The findings of `value` at `at` against `schema`. */
-function walk(schema: JsonSchema, value: unknown, at: string, root: JsonSchema, out: Finding[]): void {
+function walk(schema: JsonSchema, value: unknown, at: string, root: JsonSchema, out: Found): void {
+  if (out.full) return;
   const s = resolve(schema, root);
   if (Array.isArray(s.allOf)) for (const part of s.allOf as JsonSchema[]) walk(part, value, at, root, out);
   const seen = jsonType(value);
@@ -104,31 +128,31 @@ function walk(schema: JsonSchema, value: unknown, at: string, root: JsonSchema, 
       return types === undefined || types.some((t) => fits(t, seen));
     });
     if (fitting.length === 0) {
-      out.push({ kind: 'type', at, expected: (typesOf(s, root) ?? []).join(' or '), seen });
+      out.add({ kind: 'type', at, expected: (typesOf(s, root) ?? []).join(' or '), seen });
       return;
     }
     // The branch the value comes closest to: the one with the fewest findings.
-    let best: Finding[] | undefined;
+    let best: Found | undefined;
     for (const branch of fitting) {
-      const found: Finding[] = [];
+      const found = new Found();
       walk(branch, value, at, root, found);
-      if (!best || found.length < best.length) best = found;
-      if (found.length === 0) break;
+      if (!best || found.list.length < best.list.length) best = found;
+      if (found.list.length === 0) break;
     }
-    out.push(...(best ?? []));
+    for (const finding of best?.list ?? []) out.add(finding);
     return;
   }
   const types = typesOf(s, root);
   if (types && !types.some((t) => fits(t, seen))) {
-    out.push({ kind: 'type', at, expected: types.join(' or '), seen });
+    out.add({ kind: 'type', at, expected: types.join(' or '), seen });
     return;
   }
   if ('const' in s && s.const !== value) {
-    out.push({ kind: 'type', at, expected: shown(s.const), seen: seenValue(at, value) });
+    out.add({ kind: 'type', at, expected: shown(s.const), seen: seenValue(at, value) });
     return;
   }
   if (Array.isArray(s.enum) && !s.enum.includes(value)) {
-    out.push({
+    out.add({
       kind: 'type',
       at,
       expected: `one of ${s.enum.map(shown).join(', ')}`,
@@ -142,9 +166,9 @@ function walk(schema: JsonSchema, value: unknown, at: string, root: JsonSchema, 
     const required = new Set((s.required ?? []) as string[]);
     for (const [key, property] of Object.entries(properties)) {
       const path = at ? `${at}.${key}` : key;
-      if (key in record) walk(property, record[key], path, root, out);
+      if (Object.hasOwn(record, key)) walk(property, record[key], path, root, out);
       else if (required.has(key))
-        out.push({
+        out.add({
           kind: 'missing-field',
           at: path,
           expected: (typesOf(property, root) ?? ['any']).join(' or '),
@@ -152,32 +176,34 @@ function walk(schema: JsonSchema, value: unknown, at: string, root: JsonSchema, 
         });
     }
     if (s.additionalProperties === false) {
-      for (const key of Object.keys(record)) {
-        if (!(key in properties))
-          out.push({
+      for (const key in record) {
+        if (out.full) return;
+        if (!Object.hasOwn(properties, key)) {
+          // A name the answer made up: it is shown as any text from outside is, masked and cut.
+          const name = maskedText(key, FIELD_NAME_LIMIT);
+          out.add({
             kind: 'extra-field',
-            at: at ? `${at}.${key}` : key,
+            at: at ? `${at}.${name}` : name,
             expected: 'absent',
             seen: jsonType(record[key]),
           });
+        }
       }
     }
   }
   if (seen === 'array' && s.items && typeof s.items === 'object') {
-    for (const item of value as unknown[]) walk(s.items as JsonSchema, item, `${at}[]`, root, out);
+    for (const item of value as unknown[]) {
+      if (out.full) return;
+      walk(s.items as JsonSchema, item, `${at}[]`, root, out);
+    }
   }
 }
 
-/** Findings of a body against a schema, each path once (an array's items share theirs). */
+/** Findings of a body against a schema, each path once. */
 function findingsOf(schema: JsonSchema, body: unknown): Finding[] {
-  const out: Finding[] = [];
+  const out = new Found();
   walk(schema, body, '', schema, out);
-  const once = new Map<string, Finding>();
-  for (const finding of out) {
-    const key = `${finding.kind} ${finding.at}`;
-    if (!once.has(key)) once.set(key, finding);
-  }
-  return [...once.values()];
+  return out.list;
 }
 
 /** The envelope a success reply documents, as JSON Schema over the reply's own schemas. */
@@ -199,19 +225,38 @@ function replySchema(reply: Reply): JsonSchema | undefined {
   return { type: 'object', properties, required, additionalProperties: false, $defs: defs };
 }
 
-/** The messages a status's causes quote (in backticks), as patterns; none where a cause is prose alone. */
-function documentedMessages(causes: readonly string[]): RegExp[] | undefined {
-  const patterns: RegExp[] = [];
+/**
+ * The messages a status's causes quote (in backticks), each as its fixed parts around the placeholders (`…`,
+ * `<name>`); none where a cause is prose alone.
+ */
+function documentedMessages(causes: readonly string[]): string[][] | undefined {
+  const templates: string[][] = [];
   for (const cause of causes) {
     const quoted = /^`([^`]+)`/.exec(cause)?.[1];
     if (quoted === undefined) return undefined;
-    const pattern = quoted
-      .split(/…|<[^>]+>/)
-      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*');
-    patterns.push(new RegExp(`^${pattern}$`));
+    templates.push(quoted.split(/…|<[^>]+>/));
   }
-  return patterns;
+  return templates;
+}
+
+/**
+ * Whether `text` is a message of `template` (its fixed parts, any text in each placeholder): the first part begins
+ * it, the last ends it, the others come in order between. Found by `indexOf`, leftmost first, which is enough for
+ * placeholders that take any text; no pattern, so no backtracking over a message of megabytes.
+ */
+export function fitsTemplate(template: readonly string[], text: string): boolean {
+  const first = template[0] ?? '';
+  if (template.length === 1) return text === first;
+  const last = template.at(-1) ?? '';
+  const end = text.length - last.length;
+  if (end < first.length || !text.startsWith(first) || !text.endsWith(last)) return false;
+  let at = first.length;
+  for (const part of template.slice(1, -1)) {
+    const found = text.indexOf(part, at);
+    if (found === -1 || found + part.length > end) return false;
+    at = found + part.length;
+  }
+  return true;
 }
 
 /**
@@ -255,14 +300,14 @@ export function checkAnswer(
   const message = (body as { message?: unknown } | null)?.message;
   if (typeof message === 'string') {
     if (reply && reply.kind !== 'raw' && message !== reply.message)
-      found.push({ kind: 'message', at: 'message', expected: reply.message, seen: scrub(message) });
-    const patterns = !reply && causes ? documentedMessages(causes) : undefined;
-    if (patterns && !patterns.some((p) => p.test(message)))
+      found.push({ kind: 'message', at: 'message', expected: reply.message, seen: maskedText(message) });
+    const templates = !reply && causes ? documentedMessages(causes) : undefined;
+    if (templates && !templates.some((template) => fitsTemplate(template, message)))
       found.push({
         kind: 'message',
         at: 'message',
         expected: causes?.map((c) => /^`([^`]+)`/.exec(c)?.[1]).join(' | ') ?? '',
-        seen: scrub(message),
+        seen: maskedText(message),
       });
   }
   return found;

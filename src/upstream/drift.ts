@@ -1,8 +1,11 @@
 import type { RouteContract } from '../contract/kit.js';
+import { maskedText } from '../domain/redact.js';
 import type { Finding } from './check.js';
 
 // The drift report: per route of the bank's API, how many calls went to the upstream, which statuses came back,
-// and each finding once, counted, with the request id of the first call that showed it.
+// and each finding once, counted, with the request id of the first call that showed it. Bounded: at most
+// `MAX_DRIFT_ROUTES` routes of `MAX_FINDINGS_PER_ROUTE` findings, and each text from outside (a path the app sent,
+// what a finding saw) masked and cut by `maskedText` as it comes in.
 
 /** The routes the report keeps apart at most; calls to further unknown paths are counted together. */
 export const MAX_DRIFT_ROUTES = 1000;
@@ -59,7 +62,7 @@ export class DriftReport {
   record(call: ForwardedCall): void {
     this.version += 1;
     const method = call.method.toUpperCase();
-    const entry = this.entry(method, call.route?.path ?? call.path);
+    const entry = this.entry(maskedText(method), call.route?.path ?? maskedText(call.path));
     entry.route.calls += 1;
     if (call.status !== undefined) {
       const key = String(call.status);
@@ -71,7 +74,12 @@ export class DriftReport {
       const known = entry.findings.get(key);
       if (known) known.count += 1;
       else if (entry.findings.size < MAX_FINDINGS_PER_ROUTE)
-        entry.findings.set(key, { ...finding, count: 1, requestId: call.requestId });
+        entry.findings.set(key, {
+          ...finding,
+          seen: maskedText(finding.seen),
+          count: 1,
+          requestId: call.requestId,
+        });
     }
   }
 

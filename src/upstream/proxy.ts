@@ -2,11 +2,14 @@ import type { Context } from 'hono';
 import type { RouteContract } from '../contract/kit.js';
 import { API_PREFIX } from '../contract/mounts.js';
 import { ApiError } from '../domain/errors.js';
+import { maskedText } from '../domain/redact.js';
 import type { AppEnv } from '../http/env.js';
 import { ANSWER_TEXT, errorAnswer, type WithAnswerText } from '../http/envelope.js';
 import { checkAnswer, type Finding } from './check.js';
 import type { DriftReport } from './drift.js';
+import { exchange, type UpstreamFailure } from './exchange.js';
 import { routeMatcher } from './route-match.js';
+import { apiTail, originForm, pathOf } from './target.js';
 
 // `--upstream URL`: every `/api/v1` request goes to the real bank as it was sent, and its answer comes back to the
 // app as the bank gave it, plus the sandbox's `x-request-id`. Nothing of the sandbox applies to it (no scenario, no
@@ -15,8 +18,7 @@ import { routeMatcher } from './route-match.js';
 
 /**
  * Headers that belong to one connection (RFC 9110, 7.6.1), and those the forwarding sets itself: `host` names the
- * upstream, the length is the body's as sent, and the answer's body comes back decoded (so neither its encoding nor
- * its length stands).
+ * upstream, and the length is the body's as sent (an answer's as the app gets it, decoded or not).
  */
 const REQUEST_DROPPED = new Set([
   'connection',
@@ -31,7 +33,9 @@ const REQUEST_DROPPED = new Set([
   'host',
   'content-length',
 ]);
-const ANSWER_DROPPED = new Set([...REQUEST_DROPPED, 'content-encoding', 'x-request-id']);
+const ANSWER_DROPPED = new Set([...REQUEST_DROPPED, 'x-request-id']);
+/** An answer whose body the proxy decoded: its encoding no longer holds. */
+const DECODED_DROPPED = new Set([...ANSWER_DROPPED, 'content-encoding']);
 
 /** A header list less `dropped` and whatever its `connection` header names. */
 function forwarded(headers: Headers, dropped: ReadonlySet<string>): Headers {
@@ -57,12 +61,11 @@ function parsed(text: string): unknown {
   }
 }
 
-/** Why a call to the upstream failed, in a few words: a timeout, or the connection's error code. */
-function failureOf(error: unknown, timeoutMs: number): string {
-  if (error instanceof DOMException && error.name === 'TimeoutError')
-    return `no answer within ${timeoutMs} ms`;
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
+/** An answer's headers from Node's raw list, so that repeated ones (`set-cookie`) stay apart. */
+function headersOf(raw: readonly string[]): Headers {
+  const out = new Headers();
+  for (let i = 0; i + 1 < raw.length; i += 2) out.append(raw[i] ?? '', raw[i + 1] ?? '');
+  return out;
 }
 
 /** The upstream's URL as the report and the log show it: no userinfo, no query. */
@@ -76,20 +79,29 @@ export interface UpstreamOptions {
   /** What the report and the 502 name it: the base without userinfo or query. */
   shownAs: string;
   timeoutMs: number;
+  /** `--upstream-max-body`: the most bytes an answer may have after decoding; past it the app gets 502. */
+  maxBody: number;
   report: DriftReport;
   routes: readonly RouteContract[];
 }
 
 /** The handler that answers every `/api/v1` request from the upstream. */
-export function upstreamProxy({ base, shownAs, timeoutMs, report, routes }: UpstreamOptions) {
+export function upstreamProxy({ base, shownAs, timeoutMs, maxBody, report, routes }: UpstreamOptions) {
   const match = routeMatcher(routes);
-  const target = base.replace(/\/+$/, '');
+  const baseUrl = new URL(base);
   return async (c: Context<AppEnv>): Promise<Response> => {
     const { facts } = c.env;
     facts.upstream = true;
     const method = c.req.method;
-    const url = new URL(c.req.url);
     const rest = facts.path.slice(API_PREFIX.length);
+    // The bytes that go upstream: those the app sent (the request line over a socket, the URL in process).
+    const sent = originForm(c.env.incoming?.url ?? c.req.url);
+    const target = apiTail(sent);
+    if (target === undefined)
+      throw new ApiError(
+        400,
+        `The path ${maskedText(pathOf(sent))} is under /api/v1 only once its dot segments are resolved: a path goes upstream only as it was sent, and as sent this one would leave the upstream's base path`,
+      );
     const route = match(method, rest);
     const hasBody = method !== 'GET' && method !== 'HEAD';
     const body = hasBody ? Buffer.from(await c.req.arrayBuffer()) : undefined;
@@ -107,42 +119,85 @@ export function upstreamProxy({ base, shownAs, timeoutMs, report, routes }: Upst
       });
     const record = (status: number | undefined) =>
       report.record({ method, path: rest, route, status, findings, requestId: facts.requestId });
-    let answer: Response;
-    try {
-      answer = await fetch(`${target}${rest}${url.search}`, {
-        method,
-        headers: forwarded(c.req.raw.headers, REQUEST_DROPPED),
-        body: body && body.length > 0 ? body : undefined,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (error) {
-      const why = failureOf(error, timeoutMs);
-      findings.push({ kind: 'upstream-error', at: 'connection', expected: 'an answer', seen: why });
-      record(undefined);
-      return errorAnswer(new ApiError(502, `The upstream ${shownAs} did not answer: ${why}`));
+    const outcome = await exchange({
+      base: baseUrl,
+      method,
+      target,
+      headers: Object.fromEntries(forwarded(c.req.raw.headers, REQUEST_DROPPED)),
+      body: body && body.length > 0 ? body : undefined,
+      timeoutMs,
+      maxBody,
+    });
+    if (!outcome.ok) {
+      const { finding, status, message } = failureAnswer(outcome.failure, shownAs, maxBody);
+      findings.push(finding);
+      record(status);
+      return errorAnswer(new ApiError(502, message));
     }
-    let bytes: Buffer;
-    try {
-      bytes = Buffer.from(await answer.arrayBuffer());
-    } catch (error) {
-      const why = failureOf(error, timeoutMs);
-      findings.push({ kind: 'upstream-error', at: 'body', expected: 'a whole answer', seen: why });
-      record(answer.status);
-      return errorAnswer(new ApiError(502, `The upstream ${shownAs} broke off its answer: ${why}`));
-    }
-    const contentType = answer.headers.get('content-type');
-    const text = isJson(contentType) || bytes.length === 0 ? bytes.toString('utf8') : undefined;
+    const answer = outcome.answer;
+    const given = headersOf(answer.rawHeaders);
+    const headers = forwarded(given, answer.decoded ? DECODED_DROPPED : ANSWER_DROPPED);
+    const contentType = headers.get('content-type');
+    const bytes = answer.body;
+    // A body still encoded (a coding the proxy does not know) is not text to check.
+    const readable = answer.decoded || !headers.has('content-encoding');
+    const text = readable && (isJson(contentType) || bytes.length === 0) ? bytes.toString('utf8') : undefined;
     if (route)
       findings.push(...checkAnswer(route, answer.status, text ? parsed(text) : undefined, contentType));
     record(answer.status);
-    const headers = forwarded(answer.headers, ANSWER_DROPPED);
-    const upstreamId = answer.headers.get('x-request-id');
+    const upstreamId = given.get('x-request-id');
     if (upstreamId !== null) headers.set('x-upstream-request-id', upstreamId);
-    // A status with no body (204, 304) takes none.
-    const empty = answer.status === 204 || answer.status === 304 || method === 'HEAD';
+    // A status with no body (204, 205, 304) takes none.
+    const empty = NO_BODY.has(answer.status) || method === 'HEAD';
     const res: WithAnswerText = new Response(empty ? null : bytes, { status: answer.status, headers });
     if (text !== undefined && text.length > 0) res[ANSWER_TEXT] = text;
     return res;
   };
+}
+
+/** Statuses whose answer has no body: a `Response` refuses one. */
+const NO_BODY = new Set([204, 205, 304]);
+
+/** What the report and the app are told of a call that has no answer to give. */
+function failureAnswer(
+  failure: UpstreamFailure,
+  shownAs: string,
+  maxBody: number,
+): { finding: Finding; status: number | undefined; message: string } {
+  switch (failure.kind) {
+    case 'no-answer':
+      return {
+        finding: { kind: 'upstream-error', at: 'connection', expected: 'an answer', seen: failure.why },
+        status: undefined,
+        message: `The upstream ${shownAs} did not answer: ${failure.why}`,
+      };
+    case 'broken':
+      return {
+        finding: { kind: 'upstream-error', at: 'body', expected: 'a whole answer', seen: failure.why },
+        status: failure.status,
+        message: `The upstream ${shownAs} broke off its answer: ${failure.why}`,
+      };
+    case 'too-large':
+      return {
+        finding: {
+          kind: 'upstream-error',
+          at: 'body',
+          expected: `at most ${maxBody} bytes (--upstream-max-body)`,
+          seen: `more than ${maxBody} bytes`,
+        },
+        status: failure.status,
+        message: `The upstream ${shownAs} answered more than ${maxBody} bytes (--upstream-max-body): the answer was cut off`,
+      };
+    case 'bad-status':
+      return {
+        finding: {
+          kind: 'upstream-error',
+          at: 'status',
+          expected: 'a final status from 200 to 599',
+          seen: String(failure.status),
+        },
+        status: failure.status,
+        message: `The upstream ${shownAs} answered status ${failure.status}, which no answer to the app can have`,
+      };
+  }
 }

@@ -152,6 +152,22 @@ describe.concurrent('the CLI', () => {
     expect(res.stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it('an --upstream URL with a user and a password exits 2 with one line naming the setting, the password nowhere', async (context) => {
+    const { dir } = await opened(context);
+    const upstream = 'https://bankUser42:S3cretPassw0rd@bank.example/api/v1';
+    for (const [args, env] of [
+      [['--upstream', upstream], {}],
+      [[], { SANDBOX_UPSTREAM: upstream }],
+    ] as const) {
+      const res = await runCli([...args], { cwd: dir, env });
+      expect(res.code).toBe(2);
+      expect(res.stderr).toBe(
+        'banking-sandbox: invalid setting --upstream (SANDBOX_UPSTREAM): must not hold a user or a password: credentials belong in headers, which the app sends and the sandbox forwards as they are\n',
+      );
+      expect(res.stdout).toBe('');
+    }
+  });
+
   it('a scenario file with a bad field exits 2 naming the field', async (context) => {
     const { dir } = await opened(context);
     const file = join(dir, 'bad.json');

@@ -59,6 +59,8 @@ export async function createTarget(): Promise<Target> {
     webhookRetryBase: 5,
     webhookAttempts: 2,
   });
+  // A token from before a reset is refused: the reset first, then the sign-ins.
+  await sandbox.reset();
   const tokens = {} as Record<UserKey, string>;
   for (const [key, user] of Object.entries(USERS) as [UserKey, { email: string; password: string }][]) {
     tokens[key] = await tokenFor(sandbox, user);
@@ -88,7 +90,6 @@ async function must(
  * item and a pending batch; and B1 with a balance near the largest one allowed and a virtual account.
  */
 async function buildWorld(sandbox: Sandbox, tokens: Record<UserKey, string>): Promise<string> {
-  await sandbox.reset();
   const a = schemeA(tokens.ownerA, A.secretKey, A.a1.id);
   const b = schemeB(A.publicKey, A.secretKey, A.a1.id);
   const transfer = (retrievalReference: string, receiverAccountNumber: string) => ({

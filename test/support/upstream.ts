@@ -1,5 +1,5 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 
 /** One request the fake upstream received, as it arrived. */
 export interface UpstreamRequest {
@@ -10,8 +10,14 @@ export interface UpstreamRequest {
   body: Buffer;
 }
 
-/** How the fake upstream answers one request: a status, headers and a body (an object is sent as JSON), or `hang`. */
-export type UpstreamAnswer = { status: number; headers?: Record<string, string>; body?: unknown } | 'hang';
+/**
+ * How the fake upstream answers one request: a status, headers and a body (an object is sent as JSON; a Buffer as
+ * its bytes), `hang`, or `send`, which writes the answer itself (an endless one, one that breaks off).
+ */
+export type UpstreamAnswer =
+  | { status: number; headers?: Record<string, string>; body?: unknown }
+  | { send: (res: http.ServerResponse) => void }
+  | 'hang';
 
 /**
  * A real local server standing in for the bank: `answer` picks the reply to each request from its method and path
@@ -37,8 +43,11 @@ export async function startFakeUpstream(answer: (req: UpstreamRequest) => Upstre
         hanging.add(res);
         return;
       }
-      const json = typeof reply.body === 'object' && reply.body !== null;
-      const text = json ? JSON.stringify(reply.body) : ((reply.body as string | undefined) ?? '');
+      if ('send' in reply) return reply.send(res);
+      const bytes = Buffer.isBuffer(reply.body);
+      const json = !bytes && typeof reply.body === 'object' && reply.body !== null;
+      const text =
+        bytes || !json ? ((reply.body as Buffer | string | undefined) ?? '') : JSON.stringify(reply.body);
       res.writeHead(reply.status, {
         ...(json ? { 'content-type': 'application/json; charset=utf-8' } : {}),
         ...reply.headers,
@@ -56,6 +65,74 @@ export async function startFakeUpstream(answer: (req: UpstreamRequest) => Upstre
       new Promise<void>((resolve) => {
         for (const res of hanging) res.destroy();
         server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** How an endless answer ended: never by itself; `finished` says whether it did all the same. */
+export interface Endless {
+  /** Bytes the upstream had handed to its socket when the connection closed. */
+  bytes: number;
+  /** The answer ended as sent (it never should): false when the connection was closed under it. */
+  finished: boolean;
+}
+
+/**
+ * Writes `chunk` again and again as the body of `res` (headers first), as fast as the connection takes it and for
+ * as long as it stays open: an upstream whose answer never ends. Resolves once the connection closes.
+ */
+export function sendForever(
+  res: http.ServerResponse,
+  headers: Record<string, string>,
+  chunk: Buffer,
+): Promise<Endless> {
+  return new Promise((resolve) => {
+    let bytes = 0;
+    res.writeHead(200, headers);
+    const more = () => {
+      while (!res.destroyed) {
+        bytes += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', more);
+      }
+    };
+    res.on('close', () => resolve({ bytes, finished: res.writableFinished }));
+    more();
+  });
+}
+
+/**
+ * A stand-in for the bank below HTTP: a plain TCP server that keeps the head of each request as its bytes arrived
+ * (the request line and the headers, exactly as sent) and answers it with `reply`'s bytes, then closes.
+ */
+export async function startRawUpstream(reply: (head: string) => Buffer | string) {
+  const heads: string[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    let got = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      got = Buffer.concat([got, chunk]);
+      const end = got.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      socket.off('data', onData);
+      const head = got.subarray(0, end).toString('latin1');
+      heads.push(head);
+      socket.end(reply(head));
+    };
+    socket.on('data', onData);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}/bank/api/v1`,
+    /** The head of each request received: its request line, then its header lines, as sent. */
+    heads,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
   };

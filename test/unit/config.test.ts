@@ -139,6 +139,42 @@ describe('config', () => {
     expect(() => resolveConfig({ webhookConcurrency: 0 })).toThrow(/^invalid option webhookConcurrency: /);
   });
 
+  it('--upstream-max-body: 16 MiB unless set, from the flag or the variable, 1 to the longest string', () => {
+    expect(resolveConfig().upstreamMaxBody).toBe(16 * 1_048_576);
+    expect(run(['--upstream-max-body', '1']).upstreamMaxBody).toBe(1);
+    expect(run([], { SANDBOX_UPSTREAM_MAX_BODY: '536870888' }).upstreamMaxBody).toBe(536_870_888);
+    for (const bad of ['0', '-1', '536870889', '1.5', 'lots']) {
+      expect(() => parseCli([`--upstream-max-body=${bad}`], {})).toThrow(
+        /^invalid setting --upstream-max-body \(SANDBOX_UPSTREAM_MAX_BODY\): /,
+      );
+    }
+  });
+
+  it.each([
+    'https://bankUser42:S3cretPassw0rd@bank.example/api/v1',
+    'https://bankUser42@bank.example/api/v1',
+    'https://:S3cretPassw0rd@bank.example/api/v1',
+  ])('--upstream %s: refused, naming the setting, never repeating the URL', (upstream) => {
+    const refusals = [
+      [() => resolveConfig({ upstream }), 'invalid option upstream'],
+      [() => parseCli(['--upstream', upstream], {}), 'invalid setting --upstream (SANDBOX_UPSTREAM)'],
+      [() => parseCli([], { SANDBOX_UPSTREAM: upstream }), 'invalid setting --upstream (SANDBOX_UPSTREAM)'],
+    ] as const;
+    for (const [attempt, named] of refusals) {
+      const error = (() => {
+        try {
+          attempt();
+        } catch (thrown) {
+          return thrown;
+        }
+      })();
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).message).toBe(
+        `${named}: must not hold a user or a password: credentials belong in headers, which the app sends and the sandbox forwards as they are`,
+      );
+    }
+  });
+
   it('names the variable when the environment is wrong', () => {
     expect(() => parseCli([], { SANDBOX_IN_MEMORY: 'maybe' })).toThrow(/--in-memory \(SANDBOX_IN_MEMORY\)/);
   });

@@ -28,14 +28,14 @@ export const driftReport = lazy('DriftReport', () =>
         path: z
           .string()
           .describe(
-            'the route’s template under `/api/v1` (`/clients/business/audits/{auditId}`); for a path the sandbox does not emulate, the path itself; `(more paths)` counts the calls past the first 1000 paths',
+            'the route’s template under `/api/v1` (`/clients/business/audits/{auditId}`); for a path the sandbox does not emulate, the path itself (at most 200 characters, long key-like runs masked); `(more paths)` counts the calls past the first 1000 paths',
           ),
         calls: z.int().describe('every call forwarded, failed ones included'),
         statuses: z.record(z.string(), z.int()).describe('how many answers of each status'),
         findings: z.array(
           z.strictObject({
             kind: findingKind.describe(
-              '`undocumented-status`: a status the route does not document; `missing-field`, `extra-field`; `type`: the JSON type (or documented value) seen against the one documented; `message`: a documented message that differs; `unknown-route`: a path the sandbox does not emulate; `upstream-error`: a refused connection, a timeout, a body that is not JSON where JSON is documented',
+              '`undocumented-status`: a status the route does not document; `missing-field`, `extra-field`; `type`: the JSON type (or documented value) seen against the one documented; `message`: a documented message that differs; `unknown-route`: a path the sandbox does not emulate; `upstream-error`: a refused connection, a timeout, bytes that are not HTTP, a status HTTP answers cannot have, a body that broke off, would not decode or passed `--upstream-max-body`, or is not JSON where JSON is documented',
             ),
             at: z
               .string()
@@ -48,7 +48,7 @@ export const driftReport = lazy('DriftReport', () =>
             seen: z
               .string()
               .describe(
-                'what the upstream answered: a JSON type, a documented value, a message; never a secret value',
+                'what the upstream answered: a JSON type, a documented value, a message (at most 200 characters, runs of 24 or more key-like characters masked to their last 4); never a secret value',
               ),
             count: z.int().describe('how many answers showed it'),
             requestId: z

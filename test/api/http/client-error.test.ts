@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorEnvelope } from '../../../src/contract/wire.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox.js';
+import { type RawAnswer, rawExchange } from '../../support/raw-http.js';
 
 // A request Node's HTTP parser refuses never reaches the app; it still gets the envelope and an `x-request-id`
 // (CONTRACT §1). A real server and raw sockets: the refusal is Node's, which neither `app.request()` nor `fetch`
@@ -22,38 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-/** An HTTP/1.1 answer as read off the socket. */
-interface RawAnswer {
-  status: number;
-  headers: Map<string, string>;
-  body: string;
-}
-
-/** Sends `bytes` on a fresh connection and reads everything the server sends until it closes the connection. */
-function exchange(bytes: string): Promise<RawAnswer> {
-  const { port } = new URL(sandbox.url);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(bytes));
-    socket.on('data', (chunk) => chunks.push(chunk));
-    // The server closes once it has answered; bytes of ours it had not read may make that a reset, after the answer.
-    socket.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ECONNRESET') reject(error);
-    });
-    socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const end = text.indexOf('\r\n\r\n');
-      if (end === -1) return reject(new Error(`no complete answer: ${JSON.stringify(text)}`));
-      const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n');
-      const headers = new Map<string, string>();
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
-      }
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: text.slice(end + 4) });
-    });
-  });
-}
+/** Sends `bytes` to the sandbox on a fresh connection and reads its whole answer. */
+const exchange = (bytes: string) => rawExchange(sandbox.url, bytes);
 
 /** The answer of a refused request: complete, closing, JSON, the envelope with `message`, and a fresh request id. */
 function expectRefusal(answer: RawAnswer, status: number, message: string): string {

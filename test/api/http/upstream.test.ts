@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../src/config.js';
 import { driftReport } from '../../../src/contract/control/drift.js';
 import type { Sandbox } from '../../../src/sandbox.js';
 import { dataOf } from '../../support/answers.js';
@@ -50,6 +51,13 @@ const AUDIT_ANSWERS: Record<string, UpstreamAnswer> = {
   unprocessable: { status: 422, body: { status: false, message: 'Unprocessable', data: null } },
   html: { status: 200, headers: { 'content-type': 'text/html' }, body: '<h1>maintenance</h1>' },
   hang: 'hang',
+  // Headers and the start of a body, then nothing more.
+  stalled: {
+    send: (res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"status":');
+    },
+  },
 };
 
 function bank(req: UpstreamRequest): UpstreamAnswer {
@@ -287,6 +295,26 @@ describe('--upstream: what the app gets when the upstream fails it, and what the
     ]);
   });
 
+  it('an answer that begins and does not end within --upstream-timeout: 502, its status counted', async () => {
+    const res = await call(sandbox, 'GET', `${AUDITS}/stalled`, { headers: { 'x-request-id': 'stalled-1' } });
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual({
+      status: false,
+      message: `The upstream ${fake.base} broke off its answer: not whole within 200 ms`,
+      data: null,
+    });
+    const route = (await report()).routes.find((r) => r.path === '/clients/business/audits/{auditId}');
+    expect(route?.statuses).toMatchObject({ '200': 1 });
+    expect(route?.findings).toContainEqual({
+      kind: 'upstream-error',
+      at: 'body',
+      expected: 'a whole answer',
+      seen: 'not whole within 200 ms',
+      count: 1,
+      requestId: 'stalled-1',
+    });
+  });
+
   it('an upstream that refuses the connection: 502 with the envelope', async () => {
     const refused = await refusedUrl();
     const other = await memorySandbox({ upstream: `${refused}/api/v1` });
@@ -367,6 +395,14 @@ describe('without --upstream', () => {
     } finally {
       await sandbox.close();
     }
+  });
+
+  it('--upstream with a user and a password is refused with a ConfigError that does not repeat them', async () => {
+    const start = memorySandbox({ upstream: 'https://bankUser42:S3cretPassw0rd@bank.example/api/v1' });
+    await expect(start).rejects.toThrow(ConfigError);
+    await expect(start).rejects.toThrow(
+      /^invalid option upstream: must not hold a user or a password: credentials belong in headers[^@]*$/,
+    );
   });
 
   it.each([

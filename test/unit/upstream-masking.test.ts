@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { apiContracts } from '../../src/contract/api/index.js';
+import { KEY_RUN, maskedText, SHOWN_TEXT_LIMIT } from '../../src/domain/redact.js';
+import { checkAnswer, fitsTemplate, MAX_FINDINGS } from '../../src/upstream/check.js';
+
+// The drift check reads answers of any size and shape: what it shows of them is masked and bounded, and how long
+// it takes grows with the answer's length alone (no pattern that backtracks, no recursion on the answer's depth).
+
+const KEY = 'sk_live_0123456789abcdefghijklmnop';
+/** A run of key-like characters as long as a key: 24 or more of `[A-Za-z0-9_-]`. */
+const LONG_RUN = new RegExp(`[A-Za-z0-9_-]{${KEY_RUN},}`);
+
+describe('maskedText', () => {
+  it.each([
+    ['Invalid key', 'Invalid key'],
+    [`Invalid key ${KEY} given`, 'Invalid key ****mnop given'],
+    // 23 key-like characters are not a key; 24 are.
+    [`id ${'a'.repeat(23)}`, `id ${'a'.repeat(23)}`],
+    [`id ${'a'.repeat(20)}wxyz`, 'id ****wxyz'],
+    ['two\nlines\tand\u0000nul', 'two lines and nul'],
+    ['', ''],
+  ])('%j → %j', (text, shown) => {
+    expect(maskedText(text)).toBe(shown);
+  });
+
+  it('cuts a long text to the limit, the mark included, and shows a cut text again as it is', () => {
+    const shown = maskedText('word '.repeat(1000));
+    expect(shown).toHaveLength(SHOWN_TEXT_LIMIT);
+    expect(shown.endsWith('…')).toBe(true);
+    expect(maskedText(shown)).toBe(shown);
+    expect(maskedText('abc def', 5)).toBe('abc …');
+  });
+
+  it('never shows the first part of a key cut at the limit: the run is masked whole, then cut', () => {
+    const shown = maskedText(`${'x '.repeat(98)}${KEY}`);
+    expect(shown).not.toContain('sk_live');
+    expect(shown).toHaveLength(SHOWN_TEXT_LIMIT);
+  });
+
+  it('does not cut a surrogate pair in two', () => {
+    const shown = maskedText(`${'a '.repeat(99)}😀😀`, SHOWN_TEXT_LIMIT);
+    expect(shown.endsWith('…')).toBe(true);
+    expect(shown.at(-2)).not.toMatch(/[\ud800-\udbff]/);
+  });
+
+  it('a 10 MB run of key-like characters is masked to its last 4 (a pattern overflowed the stack here)', () => {
+    const run = `${'k'.repeat(10 * 1_048_576)}tail`;
+    expect(maskedText(`Unknown key ${run}, try again`)).toBe('Unknown key ****tail, try again');
+  });
+});
+
+describe('fitsTemplate', () => {
+  it.each([
+    [['Audit log not found'], 'Audit log not found', true],
+    [['Audit log not found'], 'Audit log not found!', false],
+    [['Customer ', ' not found'], 'Customer 42 not found', true],
+    [['Customer ', ' not found'], 'Customer  not found', true],
+    [['Customer ', ' not found'], 'Customer not found', false],
+    [['a', 'b', 'c'], 'a-b-c', true],
+    [['a', 'b', 'c'], 'a-c-b', false],
+    // The fixed parts may not overlap: `ab` is not `a…b` with both parts read from one `a`… `b`.
+    [['ab', 'bc'], 'abc', false],
+    [['', ' is required'], 'amount is required', true],
+  ])('%j fits %j: %s', (template, text, fits) => {
+    expect(fitsTemplate(template, text)).toBe(fits);
+  });
+
+  it('matches a message of 10 MB against a template in one pass', () => {
+    const text = `Customer ${'k'.repeat(10 * 1_048_576)} not found`;
+    expect(fitsTemplate(['Customer ', ' not found'], text)).toBe(true);
+    expect(fitsTemplate(['Customer ', ' not found', '!'], text)).toBe(false);
+  });
+});
+
+describe('checkAnswer on answers of any size and shape', () => {
+  const audit = apiContracts.find(
+    (c) => c.method === 'get' && c.path === '/clients/business/audits/{auditId}',
+  );
+  if (!audit) throw new Error('the audit route is gone');
+
+  it('a message of 10 MB of key-like characters: one finding, masked and cut', () => {
+    const message = `Audit ${'k'.repeat(10 * 1_048_576)}z done`;
+    for (const [status, body] of [
+      [200, { status: true, message, data: null }],
+      [404, { status: false, message, data: null }],
+    ] as const) {
+      const found = checkAnswer(audit, status, body, 'application/json').filter((f) => f.kind === 'message');
+      expect(found).toHaveLength(1);
+      expect(found[0]?.seen).toBe('Audit ****kkkz done');
+    }
+  });
+
+  it('field names the answer makes up are masked and cut; at most MAX_FINDINGS findings, however many fields', () => {
+    const data: Record<string, number> = {};
+    for (let i = 0; i < 10_000; i++) data[`field${i}`] = i;
+    data[`${KEY}${'x'.repeat(100_000)}`] = 1;
+    const found = checkAnswer(audit, 200, { status: true, message: 'x', data }, 'application/json');
+    expect(found.length).toBeLessThanOrEqual(MAX_FINDINGS + 1);
+    const extra = found.filter((f) => f.kind === 'extra-field');
+    expect(extra.length).toBeGreaterThan(0);
+    for (const f of found) {
+      expect(f.at.length).toBeLessThanOrEqual(80);
+      expect(f.at).not.toMatch(LONG_RUN);
+    }
+  });
+
+  it('an answer nested 100000 levels deep: checked as deep as the schema goes, without overflowing the stack', () => {
+    const depth = 100_000;
+    const deep = JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`) as unknown;
+    expect(
+      checkAnswer(audit, 200, { status: true, message: 'x', data: deep }, 'application/json'),
+    ).toContainEqual({
+      kind: 'type',
+      at: 'data',
+      expected: 'object',
+      seen: 'array',
+    });
+  });
+
+  it('a list of 200000 items of the wrong type: one finding for the path they share', () => {
+    const list = apiContracts.find((c) => c.method === 'get' && c.path === '/clients/business/audits');
+    if (!list) throw new Error('the audit list route is gone');
+    const items = new Array<number>(200_000).fill(1);
+    const found = checkAnswer(
+      list,
+      200,
+      { status: true, message: 'x', data: items, pagination: {} },
+      'application/json',
+    ).filter((f) => f.at === 'data[]');
+    expect(found).toEqual([{ kind: 'type', at: 'data[]', expected: 'object', seen: 'integer' }]);
+  });
+});
