@@ -5,6 +5,7 @@
 
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { codeBlocks, ROOT, runBy } from '../support/docs.js';
 import { runNode } from '../support/process.js';
@@ -24,12 +25,19 @@ async function files(): Promise<Map<string, string>> {
   );
 }
 
-/** What the test file gets at its end: one test over what the example made. */
+/**
+ * What the test file gets at its end: one test over what the example made. The file runs twice, as two files in
+ * parallel: each sees the fixtures' two clients and its own, never the other's, and its own scenario.
+ */
 const CHECK = `
 import { expect as expectOf, it as check } from 'vitest';
-check('the file has a client of its own, signed in', () => {
+check('the file has an isolated sandbox of its own, and a client in it, signed in', async () => {
   expectOf(me.clientId).toMatch(/./);
   expectOf(headers.authorization).toMatch(/^Bearer /);
+  expectOf(process.env.BANK_BASE_URL).toMatch(/\\/sandboxes\\/s-[0-9a-f]{10}\\/api\\/v1$/);
+  expectOf((await sandbox.credentials()).map((c) => c.clientId)).toHaveLength(3);
+  const active = await fetch(\`\${sandbox.url}/__sandbox/scenario\`).then((r) => r.json());
+  expectOf(active.data.name).toBe('flaky-bank');
 });
 `;
 
@@ -50,9 +58,12 @@ it('the page has the three files: the config, the global setup and a test file',
   ]);
 });
 
-it('runs as printed: one sandbox for the run, a client per test file', async () => {
+it('runs as printed: one sandbox for the run, an isolated sandbox per test file', async () => {
   for (const [name, code] of await files()) {
-    await writeFile(join(dir, name), name.endsWith('.test.ts') ? code + CHECK : code);
+    if (!name.endsWith('.test.ts')) await writeFile(join(dir, name), code);
+    else
+      for (const copy of [name, name.replace('.test.ts', '-again.test.ts')])
+        await writeFile(join(dir, copy), code + CHECK);
   }
   // Without the outer vitest's own variables (an undefined one is left out of the child's environment): they would
   // make the inner one think it runs in a worker.
@@ -64,6 +75,7 @@ it('runs as printed: one sandbox for the run, a client per test file', async () 
     env: outer,
   });
   expect({ exit: r.code, out: r.stdout.slice(-1500) + r.stderr.slice(-1500) }).toMatchObject({ exit: 0 });
-  expect(r.stdout).toMatch(/1 passed/);
+  // Two files, each with its test: both passed (the output is coloured).
+  expect(stripVTControlCharacters(r.stdout)).toMatch(/Test Files +2 passed/);
   // A vitest of its own starts, transforms and runs: seconds, more on a busy machine.
 }, 90_000);
