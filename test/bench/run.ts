@@ -21,7 +21,7 @@
 // BENCH_SOAK_IDLE_SECONDS (20: how long the soaked process idles before its end is read),
 // BENCH_SOAK_MEMORY_LIMIT_MB (run the soak under a hard memory bound, as in a container of that size; see benchSoak),
 // BENCH_FANOUT_CLIENTS (300), BENCH_ONLY (comma-separated parts to run: cold, reads, writes, transfers, bulk, soak,
-// fanout, webhooks; default all), BENCH_BEFORE (a build of an earlier commit, its dist/main.js: the parts reads and
+// fanout, webhooks, worlds; default all), BENCH_BEFORE (a build of an earlier commit, its dist/main.js: the parts reads and
 // cold measure it in alternation with BENCH_MAIN in the same rounds, and add the rows "reads vs before" and "cold
 // start vs before", ours / before, whose target is to stay within 5 %). Every number must be positive.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -34,12 +34,23 @@ import { benchFanout, fanoutRows } from './parts/fanout.js';
 import { benchHooks, hooksRows } from './parts/hooks.js';
 import { benchReads, readsRows } from './parts/reads.js';
 import { benchSoak, soakRows } from './parts/soak.js';
+import { benchWorlds, worldsRows } from './parts/worlds.js';
 import { benchTransfers, benchWebhookWrites, transfersRows, writesRows } from './parts/writes.js';
 import { bundleApp, stopAll } from './processes.js';
 import { beforeJs, CONNECTIONS, log, mainJs, ROUNDS, root, SECONDS, WARMUP_SECONDS } from './settings.js';
 import { type Row, table } from './table.js';
 
-const PARTS = ['cold', 'reads', 'writes', 'transfers', 'bulk', 'soak', 'fanout', 'webhooks'] as const;
+const PARTS = [
+  'cold',
+  'reads',
+  'writes',
+  'transfers',
+  'bulk',
+  'soak',
+  'fanout',
+  'webhooks',
+  'worlds',
+] as const;
 type Part = (typeof PARTS)[number];
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
 for (const part of ONLY) {
@@ -57,6 +68,7 @@ const TABLE_ORDER: readonly Part[] = [
   'soak',
   'fanout',
   'webhooks',
+  'worlds',
   'cold',
 ];
 
@@ -78,6 +90,7 @@ async function main(): Promise<void> {
     if (runs('soak') && wrk) rows.soak = soakRows(await benchSoak(dir));
     if (runs('fanout')) rows.fanout = fanoutRows(await benchFanout(dir));
     if (runs('webhooks')) rows.webhooks = hooksRows(await benchHooks(dir));
+    if (runs('worlds')) rows.worlds = worldsRows(await benchWorlds(dir));
     process.stdout.write(
       `\n${relative(root, mainJs)}${beforeJs ? ` (before: ${beforeJs})` : ''}: ${wrk ? 'wrk -t1' : 'autocannon'}, ${CONNECTIONS} connections, ` +
         `${ROUNDS} alternating rounds of ${SECONDS} s (medians) after ${WARMUP_SECONDS} s warm-up, node ${process.version}\n\n` +

@@ -34,7 +34,7 @@ export interface ColdStarts {
 }
 
 /** Spawn to the first 200 from the health route, in ms. */
-async function timeStart(name: string, launch: Launch): Promise<number> {
+export async function timeStart(name: string, launch: Launch): Promise<number> {
   const port = await freePort();
   const started = performance.now();
   const server = spawnServer(name, launch, port);
