@@ -131,7 +131,7 @@ export const settings = {
   allowedHosts: setting(
     'allowed-hosts',
     'SANDBOX_ALLOWED_HOSTS',
-    'host names a request may name in its Host header besides loopback ones, comma-separated, while the sandbox listens on a loopback address without --control-token (default: none)',
+    'host names a request may name in its Host header besides loopback ones (and, off loopback, IP addresses and single-label names), comma-separated, while no --control-token is set (default: none)',
     z
       .union([z.string(), z.array(z.string())])
       .default('')

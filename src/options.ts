@@ -25,8 +25,8 @@ export interface ConfigInput {
   /** Require header `x-sandbox-token` with this value on `/__sandbox`. Default: none, the control API is open. */
   controlToken?: string;
   /**
-   * Host names a request may name in its `Host` header besides loopback ones, while the sandbox listens on a
-   * loopback address without `controlToken`. Default: none.
+   * Host names a request may name in its `Host` header besides loopback ones (and, listening off loopback, IP
+   * addresses and single-label names such as a compose service's), while no `controlToken` is set. Default: none.
    */
   allowedHosts?: string[];
   /**

@@ -139,7 +139,7 @@ export function tokenPrompt(c: Context<AppEnv>, offer: TokenOffer | undefined): 
 export function dashboardGuard(config: Pick<Config, 'controlToken'>): MiddlewareHandler<AppEnv> {
   const token = config.controlToken;
   return async (c, next) => {
-    refuseForeignCall(c, config);
+    refuseForeignCall(c, config, { tokenForm: c.req.method === 'POST' && c.req.path === DASHBOARD_PATH });
     if (token) {
       // Before the check: the form's POST carries no token in a header or cookie yet.
       const offer = await dashboardOffer(c);

@@ -17,14 +17,22 @@ export const TOKEN_COOKIE = 'sandbox_token';
 /**
  * Refuses, by throwing, a request that may never drive the sandbox: a webhook delivery (403: behind the rule that
  * refuses a webhook URL pointing at the sandbox, a delivery that still reaches it by a name that rule cannot know,
- * a compose service name or a port mapping, cannot drive it); and without `--control-token`, a call a page of
- * another origin sent (403), or one that changes state with a body that is neither JSON nor empty (415): what a
- * cross-site form can send is neither (`controlRefusal`).
+ * a compose service name or a port mapping, cannot drive it); and a call a page of another origin may have sent on
+ * its own: without `--control-token` every call, with one every call the dashboard's cookie authenticates (a browser
+ * sends that cookie with a form of another port of the same host: same site is not same origin). Such a call from
+ * another origin is 403, and one that changes state with a body other than JSON 415 (`controlRefusal`). A call
+ * carrying the token in its header is code's (a test, curl, the handle): no page can send that header. `tokenForm`:
+ * the dashboard's own token form, a form by nature, is held to the origin rules only.
  */
-export function refuseForeignCall(c: Context<AppEnv>, config: Pick<Config, 'controlToken'>): void {
+export function refuseForeignCall(
+  c: Context<AppEnv>,
+  config: Pick<Config, 'controlToken'>,
+  { tokenForm = false }: { tokenForm?: boolean } = {},
+): void {
   if (isWebhookAgent(header(c, 'user-agent')))
     throw new ApiError(403, 'Webhook deliveries cannot call the control API');
-  if (config.controlToken) return;
+  const token = config.controlToken;
+  if (token !== undefined && !cookieAuthenticated(c, token)) return;
   const refusal = controlRefusal({
     method: c.req.method,
     host: header(c, 'host') ?? new URL(c.req.url).host,
@@ -37,8 +45,16 @@ export function refuseForeignCall(c: Context<AppEnv>, config: Pick<Config, 'cont
       c.env.incoming !== undefined,
       c.req.raw,
     ),
+    tokenForm,
   });
   if (refusal) throw refusal;
+}
+
+/** Whether the dashboard's cookie, and not the `x-sandbox-token` header, is what carries the right token. */
+function cookieAuthenticated(c: Context<AppEnv>, token: string): boolean {
+  if (header(c, 'x-sandbox-token') !== undefined) return false;
+  const cookie = getCookie(c, TOKEN_COOKIE);
+  return cookie !== undefined && secureEqual(cookie, token);
 }
 
 /** Whether the request carries `token`: the `x-sandbox-token` header, or the dashboard's cookie. */

@@ -99,8 +99,63 @@ describe('listening on 0.0.0.0 without a token', () => {
     expect(out).toContain(`  address:  0.0.0.0:${port} (open to the network)`);
   });
 
-  it('answers any Host: the user chose to expose it', async () => {
-    const res = await raw(exposed, 'GET', '/__sandbox/health', { host: 'sandbox:4010' });
-    expect(res.status).toBe(200);
+  it('answers the names a network uses (a compose service, an IP address, loopback), on every path', async () => {
+    for (const host of ['sandbox:4010', '172.17.0.2:4010', `127.0.0.1:${new URL(exposed.url).port}`]) {
+      expect((await raw(exposed, 'GET', '/__sandbox/health', { host })).status, host).toBe(200);
+      expect(
+        (
+          await raw(
+            exposed,
+            'POST',
+            '/api/v1/auth/signin',
+            { host, 'content-type': 'application/json' },
+            JSON.stringify(A.owner),
+          )
+        ).status,
+        host,
+      ).toBe(200);
+    }
+  });
+
+  it('answers a rebound name 403 on every path, the bank API and the dashboard included (DNS rebinding)', async () => {
+    const host = `attacker.example:${new URL(exposed.url).port}`;
+    for (const [method, path] of [
+      ['GET', '/__sandbox/credentials'],
+      ['POST', '/__sandbox/reset'],
+      ['GET', '/__sandbox/ui'],
+      ['GET', '/__sandbox/state'],
+      ['GET', '/api/v1/clients/business/account-details'],
+      ['GET', '/openapi.json'],
+      ['GET', '/sandboxes/any/__sandbox/credentials'],
+    ] as const) {
+      const res = await raw(exposed, method, path, { host });
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.text).not.toContain(A.secretKey);
+      expect(JSON.parse(res.text).message).toContain(
+        'a single-label name (a compose service such as sandbox)',
+      );
+    }
+  });
+
+  it('with --allowed-hosts, also that name', async () => {
+    const named = await startProcess([
+      '--in-memory',
+      '--quiet',
+      '--host',
+      '0.0.0.0',
+      '--allowed-hosts',
+      'bank.example.test',
+    ]);
+    try {
+      const { port } = new URL(named.url);
+      expect(
+        (await raw(named, 'GET', '/__sandbox/health', { host: `bank.example.test:${port}` })).status,
+      ).toBe(200);
+      expect(
+        (await raw(named, 'GET', '/__sandbox/health', { host: `other.example.test:${port}` })).status,
+      ).toBe(403);
+    } finally {
+      await stop(named);
+    }
   });
 });

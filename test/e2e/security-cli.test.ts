@@ -151,3 +151,85 @@ describe('the real process', () => {
     expect(signin.status).toBe(200);
   });
 });
+
+describe('--control-token: a call the dashboard’s cookie authenticates meets the cross-site rules (CSRF)', () => {
+  /** The dashboard's cookie, as the page takes the token: `?token=` answered 303 with it. */
+  async function cookie(): Promise<string> {
+    const res = await new Promise<{ status: number; setCookie: string }>((resolve, reject) => {
+      const url = new URL(p.url);
+      const req = request(
+        { host: url.hostname, port: url.port, path: `/__sandbox/ui?token=${TOKEN}`, agent: false },
+        (r) => {
+          r.resume();
+          resolve({ status: r.statusCode ?? 0, setCookie: String(r.headers['set-cookie'] ?? '') });
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(res.status).toBe(303);
+    return res.setCookie.split(';')[0] ?? '';
+  }
+
+  it('a form of another port of the same host is refused, and changes nothing; the page’s own calls go on', async () => {
+    const jar = await cookie();
+    const { host } = new URL(p.url);
+    const otherPort = `http://${host.split(':')[0]}:3000`;
+    const before = (await raw('GET', '/__sandbox/credentials', { 'x-sandbox-token': TOKEN })).text;
+    const form = {
+      cookie: jar,
+      host,
+      'content-type': 'application/x-www-form-urlencoded',
+      'content-length': '0',
+    };
+    const attempts: [string, string, Record<string, string>, number][] = [
+      // A <form> with no fields, posted from another port: same site, not same origin.
+      ['POST', '/__sandbox/reset', { ...form, origin: otherPort, 'sec-fetch-site': 'same-site' }, 403],
+      ['POST', '/__sandbox/reset', { ...form, origin: otherPort }, 403],
+      // The same form with no Origin (an old browser, a privacy extension): its type gives it away.
+      ['POST', '/__sandbox/reset', form, 415],
+      ['POST', `/__sandbox/clients/${A.id}/rotate-secret`, { ...form, 'content-type': 'text/plain' }, 415],
+      // A read from another port is refused too: it would be a cross-origin read of every secret.
+      ['GET', '/__sandbox/credentials', { cookie: jar, host, origin: otherPort }, 403],
+    ];
+    for (const [method, path, headers, status] of attempts) {
+      const res = await raw(method, path, headers);
+      expect(res.status, `${method} ${path} ${JSON.stringify(headers)}`).toBe(status);
+    }
+    expect((await raw('GET', '/__sandbox/credentials', { 'x-sandbox-token': TOKEN })).text).toBe(before);
+    // The dashboard's own calls: same origin, JSON or no body.
+    const own = { cookie: jar, host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin' };
+    expect((await raw('GET', '/__sandbox/credentials', own)).status).toBe(200);
+    expect(
+      (
+        await raw(
+          'POST',
+          '/__sandbox/clock/freeze',
+          { ...own, 'content-type': 'application/json' },
+          '{"frozen":false}',
+        )
+      ).status,
+    ).toBe(200);
+    // Code's calls carry the token in a header, which no page can send: no origin rule for them.
+    expect(
+      (await raw('POST', '/__sandbox/clock/freeze', { 'x-sandbox-token': TOKEN, origin: otherPort })).status,
+    ).toBe(200);
+    // The token page's own form still takes the token, with a cookie already there or not.
+    const tokenForm = `token=${TOKEN}`;
+    for (const extra of [{}, { cookie: jar }]) {
+      const res = await raw(
+        'POST',
+        '/__sandbox/ui',
+        {
+          ...extra,
+          host,
+          origin: `http://${host}`,
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': String(tokenForm.length),
+        },
+        tokenForm,
+      );
+      expect(res.status, JSON.stringify(extra)).toBe(303);
+    }
+  });
+});

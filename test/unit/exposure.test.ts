@@ -64,11 +64,41 @@ describe('hostCheck', () => {
     ]);
   });
 
-  it('checks nothing with a control token, or listening on an address other machines reach', () => {
+  it('checks nothing with a control token, on any address', () => {
     expect(check({ host: '127.0.0.1', controlToken: 't' })).toBeNull();
-    expect(check({ host: '0.0.0.0' })).toBeNull();
-    expect(check({ host: '192.168.1.20' })).toBeNull();
+    expect(check({ host: '0.0.0.0', controlToken: 't' })).toBeNull();
   });
+
+  it.each(['0.0.0.0', '::', '192.168.1.20'])(
+    'listening on %s: also IP addresses and single-label names (compose services); no other name',
+    (host) => {
+      const allowed = check({ host, allowedHosts: ['bank.internal'] });
+      if (!allowed) throw new Error('a sandbox off loopback without a token checks the Host too');
+      for (const name of [
+        'localhost:4010',
+        '127.0.0.1',
+        'sandbox:4010',
+        'bank-sandbox',
+        'Sandbox',
+        '172.17.0.2:4010',
+        '192.168.1.20',
+        '[fd00::2]:4010',
+        'bank.internal:4010',
+        undefined,
+      ])
+        expect(allowed(name), String(name)).toBe(true);
+      for (const name of [
+        'attacker.example',
+        'attacker.example:4010',
+        '172.17.0.2.nip.io',
+        'sandbox.attacker.example',
+        '-sandbox',
+        '',
+        'not a host',
+      ])
+        expect(allowed(name), name).toBe(false);
+    },
+  );
 });
 
 describe('controlRefusal', () => {
@@ -123,5 +153,23 @@ describe('controlRefusal', () => {
         /^Content-Type must be application\/json: a control call that changes state/,
       );
     }
+  });
+
+  it('refuses a form or text/plain type with no body at all (a <form> with no fields): 415', () => {
+    for (const contentType of [
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'text/plain',
+    ])
+      expect(controlRefusal(request({ contentType, hasBody: false }))?.status, contentType).toBe(415);
+    // No type and no body, or JSON with none: the way tests and the dashboard call.
+    expect(controlRefusal(request({ hasBody: false }))).toBeNull();
+    expect(controlRefusal(request({ contentType: 'application/json', hasBody: false }))).toBeNull();
+  });
+
+  it('holds the dashboard’s own token form to the origin rules only', () => {
+    const form = { contentType: 'application/x-www-form-urlencoded', hasBody: true, tokenForm: true };
+    expect(controlRefusal(request(form))).toBeNull();
+    expect(controlRefusal(request({ ...form, origin: 'http://localhost:3000' }))?.status).toBe(403);
   });
 });
