@@ -132,7 +132,6 @@ export class World implements RequestWorld {
 
   /** Stops the engines and flushes the state (the process stops): pending work stays in the state for the next start. */
   async close(): Promise<void> {
-    this.liveFeed?.close();
     this.engines.bulk.close();
     this.engines.webhooks.close();
     await this.deps.store.close();

@@ -36,7 +36,8 @@ export const businessRoutes: Route<ApiRuntime>[] = [
   route(completeBusinessRegistrationContract, async ({ deps, c, caller, actor, body }) => {
     const { user } = caller;
     if (!user) throw new ApiError(401, 'Authorization token is required');
-    await completeRegistration(deps, actor(), user, body, new URL(c.req.url).origin);
+    // The files are served back under this sandbox's own paths (an isolated one's `/sandboxes/{id}` included).
+    await completeRegistration(deps, actor(), user, body, `${new URL(c.req.url).origin}${c.env.world.prefix}`);
     return DONE;
   }),
 ];

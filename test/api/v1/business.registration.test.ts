@@ -277,6 +277,23 @@ describe('complete business registration: success and approval', () => {
     expect(pageOf(fromA1, auditEntry).data).toEqual([]);
   });
 
+  it('in an isolated sandbox, serves the files under its own paths, not the root’s', async () => {
+    const world = await sandbox.isolate();
+    try {
+      const worldHeaders = schemeA(await tokenFor(world, A.owner), A.secretKey, A.a1.id);
+      const photo = { name: 'world-only.png', bytes: PNG, type: 'image/png' };
+      expect((await register(world, worldHeaders, form(fields(), photo))).status).toBe(200);
+      const a2 = await businessOf(world, worldHeaders, A.a2.id);
+      const path = new URL(a2.photoIdUrl).pathname;
+      expect(path.startsWith(`/sandboxes/${world.id}/uploads/`)).toBe(true);
+      const served = await sandbox.app.request(path);
+      expect(new Uint8Array(await served.arrayBuffer())).toEqual(PNG);
+      expect((await sandbox.app.request(path.replace(`/sandboxes/${world.id}`, ''))).status).toBe(404);
+    } finally {
+      await world.dispose();
+    }
+  });
+
   it('accepts a JPEG photo ID without documents', async () => {
     const res = await register(
       sandbox,
