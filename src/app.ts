@@ -141,10 +141,10 @@ export function createApp(root: World, worlds: Worlds, check?: AnswerCheck) {
   );
   app.onError(answerError);
 
-  // In front of everything, around Hono: the request id and the journal (see `front`). Listening on a loopback
-  // address without a control token, a request must name the sandbox by a loopback or allowed name (a page that
-  // reached it by another name got there by DNS rebinding). Then the request's world: a path under
-  // `/sandboxes/{id}` is routed inside that sandbox, as the root would route the rest of it.
+  // In front of everything, around Hono: the request id and the journal (see `front`). Without a control token, a
+  // request must name the sandbox by a name no page can rebind (`hostCheck`: a page that reached it by another name
+  // got there by DNS rebinding), before anything else, even which sandboxes exist. Then the request's world: a path
+  // under `/sandboxes/{id}` is routed inside that sandbox, as the root would route the rest of it.
   const hostAllowed = hostCheck(config);
   const honoFetch = app.fetch;
   const dispatch: Dispatch = (request, env) => {
