@@ -13,8 +13,11 @@ import { HOST, mainJs } from './settings.js';
 const HEALTH_PATH = '/__sandbox/health';
 const START_TIMEOUT_MS = 30_000;
 
-/** How to start a server on a given port: arguments to `node` and extra environment. */
-export type Launch = (port: number) => { args: string[]; env?: Record<string, string> };
+/**
+ * How to start a server on a given port: arguments to `node`, extra environment, and what runs node (`taskset -c 1`
+ * to hold it to one core; default: node itself).
+ */
+export type Launch = (port: number) => { args: string[]; env?: Record<string, string>; runner?: string[] };
 
 export interface Server {
   name: string;
@@ -50,8 +53,15 @@ function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 export function spawnServer(name: string, launch: Launch, port: number): Server {
-  const { args, env } = launch(port);
-  const child = spawn(process.execPath, args, { env: childEnv(env), stdio: ['ignore', 'ignore', 'pipe'] });
+  const { args, env, runner = [] } = launch(port);
+  const [command = process.execPath, ...before] = [
+    ...runner,
+    ...(runner.length > 0 ? [process.execPath] : []),
+  ];
+  const child = spawn(command, [...before, ...args], {
+    env: childEnv(env),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let tail = '';
   child.on('error', (error) => {
     tail += `\n${error.message}`;

@@ -21,7 +21,7 @@
 // BENCH_SOAK_IDLE_SECONDS (20: how long the soaked process idles before its end is read),
 // BENCH_SOAK_MEMORY_LIMIT_MB (run the soak under a hard memory bound, as in a container of that size; see benchSoak),
 // BENCH_FANOUT_CLIENTS (300), BENCH_ONLY (comma-separated parts to run: cold, reads, writes, transfers, bulk, soak,
-// fanout, webhooks, worlds; default all), BENCH_BEFORE (a build of an earlier commit, its dist/main.js: the parts reads and
+// fanout, webhooks, worlds, typical; default all), BENCH_TYPICAL_TESTS (200), BENCH_BEFORE (a build of an earlier commit, its dist/main.js: the parts reads and
 // cold measure it in alternation with BENCH_MAIN in the same rounds, and add the rows "reads vs before" and "cold
 // start vs before", ours / before, whose target is to stay within 5 %). Every number must be positive.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -34,6 +34,7 @@ import { benchFanout, fanoutRows } from './parts/fanout.js';
 import { benchHooks, hooksRows } from './parts/hooks.js';
 import { benchReads, readsRows } from './parts/reads.js';
 import { benchSoak, soakRows } from './parts/soak.js';
+import { benchTypical, typicalRows } from './parts/typical.js';
 import { benchWorlds, worldsRows } from './parts/worlds.js';
 import { benchTransfers, benchWebhookWrites, transfersRows, writesRows } from './parts/writes.js';
 import { bundleApp, stopAll } from './processes.js';
@@ -50,6 +51,7 @@ const PARTS = [
   'fanout',
   'webhooks',
   'worlds',
+  'typical',
 ] as const;
 type Part = (typeof PARTS)[number];
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
@@ -69,6 +71,7 @@ const TABLE_ORDER: readonly Part[] = [
   'fanout',
   'webhooks',
   'worlds',
+  'typical',
   'cold',
 ];
 
@@ -91,6 +94,7 @@ async function main(): Promise<void> {
     if (runs('fanout')) rows.fanout = fanoutRows(await benchFanout(dir));
     if (runs('webhooks')) rows.webhooks = hooksRows(await benchHooks(dir));
     if (runs('worlds')) rows.worlds = worldsRows(await benchWorlds(dir));
+    if (runs('typical')) rows.typical = typicalRows(await benchTypical(dir));
     process.stdout.write(
       `\n${relative(root, mainJs)}${beforeJs ? ` (before: ${beforeJs})` : ''}: ${wrk ? 'wrk -t1' : 'autocannon'}, ${CONNECTIONS} connections, ` +
         `${ROUNDS} alternating rounds of ${SECONDS} s (medians) after ${WARMUP_SECONDS} s warm-up, node ${process.version}\n\n` +

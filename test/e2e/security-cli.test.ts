@@ -216,7 +216,8 @@ describe('--control-token: a call the dashboard’s cookie authenticates meets t
     ).toBe(200);
     // The token page's own form still takes the token, with a cookie already there or not.
     const tokenForm = `token=${TOKEN}`;
-    for (const extra of [{}, { cookie: jar }]) {
+    const extras: Record<string, string>[] = [{}, { cookie: jar }];
+    for (const extra of extras) {
       const res = await raw(
         'POST',
         '/__sandbox/ui',

@@ -1,0 +1,208 @@
+// Part `typical` (issue 39): a typical integration test, the same steps against the sandbox and against a bare Hono
+// app that answers each with a fixed body (bare-typical.ts), in the same rounds: a fresh client, sign in, a
+// transfer, a 10-item batch, process it, drain, read it back, verify the journal. Sequentially and with 4 workers
+// at once, and once more with each worker in an isolated sandbox of its own that it makes first. The servers run
+// on one core (taskset, where there is one), the workers in this process, with the global fetch as an app's tests
+// would.
+//
+// Reproduce: BENCH_ONLY=typical npm run bench (BENCH_TYPICAL_TESTS: tests a measured run, default 200).
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { median, rotated } from '../load.js';
+import { bare, bundleApp, type Launch, ours, type Server, startServer, stopServer } from '../processes.js';
+import { envNumber, log, ROUNDS, root } from '../settings.js';
+import { type Row, verdict } from '../table.js';
+
+const TESTS = envNumber('BENCH_TYPICAL_TESTS', 200);
+const WORKERS = 4;
+const bareSource = join(root, 'test', 'bench', 'bare-typical.ts');
+
+/** `taskset -c 1`, where taskset is: the server keeps one core, the workers the other. */
+const ONE_CORE = spawnSync('taskset', ['--version']).status === 0 ? ['taskset', '-c', '1'] : [];
+
+export interface Typical {
+  /** ms per test, sandbox and bare, and tests/s of the workers; each a median over the rounds. */
+  sequential: { ours: number; bare: number; ratio: number };
+  workers: { ours: number; bare: number; ratio: number };
+  isolated: { ours: number; bare: number; ratio: number };
+}
+
+/**
+ * One JSON request with the global `fetch` (undici, keep-alive), as an app's test suite sends it; answers the parsed
+ * body (a failure throws).
+ */
+async function send(url: string, method: string, headers: Record<string, string> = {}, body?: unknown) {
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  const res = await fetch(url, {
+    method,
+    headers: text === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+    body: text,
+  });
+  const parsed = (await res.json()) as Record<string, unknown>;
+  if (res.status >= 300)
+    throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(parsed).slice(0, 200)}`);
+  return parsed;
+}
+
+const dataOf = (body: Record<string, unknown>) => body.data as Record<string, unknown>;
+let counter = 0;
+
+/** One typical test against `base` (a sandbox's root, or an isolated sandbox's `/sandboxes/{id}`). */
+async function typicalTest(base: string): Promise<void> {
+  const n = counter++;
+  const client = dataOf(await send(`${base}/__sandbox/clients`, 'POST', {}, {}));
+  if (!Array.isArray(client?.businesses))
+    throw new Error(`no client made at ${base}: ${JSON.stringify(client)}`);
+  const [business] = client.businesses as { id: string }[];
+  const businessId = business?.id ?? '';
+  const signedIn = dataOf(
+    await send(`${base}/api/v1/auth/signin`, 'POST', {}, { email: client.email, password: client.password }),
+  );
+  const schemeA = {
+    authorization: `Bearer ${String(signedIn.accessToken)}`,
+    SECRET_KEY: String(client.secretKey),
+    businessId,
+  };
+  const schemeB = {
+    'x-api-key': String(client.publicKey),
+    'x-api-secret': String(client.secretKey),
+    businessId,
+  };
+  const transfer = (reference: string) => ({
+    amount: 100000,
+    receiverAccountNumber: '0123456789',
+    receiverBankCode: '058',
+    retrievalReference: reference,
+    narration: 'Typical test',
+  });
+  const funds = `${base}/api/v1/clients/business/customers/funds`;
+  await send(`${funds}/transfer`, 'POST', schemeA, transfer(`t-${n}`));
+  const batch = dataOf(
+    await send(`${funds}/bulk-transfer`, 'POST', schemeB, {
+      batchName: `Typical ${n}`,
+      transfers: Array.from({ length: 10 }, (_, i) => transfer(`b-${n}-${i}`)),
+    }),
+  );
+  await send(`${funds}/bulk-transfer/process`, 'POST', schemeB, { bulkTransferId: batch.id });
+  await send(`${base}/__sandbox/drain`, 'POST');
+  await send(`${funds}/bulk-transfer/${String(batch.id)}`, 'GET', schemeB);
+  await send(
+    `${base}/__sandbox/requests/verify`,
+    'POST',
+    {},
+    {
+      method: 'POST',
+      path: '/funds/transfer',
+      clientId: client.clientId,
+      exactly: 1,
+    },
+  );
+}
+
+/** ms per test of `TESTS` tests one after another. */
+async function sequential(base: string): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < TESTS; i++) await typicalTest(base);
+  return (performance.now() - started) / TESTS;
+}
+
+/**
+ * Tests per second of WORKERS workers at once, each running its share one after another; with `isolated`, each
+ * first makes an isolated sandbox of its own (that it deletes at the end), counted in its time.
+ */
+async function workers(server: Server, isolated: boolean): Promise<number> {
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: WORKERS }, async () => {
+      let base = server.url;
+      let id = '';
+      if (isolated) {
+        id = String(dataOf(await send(`${server.url}/__sandbox/sandboxes`, 'POST', {}, {})).id);
+        base = `${server.url}/sandboxes/${id}`;
+      }
+      for (let i = 0; i < TESTS / WORKERS; i++) await typicalTest(base);
+      if (isolated) await send(`${server.url}/__sandbox/sandboxes/${id}`, 'DELETE');
+    }),
+  );
+  return (TESTS / (performance.now() - started)) * 1000;
+}
+
+export async function benchTypical(dir: string): Promise<Typical> {
+  log(
+    `typical test: ${TESTS} tests a run, sequential and ${WORKERS} workers, sandbox vs bare Hono, ${ONE_CORE.length > 0 ? 'servers on one core' : 'servers unpinned (no taskset)'}`,
+  );
+  const bareBundle = await bundleApp(dir, bareSource);
+  const pinned =
+    (launch: Launch): Launch =>
+    (port) => ({ ...launch(port), runner: ONE_CORE });
+  const sandboxLaunch: Launch = (port) => {
+    const { args, env } = ours(join(dir, 'typical.json'))(port);
+    return { args: [...args, '--in-memory', '--quiet', '--bulk-item-delay', '0'], env, runner: ONE_CORE };
+  };
+  const sandbox = await startServer('sandbox (typical)', sandboxLaunch);
+  const baseline = await startServer('bare hono (typical)', pinned(bare(bareBundle)));
+  try {
+    // Warm-up: the JIT, the routers, the connections.
+    await sequential(sandbox.url);
+    await sequential(baseline.url);
+    type Kind = 'sequential' | 'workers' | 'isolated';
+    const kinds: Kind[] = ['sequential', 'workers', 'isolated'];
+    const measure = (kind: Kind, server: Server) =>
+      kind === 'sequential' ? sequential(server.url) : workers(server, kind === 'isolated');
+    const results = await rotated(
+      kinds.flatMap(
+        (kind) =>
+          [
+            [kind, sandbox],
+            [kind, baseline],
+          ] as const,
+      ),
+      ROUNDS,
+      ([kind, server]) => measure(kind, server),
+      (round, r) => log(`  round ${round + 1}: ${r.map((x) => (x[round] ?? 0).toFixed(1)).join(' / ')}`),
+    );
+    const pair = (i: number, perTest: boolean) => {
+      const a = results[i * 2] ?? [];
+      const b = results[i * 2 + 1] ?? [];
+      // A ratio above 1 nowhere: bare / ours in time per test, ours / bare in tests per second.
+      const ratios = a.map((x, k) => (perTest ? (b[k] ?? Number.NaN) / x : x / (b[k] ?? Number.NaN)));
+      return { ours: median(a), bare: median(b), ratio: median(ratios) };
+    };
+    return { sequential: pair(0, true), workers: pair(1, false), isolated: pair(2, false) };
+  } finally {
+    await stopServer(sandbox);
+    await stopServer(baseline);
+  }
+}
+
+const REPRODUCE = 'BENCH_ONLY=typical npm run bench';
+
+export function typicalRows(t: Typical): Row[] {
+  return [
+    [
+      `typical test, sequential: ms per test (baseline: bare Hono, the same round trips; ${REPRODUCE})`,
+      `${t.sequential.ours.toFixed(1)} ms`,
+      `${t.sequential.bare.toFixed(1)} ms`,
+      t.sequential.ratio.toFixed(2),
+      '≥ 0.60',
+      verdict(t.sequential.ratio >= 0.6),
+    ],
+    [
+      `typical test, ${WORKERS} workers: tests/s (baseline: bare Hono)`,
+      t.workers.ours.toFixed(0),
+      t.workers.bare.toFixed(0),
+      t.workers.ratio.toFixed(2),
+      '≥ 0.60',
+      verdict(t.workers.ratio >= 0.6),
+    ],
+    [
+      `typical test, ${WORKERS} workers each in an isolated sandbox it makes first: tests/s (baseline: bare Hono)`,
+      t.isolated.ours.toFixed(0),
+      t.isolated.bare.toFixed(0),
+      t.isolated.ratio.toFixed(2),
+      '',
+      '',
+    ],
+  ];
+}
