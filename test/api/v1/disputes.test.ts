@@ -120,7 +120,7 @@ describe('disputes', () => {
   });
 
   it.each([
-    ['a description of spaces', { description: '     ' }, 'description'],
+    ['an empty description', { description: '' }, 'description'],
     ['no description', { description: undefined }, 'description'],
     ['no transactionId', { transactionId: undefined }, 'transactionId'],
   ])('answers 400 to %s', async (_label, change, field) => {
