@@ -128,5 +128,14 @@ export async function loadFixtures(dir: string): Promise<Fixtures> {
     }
     out[name] = parsed.data;
   }
-  return out as Fixtures;
+  const fixtures = out as Fixtures;
+  // A biller is a bank a transfer can reach (contract, section 3): one the bank list lacks could be enabled and
+  // then not paid.
+  const banks = new Set(fixtures.banks.banks.map((b) => b.code));
+  const stray = fixtures.billers.findIndex((code) => !banks.has(code));
+  if (stray >= 0)
+    throw new FixtureError(
+      `fixture ${join(dir, 'billers.json')}: ${stray}: ${fixtures.billers[stray]} is not a bank code of banks.json`,
+    );
+  return fixtures;
 }

@@ -1,7 +1,10 @@
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isValidNuban } from '../../src/domain/nuban.js';
 import { currentStateDocument } from '../../src/domain/records.js';
-import { embeddedFixturesDir, loadFixtures } from '../../src/store/fixtures.js';
+import { embeddedFixturesDir, FixtureError, loadFixtures } from '../../src/store/fixtures.js';
 import { buildInitialState } from '../../src/store/seed.js';
 
 describe('fixtures and seeding', async () => {
@@ -42,5 +45,23 @@ describe('fixtures and seeding', async () => {
       expect(cu.dateCreated).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     }
     expect(fixtures.states).toHaveLength(37);
+  });
+
+  it('lists only billers that are bank codes: the docs example’s 076 among them, a stray code refused by name', async () => {
+    const banks = new Set(fixtures.banks.banks.map((b) => b.code));
+    expect(fixtures.billers).toContain('076');
+    expect(fixtures.billers.filter((code) => !banks.has(code))).toEqual([]);
+    const dir = await mkdtemp(join(tmpdir(), 'fixtures-'));
+    try {
+      await cp(embeddedFixturesDir, dir, { recursive: true });
+      await writeFile(join(dir, 'billers.json'), JSON.stringify(['044', '999']));
+      const refused = loadFixtures(dir);
+      await expect(refused).rejects.toThrow(FixtureError);
+      await expect(refused).rejects.toThrow(
+        `${join(dir, 'billers.json')}: 1: 999 is not a bank code of banks.json`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
