@@ -32,7 +32,10 @@ export function failures(op: RouteContract, api: boolean): Map<number, string[]>
     add(400, 'Validation failed: `message` names the first bad field, `errors` each one');
   if (op.body) {
     add(400, '`Malformed JSON body`');
-    add(413, '`Request body too large`');
+    // A route whose bound says what is too large in its own terms answers 400, never 413 (its status does not
+    // depend on the settings, which only size the bound).
+    if (op.bodyLimit?.({ bodyLimit: 0, uploadLimit: 0, importLimit: 0 }).status !== 400)
+      add(413, '`Request body too large`');
     add(415, '`Content-Type must be application/json`');
   }
   const scheme = op.auth.scheme;

@@ -183,7 +183,7 @@ export function mountRoutes<R extends { deps: Deps }>(
       handlers.push(scenarios ? (c) => scenarioFirst(c, deps, path, handle) : handle);
     } else {
       const bound = route.bodyLimit?.(deps.config) ?? { bytes: deps.config.bodyLimit };
-      const limited = limit(bound.bytes, bound.message);
+      const limited = limit(bound.bytes, bound.message, bound.status, bound.field);
       handlers.push(
         scenarios ? (c, next) => scenarioFirst(c, deps, path, () => limited(c, next)) : limited,
         handle,

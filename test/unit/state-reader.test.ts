@@ -121,7 +121,7 @@ describe('readStateDocument', () => {
     const res = await outcome(() => readStateDocument(JSON.stringify(doc), isState));
     expect(res).toEqual({ status: 400, malformed: false });
     await expect(readStateDocument(JSON.stringify(doc), isState)).rejects.toThrow(
-      /^collections\.customers\.2\.nuban is invalid/,
+      /^collections\.customers\[2\]\.nuban is invalid/,
     );
     const { meta: _meta, ...withoutMeta } = exported.collections;
     await expect(
@@ -244,7 +244,9 @@ describe('readStateDocument: a document an earlier version wrote', () => {
     doc.collections.payouts = [neither];
     const res = await outcome(() => readStateDocument(JSON.stringify(doc), isState));
     expect(res).toEqual({ status: 400, malformed: false });
-    await expect(readStateDocument(JSON.stringify(doc), isState)).rejects.toThrow(/^collections\.payouts\.0/);
+    await expect(readStateDocument(JSON.stringify(doc), isState)).rejects.toThrow(
+      /^collections\.payouts\[0\]/,
+    );
   });
 });
 

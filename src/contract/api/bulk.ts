@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { idText, text } from '../../domain/fields.js';
+import { idText, MAX_TEXT, text } from '../../domain/fields.js';
 import { canonicalId } from '../../domain/ids.js';
 import { pageQuery } from '../../domain/pagination.js';
 import { bulkStatus, itemStatus } from '../../domain/statuses.js';
@@ -14,6 +14,28 @@ export const createBulkBody = z.object({
   batchName: text(),
   transfers: z.array(transferBody).min(1).max(MAX_BATCH_ITEMS),
 });
+
+/**
+ * The bound on a batch's body: 10 000 transfers whose every field is as long as it may be (the amount as a string of
+ * the largest safe integer, a 6-digit bank code, references and narrations of `MAX_TEXT` characters), as compact
+ * JSON, and a mebibyte for spaces between them. Every batch that may be accepted fits (contract, section 4), so a
+ * body past it holds more than any batch may: it is answered 400 naming the limit of 10 000, as a batch of 10 001
+ * transfers is, not 413.
+ */
+export const BULK_BODY_BYTES = (() => {
+  const longest = JSON.stringify({
+    amount: String(Number.MAX_SAFE_INTEGER),
+    receiverAccountNumber: '0'.repeat(10),
+    receiverBankCode: '0'.repeat(6),
+    retrievalReference: 'x'.repeat(MAX_TEXT),
+    narration: 'x'.repeat(MAX_TEXT),
+  });
+  const frame = JSON.stringify({ batchName: 'x'.repeat(MAX_TEXT), transfers: [] });
+  // ASCII: a character is a byte.
+  return MAX_BATCH_ITEMS * (longest.length + 1) + frame.length + 1_048_576;
+})();
+
+export const TOO_MANY_TRANSFERS = `A bulk transfer takes at most ${MAX_BATCH_ITEMS} transfers: this body is larger than ${MAX_BATCH_ITEMS} transfers of the longest fields can be (${BULK_BODY_BYTES} bytes)`;
 export type CreateBulkInput = z.infer<typeof createBulkBody>;
 
 const bulkTransferId = z.uuid().overwrite(canonicalId);
@@ -112,15 +134,22 @@ export const createBulkTransferContract = contract({
     sandbox: 'the method, path and payload (the spec shows none; no docs page)',
   },
   body: createBulkBody,
-  // A batch of 10 000 transfers is a few MB of JSON.
-  bodyLimit: () => ({ bytes: 32 * 1_048_576 }),
+  bodyLimit: () => ({
+    bytes: BULK_BODY_BYTES,
+    message: TOO_MANY_TRANSFERS,
+    status: 400,
+    field: { field: 'transfers', message: `must have at most ${MAX_BATCH_ITEMS} items` },
+  }),
   example: { batchName: 'Payroll November', transfers: [transferExample] },
   warns: [
     'items whose `receiverAccountNumber` has a NUBAN check digit wrong for its `receiverBankCode` (one warning for the batch, naming the first): production would fail those items',
   ],
   responses: {
     201: reply('Bulk transfer created successfully', bulkTransferWithItems),
-    400: '`transfers.N.receiverBankCode: Invalid bank code`, a `retrievalReference` twice in the batch',
+    400: [
+      'More than 10 000 transfers (`transfers must have at most 10000 items`), or a body larger than 10 000 transfers of the longest fields can be, whatever it holds',
+      'An item with a malformed field (`transfers[N].receiverAccountNumber`…), an unknown bank code (`transfers[N].receiverBankCode: Invalid bank code`) or a `retrievalReference` twice in the batch: nothing is created',
+    ],
     503: PROVIDER_OUTAGE_CAUSE,
   },
 });
