@@ -49,6 +49,22 @@ const fixtureSchemas = {
     }),
   }),
   roles: z.array(z.object({ id: z.string(), name: roleName })).length(3),
+  /**
+   * The BVN register's known people (`POST /clients/business/validate-bvn`); any other BVN names a person drawn
+   * from the seed. Optional: a fixtures folder written before it existed has none.
+   */
+  bvns: z
+    .array(
+      z.object({
+        bvn: digits(11),
+        firstName: z.string().min(1),
+        lastName: z.string().min(1),
+        otherNames: z.string(),
+        phoneNumber: z.string().min(1),
+        dob: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD'),
+      }),
+    )
+    .default([]),
   states: z.array(z.object({ id: z.string(), name: z.string() })).min(1),
   clients: z.array(
     z.object({
@@ -110,6 +126,9 @@ export class FixtureError extends SandboxError {
   }
 }
 
+/** The fixture files a folder may leave out (added since folders of one's own were first written). */
+const OPTIONAL = new Set(['bvns']);
+
 /** Reads and validates every fixture file of `dir`; a bad file fails with its name and the bad field. */
 export async function loadFixtures(dir: string): Promise<Fixtures> {
   const out = {} as Record<string, unknown>;
@@ -117,7 +136,7 @@ export async function loadFixtures(dir: string): Promise<Fixtures> {
     const file = join(dir, `${name}.json`);
     let raw: unknown;
     try {
-      raw = JSON.parse(await readFile(file, 'utf8'));
+      raw = OPTIONAL.has(name) && !existsSync(file) ? undefined : JSON.parse(await readFile(file, 'utf8'));
     } catch (error) {
       throw new FixtureError(`fixture ${file}: ${(error as Error).message}`);
     }

@@ -418,7 +418,6 @@ describe('POST /__sandbox/bulk-transfers/:id/reprocess', () => {
     it.each([
       ['itemId a number', { itemId: 5 }],
       ['itemId an empty string', { itemId: '' }],
-      ['itemId blank', { itemId: '   ' }],
       ['itemId null', { itemId: null }],
     ])('answers 400 to %s and changes nothing', async (_label, body) => {
       const res = await reprocess(sandbox, settled.id, body);

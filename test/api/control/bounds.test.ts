@@ -2,6 +2,7 @@
 // credentials), and the one that cannot be (the state export) is streamed a chunk at a time.
 
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createdBusiness } from '../../../src/contract/api/business.js';
 import { credentials } from '../../../src/contract/control/clients.js';
 import { ledger } from '../../../src/contract/control/money.js';
 import { outboxMessage } from '../../../src/contract/control/outbox.js';
@@ -57,7 +58,7 @@ describe('GET /__sandbox/outbox', () => {
       const res = await call(sandbox, 'POST', '/__sandbox/clients', { body: { name: `Outbox ${i}` } });
       expect(res.status).toBe(201);
     }
-    // A new business's BVN one-time password lands in the outbox: 105 of them.
+    // A BVN validated for a new business sends its one-time password to the outbox: 105 of them.
     const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey);
     for (let i = 0; i < 105; i++) {
       const made = await call(sandbox, 'POST', '/api/v1/clients/business', {
@@ -65,6 +66,11 @@ describe('GET /__sandbox/outbox', () => {
         body: { businessName: `Outbox Business ${i}`, countryId: 'NG', isNewBusiness: true },
       });
       expect(made.status).toBe(201);
+      const validated = await call(sandbox, 'POST', '/api/v1/clients/business/validate-bvn', {
+        headers,
+        body: { bvn: '12345678901', businessId: dataOf(made, createdBusiness).business.id },
+      });
+      expect(validated.status).toBe(200);
     }
     const first = pageOf(await call(sandbox, 'GET', '/__sandbox/outbox?type=bvn_otp'), outboxMessage);
     expect(first.data).toHaveLength(100);

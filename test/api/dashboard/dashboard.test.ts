@@ -1236,11 +1236,12 @@ describe('GET /__sandbox/ui/events, the new sections', () => {
     const sandbox = await sandboxFor();
     const headers = await ownerHeaders(sandbox);
     const events = await steppedEvents(sandbox);
-    const created = await call(sandbox, 'POST', '/api/v1/clients/business', {
+    // The registration OTP is sent when a BVN is validated for a business.
+    const validated = await call(sandbox, 'POST', '/api/v1/clients/business/validate-bvn', {
       headers,
-      body: { businessName: 'Dashboard Exports', countryId: 'NG', isNewBusiness: true },
+      body: { bvn: '12345678901', businessId: A.a2.id },
     });
-    expect(created.status).toBe(201);
+    expect(validated.status).toBe(200);
     const invitee = 'dash.viewer@adebayo.test';
     const invited = await call(sandbox, 'POST', MEMBERS, {
       headers,

@@ -2,7 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../../fixtures/banks.json' with { type: 'json' };
 import fees from '../../../fixtures/fees.json' with { type: 'json' };
 import { MAX_LIFETIME_SECONDS } from '../../../src/config.js';
-import { singleUseAccount, virtualAccount } from '../../../src/contract/api/virtual-accounts.js';
+import {
+  singleUseAccount,
+  suspenseTransaction,
+  virtualAccount,
+} from '../../../src/contract/api/virtual-accounts.js';
 import { clock } from '../../../src/contract/control/clock.js';
 import { paymentReceived } from '../../../src/contract/control/incoming-payments.js';
 import {
@@ -512,5 +516,154 @@ describe('incoming payments to multi-use accounts', () => {
     expect(late.status).toBe(409);
     expect(late.body.message).toBe('This temporal virtual account has expired');
     expect((await pay(permanent, 3000)).status).toBe(201);
+  });
+});
+
+describe('suspense account transactions', () => {
+  const SUSPENSE = '/api/v1/clients/business/virtual-account';
+  let sandbox: Sandbox;
+  let headers: Record<string, string>;
+  let headersB: Record<string, string>;
+  let permanent = '';
+  let singleUse = '';
+  const references: string[] = [];
+  beforeAll(async () => {
+    sandbox = await createSandbox({ inMemory: true, log: () => undefined }, { now: () => NOW });
+    headers = await ownerHeaders(sandbox);
+    headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
+    const opened = await call(sandbox, 'POST', VIRTUAL, {
+      headers,
+      body: { firstName: 'Dayo', lastName: 'Ola', type: 'permanent', reference: 'suspense-p' },
+    });
+    permanent = dataOf(opened, virtualAccount).accountNumber;
+    const once = await call(sandbox, 'POST', SINGLE_USE, {
+      headers,
+      body: { firstName: 'Kemi', lastName: 'Obi', refCode: 'suspense-s', amount: 7500, duration: 600 },
+    });
+    singleUse = dataOf(once, singleUseAccount).accountNumber;
+    const payments = [
+      {
+        accountNumber: permanent,
+        amount: 500000,
+        payerAccountNumber: '0123456789',
+        narration: 'Order 12345',
+      },
+      { accountNumber: permanent, amount: 20_000_000 },
+      { accountNumber: singleUse, amount: 7500, payerAccountNumber: '0987654321', narration: 'Invoice 7' },
+    ];
+    for (const body of payments) {
+      const paid = await call(sandbox, 'POST', '/__sandbox/incoming-payments', { body });
+      expect(paid.status).toBe(201);
+      references.push(dataOf(paid, paymentReceived).transactionReference);
+      // Each a millisecond after the last, so that newest first is an order of time too.
+      expect((await call(sandbox, 'POST', '/__sandbox/clock/advance', { body: { ms: 1 } })).status).toBe(200);
+    }
+    // A transfer is no payment received: it is not listed.
+    const sent = await call(sandbox, 'POST', '/api/v1/clients/business/customers/funds/transfer', {
+      headers,
+      body: {
+        amount: 1000,
+        receiverAccountNumber: '0123456789',
+        receiverBankCode: '058',
+        retrievalReference: 'suspense-out',
+        narration: 'Out',
+      },
+    });
+    expect(sent.status).toBe(200);
+  });
+  const list = async (query = '', h: Record<string, string> = headers) => {
+    const res = await call(sandbox, 'GET', `${SUSPENSE}${query}`, { headers: h });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe('Transactions retrieved successfully');
+    return pageOf(res, suspenseTransaction);
+  };
+  const charge = (amount: number) =>
+    Math.min(Math.floor((amount * fees.incoming.rateBasisPoints) / 10_000), fees.incoming.cap);
+
+  it("lists every payment the business's virtual accounts received, single-use included, newest first, with the page's nine fields as text", async () => {
+    const { data, pagination } = await list();
+    expect(pagination).toMatchObject({ totalCount: 3, limit: 10, lastPage: 1 });
+    expect(data).toEqual([
+      {
+        recipientAccountNumber: singleUse,
+        transactionId: references[2],
+        amount: '7500',
+        transactionCharge: String(charge(7500)),
+        totalAmount: String(7500 + charge(7500)),
+        payerAccountNumber: '0987654321',
+        reason: 'Invoice 7',
+        date: new Date(NOW + 2).toISOString(),
+        refundStatus: 'none',
+      },
+      {
+        recipientAccountNumber: permanent,
+        transactionId: references[1],
+        amount: '20000000',
+        transactionCharge: String(charge(20_000_000)),
+        totalAmount: String(20_000_000 + charge(20_000_000)),
+        // The payment named no payer account.
+        payerAccountNumber: '',
+        reason: 'Transfer to Dayo Ola',
+        date: new Date(NOW + 1).toISOString(),
+        refundStatus: 'none',
+      },
+      {
+        recipientAccountNumber: permanent,
+        transactionId: references[0],
+        amount: '500000',
+        transactionCharge: String(charge(500000)),
+        totalAmount: String(500000 + charge(500000)),
+        payerAccountNumber: '0123456789',
+        reason: 'Order 12345',
+        date: new Date(NOW).toISOString(),
+        refundStatus: 'none',
+      },
+    ]);
+    // The cap of the incoming charge shows: 0.5% of ₦200,000 is over it.
+    expect(data[1]?.transactionCharge).toBe(String(fees.incoming.cap));
+  });
+
+  it('pages with page and limit', async () => {
+    const second = await list('?page=2&limit=2');
+    expect(second.data.map((t) => t.transactionId)).toEqual([references[0]]);
+    expect(second.pagination).toMatchObject({
+      totalCount: 3,
+      hasPreviousPage: true,
+      previousPage: 1,
+      lastPage: 2,
+    });
+  });
+
+  it.each(['page=0', 'limit=0', 'limit=ten'])('answers 400 to %s', async (query) => {
+    const res = await call(sandbox, 'GET', `${SUSPENSE}?${query}`, { headers });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([expect.objectContaining({ field: query.split('=')[0] })]);
+  });
+
+  it("shows nothing of another business's payments: A2's list and B's are empty", async () => {
+    expect((await list('', { ...headers, businessId: A.a2.id })).data).toEqual([]);
+    expect((await list('', headersB)).data).toEqual([]);
+    const foreign = await call(sandbox, 'GET', SUSPENSE, { headers: { ...headers, businessId: B.b1.id } });
+    expect(foreign.status).toBe(401);
+  });
+
+  it('gives each payment a transactionId a dispute takes', async () => {
+    const [newest] = (await list()).data;
+    const res = await call(sandbox, 'POST', '/api/v1/clients/business/disputes', {
+      headers,
+      body: { transactionId: newest?.transactionId, description: 'The payer asks for a refund' },
+    });
+    expect(res.status).toBe(201);
+    // Not from another client's business.
+    const fromB = await call(sandbox, 'POST', '/api/v1/clients/business/disputes', {
+      headers: headersB,
+      body: { transactionId: references[0], description: 'Not mine' },
+    });
+    expect(fromB.status).toBe(404);
+  });
+
+  it('is read by every role', async () => {
+    const viewer = schemeA(await tokenFor(sandbox, A.viewer), A.secretKey, A.a1.id);
+    expect((await list('', viewer)).data).toHaveLength(3);
   });
 });
