@@ -76,6 +76,32 @@ const fixtureSchemas = {
       createdAt: z.iso.datetime(),
       owner: userFixture,
       members: z.array(userFixture.extend({ role: roleName })),
+      /** Its payout accounts (the client's, whichever business shows them); none when left out. */
+      payouts: z
+        .array(
+          z.object({
+            id: z.string(),
+            accountName: z.string().min(1),
+            accountNumber: digits(10),
+            bankCode,
+            bankName: z.string().min(1),
+          }),
+        )
+        .default([]),
+      /** Audit entries of the records above, written by one of its users (`email`); none when left out. */
+      audits: z
+        .array(
+          z.object({
+            id: z.string(),
+            businessId: z.string().nullable(),
+            email: z.email(),
+            action: z.string().min(1),
+            type: z.string().min(1),
+            date: z.iso.datetime(),
+            ipAddress: z.string(),
+          }),
+        )
+        .default([]),
       businesses: z.array(
         z.object({
           id: z.string(),
@@ -90,6 +116,78 @@ const fixtureSchemas = {
           stateId: z.string(),
           /** How many customers to generate with the seeded faker. */
           customers: z.number().int().nonnegative(),
+          /**
+           * Virtual accounts it has, and payments they received before the state began (the ledger's first
+           * entries, each with a webhook delivery, `skipped` as the client has no webhook URL): the suspense
+           * account's history, and a `transactionId` the documents' examples name. `balance` is the balance after
+           * them; the opening balance is what it was before.
+           */
+          virtualAccounts: z
+            .array(
+              z.object({
+                id: z.string(),
+                accountNumber: digits(10),
+                firstName: z.string().min(1),
+                lastName: z.string().min(1),
+                type: z.enum(['permanent', 'temporal']),
+                reference: z.string().min(1),
+                systemRef: z.string().min(1),
+                createdAt: z.iso.datetime(),
+              }),
+            )
+            .default([]),
+          payments: z
+            .array(
+              z.object({
+                transactionReference: z.string().min(1),
+                accountNumber: digits(10),
+                amount: z.number().int().positive(),
+                accountName: z.string().min(1),
+                payerAccountNumber: digits(10),
+                payerBankCode: bankCode,
+                narration: z.string().min(1),
+                at: z.iso.datetime(),
+              }),
+            )
+            .default([]),
+          /** Open disputes on its payments. */
+          disputes: z
+            .array(
+              z.object({
+                id: z.string(),
+                transactionId: z.string(),
+                description: z.string().min(1),
+                dateCreated: z.iso.datetime(),
+              }),
+            )
+            .default([]),
+          /** Batches already run: each item `failed` (no money moved), so the batch is `failed`. */
+          bulkTransfers: z
+            .array(
+              z.object({
+                id: z.string(),
+                bulkReference: z.string(),
+                batchName: z.string().min(1),
+                createdAt: z.iso.datetime(),
+                items: z
+                  .array(
+                    z.object({
+                      id: z.string(),
+                      amount: z.number().int().positive(),
+                      receiverAccountNumber: digits(10),
+                      receiverBankCode: bankCode,
+                      retrievalReference: z.string().min(1),
+                      narration: z.string().min(1),
+                      transactionReference: z.string().min(1),
+                      errorCode: z.string().min(1),
+                      errorMessage: z.string().min(1),
+                      processedAt: z.iso.datetime(),
+                    }),
+                  )
+                  .min(1),
+              }),
+            )
+            .default([]),
           /** Its subscription plans (`GET /clients/business/subscriptions`); none when left out. */
           subscriptions: z
             .array(

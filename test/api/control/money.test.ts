@@ -302,8 +302,9 @@ describe('state import keeps the invariants across records', () => {
     expect(refused.body.message).toMatch(/belongs to no business/);
 
     const miscounted = structuredClone(before);
-    const batch = miscounted.collections.bulkTransfers[0];
-    if (!batch) throw new Error('there is a batch');
+    const batchId = dataOf(created, bulkTransferWithItems).id;
+    const batch = miscounted.collections.bulkTransfers.find((b) => b.id === batchId);
+    if (!batch) throw new Error('there is the batch made here');
     batch.completedItems = 0;
     const refused2 = await call(sandbox, 'PUT', '/__sandbox/state', { body: miscounted });
     expect(refused2.status).toBe(400);

@@ -616,7 +616,8 @@ describe('GET /__sandbox/ui: ?client=, folding, empty lists, escaping in the new
 
   it('says what to do in each list a fresh sandbox has nothing in', async () => {
     const sandbox = await sandboxFor();
-    const html = await page(sandbox);
+    // Client B's view: the fixtures give B no batch, delivery, message or dispute (A1 has a batch and a dispute).
+    const html = await page(sandbox, {}, `?client=${B.id}`);
     for (const [id, words] of [
       ['batches', 'No bulk transfers yet. Your app creates one with POST '],
       ['deliveries', 'No webhook deliveries yet. Send an incoming payment'],

@@ -10,6 +10,7 @@ import {
   bulkTransfer,
   bulkTransferWithItems,
 } from '../../../src/contract/api/bulk.js';
+import { fixture } from '../../../src/contract/examples.js';
 import { MAX_TEXT } from '../../../src/domain/fields.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox.js';
 import { dataOf, type PageView, pageOf } from '../../support/answers.js';
@@ -371,24 +372,28 @@ describe('list bulk transfers', () => {
 
   it('lists the batches of the business, newest first, without items, with the pagination object', async () => {
     const { data, pagination } = await list(sandbox);
-    expect(data.map((b) => b.batchName)).toEqual(['Third', 'Second', 'First']);
-    expect(data.map((b) => b.id)).toEqual([...created].reverse().map((b) => b.id));
+    // The fixtures' batch of A1 (`failed`, made before the others) is the oldest.
+    expect(data.map((b) => b.batchName)).toEqual(['Third', 'Second', 'First', 'Payroll October']);
+    expect(data.slice(0, 3).map((b) => b.id)).toEqual([...created].reverse().map((b) => b.id));
+    expect(data[3]).toMatchObject({ id: fixture.batch, status: 'failed', totalItems: 1, failedItems: 1 });
     for (const summary of data) {
       expect(Object.keys(summary).sort()).toEqual(BATCH_KEYS);
       expect(summary).not.toHaveProperty('items');
+    }
+    for (const summary of data.slice(0, 3)) {
       const full = created.find((b) => b.id === summary.id);
       const { items: _items, ...withoutItems } = full ?? { items: [] };
       expect(summary).toEqual(withoutItems);
     }
-    expect(pagination).toEqual(onePage(3, 10));
+    expect(pagination).toEqual(onePage(4, 10));
   });
 
   it('pages with page and limit', async () => {
     const first = await list(sandbox, keysA1, '?page=1&limit=2');
     expect(first.data.map((b) => b.batchName)).toEqual(['Third', 'Second']);
-    expect(first.pagination).toEqual(pageAt(1, { totalCount: 3, limit: 2, lastPage: 2 }));
+    expect(first.pagination).toEqual(pageAt(1, { totalCount: 4, limit: 2, lastPage: 2 }));
     const second = await list(sandbox, keysA1, '?page=2&limit=2');
-    expect(second.data.map((b) => b.batchName)).toEqual(['First']);
+    expect(second.data.map((b) => b.batchName)).toEqual(['First', 'Payroll October']);
     expect(second.pagination).toMatchObject({ hasNextPage: false, hasPreviousPage: true, previousPage: 1 });
   });
 

@@ -13,6 +13,7 @@ import {
   type VirtualAccountView as ControlVirtualAccountView,
   virtualAccount as controlVirtualAccount,
 } from '../../../src/contract/control/virtual-accounts.js';
+import { fixture } from '../../../src/contract/examples.js';
 import { isValidNuban } from '../../../src/domain/nuban.js';
 import { createSandbox, type Sandbox } from '../../../src/sandbox.js';
 import { dataOf, pageOf } from '../../support/answers.js';
@@ -521,6 +522,8 @@ describe('incoming payments to multi-use accounts', () => {
 
 describe('suspense account transactions', () => {
   const SUSPENSE = '/api/v1/clients/business/virtual-account';
+  /** After the payments the fixtures give A1 (June 2025). */
+  const LATER = Date.parse('2026-03-01T09:00:00.000Z');
   let sandbox: Sandbox;
   let headers: Record<string, string>;
   let headersB: Record<string, string>;
@@ -528,7 +531,7 @@ describe('suspense account transactions', () => {
   let singleUse = '';
   const references: string[] = [];
   beforeAll(async () => {
-    sandbox = await createSandbox({ inMemory: true, log: () => undefined }, { now: () => NOW });
+    sandbox = await createSandbox({ inMemory: true, log: () => undefined }, { now: () => LATER });
     headers = await ownerHeaders(sandbox);
     headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
     const opened = await call(sandbox, 'POST', VIRTUAL, {
@@ -582,8 +585,23 @@ describe('suspense account transactions', () => {
 
   it("lists every payment the business's virtual accounts received, single-use included, newest first, with the page's nine fields as text", async () => {
     const { data, pagination } = await list();
-    expect(pagination).toMatchObject({ totalCount: 3, limit: 10, lastPage: 1 });
-    expect(data).toEqual([
+    // Three made here, then the two the fixtures give A1, the oldest.
+    expect(pagination).toMatchObject({ totalCount: 5, limit: 10, lastPage: 1 });
+    expect(data.slice(3)).toEqual([
+      {
+        recipientAccountNumber: '9000000010',
+        transactionId: fixture.payment,
+        amount: '1250000',
+        transactionCharge: String(charge(1_250_000)),
+        totalAmount: String(1_250_000 + charge(1_250_000)),
+        payerAccountNumber: '0123456785',
+        reason: 'Order 7781',
+        date: '2025-06-02T14:30:00.000Z',
+        refundStatus: 'none',
+      },
+      expect.objectContaining({ transactionId: fixture.disputedPayment, date: '2025-06-01T10:00:00.000Z' }),
+    ]);
+    expect(data.slice(0, 3)).toEqual([
       {
         recipientAccountNumber: singleUse,
         transactionId: references[2],
@@ -592,7 +610,7 @@ describe('suspense account transactions', () => {
         totalAmount: String(7500 + charge(7500)),
         payerAccountNumber: '0987654321',
         reason: 'Invoice 7',
-        date: new Date(NOW + 2).toISOString(),
+        date: new Date(LATER + 2).toISOString(),
         refundStatus: 'none',
       },
       {
@@ -604,7 +622,7 @@ describe('suspense account transactions', () => {
         // The payment named no payer account.
         payerAccountNumber: '',
         reason: 'Transfer to Dayo Ola',
-        date: new Date(NOW + 1).toISOString(),
+        date: new Date(LATER + 1).toISOString(),
         refundStatus: 'none',
       },
       {
@@ -615,7 +633,7 @@ describe('suspense account transactions', () => {
         totalAmount: String(500000 + charge(500000)),
         payerAccountNumber: '0123456789',
         reason: 'Order 12345',
-        date: new Date(NOW).toISOString(),
+        date: new Date(LATER).toISOString(),
         refundStatus: 'none',
       },
     ]);
@@ -625,12 +643,12 @@ describe('suspense account transactions', () => {
 
   it('pages with page and limit', async () => {
     const second = await list('?page=2&limit=2');
-    expect(second.data.map((t) => t.transactionId)).toEqual([references[0]]);
+    expect(second.data.map((t) => t.transactionId)).toEqual([references[0], fixture.payment]);
     expect(second.pagination).toMatchObject({
-      totalCount: 3,
+      totalCount: 5,
       hasPreviousPage: true,
       previousPage: 1,
-      lastPage: 2,
+      lastPage: 3,
     });
   });
 
@@ -664,6 +682,6 @@ describe('suspense account transactions', () => {
 
   it('is read by every role', async () => {
     const viewer = schemeA(await tokenFor(sandbox, A.viewer), A.secretKey, A.a1.id);
-    expect((await list('', viewer)).data).toHaveLength(3);
+    expect((await list('', viewer)).data).toHaveLength(5);
   });
 });
