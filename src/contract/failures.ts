@@ -54,8 +54,7 @@ export function failures(op: RouteContract, api: boolean): Map<number, string[]>
     add(404, '`Business not found`: the `businessId` is unknown or another client’s');
   if (adminOnly(op)) add(403, 'Only the Admin role may do this (Manager, Viewer)');
   else if (scheme === 'A' && op.method !== 'get') add(403, 'The Viewer role only reads');
-  if (api) add(400, '`x-sandbox-scenario` names no ready scenario');
-  else {
+  if (!api) {
     add(401, '`x-sandbox-token is missing or wrong` (only with `--control-token`)');
     add(403, '`Webhook deliveries cannot call the control API`: the request has their `user-agent`');
     add(

@@ -143,6 +143,8 @@ export interface RouteContract {
    */
   bodyLimit?: (settings: BodySettings) => BodyBound;
   example?: unknown;
+  /** The error statuses at which a browser (`accept` with `text/html`) gets an HTML page instead of the envelope. */
+  htmlErrors?: readonly number[];
   /** When the route answers with an `x-sandbox-warning` (production would refuse what it accepted), one per line. */
   warns?: readonly string[];
   responses: Responses;

@@ -3,7 +3,7 @@ import { idText, MAX_TEXT, text } from '../../domain/fields.js';
 import { canonicalId } from '../../domain/ids.js';
 import { pageQuery } from '../../domain/pagination.js';
 import { bulkStatus, itemStatus } from '../../domain/statuses.js';
-import { PROVIDER_OUTAGE_CAUSE, transferExample } from '../examples.js';
+import { fixture, PROVIDER_OUTAGE_CAUSE, transferExample } from '../examples.js';
 import { contract, lazy, page, reply } from '../kit.js';
 import { isoDate, kobo } from '../wire.js';
 import { transferBody } from './transfers.js';
@@ -109,7 +109,8 @@ const TAG = 'Bulk transfers';
 /** The batch endpoints use the API key pair; the spec gives 400 for a missing `businessId`, but 401 on get. */
 const keyPair = { scheme: 'B', missingBusiness: 400 } as const;
 
-const exampleId = '5f0c6c1e-8a43-4d35-9b1e-2b7f0a9c4d11';
+/** The fixtures' batch of A1 (`failed`): the examples of a batch id name it. */
+const exampleId = fixture.batch;
 
 /** The answers of a process or reprocess claim: 202 queued, or 200 already processing (nothing queued). */
 export const claimReplies = {

@@ -232,6 +232,17 @@ export const completeBusinessRegistrationContract = contract({
     sandbox: 'the OTP `123456`; the file limits; approval through the control API',
   },
   form: registrationForm,
+  // `photoId` is a file, which an example can only name: a tool that sends the example's text for it is answered
+  // 400 `photoId is required: one JPEG or PNG file`.
+  example: {
+    businessId: fixture.a2,
+    bvn: '12345678901',
+    residentialAddress: '12 Marina Street, Lagos',
+    stateId: 'state_01',
+    otp: '123456',
+    password: fixture.owner.password,
+    photoId: '(a JPEG or PNG file: the photo of an ID)',
+  },
   bodyLimit: registrationBodyLimit,
   responses: {
     200: done('Business registration completed successfully'),

@@ -128,7 +128,12 @@ export const updateMemberContract = contract({
     sandbox:
       'the body’s fields (the page gives none); the owner’s role and status stay; an invitation not yet completed cannot be activated',
   },
-  params: { memberId: { description: 'the member’s `id` (`GET /clients/members`)' } },
+  params: {
+    memberId: {
+      description: 'the member’s `id` (`GET /clients/members`; the example is client A’s Manager)',
+      example: fixture.manager,
+    },
+  },
   body: updateMemberBody,
   example: {},
   responses: {
