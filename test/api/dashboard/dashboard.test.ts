@@ -621,7 +621,7 @@ describe('GET /__sandbox/ui: ?client=, folding, empty lists, escaping in the new
     for (const [id, words] of [
       ['batches', 'No bulk transfers yet. Your app creates one with POST '],
       ['deliveries', 'No webhook deliveries yet. Send an incoming payment'],
-      ['outbox', 'Nothing sent yet. A BVN OTP appears when your app registers a business'],
+      ['outbox', 'Nothing sent yet. A BVN OTP appears when your app validates a BVN'],
       ['disputes', 'No disputes. Your app opens one with POST /api/v1/clients/business/disputes'],
     ] as const) {
       const list = listOf(html, id);
