@@ -13,6 +13,7 @@ import {
   type VirtualAccountView as ControlVirtualAccountView,
   virtualAccount as controlVirtualAccount,
 } from '../../../src/contract/control/virtual-accounts.js';
+import { delivery } from '../../../src/contract/control/webhooks.js';
 import { fixture } from '../../../src/contract/examples.js';
 import { isValidNuban } from '../../../src/domain/nuban.js';
 import { createSandbox, type Sandbox } from '../../../src/sandbox.js';
@@ -639,6 +640,19 @@ describe('suspense account transactions', () => {
     ]);
     // The cap of the incoming charge shows: 0.5% of ₦200,000 is over it.
     expect(data[1]?.transactionCharge).toBe(String(fees.incoming.cap));
+  });
+
+  it('keeps "" for a payer account the payment did not name, where the webhook names ten zeros', async () => {
+    const [, unnamed] = (await list()).data;
+    expect(unnamed).toMatchObject({ transactionId: references[1], payerAccountNumber: '' });
+    const entry = (await ledgerOf(sandbox)).transactions.find((t) => t.id === references[1]);
+    expect(entry?.counterparty?.accountNumber).toBe('');
+    const deliveries = await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries?limit=100');
+    const sent = pageOf(deliveries, delivery).data.find((d) => d.transactionReference === references[1]);
+    expect(sent?.payload).toMatchObject({
+      accountNumber: '0000000000',
+      depositorDetails: { accountNumber: '0000000000' },
+    });
   });
 
   it('pages with page and limit', async () => {
