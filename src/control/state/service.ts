@@ -84,7 +84,7 @@ export async function importState(deps: Deps, text: string): Promise<void> {
   const clock = doc.collections.meta[0]?.clock ?? REAL_TIME;
   // Checked against real time now: a running clock's offset is only a time once real time is added.
   const clockProblem = deps.clock.stateProblem(clock);
-  if (clockProblem) throw new ApiError(400, `collections.meta[0].clock.${clockProblem}`);
+  if (clockProblem) throw new ApiError(400, `collections.meta.0.clock.${clockProblem}`);
   // The state brings its own clock, so time never runs behind the records it holds. Taken in the same step as
   // the state, before anything can read the time between the two.
   const previous = deps.clock.state();
