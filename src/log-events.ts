@@ -137,7 +137,7 @@ export function sandboxDropped(
  * `seed` when it differs from the state's own (`stateSeed`), `fixtures` whenever given (the state does not record
  * which folder made it). What is true of each, said once, at `warn`: the state keeps its seed (its records and the
  * identifiers it draws) and its clients and roles; the given seed still draws for scenarios without a seed of their
- * own, and the given folder's banks, billers, fees and states apply, as they are read at every start. A reset
+ * own, and the given folder's banks, billers, BVN register, fees and states apply, as they are read at every start. A reset
  * rebuilds the state from both, as does a start without the state file and its journal.
  */
 export function stateKept(
@@ -152,7 +152,7 @@ export function stateKept(
       : {
           given: `--fixtures ${fixtures}`,
           kept: 'its clients and roles',
-          applies: `the banks, billers, fees and states of ${fixtures} apply`,
+          applies: `the banks, billers, BVN register, fees and states of ${fixtures} apply`,
           rebuilt: `from ${fixtures}`,
         },
     seed === null

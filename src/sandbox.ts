@@ -118,7 +118,7 @@ export interface Sandbox {
    * `store`, `clock` and controls are its own, with its `apiUrl` and `dispose()` (as `close()`: it deletes it).
    */
   isolate(options?: IsolateOptions): Promise<Sandbox & IsolatedParts>;
-  /** The isolated sandboxes of the process: list and delete them (as `GET`, `DELETE /__sandbox/sandboxes`). */
+  /** The isolated sandboxes of the process: list and delete them (`GET /__sandbox/sandboxes`, `DELETE …/{id}`). */
   sandboxes: SandboxHandle['sandboxes'];
   /** Flushes and closes the store (and drops every isolated sandbox). An isolated sandbox's: deletes it. */
   close(): Promise<void>;

@@ -181,7 +181,7 @@ export interface SandboxHandle {
    * is `…/sandboxes/{id}`), with its `apiUrl` and `dispose()`.
    */
   isolate(options?: IsolateOptions): Promise<SandboxHandle & IsolatedParts>;
-  /** The isolated sandboxes of the process (`GET` and `DELETE /__sandbox/sandboxes`). */
+  /** The isolated sandboxes of the process (`GET /__sandbox/sandboxes`, `DELETE /__sandbox/sandboxes/{id}`). */
   readonly sandboxes: IsolatedSandboxes;
   /**
    * `startSandbox()`: stops the server and flushes the state. `connectSandbox()`: nothing on the sandbox, which

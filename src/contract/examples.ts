@@ -7,6 +7,15 @@ import roles from '../../fixtures/roles.json' with { type: 'json' };
 const [clientA, clientB] = clients;
 const [a1, a2] = clientA?.businesses ?? [];
 const b1 = clientB?.businesses[0];
+/** Client A's history in the fixtures: what the documents' examples of ids name. */
+const history = {
+  payout: clientA && 'payouts' in clientA ? clientA.payouts?.[0]?.id : undefined,
+  audit: clientA && 'audits' in clientA ? clientA.audits?.[0]?.id : undefined,
+  payments: a1 && 'payments' in a1 ? (a1.payments ?? []).map((p) => p.transactionReference) : [],
+  dispute: a1 && 'disputes' in a1 ? a1.disputes?.[0]?.id : undefined,
+  virtualAccount: a1 && 'virtualAccounts' in a1 ? a1.virtualAccounts?.[0]?.accountNumber : undefined,
+  batch: a1 && 'bulkTransfers' in a1 ? a1.bulkTransfers?.[0] : undefined,
+};
 
 /** Values from `fixtures/clients.json`, for the documents' examples. */
 export const fixture = {
@@ -21,6 +30,22 @@ export const fixture = {
   a2: a2?.id ?? '',
   b1: b1?.id ?? '',
   viewerRole: roles.find((r) => r.name === 'Viewer')?.id ?? '',
+  /** The Manager of client A, a member an update may change. */
+  manager: clientA?.members.find((m) => m.role === 'Manager')?.id ?? '',
+  /** Client A's payout account. */
+  payout: history.payout ?? '',
+  /** An audit entry of client A's. */
+  audit: history.audit ?? '',
+  /** A1's disputed payment, and one no dispute names (a dispute's example takes it). */
+  disputedPayment: history.payments[0] ?? '',
+  payment: history.payments[1] ?? '',
+  /** A1's virtual account, which received the payments. */
+  virtualAccount: history.virtualAccount ?? '',
+  /** A1's open dispute. */
+  dispute: history.dispute ?? '',
+  /** A1's batch, `failed`, and its one item. */
+  batch: history.batch?.id ?? '',
+  batchItem: history.batch?.items[0]?.id ?? '',
 };
 
 export const transferExample = {

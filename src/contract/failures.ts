@@ -32,7 +32,10 @@ export function failures(op: RouteContract, api: boolean): Map<number, string[]>
     add(400, 'Validation failed: `message` names the first bad field, `errors` each one');
   if (op.body) {
     add(400, '`Malformed JSON body`');
-    add(413, '`Request body too large`');
+    // A route whose bound says what is too large in its own terms answers 400, never 413 (its status does not
+    // depend on the settings, which only size the bound).
+    if (op.bodyLimit?.({ bodyLimit: 0, uploadLimit: 0, importLimit: 0 }).status !== 400)
+      add(413, '`Request body too large`');
     add(415, '`Content-Type must be application/json`');
   }
   const scheme = op.auth.scheme;
@@ -51,8 +54,7 @@ export function failures(op: RouteContract, api: boolean): Map<number, string[]>
     add(404, '`Business not found`: the `businessId` is unknown or another client’s');
   if (adminOnly(op)) add(403, 'Only the Admin role may do this (Manager, Viewer)');
   else if (scheme === 'A' && op.method !== 'get') add(403, 'The Viewer role only reads');
-  if (api) add(400, '`x-sandbox-scenario` names no ready scenario');
-  else {
+  if (!api) {
     add(401, '`x-sandbox-token is missing or wrong` (only with `--control-token`)');
     add(403, '`Webhook deliveries cannot call the control API`: the request has their `user-agent`');
     add(

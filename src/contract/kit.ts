@@ -106,6 +106,15 @@ export interface BodySettings {
   importLimit: number;
 }
 
+/** A route's bound on its body: the bytes, and the answer to a body over them (413 `Request body too large`). */
+export interface BodyBound {
+  bytes: number;
+  message?: string;
+  status?: 400 | 413;
+  /** With `status` 400: the field the answer's `errors` names, and what it says of it. */
+  field?: { field: string; message: string };
+}
+
 /** What a route is, as data. */
 export interface RouteContract {
   operationId: string;
@@ -128,9 +137,14 @@ export interface RouteContract {
   form?: z.ZodType;
   /** The query schema (a zod object: one parameter per key). */
   query?: z.ZodObject;
-  /** The bound on the body, from the settings; the default is `--body-limit`. */
-  bodyLimit?: (settings: BodySettings) => { bytes: number; message?: string };
+  /**
+   * The bound on the body, from the settings; the default is `--body-limit`. A body over it is 413, or `status`
+   * where the route says what is too large in its own terms (a batch of too many transfers: 400).
+   */
+  bodyLimit?: (settings: BodySettings) => BodyBound;
   example?: unknown;
+  /** The error statuses at which a browser (`accept` with `text/html`) gets an HTML page instead of the envelope. */
+  htmlErrors?: readonly number[];
   /** When the route answers with an `x-sandbox-warning` (production would refuse what it accepted), one per line. */
   warns?: readonly string[];
   responses: Responses;

@@ -1,5 +1,6 @@
 import { html } from 'hono/html';
 import { settings } from '../config.js';
+import { HTML_TYPE } from '../contract/control/dashboard.js';
 
 // What a browser gets instead of the JSON 401 when it opens the dashboard without `--control-token`: a page that
 // asks for the token. Self-contained (inline style, no script, nothing fetched), so it needs nothing the guard
@@ -7,7 +8,7 @@ import { settings } from '../config.js';
 
 /** The page's headers: never kept by a cache (it answers differently once the token is given), nothing framed. */
 export const TOKEN_PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
+  'content-type': HTML_TYPE,
   'cache-control': 'no-store',
   // The same URL answers JSON to a client that does not ask for HTML.
   vary: 'accept',

@@ -287,7 +287,7 @@ export function Page({ model }: { model: DashboardModel }) {
                 id="outbox"
                 keep={FIRST_ROWS.outbox * 2}
                 head={['Sent', 'Kind', 'To', 'Subject', 'Code', '']}
-                empty="Nothing sent yet. A BVN OTP appears when your app registers a business, an invitation token when it invites a member."
+                empty="Nothing sent yet. A BVN OTP appears when your app validates a BVN, an invitation token when it invites a member."
               >
                 {model.outbox.map((m) => (
                   <MessageRow message={m} />

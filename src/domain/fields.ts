@@ -8,8 +8,11 @@ import { canonicalId } from './ids.js';
  */
 export const MAX_TEXT = 4096;
 
-/** A required text field: any string with something in it besides spaces (trimmed), up to `MAX_TEXT`. */
-export const text = () => z.string().trim().min(1).max(MAX_TEXT);
+/**
+ * A required text field: any non-empty string, up to `MAX_TEXT`, kept as sent. The bank states no rule on what a
+ * text holds, so a narration of spaces, or one with spaces around it, is taken as it is (contract, section 1).
+ */
+export const text = () => z.string().min(1).max(MAX_TEXT);
 
 /**
  * A field that names a record by its id: like `text()`, and a UUID in any case names the same record (ids are

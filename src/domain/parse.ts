@@ -88,9 +88,19 @@ export function inOurWords(issue: RawIssue): string {
   }
 }
 
+/** A field's path as a JavaScript reader writes it: `transfers[3].amount`, `rules[0].effect`. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
+
 function fieldErrors(error: z.ZodError, at: readonly PropertyKey[]): FieldError[] {
   return error.issues.map((issue) => ({
-    field: [...at, ...issue.path].map(String).join('.') || '(body)',
+    field: fieldPath([...at, ...issue.path]) || '(body)',
     message: issue.message,
   }));
 }

@@ -124,6 +124,11 @@ export const transactionRecord = z.object({
    * and in states written before it was kept. A replay keeps the first request's id.
    */
   requestId: z.string().nullable().default(null),
+  /**
+   * The virtual account an incoming payment arrived on (the suspense account's `recipientAccountNumber`); null for
+   * every other entry, and for payments recorded before it was kept.
+   */
+  virtualAccountNumber: z.string().nullable().default(null),
   createdAt: z.string(),
 });
 

@@ -49,6 +49,7 @@ export const auditType = z.enum([
   'dispute',
   'member',
   'virtual_account',
+  'subscription',
 ]);
 export type AuditType = z.infer<typeof auditType>;
 
@@ -63,5 +64,6 @@ export const auditAction = z.enum([
   'invite',
   'process',
   'reprocess',
+  'validate',
 ]);
 export type AuditAction = z.infer<typeof auditAction>;

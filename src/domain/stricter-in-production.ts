@@ -79,7 +79,7 @@ export function bulkNubanWarning(
     const { receiverAccountNumber: account, receiverBankCode: bank } = t;
     if (nubanWarning('', account, bank, '') === null) return;
     count++;
-    first ??= `transfers.${i} (${account} at bank ${bank})`;
+    first ??= `transfers[${i}] (${account} at bank ${bank})`;
   });
   if (first === null) return null;
   return `${count} of ${transfers.length} transfers have a receiverAccountNumber that fails the NUBAN check digit for its bank (first ${first}): production would fail those items`;

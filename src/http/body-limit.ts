@@ -1,6 +1,6 @@
 import type { Context, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { ApiError } from '../domain/errors.js';
+import { ApiError, type FieldError } from '../domain/errors.js';
 import type { AppEnv } from './env.js';
 
 /**
@@ -12,12 +12,17 @@ import type { AppEnv } from './env.js';
  * then holds all of that until its change is on disk, long enough to be promoted to the old generation, where it
  * dies: some 7 KB a write, which under load grew the heap to several times what it held live.
  */
-export function limit(maxSize: number, message = 'Request body too large') {
+export function limit(
+  maxSize: number,
+  message = 'Request body too large',
+  status: 400 | 413 = 413,
+  field?: FieldError,
+) {
   const refuse = (c: Context<AppEnv>): never => {
     // Answered before the body was read (by its Content-Length, or part way through a chunked one): the rest
     // is drained only so far, then the socket is closed, so a keep-alive client must not reuse it.
     c.header('connection', 'close');
-    throw new ApiError(413, message);
+    throw new ApiError(status, message, field ? [field] : undefined);
   };
   const streamed = bodyLimit({ maxSize, onError: refuse });
   return (c: Context<AppEnv>, next: Next) => {

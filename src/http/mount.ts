@@ -192,7 +192,7 @@ export function mountRoutes<K extends keyof RequestWorld>(
       handlers.push(scenarios ? (c) => scenarioFirst(c, c.env.world.deps, path, handle) : handle);
     } else {
       const bound = route.bodyLimit?.(config) ?? { bytes: config.bodyLimit };
-      const limited = limit(bound.bytes, bound.message);
+      const limited = limit(bound.bytes, bound.message, bound.status, bound.field);
       handlers.push(
         scenarios ? (c, next) => scenarioFirst(c, c.env.world.deps, path, () => limited(c, next)) : limited,
         handle,

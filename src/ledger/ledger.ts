@@ -7,8 +7,17 @@ import type { Store, Tx } from '../store/store.js';
 export const BALANCE_TOO_LARGE =
   'The balance would exceed the largest amount the sandbox can hold (2^53 - 1 kobo)';
 
-/** What a posting says; the ledger adds the balance after and the time, and the id unless one is given. */
-export type Posting = Omit<TransactionRecord, 'id' | 'balanceAfter' | 'createdAt'> & { id?: string };
+/**
+ * What a posting says; the ledger adds the balance after and the time, and the id unless one is given. Only an
+ * incoming payment names the virtual account it arrived on.
+ */
+export type Posting = Omit<
+  TransactionRecord,
+  'id' | 'balanceAfter' | 'createdAt' | 'virtualAccountNumber'
+> & {
+  id?: string;
+  virtualAccountNumber?: string;
+};
 
 /** The signed change an entry makes to its business's balance: failed entries change nothing. */
 export function ledgerEffect(
@@ -34,7 +43,13 @@ export function post(tx: Tx, clock: Clock, posting: Posting): TransactionRecord 
   // A given id (a bulk item's transaction reference) must be new: a second entry would be a second debit.
   if (id !== undefined && tx.get('transactions', id)) throw new Error(`ledger entry ${id} exists already`);
   while (id === undefined || tx.get('transactions', id)) id = transactionReference(tx.random(), now);
-  const entry: TransactionRecord = { ...posting, id, balanceAfter, createdAt: isoAt(clock) };
+  const entry: TransactionRecord = {
+    ...posting,
+    id,
+    balanceAfter,
+    virtualAccountNumber: posting.virtualAccountNumber ?? null,
+    createdAt: isoAt(clock),
+  };
   tx.put('transactions', entry);
   if (balanceAfter !== business.balance) tx.put('businesses', { ...business, balance: balanceAfter });
   return entry;

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import pkg from '../../package.json' with { type: 'json' };
 import { apiContracts } from '../contract/api/index.js';
 import { accountNumber, bankCode, transferBody } from '../contract/api/transfers.js';
+import { HTML_TYPE } from '../contract/control/dashboard.js';
 import { controlContracts } from '../contract/control/index.js';
 import { fixture } from '../contract/examples.js';
 import { failures, missingBusinessStatus } from '../contract/failures.js';
@@ -47,6 +48,7 @@ const HEADERS = {
   RequestId: {
     description:
       'The request’s id: the `x-request-id` it was sent with (word characters, `.:-`, up to 128), else a new UUID.',
+    required: true,
     schema: { type: 'string' },
   },
 };
@@ -69,6 +71,10 @@ function jsonSchema(schema: z.ZodType): JsonObject {
     override: ({ zodSchema, jsonSchema }) => {
       const note = notes.get(zodSchema);
       if (note && jsonSchema.description === undefined) jsonSchema.description = note;
+      // zod gives every `.int()` a minimum of −(2^53 − 1): no field's rule (a count, a page, a status code is never
+      // negative, and nothing asks for one that is), and a client generated with it would check a bound that means
+      // nothing. The maximum stays: past it a number is not exact, which the sandbox refuses.
+      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
       // A file of some media types: zod says so with a branch per type that has no type of its own, which client
       // generators read as `unknown`. A binary string it is; the request's `encoding` names the media types.
       if (jsonSchema.format === 'binary') delete jsonSchema.anyOf;
@@ -124,9 +130,38 @@ function successContent(reply: Reply, schemas: Schemas): JsonObject {
   return { 'application/json': { schema: { type: 'object', required, properties } } };
 }
 
+/**
+ * The 200 of a bank operation also carries a refusal with `status: false` (`soft-errors`): beside the success
+ * envelope where the operation answers 200, alone where it answers 201 or 202.
+ */
+function softErrors(result: JsonObject): void {
+  const refusal = { schema: schemaRef('ErrorEnvelope') };
+  const ok = result[200] as
+    | { description: string; content: Record<string, { schema: JsonObject }> }
+    | undefined;
+  if (!ok) {
+    result[200] = { description: SOFT_ERROR, content: { 'application/json': refusal } };
+    return;
+  }
+  const json = ok.content['application/json'];
+  if (!json) return;
+  ok.description = `${ok.description}\n\nOr: ${SOFT_ERROR}.`;
+  json.schema = { oneOf: [json.schema, refusal.schema] };
+}
+
 /** What the route's own description of a success says, else its message. */
 const replyDescription = (reply: Reply) =>
   reply.kind === 'raw' ? reply.description : (reply.description ?? `\`${reply.message}\``);
+
+/**
+ * What the bank's errors page lists beside a 400 and a 4xx, where the operation can give them: 422 `Validation
+ * error` where a field is validated, and a refusal answered 200 with `status: false` (the page: "Some error
+ * conditions may return 200 with status: false"). The sandbox answers them under two ready scenarios.
+ */
+const VALIDATION_422 =
+  'Validation error, as the bank’s [errors page](https://docs.interstellas.stellas.africa/essentials/errors) lists it: the sandbox answers a validation failure (a 400 with `errors`) 422 under scenario `validation-422`, same envelope and `errors`';
+const SOFT_ERROR =
+  'A refusal with `status: false`, which the bank’s [errors page](https://docs.interstellas.stellas.africa/essentials/errors) says some errors come back as: the sandbox answers every refused call (4xx) so under scenario `soft-errors`, with the body it would have had. Check `status`, not only the HTTP code';
 
 function responses(op: RouteContract, api: boolean, schemas: Schemas): JsonObject {
   const result: JsonObject = {};
@@ -138,11 +173,20 @@ function responses(op: RouteContract, api: boolean, schemas: Schemas): JsonObjec
       };
     }
   }
-  for (const [status, lines] of failures(op, api)) {
+  const errors = failures(op, api);
+  for (const [status, lines] of errors) {
     const description = lines.length === 1 ? lines.join('') : lines.map((line) => `- ${line}`).join('\n');
     // A redirect (the dashboard's 303 after taking its token) has no body.
     result[status] = status < 400 ? { description } : { description, content: errorContent(api) };
+    // A browser is refused with a page it can show (the dashboard's token page), any other client with JSON.
+    if (op.htmlErrors?.includes(status))
+      Object.assign((result[status] as { content: JsonObject }).content, {
+        [HTML_TYPE]: { schema: { type: 'string' } },
+      });
   }
+  if (api && (op.body || op.query || op.form))
+    result[422] = { description: VALIDATION_422, content: errorContent(true) };
+  if (api) softErrors(result);
   schemas.named(api ? errorEnvelope : controlErrorEnvelope);
   // Every answer carries the request's id, errors and redirects included.
   for (const response of Object.values(result))
@@ -158,7 +202,7 @@ function responses(op: RouteContract, api: boolean, schemas: Schemas): JsonObjec
   return result;
 }
 
-function parameters(op: RouteContract, api: boolean): JsonObject[] {
+function parameters(op: RouteContract): JsonObject[] {
   const list: JsonObject[] = [];
   for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) {
     const param = name === undefined ? undefined : op.params?.[name];
@@ -174,7 +218,6 @@ function parameters(op: RouteContract, api: boolean): JsonObject[] {
       list.push({ name, in: 'query', required: required.has(name), schema });
     }
   }
-  if (api) list.push({ $ref: '#/components/parameters/SandboxScenario' });
   return list;
 }
 
@@ -184,7 +227,7 @@ function requestBody(op: RouteContract, schemas: Schemas): JsonObject | undefine
   if (op.form) {
     const schema = schemas.ref(op.form, name);
     const encoding = { photoId: { contentType: 'image/jpeg, image/png' } };
-    return { required: true, content: { 'multipart/form-data': { schema, encoding } } };
+    return { required: true, content: { 'multipart/form-data': { schema, encoding, ...example } } };
   }
   if (!op.body) return undefined;
   // A body the route accepts empty (every field optional) need not be sent at all.
@@ -242,7 +285,7 @@ function paths(
       ...(op.source === undefined ? {} : { 'x-source': sourceOf(op.source) }),
       tags: [op.tag],
       ...(security === undefined ? {} : { security }),
-      parameters: parameters(op, api),
+      parameters: parameters(op),
       ...(body === undefined ? {} : { requestBody: body }),
       responses: responses(op, api, schemas),
     };
@@ -268,12 +311,14 @@ published docs (\`docs\`, ${BANK_DOCS}), and what the sandbox chose where neithe
 secret key. The live values: \`GET /__sandbox/credentials\`.
 
 **Failures on purpose.** Transfers to \`0000000051\`, \`0000000007\`, \`0000000091\` or \`0000000096\` fail with
-that NIBSS code; a scenario (\`PUT /__sandbox/scenario\`, or \`x-sandbox-scenario\` on one request) can make any
-route answer another status first, or send its error with another status: \`validation-422\` answers a validation
-failure 422 and \`soft-errors\` every 4xx 200 with \`status: false\`, two answers the bank's docs list.`;
+that NIBSS code, and the BVN \`00000000000\` is not found; a scenario (\`PUT /__sandbox/scenario\`, see the control
+document) can make any route answer another status first, or send its error with another status:
+\`validation-422\` answers a validation failure 422 and \`soft-errors\` every 4xx 200 with \`status: false\`, the
+two answers the bank's [errors page](https://docs.interstellas.stellas.africa/essentials/errors) lists, which each
+operation describes where it can give them.`;
 
-/** `readyScenarios`: the names `x-sandbox-scenario` takes. */
-function apiComponents(readyScenarios: readonly string[]): Omit<OpenApiDocument['components'], 'schemas'> {
+/** The components of the bank's document: no sandbox-only parameter, so a client generated from it has none. */
+function apiComponents(): Omit<OpenApiDocument['components'], 'schemas'> {
   const businessId = {
     name: 'businessId',
     in: 'header',
@@ -318,24 +363,15 @@ function apiComponents(readyScenarios: readonly string[]): Omit<OpenApiDocument[
         required: true,
         description: 'The business the call is about; an upper-cased UUID names the same one.',
       },
-      SandboxScenario: {
-        name: 'x-sandbox-scenario',
-        in: 'header',
-        required: false,
-        schema: { type: 'string', ...(readyScenarios.length > 0 ? { enum: readyScenarios } : {}) },
-        // No `example`: Swagger UI would fill it in, and every tried request would run that scenario.
-        description:
-          'Sandbox only: this one request uses this ready scenario (`GET /__sandbox/scenarios`, e.g. `provider-outage`) instead of the active one.',
-      },
     },
   };
 }
 
 /**
- * The OpenAPI 3.1 document of the emulated bank's API (`/api/v1`). `readyScenarios`: the names of the ready
- * scenarios, as the running sandbox loaded them from its `scenarios/` folder.
+ * The OpenAPI 3.1 document of the emulated bank's API (`/api/v1`): the bank's operations and nothing of the
+ * sandbox's own, so a client generated from it is one production takes.
  */
-export function apiDocument(readyScenarios: readonly string[]): OpenApiDocument {
+export function apiDocument(): OpenApiDocument {
   const schemas = new Schemas();
   const builtPaths = paths(apiContracts, true, schemas);
   return {
@@ -349,12 +385,25 @@ export function apiDocument(readyScenarios: readonly string[]): OpenApiDocument 
     servers: [{ url: '/api/v1', description: 'This sandbox' }],
     tags: tags(apiContracts),
     paths: builtPaths,
-    components: { schemas: schemas.used, ...apiComponents(readyScenarios) },
+    components: { schemas: schemas.used, ...apiComponents() },
   };
 }
 
-/** The OpenAPI 3.1 document of the sandbox's control API (`/__sandbox`). */
-export function controlDocument(): OpenApiDocument {
+/**
+ * `x-sandbox-scenario`, documented here once, in words: a header of the sandbox's own that a request to the bank's
+ * API may carry. It is no parameter of the bank's operations (a client generated from the bank's document must not
+ * send it), nor of this document's (none of these calls reads it).
+ */
+function scenarioHeader(readyScenarios: readonly string[]): string {
+  const names = readyScenarios.length > 0 ? readyScenarios.map((n) => `\`${n}\``).join(', ') : 'none loaded';
+  return `**\`x-sandbox-scenario\`**: a header a request to the bank’s API (\`/api/v1\`, not this one) may carry, naming a ready scenario (\`GET /__sandbox/scenarios\`; here: ${names}) that this one request uses instead of the active one; a name that is no ready scenario is 400. It is the sandbox’s own, so the bank’s document does not list it and a client generated from that document never sends it.`;
+}
+
+/**
+ * The OpenAPI 3.1 document of the sandbox's control API (`/__sandbox`). `readyScenarios`: the names of the ready
+ * scenarios, as the running sandbox loaded them from its `scenarios/` folder, which `x-sandbox-scenario` takes.
+ */
+export function controlDocument(readyScenarios: readonly string[] = []): OpenApiDocument {
   const schemas = new Schemas();
   const builtPaths = paths(controlContracts, false, schemas);
   return {
@@ -362,8 +411,7 @@ export function controlDocument(): OpenApiDocument {
     info: {
       title: 'Banking sandbox control API',
       version: pkg.version,
-      description:
-        'Reset, snapshot and restore, credentials, balances, approvals, the outbox, webhooks, the clock and failure scenarios. With `--control-token T` every call needs `x-sandbox-token: T`.',
+      description: `Reset, snapshot and restore, credentials, balances, approvals, the outbox, webhooks, the clock and failure scenarios. With \`--control-token T\` every call needs \`x-sandbox-token: T\`.\n\n${scenarioHeader(readyScenarios)}`,
       license: LICENSE,
     },
     servers: [{ url: '/__sandbox', description: 'This sandbox' }],

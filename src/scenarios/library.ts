@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as z from 'zod';
 import { type Scenario, scenario, scenarioName } from '../contract/scenarios.js';
-import { inOurWords } from '../domain/parse.js';
+import { fieldPath, inOurWords } from '../domain/parse.js';
 import { keepName, SandboxError } from '../errors.js';
 
 /** The ready scenarios shipped with the package: the nearest `scenarios/` folder above this module. */
@@ -28,10 +28,10 @@ export class ScenarioError extends SandboxError {
   }
 }
 
-/** The first problem of a zod failure, naming the field: `rules.2.effect.fail.errorCode: is required`. */
+/** The first problem of a zod failure, naming the field: `rules[2].effect.fail.errorCode: is required`. */
 function firstProblem(error: z.ZodError): string {
   const issue = error.issues[0];
-  return `${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`;
+  return `${fieldPath(issue?.path ?? []) || '(root)'}: ${issue?.message ?? 'invalid'}`;
 }
 
 /** Validates a scenario given as data (a file's content, a control API body). */

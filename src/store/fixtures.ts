@@ -49,6 +49,22 @@ const fixtureSchemas = {
     }),
   }),
   roles: z.array(z.object({ id: z.string(), name: roleName })).length(3),
+  /**
+   * The BVN register's known people (`POST /clients/business/validate-bvn`); any other BVN names a person drawn
+   * from the seed. Optional: a fixtures folder written before it existed has none.
+   */
+  bvns: z
+    .array(
+      z.object({
+        bvn: digits(11),
+        firstName: z.string().min(1),
+        lastName: z.string().min(1),
+        otherNames: z.string(),
+        phoneNumber: z.string().min(1),
+        dob: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD'),
+      }),
+    )
+    .default([]),
   states: z.array(z.object({ id: z.string(), name: z.string() })).min(1),
   clients: z.array(
     z.object({
@@ -60,6 +76,32 @@ const fixtureSchemas = {
       createdAt: z.iso.datetime(),
       owner: userFixture,
       members: z.array(userFixture.extend({ role: roleName })),
+      /** Its payout accounts (the client's, whichever business shows them); none when left out. */
+      payouts: z
+        .array(
+          z.object({
+            id: z.string(),
+            accountName: z.string().min(1),
+            accountNumber: digits(10),
+            bankCode,
+            bankName: z.string().min(1),
+          }),
+        )
+        .default([]),
+      /** Audit entries of the records above, written by one of its users (`email`); none when left out. */
+      audits: z
+        .array(
+          z.object({
+            id: z.string(),
+            businessId: z.string().nullable(),
+            email: z.email(),
+            action: z.string().min(1),
+            type: z.string().min(1),
+            date: z.iso.datetime(),
+            ipAddress: z.string(),
+          }),
+        )
+        .default([]),
       businesses: z.array(
         z.object({
           id: z.string(),
@@ -74,6 +116,78 @@ const fixtureSchemas = {
           stateId: z.string(),
           /** How many customers to generate with the seeded faker. */
           customers: z.number().int().nonnegative(),
+          /**
+           * Virtual accounts it has, and payments they received before the state began (the ledger's first
+           * entries, each with a webhook delivery, `skipped` as the client has no webhook URL): the suspense
+           * account's history, and a `transactionId` the documents' examples name. `balance` is the balance after
+           * them; the opening balance is what it was before.
+           */
+          virtualAccounts: z
+            .array(
+              z.object({
+                id: z.string(),
+                accountNumber: digits(10),
+                firstName: z.string().min(1),
+                lastName: z.string().min(1),
+                type: z.enum(['permanent', 'temporal']),
+                reference: z.string().min(1),
+                systemRef: z.string().min(1),
+                createdAt: z.iso.datetime(),
+              }),
+            )
+            .default([]),
+          payments: z
+            .array(
+              z.object({
+                transactionReference: z.string().min(1),
+                accountNumber: digits(10),
+                amount: z.number().int().positive(),
+                accountName: z.string().min(1),
+                payerAccountNumber: digits(10),
+                payerBankCode: bankCode,
+                narration: z.string().min(1),
+                at: z.iso.datetime(),
+              }),
+            )
+            .default([]),
+          /** Open disputes on its payments. */
+          disputes: z
+            .array(
+              z.object({
+                id: z.string(),
+                transactionId: z.string(),
+                description: z.string().min(1),
+                dateCreated: z.iso.datetime(),
+              }),
+            )
+            .default([]),
+          /** Batches already run: each item `failed` (no money moved), so the batch is `failed`. */
+          bulkTransfers: z
+            .array(
+              z.object({
+                id: z.string(),
+                bulkReference: z.string(),
+                batchName: z.string().min(1),
+                createdAt: z.iso.datetime(),
+                items: z
+                  .array(
+                    z.object({
+                      id: z.string(),
+                      amount: z.number().int().positive(),
+                      receiverAccountNumber: digits(10),
+                      receiverBankCode: bankCode,
+                      retrievalReference: z.string().min(1),
+                      narration: z.string().min(1),
+                      transactionReference: z.string().min(1),
+                      errorCode: z.string().min(1),
+                      errorMessage: z.string().min(1),
+                      processedAt: z.iso.datetime(),
+                    }),
+                  )
+                  .min(1),
+              }),
+            )
+            .default([]),
           /** Its subscription plans (`GET /clients/business/subscriptions`); none when left out. */
           subscriptions: z
             .array(
@@ -110,6 +224,9 @@ export class FixtureError extends SandboxError {
   }
 }
 
+/** The fixture files a folder may leave out (added since folders of one's own were first written). */
+const OPTIONAL = new Set(['bvns']);
+
 /** Reads and validates every fixture file of `dir`; a bad file fails with its name and the bad field. */
 export async function loadFixtures(dir: string): Promise<Fixtures> {
   const out = {} as Record<string, unknown>;
@@ -117,7 +234,7 @@ export async function loadFixtures(dir: string): Promise<Fixtures> {
     const file = join(dir, `${name}.json`);
     let raw: unknown;
     try {
-      raw = JSON.parse(await readFile(file, 'utf8'));
+      raw = OPTIONAL.has(name) && !existsSync(file) ? undefined : JSON.parse(await readFile(file, 'utf8'));
     } catch (error) {
       throw new FixtureError(`fixture ${file}: ${(error as Error).message}`);
     }
@@ -128,5 +245,14 @@ export async function loadFixtures(dir: string): Promise<Fixtures> {
     }
     out[name] = parsed.data;
   }
-  return out as Fixtures;
+  const fixtures = out as Fixtures;
+  // A biller is a bank a transfer can reach (contract, section 3): one the bank list lacks could be enabled and
+  // then not paid.
+  const banks = new Set(fixtures.banks.banks.map((b) => b.code));
+  const stray = fixtures.billers.findIndex((code) => !banks.has(code));
+  if (stray >= 0)
+    throw new FixtureError(
+      `fixture ${join(dir, 'billers.json')}: ${stray}: ${fixtures.billers[stray]} is not a bank code of banks.json`,
+    );
+  return fixtures;
 }

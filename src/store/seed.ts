@@ -1,14 +1,130 @@
 import { REAL_TIME } from '../domain/clock.js';
+import { incomingCharge } from '../domain/fees.js';
 import { makeNuban } from '../domain/nuban.js';
 import { Random, seedState } from '../domain/random.js';
 import type {
+  AuditRecord,
+  BulkItemRecord,
+  BulkTransferRecord,
   BusinessRecord,
   CustomerRecord,
+  DisputeRecord,
+  PayoutRecord,
   StateDocument,
   SubscriptionRecord,
+  TransactionRecord,
   UserRecord,
+  VirtualAccountRecord,
 } from '../domain/records.js';
 import type { Fixtures } from './fixtures.js';
+
+type ClientFixture = Fixtures['clients'][number];
+type BusinessFixture = ClientFixture['businesses'][number];
+
+/** What a business's history in the fixtures adds to the state: the records of its accounts, payments, disputes, batches. */
+interface History {
+  virtualAccounts: VirtualAccountRecord[];
+  transactions: TransactionRecord[];
+  disputes: DisputeRecord[];
+  bulkTransfers: BulkTransferRecord[];
+  bulkItems: BulkItemRecord[];
+}
+
+/**
+ * The records of a business's history in the fixtures, and its opening balance: the payments received are the
+ * ledger's first entries (each credits amount less the incoming charge), so the fixture's `balance` is the balance
+ * after them, and the opening balance is what it was before. They were notified before the state began: the
+ * delivery log starts empty.
+ */
+function historyOf(
+  fixtures: Fixtures,
+  client: ClientFixture,
+  b: BusinessFixture,
+  into: History,
+): { openingBalance: number } {
+  for (const v of b.virtualAccounts) {
+    into.virtualAccounts.push({
+      id: v.id,
+      clientId: client.id,
+      businessId: b.id,
+      accountNumber: v.accountNumber,
+      accountName: `${v.firstName} ${v.lastName}`,
+      firstName: v.firstName,
+      lastName: v.lastName,
+      type: v.type,
+      clientRef: v.reference,
+      systemRef: v.systemRef,
+      createdAt: v.createdAt,
+      expiresAt: null,
+      reservedAmount: null,
+      usedBy: null,
+    });
+  }
+  const credits = b.payments.map((p) => p.amount - incomingCharge(p.amount, fixtures.fees));
+  let balance = b.balance - credits.reduce((sum, credit) => sum + credit, 0);
+  if (balance < 0) throw new Error(`fixture business ${b.id}: its payments add up to more than its balance`);
+  const openingBalance = balance;
+  b.payments.forEach((p, i) => {
+    const charge = incomingCharge(p.amount, fixtures.fees);
+    balance += credits[i] ?? 0;
+    into.transactions.push({
+      id: p.transactionReference,
+      businessId: b.id,
+      kind: 'incoming_payment',
+      direction: 'credit',
+      status: 'successful',
+      amount: p.amount,
+      charge,
+      balanceAfter: balance,
+      retrievalReference: null,
+      narration: p.narration,
+      counterparty: {
+        accountNumber: p.payerAccountNumber,
+        bankCode: p.payerBankCode,
+        accountName: p.accountName,
+      },
+      errorCode: '',
+      errorMessage: '',
+      providerReference: null,
+      fingerprint: null,
+      requestId: null,
+      virtualAccountNumber: p.accountNumber,
+      createdAt: p.at,
+    });
+  });
+  for (const d of b.disputes)
+    into.disputes.push({ ...d, businessId: b.id, status: 'open', resolvedAt: null });
+  for (const batch of b.bulkTransfers) {
+    into.bulkTransfers.push({
+      id: batch.id,
+      clientId: client.id,
+      businessId: b.id,
+      bulkReference: batch.bulkReference,
+      batchName: batch.batchName,
+      ordinal: 0,
+      totalItems: batch.items.length,
+      completedItems: 0,
+      failedItems: batch.items.length,
+      status: 'failed',
+      failureReason: null,
+      jobId: null,
+      requestId: null,
+      createdAt: batch.createdAt,
+    });
+    batch.items.forEach((item, itemIndex) => {
+      into.bulkItems.push({
+        ...item,
+        bulkTransferId: batch.id,
+        itemIndex,
+        originalTransactionReference: null,
+        status: 'failed',
+        providerReference: '',
+        reprocessCount: 0,
+      });
+    });
+  }
+  return { openingBalance };
+}
 
 /** Customers are dated inside this fixed window, so the seed alone decides the dates. */
 const CUSTOMER_DATES = { from: '2024-01-01T00:00:00.000Z', to: '2025-12-31T23:59:59.000Z' };
@@ -34,6 +150,15 @@ export async function buildInitialState(fixtures: Fixtures, seed: number): Promi
   const businesses: BusinessRecord[] = [];
   const customers: CustomerRecord[] = [];
   const subscriptions: SubscriptionRecord[] = [];
+  const payouts: PayoutRecord[] = [];
+  const audits: AuditRecord[] = [];
+  const history: History = {
+    virtualAccounts: [],
+    transactions: [],
+    disputes: [],
+    bulkTransfers: [],
+    bulkItems: [],
+  };
   for (const client of fixtures.clients) {
     const people = [
       { ...client.owner, role: 'Admin' as const, isOwner: true },
@@ -54,7 +179,20 @@ export async function buildInitialState(fixtures: Fixtures, seed: number): Promi
         createdAt: client.createdAt,
       });
     }
+    for (const p of client.payouts) payouts.push({ ...p, clientId: client.id, createdAt: client.createdAt });
+    for (const a of client.audits) {
+      const user = people.find((u) => u.email.toLowerCase() === a.email.toLowerCase());
+      if (!user) throw new Error(`fixture audit ${a.id}: ${a.email} is no user of client ${client.id}`);
+      audits.push({
+        ...a,
+        clientId: client.id,
+        email: user.email.toLowerCase(),
+        user: `${user.firstName} ${user.lastName}`,
+        role: user.role,
+      });
+    }
     for (const b of client.businesses) {
+      const { openingBalance } = historyOf(fixtures, client, b, history);
       businesses.push({
         id: b.id,
         clientId: client.id,
@@ -76,7 +214,7 @@ export async function buildInitialState(fixtures: Fixtures, seed: number): Promi
                 customerId: b.customerId ?? '',
               }
             : null,
-        openingBalance: b.balance,
+        openingBalance,
         balance: b.balance,
       });
       for (const plan of b.subscriptions) {
@@ -120,16 +258,16 @@ export async function buildInitialState(fixtures: Fixtures, seed: number): Promi
       users,
       businesses,
       customers,
-      transactions: [],
-      payouts: [],
-      disputes: [],
-      audits: [],
+      transactions: history.transactions,
+      payouts,
+      disputes: history.disputes,
+      audits,
       invitations: [],
       outbox: [],
-      virtualAccounts: [],
+      virtualAccounts: history.virtualAccounts,
       subscriptions,
-      bulkTransfers: [],
-      bulkItems: [],
+      bulkTransfers: history.bulkTransfers,
+      bulkItems: history.bulkItems,
       deliveries: [],
     },
   };

@@ -230,7 +230,7 @@ describe('each command', () => {
     );
     const bad = join(dir, 'bad.json');
     await writeFile(bad, JSON.stringify({ name: 'bad', description: 'x', rules: [{ on: 'nowhere' }] }));
-    oneLine(await sh('scenario', bad), 1, /^banking-sandbox scenario: rules\.0\.on/);
+    oneLine(await sh('scenario', bad), 1, /^banking-sandbox scenario: rules\[0\]\.on/);
     const notJson = join(dir, 'not.json');
     await writeFile(notJson, '{');
     oneLine(await sh('scenario', notJson), 1, `banking-sandbox scenario: ${notJson} is not JSON\n`);

@@ -177,7 +177,7 @@ describe.concurrent('the CLI', () => {
     );
     const res = await runCli(['--scenario', file], { cwd: dir });
     expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/rules\.0\.effect\.fail\.errorCode/);
+    expect(res.stderr).toMatch(/rules\[0\]\.effect\.fail\.errorCode/);
   });
 
   it('starts with a ready scenario chosen by name', async (context) => {

@@ -321,8 +321,8 @@ describe('a state in the shapes an earlier version wrote', () => {
       expect(state.collections.virtualAccounts).toEqual(
         expect.arrayContaining(inJournal.upgraded.virtualAccounts),
       );
-      // The journal's payout account named A2: it is client A's like the snapshot's.
-      expect(state.collections.payouts.map((p) => p.clientId)).toEqual([A.id, A.id]);
+      // The journal's payout account named A2: it is client A's like the snapshot's (and the fixtures' own).
+      expect(state.collections.payouts.map((p) => p.clientId)).toEqual([A.id, A.id, A.id]);
       await expectReadable(s, inSnapshot);
       await expectReadable(s, inJournal);
       await expectNoSubscriptions(s);

@@ -85,7 +85,7 @@ it('SANDBOX_FIXTURES on a kept state is named with its fields in the JSON log, a
     fixtures: embeddedFixturesDir,
     message:
       `--fixtures ${embeddedFixturesDir} not applied to the state: the state file ${data} already exists and keeps ` +
-      `its clients and roles; the banks, billers, fees and states of ${embeddedFixturesDir} apply. To start ` +
+      `its clients and roles; the banks, billers, BVN register, fees and states of ${embeddedFixturesDir} apply. To start ` +
       `afresh, POST /__sandbox/reset rebuilds it from ${embeddedFixturesDir}, or stop the sandbox and delete ` +
       `${data} and ${data}.wal`,
   });

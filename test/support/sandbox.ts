@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import clients from '../../fixtures/clients.json' with { type: 'json' };
 import { signIn } from '../../src/contract/api/auth.js';
+import { fixture } from '../../src/contract/examples.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js';
 import { dataOf } from './answers.js';
@@ -28,6 +29,8 @@ export const A = {
   a1,
   /** Not approved, no payment account. */
   a2,
+  /** The payout account the fixtures give A (a client holds at most three). */
+  payout: { id: fixture.payout },
 };
 export const B = {
   id: clientB.id,

@@ -193,6 +193,15 @@ export const tour: Record<string, Step> = {
     await api(t, 401, 'PATCH', path, { headers: { SECRET_KEY: 'sk_test_not-a-key' }, body });
     await api(t, 200, 'PATCH', path, { headers: { SECRET_KEY: A.secretKey }, body });
   },
+  updateMember: async (t) => {
+    const members = await api(t, 200, 'GET', '/clients/members?limit=100', { headers: t.owner });
+    const invited = (members.data as { id: string; email: string }[]).find((m) => m.email === INVITED);
+    const path = `/clients/members/${invited?.id ?? UNKNOWN_ID}`;
+    // The docs' example body: `{}`, which changes nothing.
+    await api(t, 200, 'PATCH', path, { headers: t.owner, body: {} });
+    await api(t, 200, 'PATCH', path, { headers: t.owner, body: { phoneNo: '+2348039999999' } });
+    await api(t, 404, 'PATCH', `/clients/members/${UNKNOWN_ID}`, { headers: t.owner, body: {} });
+  },
 
   // ------------------------------------------------------------------ businesses
   listBusinesses: async (t) => {
@@ -207,6 +216,21 @@ export const tour: Record<string, Step> = {
     await api(t, 400, 'POST', '/clients/business', {
       headers: t.ownerNoBusiness,
       body: { businessName: 'Adebayo Fisheries' },
+    });
+  },
+  validateBvn: async (t) => {
+    const path = '/clients/business/validate-bvn';
+    await api(t, 200, 'POST', path, {
+      headers: t.ownerNoBusiness,
+      body: { bvn: '12345678901', businessId: A.a2.id },
+    });
+    await api(t, 400, 'POST', path, {
+      headers: t.ownerNoBusiness,
+      body: { bvn: '00000000000', businessId: A.a2.id },
+    });
+    await api(t, 404, 'POST', path, {
+      headers: t.ownerNoBusiness,
+      body: { bvn: '12345678901', businessId: B.b1.id },
     });
   },
   getBusinessDetails: async (t) => {
@@ -333,6 +357,19 @@ export const tour: Record<string, Step> = {
       dataOf(await api(t, 201, 'POST', path, { headers: t.owner, body })).accountNumber,
     );
     await api(t, 409, 'POST', path, { headers: t.owner, body });
+  },
+  listSuspenseTransactions: async (t) => {
+    await api(t, 200, 'GET', '/clients/business/virtual-account', { headers: t.viewer });
+    await api(t, 400, 'GET', '/clients/business/virtual-account?limit=0', { headers: t.viewer });
+  },
+  createSubscription: async (t) => {
+    const body = { amount: '500000', packageName: 'Tour Plan', interval: 'monthly' };
+    await api(t, 201, 'POST', '/clients/business/subscriptions', { headers: t.owner, body });
+    await api(t, 403, 'POST', '/clients/business/subscriptions', { headers: t.viewer, body });
+    await api(t, 400, 'POST', '/clients/business/subscriptions', {
+      headers: t.owner,
+      body: { packageName: 'No amount' },
+    });
   },
   listSubscriptions: async (t) => {
     await api(t, 200, 'GET', '/clients/business/subscriptions?interval=monthly', { headers: t.viewer });

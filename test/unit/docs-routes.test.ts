@@ -27,17 +27,6 @@ const KNOWN = new Set([
   `GET ${DASHBOARD_PATH}`,
 ]);
 
-/**
- * The operations of the bank's docs that the sandbox does not emulate, which the docs name as such (api.md's "Not
- * emulated"). Each must stay unknown: one that comes to be emulated leaves this list.
- */
-const NOT_EMULATED = [
-  'POST /clients/business/validate-bvn',
-  'PATCH /clients/members/{}',
-  'POST /clients/business/subscriptions',
-  'GET /clients/business/virtual-account',
-];
-
 /** `METHOD /path` in backquotes or a table cell; a path cut short (`…`, `...`) is left out, as is a query. */
 const CALL = /\b(GET|POST|PUT|PATCH|DELETE) (\/[A-Za-z0-9_{}./-]*)/g;
 
@@ -54,13 +43,9 @@ it('every operation the docs name by method and path is one the sandbox has', as
       if (cutShort || path === '/') continue;
       seen++;
       const call = `${method} ${shape(path)}`;
-      if (!KNOWN.has(call) && !NOT_EMULATED.includes(call)) unknown.push(`${file}: ${method} ${path}`);
+      if (!KNOWN.has(call)) unknown.push(`${file}: ${method} ${path}`);
     }
   }
   expect(seen).toBeGreaterThan(50);
   expect([...new Set(unknown)]).toEqual([]);
-});
-
-it('the operations named as not emulated are not emulated', () => {
-  expect(NOT_EMULATED.filter((call) => KNOWN.has(call))).toEqual([]);
 });

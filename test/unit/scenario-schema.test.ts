@@ -311,8 +311,8 @@ describe('parseScenario', () => {
   });
 
   it.each([
-    ['an empty effect', doc({ effect: {} }), 'rules.0.effect'],
-    ['everyNth 0', doc({ match: { everyNth: 0 } }), 'rules.0.match.everyNth'],
+    ['an empty effect', doc({ effect: {} }), 'rules[0].effect'],
+    ['everyNth 0', doc({ match: { everyNth: 0 } }), 'rules[0].match.everyNth'],
     ['a name with capitals', doc({}, { name: 'Loud' }), 'name'],
   ] as [string, Doc, string][])(
     'throws a ScenarioError naming the source and the field for %s',

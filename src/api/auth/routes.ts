@@ -6,7 +6,10 @@ import { type ApiRuntime, route } from '../runtime.js';
 
 /** `/auth`: sign-in, the only unauthenticated operation. */
 export const authRoutes: Route<ApiRuntime>[] = [
-  route(signInContract, async ({ deps, c, body }) => ({
-    data: await signInUser(deps, body.email, body.password, clientIp(c)),
-  })),
+  route(signInContract, async ({ deps, c, body }) => {
+    const { view, caller } = await signInUser(deps, body.email, body.password, clientIp(c));
+    // The journal names the client of a successful sign-in, as it does for every authenticated call.
+    c.env.facts.caller = caller;
+    return { data: view };
+  }),
 ];

@@ -5,7 +5,7 @@ import {
   listBusinesses,
   listCustomers,
 } from '../../bank/business/service.js';
-import { completeRegistration } from '../../bank/registration/service.js';
+import { completeRegistration, validateBvn } from '../../bank/registration/service.js';
 import {
   completeBusinessRegistrationContract,
   createBusinessContract,
@@ -13,6 +13,7 @@ import {
   getBusinessDetailsContract,
   listBusinessesContract,
   listCustomersContract,
+  validateBvnContract,
 } from '../../contract/api/business.js';
 import { DONE } from '../../contract/kit.js';
 import { ApiError } from '../../domain/errors.js';
@@ -33,11 +34,20 @@ export const businessRoutes: Route<ApiRuntime>[] = [
     status: 201,
     data: await createBusiness(deps, actor(), caller.client, body),
   })),
+  route(validateBvnContract, async ({ deps, caller, actor, body }) => ({
+    data: await validateBvn(deps, actor(), caller.client, body),
+  })),
   route(completeBusinessRegistrationContract, async ({ deps, c, caller, actor, body }) => {
     const { user } = caller;
     if (!user) throw new ApiError(401, 'Authorization token is required');
     // The files are served back under this sandbox's own paths (an isolated one's `/sandboxes/{id}` included).
-    await completeRegistration(deps, actor(), user, body, `${new URL(c.req.url).origin}${c.env.world.prefix}`);
+    await completeRegistration(
+      deps,
+      actor(),
+      user,
+      body,
+      `${new URL(c.req.url).origin}${c.env.world.prefix}`,
+    );
     return DONE;
   }),
 ];

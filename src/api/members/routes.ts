@@ -3,12 +3,14 @@ import {
   inviteMember,
   listMembers,
   listRoles,
+  updateMember,
 } from '../../bank/members/service.js';
 import {
   completeMemberRegistrationContract,
   inviteMemberContract,
   listMemberRolesContract,
   listMembersContract,
+  updateMemberContract,
 } from '../../contract/api/members.js';
 import { DONE } from '../../contract/kit.js';
 import { clientIp } from '../../http/auth.js';
@@ -30,6 +32,11 @@ export const memberRoutes: Route<ApiRuntime>[] = [
     // authenticate() refused a request without it; '' matches no client.
     const secret = header(c, 'secret_key') ?? '';
     await completeMemberRegistration(deps, secret, clientIp(c), body);
+    return DONE;
+  }),
+  // After complete-registration: a path of its own, which `{memberId}` would otherwise take first.
+  route(updateMemberContract, async ({ deps, caller, actor, params, body }) => {
+    await updateMember(deps, actor(), caller.client, params.memberId, body);
     return DONE;
   }),
 ];

@@ -2,22 +2,35 @@ import type { SignInView } from '../../contract/api/auth.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../domain/errors.js';
 import { expiryClaim, signToken } from '../../domain/jwt.js';
+import type { ClientRecord, UserRecord } from '../../domain/records.js';
+import { type RoleName, roleName } from '../../domain/roles.js';
 import { secureEqual } from '../../domain/secure-compare.js';
 import { recordAudit } from '../audits/service.js';
 
-/** Checks email and password (never saying which was wrong), records the sign-in and issues an access token. */
+/** A sign-in's answer, and who signed in: the request journal names their client, as for any authenticated call. */
+export interface SignedIn {
+  view: SignInView;
+  caller: { client: ClientRecord; user: UserRecord; role: RoleName };
+}
+
+/**
+ * Checks email and password (never saying which was wrong; a deactivated member is refused the same way), records
+ * the sign-in and issues an access token.
+ */
 export async function signInUser(
   deps: Deps,
   email: string,
   password: string,
   ipAddress: string,
-): Promise<SignInView> {
+): Promise<SignedIn> {
   const { store, clock, config, tokens } = deps;
   const user = store.where('users', 'email', email.toLowerCase())[0];
   // Compare even when there is no such user, so the answer takes as long either way.
   const passwordOk = secureEqual(user?.password ?? '\u0000', password);
   if (!user || !passwordOk || !user.isActive) throw new ApiError(401, 'Invalid email or password');
-  const role = store.get('roles', user.roleId)?.name ?? 'Viewer';
+  const client = store.get('clients', user.clientId);
+  if (!client) throw new ApiError(401, 'Invalid email or password');
+  const role = roleName.catch('Viewer').parse(store.get('roles', user.roleId)?.name);
   const iat = Math.floor(clock.now() / 1000);
   const accessToken = signToken(
     {
@@ -44,7 +57,7 @@ export async function signInUser(
   const businesses = store
     .where('businesses', 'clientId', user.clientId)
     .map((b) => ({ id: b.id, businessName: b.businessName, isApproved: b.isApproved }));
-  return {
+  const view = {
     id: user.id,
     firstName: user.firstName,
     lastName: user.lastName,
@@ -53,4 +66,5 @@ export async function signInUser(
     accessToken,
     businesses,
   };
+  return { view, caller: { client, user, role } };
 }

@@ -100,13 +100,13 @@ export async function createBulk(
   const errors: FieldError[] = [];
   input.transfers.forEach((t, i) => {
     if (!banks.has(t.receiverBankCode)) {
-      errors.push({ field: `transfers.${i}.receiverBankCode`, message: 'Invalid bank code' });
+      errors.push({ field: `transfers[${i}].receiverBankCode`, message: 'Invalid bank code' });
     }
     const first = seen.get(t.retrievalReference);
     if (first !== undefined) {
       errors.push({
-        field: `transfers.${i}.retrievalReference`,
-        message: `duplicates the retrievalReference of transfers.${first}`,
+        field: `transfers[${i}].retrievalReference`,
+        message: `duplicates the retrievalReference of transfers[${first}]`,
       });
     } else seen.set(t.retrievalReference, i);
   });

@@ -57,8 +57,8 @@ export interface NewBusiness {
 }
 
 /**
- * A new business of the client: not approved, no payment account, balance 0. The OTP of its BVN validation
- * step is "sent" to the owner (it lands in the outbox).
+ * A new business of the client: not approved, no payment account, balance 0. Its registration OTP is sent when a
+ * BVN is validated for it (`validateBvn`), as the docs' flow has it.
  */
 export async function createBusiness(
   deps: Deps,
@@ -89,17 +89,6 @@ export async function createBusiness(
       balance: 0,
     };
     tx.put('businesses', record);
-    const otp = tx.random().digits(6);
-    tx.put('outbox', {
-      id: tx.random().uuid(),
-      clientId: client.id,
-      type: 'bvn_otp',
-      to: client.email,
-      subject: `Your BVN validation code for ${record.businessName}`,
-      body: `Use ${otp} to complete the registration of ${record.businessName}.`,
-      data: { businessId: record.id, otp },
-      createdAt: record.createdAt,
-    });
     recordAudit(tx, deps, actor, {
       businessId: record.id,
       type: 'business',

@@ -9,6 +9,9 @@ import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
 import { post } from '../../ledger/ledger.js';
 import { accountState } from '../virtual-accounts/service.js';
 
+/** The payer's account number a webhook names when the payment did not say it. */
+const UNKNOWN_PAYER_ACCOUNT = '0000000000';
+
 /**
  * Refuses a payment the account cannot take (409): a temporal or single-use account past its expiry, a single-use
  * account that took its payment already, or an amount other than the one it reserves.
@@ -49,7 +52,9 @@ export async function receivePayment(
     if (!client) throw new ApiError(404, 'Virtual account not found');
     const charge = incomingCharge(input.amount, fixtures.fees);
     const payerName = input.accountName ?? 'Sandbox Payer';
-    const payerAccount = input.payerAccountNumber ?? '0000000000';
+    // The ledger keeps what the payment said (no payer account: ''); the webhook payload has an account number
+    // whatever happens, so it sends ten zeros for an unknown payer.
+    const payerAccount = input.payerAccountNumber ?? '';
     const payerBank = input.payerBankCode ?? '058';
     const narration = input.narration ?? `Transfer to ${account.accountName}`;
     const entry = post(tx, clock, {
@@ -62,6 +67,7 @@ export async function receivePayment(
       retrievalReference: null,
       narration,
       counterparty: { accountNumber: payerAccount, bankCode: payerBank, accountName: payerName },
+      virtualAccountNumber: account.accountNumber,
       errorCode: '',
       errorMessage: '',
       providerReference: null,
@@ -78,14 +84,14 @@ export async function receivePayment(
       availableBalance: entry.balanceAfter,
       ledgerBalance: entry.balanceAfter,
       accountName: payerName,
-      accountNumber: payerAccount,
+      accountNumber: payerAccount || UNKNOWN_PAYER_ACCOUNT,
       recipientAccountNumber: account.accountNumber,
       recpientAccountName: account.accountName,
       description: `Payment received on virtual account ${account.accountNumber}`,
       narration,
       depositorDetails: {
         accountName: payerName,
-        accountNumber: payerAccount,
+        accountNumber: payerAccount || UNKNOWN_PAYER_ACCOUNT,
         bankCode: payerBank,
         bankName,
       },

@@ -1,8 +1,14 @@
-import type { CompleteMemberInput, MemberRoleView, MemberView } from '../../contract/api/members.js';
+import type {
+  CompleteMemberInput,
+  MemberRoleView,
+  MemberView,
+  UpdateMemberInput,
+} from '../../contract/api/members.js';
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { capAtEnd, hasExpired, isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
+import { canonicalId } from '../../domain/ids.js';
 import { type PageQuery, type Pagination, paginate } from '../../domain/pagination.js';
 import type { ClientRecord, UserRecord } from '../../domain/records.js';
 import { isClientSecret } from '../../domain/secrets.js';
@@ -142,5 +148,44 @@ export async function completeMemberRegistration(
       },
       { businessId: null, type: 'member', action: 'register' },
     );
+  });
+}
+
+export const MEMBER_NOT_FOUND = 'Member not found';
+export const OWNER_FIXED = 'The owner’s role and status cannot be changed';
+export const NOT_REGISTERED = 'The member has not completed registration yet';
+
+/**
+ * Changes what `input` names of a member of `client` (`{}` changes nothing, and answers the same). The owner keeps
+ * its role and stays active: a client without an active Admin could not manage itself. An invited member becomes
+ * active by completing its registration, not here: it has no password yet.
+ */
+export async function updateMember(
+  deps: Deps,
+  actor: Actor,
+  client: ClientRecord,
+  memberId: string,
+  input: UpdateMemberInput,
+): Promise<void> {
+  if (input.memberRoleId !== undefined && !deps.store.get('roles', input.memberRoleId))
+    throw new ApiError(400, 'Invalid memberRoleId');
+  await deps.store.mutate((tx) => {
+    const user = tx.get('users', canonicalId(memberId));
+    // Another client's member answers exactly like an unknown one.
+    if (!user || user.clientId !== client.id) throw new ApiError(404, MEMBER_NOT_FOUND);
+    const roleId = input.memberRoleId ?? user.roleId;
+    const isActive = input.isActive ?? user.isActive;
+    if (user.isOwner && (roleId !== user.roleId || isActive !== user.isActive))
+      throw new ApiError(400, OWNER_FIXED);
+    if (isActive && !user.isActive && user.password === '') throw new ApiError(400, NOT_REGISTERED);
+    tx.put('users', {
+      ...user,
+      roleId,
+      isActive,
+      firstName: input.firstName ?? user.firstName,
+      lastName: input.lastName ?? user.lastName,
+      phoneNo: input.phoneNo ?? user.phoneNo,
+    });
+    recordAudit(tx, deps, actor, { businessId: null, type: 'member', action: 'update' });
   });
 }

@@ -1,18 +1,60 @@
 import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
-import { MAX_DOCUMENTS, registrationFields } from '../../contract/api/business.js';
+import { type BvnIdentityView, MAX_DOCUMENTS, registrationFields } from '../../contract/api/business.js';
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
+import { drawnIdentity, UNKNOWN_BVN } from '../../domain/bvn.js';
+import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { imageType } from '../../domain/image-type.js';
 import { parseInput } from '../../domain/parse.js';
-import type { UserRecord } from '../../domain/records.js';
+import type { ClientRecord, UserRecord } from '../../domain/records.js';
 import { secureEqual } from '../../domain/secure-compare.js';
 import { safeFileName } from '../../store/uploads.js';
 import { recordAudit } from '../audits/service.js';
 
 /** The OTP that always works in the sandbox, beside the one sent to the outbox. */
 export const SANDBOX_OTP = '123456';
+
+/**
+ * Validates a BVN for one of the client's businesses, the first step of its registration: answers the BVN's holder
+ * (the fixtures' table, else a person drawn from the seed and the BVN) and "sends" the owner the OTP that completing
+ * the registration takes (it lands in the outbox). The BVN `00000000000` is in no register: 400.
+ */
+export async function validateBvn(
+  deps: Deps,
+  actor: Actor,
+  client: ClientRecord,
+  input: { bvn: string; businessId: string },
+): Promise<BvnIdentityView> {
+  const business = deps.store.get('businesses', input.businessId);
+  if (!business || business.clientId !== client.id) throw new ApiError(404, 'Business not found');
+  if (input.bvn === UNKNOWN_BVN) throw new ApiError(400, 'BVN not found');
+  const listed = deps.fixtures.bvns.find((person) => person.bvn === input.bvn);
+  const identity = listed ?? drawnIdentity(deps.store.meta().seed, input.bvn);
+  await deps.store.mutate((tx) => {
+    const otp = tx.random().digits(6);
+    tx.put('outbox', {
+      id: tx.random().uuid(),
+      clientId: client.id,
+      type: 'bvn_otp',
+      to: client.email,
+      subject: `Your BVN validation code for ${business.businessName}`,
+      body: `Use ${otp} to complete the registration of ${business.businessName}.`,
+      data: { businessId: business.id, otp },
+      createdAt: isoAt(deps.clock),
+    });
+    recordAudit(tx, deps, actor, { businessId: business.id, type: 'business', action: 'validate' });
+  });
+  return {
+    phoneNumber: identity.phoneNumber,
+    bvn: identity.bvn,
+    firstName: identity.firstName,
+    lastName: identity.lastName,
+    otherNames: identity.otherNames,
+    dob: identity.dob,
+  };
+}
 
 /** A form value as Hono's `parseBody({ all: true })` gives it. */
 type FormValue = string | File | (string | File)[] | undefined;
@@ -40,8 +82,8 @@ async function stored(
 }
 
 /**
- * Completes a business's KYC registration from a multipart form: BVN, address, state, OTP (`123456`, or the one
- * sent to the outbox when the business was created), the caller's password, a JPEG or PNG photo ID (checked by
+ * Completes a business's KYC registration from a multipart form: BVN, address, state, OTP (`123456`, or one sent
+ * to the outbox when a BVN was validated for the business), the caller's password, a JPEG or PNG photo ID (checked by
  * its bytes) and optional documents. The business stays unapproved until the operator approves it.
  */
 export async function completeRegistration(

@@ -1,13 +1,16 @@
 import type {
+  CreateSubscriptionInput,
   NewSubscription,
   SubscriptionQuery,
   SubscriptionView,
 } from '../../contract/api/subscriptions.js';
 import type { Deps } from '../../deps.js';
+import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { type Pagination, paginate } from '../../domain/pagination.js';
 import type { BusinessRecord, SubscriptionRecord } from '../../domain/records.js';
+import { recordAudit } from '../audits/service.js';
 
 export function subscriptionView(s: SubscriptionRecord): SubscriptionView {
   return {
@@ -67,4 +70,25 @@ export async function addSubscription(
     return record;
   });
   return subscriptionView(created);
+}
+
+/** A new plan of the caller's business (`POST /clients/business/subscriptions`), listed from then on. */
+export async function createSubscription(
+  deps: Deps,
+  actor: Actor,
+  business: BusinessRecord,
+  input: CreateSubscriptionInput,
+): Promise<void> {
+  await deps.store.mutate((tx) => {
+    tx.put('subscriptions', {
+      id: tx.random().uuid(),
+      clientId: business.clientId,
+      businessId: business.id,
+      packageName: input.packageName ?? '',
+      amount: input.amount,
+      interval: input.interval ?? '',
+      createdAt: isoAt(deps.clock),
+    });
+    recordAudit(tx, deps, actor, { businessId: business.id, type: 'subscription', action: 'create' });
+  });
 }

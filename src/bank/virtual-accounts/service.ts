@@ -1,6 +1,7 @@
 import type {
   SingleUseAccountView,
   SingleUseInput,
+  SuspenseTransactionView,
   VirtualAccountInput,
   VirtualAccountView,
 } from '../../contract/api/virtual-accounts.js';
@@ -8,7 +9,8 @@ import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { capAtEnd, END_OF_TIME, END_OF_TIME_MS, hasExpired, isoOf } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
-import type { BusinessRecord, VirtualAccountRecord } from '../../domain/records.js';
+import { type PageQuery, type Pagination, paginate } from '../../domain/pagination.js';
+import type { BusinessRecord, TransactionRecord, VirtualAccountRecord } from '../../domain/records.js';
 import { systemReference } from '../../domain/references.js';
 import type { VirtualAccountKind, VirtualAccountState } from '../../domain/statuses.js';
 import type { Tx } from '../../store/store.js';
@@ -140,4 +142,32 @@ export async function createSingleUseAccount(
     reservedAmount: input.amount,
     expiresAt: isoOf(expiresAt),
   };
+}
+
+/** A received payment as the suspense account's list shows it. */
+function suspenseView(t: TransactionRecord): SuspenseTransactionView {
+  return {
+    recipientAccountNumber: t.virtualAccountNumber ?? '',
+    transactionId: t.id,
+    amount: String(t.amount),
+    transactionCharge: String(t.charge),
+    totalAmount: String(t.amount + t.charge),
+    payerAccountNumber: t.counterparty?.accountNumber ?? '',
+    reason: t.narration,
+    date: t.createdAt,
+    refundStatus: 'none',
+  };
+}
+
+/** The payments the business's virtual accounts received (the suspense account), newest first. */
+export function listSuspenseTransactions(
+  deps: Pick<Deps, 'store'>,
+  business: BusinessRecord,
+  query: PageQuery,
+): { data: SuspenseTransactionView[]; pagination: Pagination } {
+  const received = deps.store
+    .where('transactions', 'businessId', business.id)
+    .filter((t) => t.kind === 'incoming_payment' && t.status === 'successful')
+    .reverse();
+  return paginate(received, query, suspenseView);
 }

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { text } from '../../domain/fields.js';
 import { pageQuery } from '../../domain/pagination.js';
 import { auditAction, auditType } from '../../domain/statuses.js';
+import { fixture } from '../examples.js';
 import { contract, lazy, page, reply } from '../kit.js';
 import { isoDate } from '../wire.js';
 
@@ -69,7 +70,12 @@ export const getAuditLogContract = contract({
   tag: TAG,
   auth: withBusiness,
   source: { spec: 'Get audit log', docs: ['/api-reference/audit-logs/get'] },
-  params: { auditId: { description: 'the `id` of the entry' } },
+  params: {
+    auditId: {
+      description: 'the `id` of the entry (the example is one the fixtures give A1)',
+      example: fixture.audit,
+    },
+  },
   responses: {
     200: reply('Audit log retrieved successfully', auditEntry),
     404: '`Audit log not found` (another business’s entry too)',

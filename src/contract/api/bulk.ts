@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { idText, text } from '../../domain/fields.js';
+import { idText, MAX_TEXT, text } from '../../domain/fields.js';
 import { canonicalId } from '../../domain/ids.js';
 import { pageQuery } from '../../domain/pagination.js';
 import { bulkStatus, itemStatus } from '../../domain/statuses.js';
-import { PROVIDER_OUTAGE_CAUSE, transferExample } from '../examples.js';
+import { fixture, PROVIDER_OUTAGE_CAUSE, transferExample } from '../examples.js';
 import { contract, lazy, page, reply } from '../kit.js';
 import { isoDate, kobo } from '../wire.js';
 import { transferBody } from './transfers.js';
@@ -14,6 +14,28 @@ export const createBulkBody = z.object({
   batchName: text(),
   transfers: z.array(transferBody).min(1).max(MAX_BATCH_ITEMS),
 });
+
+/**
+ * The bound on a batch's body: 10 000 transfers whose every field is as long as it may be (the amount as a string of
+ * the largest safe integer, a 6-digit bank code, references and narrations of `MAX_TEXT` characters), as compact
+ * JSON, and a mebibyte for spaces between them. Every batch that may be accepted fits (contract, section 4), so a
+ * body past it holds more than any batch may: it is answered 400 naming the limit of 10 000, as a batch of 10 001
+ * transfers is, not 413.
+ */
+export const BULK_BODY_BYTES = (() => {
+  const longest = JSON.stringify({
+    amount: String(Number.MAX_SAFE_INTEGER),
+    receiverAccountNumber: '0'.repeat(10),
+    receiverBankCode: '0'.repeat(6),
+    retrievalReference: 'x'.repeat(MAX_TEXT),
+    narration: 'x'.repeat(MAX_TEXT),
+  });
+  const frame = JSON.stringify({ batchName: 'x'.repeat(MAX_TEXT), transfers: [] });
+  // ASCII: a character is a byte.
+  return MAX_BATCH_ITEMS * (longest.length + 1) + frame.length + 1_048_576;
+})();
+
+export const TOO_MANY_TRANSFERS = `A bulk transfer takes at most ${MAX_BATCH_ITEMS} transfers: this body is larger than ${MAX_BATCH_ITEMS} transfers of the longest fields can be (${BULK_BODY_BYTES} bytes)`;
 export type CreateBulkInput = z.infer<typeof createBulkBody>;
 
 const bulkTransferId = z.uuid().overwrite(canonicalId);
@@ -87,7 +109,8 @@ const TAG = 'Bulk transfers';
 /** The batch endpoints use the API key pair; the spec gives 400 for a missing `businessId`, but 401 on get. */
 const keyPair = { scheme: 'B', missingBusiness: 400 } as const;
 
-const exampleId = '5f0c6c1e-8a43-4d35-9b1e-2b7f0a9c4d11';
+/** The fixtures' batch of A1 (`failed`): the examples of a batch id name it. */
+const exampleId = fixture.batch;
 
 /** The answers of a process or reprocess claim: 202 queued, or 200 already processing (nothing queued). */
 export const claimReplies = {
@@ -112,15 +135,22 @@ export const createBulkTransferContract = contract({
     sandbox: 'the method, path and payload (the spec shows none; no docs page)',
   },
   body: createBulkBody,
-  // A batch of 10 000 transfers is a few MB of JSON.
-  bodyLimit: () => ({ bytes: 32 * 1_048_576 }),
+  bodyLimit: () => ({
+    bytes: BULK_BODY_BYTES,
+    message: TOO_MANY_TRANSFERS,
+    status: 400,
+    field: { field: 'transfers', message: `must have at most ${MAX_BATCH_ITEMS} items` },
+  }),
   example: { batchName: 'Payroll November', transfers: [transferExample] },
   warns: [
     'items whose `receiverAccountNumber` has a NUBAN check digit wrong for its `receiverBankCode` (one warning for the batch, naming the first): production would fail those items',
   ],
   responses: {
     201: reply('Bulk transfer created successfully', bulkTransferWithItems),
-    400: '`transfers.N.receiverBankCode: Invalid bank code`, a `retrievalReference` twice in the batch',
+    400: [
+      'More than 10 000 transfers (`transfers must have at most 10000 items`), or a body larger than 10 000 transfers of the longest fields can be, whatever it holds',
+      'An item with a malformed field (`transfers[N].receiverAccountNumber`…), an unknown bank code (`transfers[N].receiverBankCode: Invalid bank code`) or a `retrievalReference` twice in the batch: nothing is created',
+    ],
     503: PROVIDER_OUTAGE_CAUSE,
   },
 });

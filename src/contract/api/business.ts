@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { idText, MAX_TEXT, text } from '../../domain/fields.js';
 import { pageQuery } from '../../domain/pagination.js';
-import { NO_PAYMENT_ACCOUNT_CAUSE } from '../examples.js';
+import { fixture, NO_PAYMENT_ACCOUNT_CAUSE } from '../examples.js';
 import { type BodySettings, contract, done, lazy, page, reply } from '../kit.js';
 import { isoDate, kobo } from '../wire.js';
 
@@ -20,6 +20,12 @@ export const MAX_DOCUMENTS = 5;
  */
 export const registrationBodyLimit = (settings: Pick<BodySettings, 'uploadLimit'>) => ({
   bytes: (MAX_DOCUMENTS + 1) * settings.uploadLimit + 65_536,
+});
+
+/** Both required (docs): the 11-digit BVN, and the business it is validated for (one of the client's). */
+export const validateBvnBody = z.object({
+  bvn: z.string().regex(/^\d{11}$/, 'must be 11 digits'),
+  businessId: idText(),
 });
 
 /** The text fields of the registration form, which the service validates. */
@@ -60,6 +66,19 @@ export const business = lazy('Business', () =>
   }),
 );
 export type BusinessView = z.infer<ReturnType<typeof business>>;
+
+/** The BVN's holder, exactly as the docs show it: all text. */
+export const bvnIdentity = lazy('BvnIdentity', () =>
+  z.strictObject({
+    phoneNumber: z.string(),
+    bvn: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    otherNames: z.string(),
+    dob: z.string().describe('date of birth, `YYYY-MM-DD`'),
+  }),
+);
+export type BvnIdentityView = z.infer<ReturnType<typeof bvnIdentity>>;
 
 export const accountDetails = lazy('AccountDetails', () =>
   z.strictObject({
@@ -160,7 +179,7 @@ export const createBusinessContract = contract({
   path: BUSINESS,
   summary: 'Create a business',
   description:
-    'With `Authorization` and `SECRET_KEY` only: a client with no business yet has no `businessId` to send (one sent anyway is ignored). The business is not approved, has no payment account and a balance of 0. Its BVN one-time password lands in `GET /__sandbox/outbox`.',
+    'With `Authorization` and `SECRET_KEY` only: a client with no business yet has no `businessId` to send (one sent anyway is ignored). The business is not approved, has no payment account and a balance of 0. Next: validate a BVN for it (which sends the registration OTP), then complete its registration.',
   tag: TAG,
   auth: { scheme: 'A', business: 'none', area: 'business' },
   source: {
@@ -172,6 +191,28 @@ export const createBusinessContract = contract({
   responses: {
     201: reply('Business created successfully', createdBusiness),
     409: '`A business with this name already exists`',
+  },
+});
+
+export const validateBvnContract = contract({
+  operationId: 'validateBvn',
+  method: 'post',
+  path: `${BUSINESS}/validate-bvn`,
+  summary: 'Validate a BVN',
+  description:
+    'With `Authorization` and `SECRET_KEY` only; `businessId` in the body names one of the client’s businesses. Answers the BVN’s holder: from `fixtures/bvns.json` where the BVN is listed (the docs’ example `12345678901` is), otherwise a person drawn from the seed and the BVN (the same BVN always gives the same person). The registration OTP is sent at this step (a `bvn_otp` message in `GET /__sandbox/outbox`); `123456` works too. The BVN `00000000000` is in no register: 400 `BVN not found`.',
+  tag: TAG,
+  auth: { scheme: 'A', business: 'none', area: 'business' },
+  source: {
+    docs: ['/api-reference/business/validate-bvn', '/api-reference/business/complete-registration'],
+    sandbox: 'the identities (a table, else drawn from the seed); the magic BVN `00000000000`',
+  },
+  body: validateBvnBody,
+  example: { bvn: '12345678901', businessId: fixture.a2 },
+  responses: {
+    200: reply('BVN validated successfully', bvnIdentity, 'The BVN’s holder'),
+    400: '`BVN not found`: the BVN `00000000000`',
+    404: '`Business not found` (unknown, or another client’s)',
   },
 });
 
@@ -191,6 +232,17 @@ export const completeBusinessRegistrationContract = contract({
     sandbox: 'the OTP `123456`; the file limits; approval through the control API',
   },
   form: registrationForm,
+  // `photoId` is a file, which an example can only name: a tool that sends the example's text for it is answered
+  // 400 `photoId is required: one JPEG or PNG file`.
+  example: {
+    businessId: fixture.a2,
+    bvn: '12345678901',
+    residentialAddress: '12 Marina Street, Lagos',
+    stateId: 'state_01',
+    otp: '123456',
+    password: fixture.owner.password,
+    photoId: '(a JPEG or PNG file: the photo of an ID)',
+  },
   bodyLimit: registrationBodyLimit,
   responses: {
     200: done('Business registration completed successfully'),

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { idText, text } from '../../domain/fields.js';
 import { pageQuery } from '../../domain/pagination.js';
 import { disputeStatus } from '../../domain/statuses.js';
+import { fixture } from '../examples.js';
 import { contract, done, lazy, page, reply } from '../kit.js';
 import { isoDate } from '../wire.js';
 
@@ -56,10 +57,8 @@ export const createDisputeContract = contract({
     sandbox: 'the transaction must be the business’s (404); one open dispute per transaction (409)',
   },
   body: disputeBody,
-  example: {
-    transactionId: 'SBX261121115230361389007249',
-    description: 'The receiver says nothing arrived.',
-  },
+  // A payment A1 received in the fixtures that no dispute names yet.
+  example: { transactionId: fixture.payment, description: 'The payer asks for a refund.' },
   responses: {
     201: done('Dispute created successfully'),
     404: '`Transaction not found`',
@@ -89,7 +88,12 @@ export const getDisputeContract = contract({
   tag: TAG,
   auth: withBusiness,
   source: { docs: ['/api-reference/disputes/get'] },
-  params: { disputeId: { description: 'the `id` of the dispute' } },
+  params: {
+    disputeId: {
+      description: 'the `id` of the dispute (the example is the fixtures’ open dispute of A1)',
+      example: fixture.dispute,
+    },
+  },
   responses: {
     200: reply('Dispute retrieved successfully', dispute),
     404: '`Dispute not found`',

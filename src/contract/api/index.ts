@@ -15,6 +15,7 @@ import {
   getBusinessDetailsContract,
   listBusinessesContract,
   listCustomersContract,
+  validateBvnContract,
 } from './business.js';
 import { createDisputeContract, getDisputeContract, listDisputesContract } from './disputes.js';
 import {
@@ -22,6 +23,7 @@ import {
   inviteMemberContract,
   listMemberRolesContract,
   listMembersContract,
+  updateMemberContract,
 } from './members.js';
 import {
   createPayoutAccountContract,
@@ -35,9 +37,13 @@ import {
   listBillersContract,
   updateWebhookUrlContract,
 } from './settings.js';
-import { listSubscriptionsContract } from './subscriptions.js';
+import { createSubscriptionContract, listSubscriptionsContract } from './subscriptions.js';
 import { anonymousTransferContract, transferContract } from './transfers.js';
-import { createSingleUseVirtualAccountContract, createVirtualAccountContract } from './virtual-accounts.js';
+import {
+  createSingleUseVirtualAccountContract,
+  createVirtualAccountContract,
+  listSuspenseTransactionsContract,
+} from './virtual-accounts.js';
 
 /**
  * Every operation of the bank's API, in the order its document lists them: the `/api/v1` door implements each
@@ -54,6 +60,7 @@ export const apiContracts: readonly RouteContract[] = [
   listCustomersContract,
   listBusinessesContract,
   createBusinessContract,
+  validateBvnContract,
   completeBusinessRegistrationContract,
   transferContract,
   anonymousTransferContract,
@@ -73,9 +80,12 @@ export const apiContracts: readonly RouteContract[] = [
   getAuditLogContract,
   createVirtualAccountContract,
   createSingleUseVirtualAccountContract,
+  listSuspenseTransactionsContract,
   listSubscriptionsContract,
+  createSubscriptionContract,
   listMemberRolesContract,
   listMembersContract,
   inviteMemberContract,
   completeMemberRegistrationContract,
+  updateMemberContract,
 ];

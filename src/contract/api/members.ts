@@ -19,6 +19,22 @@ export const completeMemberBody = z.object({
 });
 export type CompleteMemberInput = z.infer<typeof completeMemberBody>;
 
+/**
+ * What an update may change, each field optional (`{}`, the docs' example, changes nothing). The docs' page marks
+ * its body to-do: these fields are the sandbox's reading of "role, status, profile fields".
+ */
+export const updateMemberBody = z.object({
+  memberRoleId: idText().optional().describe('a role’s `id` (`GET /clients/members/roles`)'),
+  isActive: z
+    .boolean()
+    .optional()
+    .describe('false: the member can no longer sign in, nor use a token it has'),
+  firstName: text().optional(),
+  lastName: text().optional(),
+  phoneNo: text().optional(),
+});
+export type UpdateMemberInput = z.infer<typeof updateMemberBody>;
+
 // What the routes answer.
 
 export const memberRole = lazy('MemberRole', () => z.strictObject({ id: z.string(), name: z.string() }));
@@ -95,6 +111,39 @@ export const inviteMemberContract = contract({
     201: done('Invitation sent successfully'),
     400: '`Invalid memberRoleId`',
     409: '`A user with this email already exists`',
+  },
+});
+
+export const updateMemberContract = contract({
+  operationId: 'updateMember',
+  method: 'patch',
+  path: `${MEMBERS}/{memberId}`,
+  summary: 'Update a member',
+  description:
+    'Changes what the body names of a member of the client: the role, whether it is active, its names and phone number; `{}` (the docs’ example) changes nothing. A deactivated member can no longer sign in (401 `Invalid email or password`) and its tokens stop working. The docs’ page marks its body to-do: these fields are the sandbox’s reading of it.',
+  tag: TAG,
+  auth: { scheme: 'A', business: 'header', area: 'member-admin' },
+  source: {
+    docs: ['/api-reference/members/update'],
+    sandbox:
+      'the body’s fields (the page gives none); the owner’s role and status stay; an invitation not yet completed cannot be activated',
+  },
+  params: {
+    memberId: {
+      description: 'the member’s `id` (`GET /clients/members`; the example is client A’s Manager)',
+      example: fixture.manager,
+    },
+  },
+  body: updateMemberBody,
+  example: {},
+  responses: {
+    200: done('Member updated successfully'),
+    400: [
+      '`Invalid memberRoleId`',
+      '`The owner’s role and status cannot be changed`',
+      '`The member has not completed registration yet`: `isActive: true` before the invitation is completed',
+    ],
+    404: '`Member not found` (unknown, or another client’s)',
   },
 });
 

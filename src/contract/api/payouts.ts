@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { text } from '../../domain/fields.js';
 import { pageQuery } from '../../domain/pagination.js';
+import { fixture } from '../examples.js';
 import { contract, done, lazy, page } from '../kit.js';
 import { isoDate } from '../wire.js';
 import { accountNumber, listedBankCode } from './transfers.js';
@@ -38,7 +39,11 @@ const TAG = 'Payout accounts';
 
 const withBusiness = { scheme: 'A', business: 'header', area: 'business' } as const;
 
-const payoutAccountId = { description: 'the `id` of the payout account' };
+const payoutAccountId = {
+  description:
+    'the `id` of the payout account (`GET /clients/business/payouts`; the example is the fixtures’ one of client A)',
+  example: fixture.payout,
+};
 
 const NOT_FOUND = '`Payout account not found` (unknown, or another client’s)';
 
@@ -83,11 +88,12 @@ export const createPayoutAccountContract = contract({
   },
   body: payoutBody,
   warns: [ACCOUNT_WARNING],
+  // Another account than the one the fixtures give client A (the same one again is 409).
   example: {
     accountName: 'Adebayo Foods Ltd',
-    accountNumber: '0123456785',
-    bankName: 'Guaranty Trust Bank',
-    bankCode: '058',
+    accountNumber: '0123456784',
+    bankName: 'Access Bank',
+    bankCode: '044',
   },
   responses: {
     201: done('Payout account created successfully'),
@@ -106,6 +112,13 @@ export const updatePayoutAccountContract = contract({
   source: { spec: 'Update payout account', docs: ['/api-reference/payouts/update'] },
   params: { payoutAccountId },
   body: payoutBody,
+  // The fixtures' account renamed, its number and bank kept.
+  example: {
+    accountName: 'Adebayo Ventures Payroll',
+    accountNumber: '0123456785',
+    bankName: 'Guaranty Trust Bank',
+    bankCode: '058',
+  },
   warns: [ACCOUNT_WARNING],
   responses: {
     200: done('Payout account updated successfully'),

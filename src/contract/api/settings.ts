@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import billerCodes from '../../../fixtures/billers.json' with { type: 'json' };
 import { text } from '../../domain/fields.js';
 import { contract, done, lazy, reply } from '../kit.js';
+import { BANK_CODE_DOC } from './transfers.js';
 
 /** Hosts a plain-http webhook may point at: this machine, the Docker host, and single-label container names. */
 function allowsPlainHttp(hostname: string): boolean {
@@ -44,10 +44,11 @@ export const configureBillersBody = z.object({
   billers: z
     .array(
       text()
-        // Documented only: the service answers an unknown code with its own 400 (`Invalid biller code: …`).
+        // Documented only: the service answers an unknown code with its own 400 (`Invalid biller code: …`). A
+        // string of digits, never an enum of the fixtures' billers (contract, section 3).
         .meta({
-          enum: billerCodes,
-          description: 'a biller of `fixtures/billers.json` (`GET /clients/settings/billers`)',
+          ...BANK_CODE_DOC,
+          description: 'a bank code `GET /clients/settings/billers` lists (the fixtures’ `billers.json`)',
         }),
     )
     .max(200),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { text } from '../../domain/fields.js';
 import { pageQuery } from '../../domain/pagination.js';
-import { contract, lazy, page } from '../kit.js';
+import { contract, done, lazy, page } from '../kit.js';
 import { kobo } from '../wire.js';
 import { koboAmount } from './transfers.js';
 
@@ -13,6 +13,20 @@ export const subscriptionQuery = pageQuery.extend({
   keyword: text().optional().describe('a part of the package’s name, its interval or its amount'),
 });
 export type SubscriptionQuery = z.infer<typeof subscriptionQuery>;
+
+/**
+ * A plan as the bank's create-subscription page sends it: `amount` required (kobo, a string of digits or a JSON
+ * integer, listed as a string), `packageName` and `interval` any text, each optional (the page marks only
+ * `amount` required; a plan without them lists them as `""`).
+ */
+export const createSubscriptionBody = z.object({
+  amount: koboAmount(0),
+  packageName: text().optional().describe('a name for the package: `Pro Plan`'),
+  interval: text()
+    .optional()
+    .describe('any text: the docs give `monthly`, `weekly` and `daily` as examples and fix no values'),
+});
+export type CreateSubscriptionInput = z.infer<typeof createSubscriptionBody>;
 
 /** A plan as the control API adds one: the fields of the bank's create-subscription page. */
 export const newSubscriptionBody = z.object({
@@ -52,4 +66,23 @@ export const listSubscriptionsContract = contract({
   },
   query: subscriptionQuery,
   responses: { 200: page('Subscriptions retrieved successfully', subscription, 'A page of plans') },
+});
+
+export const createSubscriptionContract = contract({
+  operationId: 'createSubscription',
+  method: 'post',
+  path: '/clients/business/subscriptions',
+  summary: 'Create a subscription',
+  description:
+    'A plan of the business the `businessId` header names; the answer carries no data, as the docs show: the plan is in the list, with its `id` and `clientId`.',
+  tag: 'Subscriptions',
+  auth: { scheme: 'A', business: 'header', area: 'business' },
+  source: {
+    docs: ['/api-reference/subscriptions/create'],
+    sandbox:
+      'no rule on `interval` (the docs’ values are examples); `packageName` and `interval` optional, as the page marks them',
+  },
+  body: createSubscriptionBody,
+  example: { amount: '500000', packageName: 'Pro Plan', interval: 'monthly' },
+  responses: { 201: done('Subscription created successfully') },
 });

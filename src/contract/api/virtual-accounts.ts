@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import { text } from '../../domain/fields.js';
+import { pageQuery } from '../../domain/pagination.js';
 import { virtualAccountType } from '../../domain/statuses.js';
 import { NO_PAYMENT_ACCOUNT_CAUSE } from '../examples.js';
-import { contract, lazy, reply } from '../kit.js';
-import { isoDate } from '../wire.js';
+import { contract, lazy, page, reply } from '../kit.js';
+import { isoDate, kobo } from '../wire.js';
 import { koboAmount } from './transfers.js';
 
 export const virtualAccountBody = z.object({
@@ -59,6 +60,26 @@ export const singleUseAccount = lazy('SingleUseVirtualAccount', () =>
   }),
 );
 export type SingleUseAccountView = z.infer<ReturnType<typeof singleUseAccount>>;
+
+/** A payment received on one of the business's virtual accounts, exactly as the docs' page shows it: all text. */
+export const suspenseTransaction = lazy('SuspenseTransaction', () =>
+  z.strictObject({
+    recipientAccountNumber: z.string().describe('the virtual account the payment arrived on'),
+    transactionId: z
+      .string()
+      .describe(
+        'the payment’s transaction reference (the webhook’s `transactionReference`): a dispute takes it',
+      ),
+    amount: kobo().describe('kobo: what the payer sent'),
+    transactionCharge: kobo().describe('kobo: the incoming charge (0.5%, capped; `fixtures/fees.json`)'),
+    totalAmount: kobo().describe('kobo: `amount` plus `transactionCharge`, as the docs’ example adds them'),
+    payerAccountNumber: z.string().describe('the payer’s account number; `""` when the payment did not say'),
+    reason: z.string().describe('the payment’s narration'),
+    date: isoDate().describe('when the business was credited, on the sandbox clock'),
+    refundStatus: z.string().describe('`none`: the sandbox refunds nothing'),
+  }),
+);
+export type SuspenseTransactionView = z.infer<ReturnType<typeof suspenseTransaction>>;
 
 const VIRTUAL_ACCOUNTS = '/clients/business/virtual-accounts';
 
@@ -116,5 +137,24 @@ export const createSingleUseVirtualAccountContract = contract({
     201: reply('Account generated successfully', singleUseAccount),
     400: NO_PAYMENT_ACCOUNT_CAUSE,
     409: DUPLICATE,
+  },
+});
+
+export const listSuspenseTransactionsContract = contract({
+  operationId: 'listSuspenseTransactions',
+  method: 'get',
+  path: '/clients/business/virtual-account',
+  summary: 'List suspense account transactions',
+  description:
+    'Every payment received on the business’s virtual accounts (single-use ones included), newest first: what a payroll or shop app reconciles, and where it finds the `transactionId` a dispute takes. Make one arrive with `POST /__sandbox/incoming-payments`.',
+  tag: TAG,
+  auth: withBusiness,
+  source: {
+    docs: ['/api-reference/virtual-accounts/transactions'],
+    sandbox: 'the order (newest first); `payerAccountNumber` `""` when the payment named no payer account',
+  },
+  query: pageQuery,
+  responses: {
+    200: page('Transactions retrieved successfully', suspenseTransaction, 'A page of received payments'),
   },
 });

@@ -3,6 +3,7 @@ import { idText } from '../../domain/fields.js';
 import { controlPageQuery } from '../../domain/pagination.js';
 import { bulkStatus } from '../../domain/statuses.js';
 import { bulkTransfer, bulkTransferWithItems, claimReplies } from '../api/bulk.js';
+import { fixture } from '../examples.js';
 import { contract, lazy, page, reply } from '../kit.js';
 
 // Every client's bulk transfers, as the bank's API shows them, with the client they belong to.
@@ -40,7 +41,10 @@ export type ClientBulkTransferWithItemsView = z.infer<ReturnType<typeof clientBu
 
 const TAG = 'Bulk';
 
-export const batchId = { description: 'the `id` of the bulk transfer' };
+export const batchId = {
+  description: 'the `id` of the bulk transfer (the example is the fixtures’ batch of A1)',
+  example: fixture.batch,
+};
 
 export const listBatchesContract = contract({
   operationId: 'listBatches',

@@ -1,4 +1,5 @@
 import { dispute } from '../api/disputes.js';
+import { fixture } from '../examples.js';
 import { contract, reply } from '../kit.js';
 
 /** One of the bank's two decisions on an open dispute, as its own route. */
@@ -11,7 +12,12 @@ const decision = <const V extends 'resolve' | 'reject'>(outcome: 'resolved' | 'r
     description: `The bank's decision on an open dispute: its status becomes \`${outcome}\`, which the business's \`GET /api/v1/clients/business/disputes\` then shows. A dispute already decided: 409.`,
     tag: 'Disputes',
     auth: { scheme: 'none' },
-    params: { id: { description: 'the `id` of the dispute' } },
+    params: {
+      id: {
+        description: 'the `id` of the dispute (the example is the fixtures’ open dispute of A1)',
+        example: fixture.dispute,
+      },
+    },
     responses: {
       200: reply(`Dispute ${outcome}`, dispute),
       404: '`Dispute not found`',

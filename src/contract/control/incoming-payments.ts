@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { deliveryStatus } from '../../domain/statuses.js';
 import { accountNumber, bankCode, koboAmount } from '../api/transfers.js';
+import { fixture } from '../examples.js';
 import { contract, lazy, reply } from '../kit.js';
 
 // Money arriving on a virtual account.
@@ -45,8 +46,9 @@ export const incomingPaymentContract = contract({
   tag: 'Money',
   auth: { scheme: 'none' },
   body: incomingPaymentBody,
+  // The virtual account the fixtures give A1.
   example: {
-    accountNumber: '1234567890',
+    accountNumber: fixture.virtualAccount,
     amount: 500000,
     accountName: 'Tunde Bakare',
     narration: 'Order 42',

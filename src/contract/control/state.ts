@@ -1,5 +1,19 @@
-import { currentStateDocument, stateDocument } from '../../domain/records.js';
+import roles from '../../../fixtures/roles.json' with { type: 'json' };
+import { collectionNames, currentStateDocument, stateDocument } from '../../domain/records.js';
 import { contract, done, lazy, raw } from '../kit.js';
+
+/**
+ * The smallest state an import takes: the seed, a token key and the three roles, and nothing else (no client). What
+ * `GET /state` gives is the usual body; this one empties the sandbox (a reset brings the fixtures back).
+ */
+const EMPTY_STATE = {
+  version: 1,
+  collections: {
+    ...Object.fromEntries(collectionNames.map((name) => [name, []])),
+    meta: [{ id: 'meta', seed: 1, jwtSecret: '0'.repeat(64) }],
+    roles,
+  },
+};
 
 // The whole state, as `GET /state` gives it and `PUT /state` takes it back: the store's own record schemas, which
 // validate an import record by record.
@@ -39,6 +53,7 @@ export const importStateContract = contract({
   // Read as text and parsed a batch of records at a time, so that other requests get their turn.
   text: true,
   body: stateDocument,
+  example: EMPTY_STATE,
   bodyLimit: importLimit,
   responses: {
     200: done('State imported'),

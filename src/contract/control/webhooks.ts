@@ -38,7 +38,11 @@ export type DeliveryView = z.infer<ReturnType<typeof delivery>>;
 
 const TAG = 'Webhooks';
 
-export const deliveryId = { description: 'the `id` of the delivery' };
+export const deliveryId = {
+  description:
+    'the `id` of the delivery (`GET /__sandbox/webhooks/deliveries`): the fixtures hold none, so the example names one the first incoming payment would not make; use an `id` from the list',
+  example: '00000000-0000-4000-8000-00000000d0e1',
+};
 
 export const listDeliveriesContract = contract({
   operationId: 'listDeliveries',

@@ -17,6 +17,7 @@ import {
   type VirtualAccountView as VirtualAccountRowView,
   virtualAccount as virtualAccountRow,
 } from '../../../src/contract/control/virtual-accounts.js';
+import { fixture } from '../../../src/contract/examples.js';
 import type { Sandbox } from '../../../src/sandbox.js';
 import { dataOf, type PageView, pageOf } from '../../support/answers.js';
 import {
@@ -84,6 +85,9 @@ async function auditsOf(sandbox: Sandbox, headers: Record<string, string>): Prom
   return pageOf(res, auditEntry).data;
 }
 
+/** The virtual account the fixtures give A1 (with the payments it received). */
+const FIXTURE_ACCOUNT = '9000000010';
+
 describe('GET /__sandbox/bulk-transfers', () => {
   const sandbox = useSandbox();
   let first: BulkTransferWithItemsView;
@@ -106,8 +110,9 @@ describe('GET /__sandbox/bulk-transfers', () => {
 
   it('lists the batches of every client, newest first, each with its clientId and no items', async () => {
     const { data, pagination } = await listBatches(sandbox);
-    expect(data.map((b) => b.id)).toEqual([last.id, partial.id, ofA2.id, ofB.id, first.id]);
-    expect(data.map((b) => b.clientId)).toEqual([A.id, A.id, A.id, B.id, A.id]);
+    // The fixtures' batch of A1 is the oldest.
+    expect(data.map((b) => b.id)).toEqual([last.id, partial.id, ofA2.id, ofB.id, first.id, fixture.batch]);
+    expect(data.map((b) => b.clientId)).toEqual([A.id, A.id, A.id, B.id, A.id, A.id]);
     for (const row of data) expect(row).not.toHaveProperty('items');
     // Apart from clientId and requestId, each row is what the bank's own API shows of the batch.
     const { items: _items, ...ofBView } = await getBatch(sandbox, ofB.id, keysB1);
@@ -121,7 +126,7 @@ describe('GET /__sandbox/bulk-transfers', () => {
       completedItems: 1,
       failedItems: 1,
     });
-    expect(pagination).toEqual(onePage(5, 10));
+    expect(pagination).toEqual(onePage(6, 10));
   });
 
   it('filters by clientId', async () => {
@@ -129,7 +134,7 @@ describe('GET /__sandbox/bulk-transfers', () => {
     expect(b.data.map((r) => r.id)).toEqual([ofB.id]);
     expect(b.pagination.totalCount).toBe(1);
     const a = await listBatches(sandbox, `?clientId=${A.id}`);
-    expect(a.data.map((r) => r.id)).toEqual([last.id, partial.id, ofA2.id, first.id]);
+    expect(a.data.map((r) => r.id)).toEqual([last.id, partial.id, ofA2.id, first.id, fixture.batch]);
     const none = await listBatches(sandbox, `?clientId=${UNKNOWN_ID}`);
     expect(none.data).toEqual([]);
     expect(none.pagination.totalCount).toBe(0);
@@ -151,7 +156,7 @@ describe('GET /__sandbox/bulk-transfers', () => {
   it('pages with page and limit', async () => {
     const one = await listBatches(sandbox, '?page=1&limit=2');
     expect(one.data.map((r) => r.id)).toEqual([last.id, partial.id]);
-    expect(one.pagination).toEqual(pageAt(1, { totalCount: 5, limit: 2, lastPage: 3 }));
+    expect(one.pagination).toEqual(pageAt(1, { totalCount: 6, limit: 2, lastPage: 3 }));
     const two = await listBatches(sandbox, '?page=2&limit=2');
     expect(two.data.map((r) => r.id)).toEqual([ofA2.id, ofB.id]);
     expect(two.pagination).toMatchObject({
@@ -161,11 +166,11 @@ describe('GET /__sandbox/bulk-transfers', () => {
       previousPage: 1,
     });
     const three = await listBatches(sandbox, '?page=3&limit=2');
-    expect(three.data.map((r) => r.id)).toEqual([first.id]);
+    expect(three.data.map((r) => r.id)).toEqual([first.id, fixture.batch]);
     expect(three.pagination).toMatchObject({ hasNextPage: false, nextPage: 0, previousPage: 2 });
     const beyond = await listBatches(sandbox, '?page=4&limit=2');
     expect(beyond.data).toEqual([]);
-    expect(beyond.pagination.totalCount).toBe(5);
+    expect(beyond.pagination.totalCount).toBe(6);
   });
 
   it.each([
@@ -418,7 +423,6 @@ describe('POST /__sandbox/bulk-transfers/:id/reprocess', () => {
     it.each([
       ['itemId a number', { itemId: 5 }],
       ['itemId an empty string', { itemId: '' }],
-      ['itemId blank', { itemId: '   ' }],
       ['itemId null', { itemId: null }],
     ])('answers 400 to %s and changes nothing', async (_label, body) => {
       const res = await reprocess(sandbox, settled.id, body);
@@ -517,13 +521,16 @@ describe('GET /__sandbox/virtual-accounts', () => {
   }
 
   it('lists the accounts of every client, newest first, with the accountNumber the API answered', async () => {
-    const { data, pagination } = await listAccounts();
+    const { data: all, pagination } = await listAccounts();
+    // The fixtures' account of A1 is the oldest; the rest were opened here.
+    const data = all.slice(0, -1);
+    expect(all.at(-1)).toMatchObject({ accountNumber: FIXTURE_ACCOUNT, clientId: A.id, businessId: A.a1.id });
     const newestFirst = [...opened].reverse();
     expect(data.map((v) => v.accountNumber)).toEqual(newestFirst.map((o) => o.account.accountNumber));
     expect(data.map((v) => v.clientRef)).toEqual(newestFirst.map((o) => o.reference));
     expect(data.map((v) => v.clientId)).toEqual(newestFirst.map((o) => o.clientId));
     expect(data.map((v) => v.businessId)).toEqual(newestFirst.map((o) => o.businessId));
-    expect(pagination).toEqual(onePage(3, 10));
+    expect(pagination).toEqual(onePage(4, 10));
   });
 
   it('shows expiresAt as ISO 8601 text, createdAt plus the 30-minute default; null for a permanent account', async () => {
@@ -551,7 +558,7 @@ describe('GET /__sandbox/virtual-accounts', () => {
       clientRef: 'ctl-va-late',
       clientId: A.id,
     });
-    expect(pagination.totalCount).toBe(4);
+    expect(pagination.totalCount).toBe(5);
     opened.push({ account, reference: 'ctl-va-late', clientId: A.id, businessId: A.a1.id });
   });
 
@@ -626,7 +633,7 @@ describe('GET /__sandbox/virtual-accounts: single-use accounts', () => {
     expect((await rowOf(paid))?.state).toBe('used');
     expect(await rowOf(multi)).toMatchObject({ reservedAmount: null, usedBy: null, state: 'open' });
     // Newest first like the rest.
-    expect((await listed()).map((v) => v.accountNumber)).toEqual([late, paid, multi]);
+    expect((await listed()).map((v) => v.accountNumber)).toEqual([late, paid, multi, FIXTURE_ACCOUNT]);
     // Used stays used past its expiry too.
     expect(
       (await call(sandbox, 'POST', '/__sandbox/clock/advance', { body: { ms: 3_600_000 } })).status,

@@ -2,9 +2,11 @@
 // credentials), and the one that cannot be (the state export) is streamed a chunk at a time.
 
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createdBusiness } from '../../../src/contract/api/business.js';
 import { credentials } from '../../../src/contract/control/clients.js';
 import { ledger } from '../../../src/contract/control/money.js';
 import { outboxMessage } from '../../../src/contract/control/outbox.js';
+import { fixture } from '../../../src/contract/examples.js';
 import { dataOf, pageOf } from '../../support/answers.js';
 import { setBalance } from '../../support/money.js';
 import { pageAt } from '../../support/pagination.js';
@@ -29,18 +31,26 @@ describe('GET /__sandbox/businesses/{id}/ledger', () => {
     expect(first.transactions).toHaveLength(100);
     expect(first.transactions[0]?.balanceAfter).toBe(500_000_150);
     expect(first.transactions[99]?.balanceAfter).toBe(500_000_051);
-    expect(first.pagination).toEqual(pageAt(1, { totalCount: 150, limit: 100, lastPage: 2 }));
+    // 150 entries made here, after the 2 payments the fixtures give A1.
+    expect(first.pagination).toEqual(pageAt(1, { totalCount: 152, limit: 100, lastPage: 2 }));
     // The balances are the business's, not the page's.
     expect(first).toMatchObject({ balance: 500_000_150, ledgerBalance: 500_000_150 });
     const second = await ledgerPage('?page=2');
-    expect(second.transactions.map((t) => t.balanceAfter)).toEqual(
-      Array.from({ length: 50 }, (_, i) => 500_000_050 - i),
-    );
+    expect(second.transactions.map((t) => t.balanceAfter)).toEqual([
+      ...Array.from({ length: 50 }, (_, i) => 500_000_050 - i),
+      // The fixtures' payments: the fixture balance is the balance after them.
+      500_000_000,
+      500_000_000 - (1_250_000 - 6_250),
+    ]);
+    expect(second.transactions.slice(50).map((t) => t.id)).toEqual([
+      fixture.payment,
+      fixture.disputedPayment,
+    ]);
     expect(second.pagination).toMatchObject({ hasNextPage: false, previousPage: 1 });
   });
 
   it('takes a limit up to 1000, and refuses one past it', async () => {
-    expect((await ledgerPage('?limit=1000')).transactions).toHaveLength(150);
+    expect((await ledgerPage('?limit=1000')).transactions).toHaveLength(152);
     expect((await ledgerPage('?limit=7&page=3')).transactions.map((t) => t.balanceAfter)).toEqual(
       Array.from({ length: 7 }, (_, i) => 500_000_136 - i),
     );
@@ -57,7 +67,7 @@ describe('GET /__sandbox/outbox', () => {
       const res = await call(sandbox, 'POST', '/__sandbox/clients', { body: { name: `Outbox ${i}` } });
       expect(res.status).toBe(201);
     }
-    // A new business's BVN one-time password lands in the outbox: 105 of them.
+    // A BVN validated for a new business sends its one-time password to the outbox: 105 of them.
     const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey);
     for (let i = 0; i < 105; i++) {
       const made = await call(sandbox, 'POST', '/api/v1/clients/business', {
@@ -65,6 +75,11 @@ describe('GET /__sandbox/outbox', () => {
         body: { businessName: `Outbox Business ${i}`, countryId: 'NG', isNewBusiness: true },
       });
       expect(made.status).toBe(201);
+      const validated = await call(sandbox, 'POST', '/api/v1/clients/business/validate-bvn', {
+        headers,
+        body: { bvn: '12345678901', businessId: dataOf(made, createdBusiness).business.id },
+      });
+      expect(validated.status).toBe(200);
     }
     const first = pageOf(await call(sandbox, 'GET', '/__sandbox/outbox?type=bvn_otp'), outboxMessage);
     expect(first.data).toHaveLength(100);

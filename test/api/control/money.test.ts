@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import clients from '../../../fixtures/clients.json' with { type: 'json' };
 import { bulkTransferWithItems } from '../../../src/contract/api/bulk.js';
-import { accountDetails } from '../../../src/contract/api/business.js';
+import { accountDetails, createdBusiness } from '../../../src/contract/api/business.js';
 import { subscription } from '../../../src/contract/api/subscriptions.js';
 import { transferResult } from '../../../src/contract/api/transfers.js';
 import { virtualAccount } from '../../../src/contract/api/virtual-accounts.js';
@@ -217,6 +217,12 @@ describe('outbox filters', () => {
         body: { businessName, countryId: 'NG', isNewBusiness: true },
       });
       expect(res.status).toBe(201);
+      // The registration OTP is sent when a BVN is validated for the business (the docs' flow).
+      const validated = await call(sandbox, 'POST', `${BUSINESSES}/validate-bvn`, {
+        headers,
+        body: { bvn: '12345678901', businessId: dataOf(res, createdBusiness).business.id },
+      });
+      expect(validated.status).toBe(200);
     }
     const invite = await call(sandbox, 'POST', MEMBERS, {
       headers: headersA,
@@ -296,8 +302,9 @@ describe('state import keeps the invariants across records', () => {
     expect(refused.body.message).toMatch(/belongs to no business/);
 
     const miscounted = structuredClone(before);
-    const batch = miscounted.collections.bulkTransfers[0];
-    if (!batch) throw new Error('there is a batch');
+    const batchId = dataOf(created, bulkTransferWithItems).id;
+    const batch = miscounted.collections.bulkTransfers.find((b) => b.id === batchId);
+    if (!batch) throw new Error('there is the batch made here');
     batch.completedItems = 0;
     const refused2 = await call(sandbox, 'PUT', '/__sandbox/state', { body: miscounted });
     expect(refused2.status).toBe(400);

@@ -136,6 +136,22 @@ describe('the journal entry', () => {
     expect(entry.request.bodySize).toBe(0);
   });
 
+  it('names the client of a successful sign-in, so verify({clientId}) finds it; a refused one names none', async () => {
+    const sandbox = await memorySandbox();
+    await tokenFor(sandbox, A.manager);
+    expect(await newest(sandbox, '?path=signin')).toMatchObject({
+      clientId: A.id,
+      businessId: null,
+      status: 200,
+    });
+    const held = await call(sandbox, 'POST', '/__sandbox/requests/verify', {
+      body: { path: '/api/v1/auth/signin', clientId: A.id, exactly: 1 },
+    });
+    expect(held.status).toBe(200);
+    await call(sandbox, 'POST', '/api/v1/auth/signin', { body: { email: A.owner.email, password: 'wrong' } });
+    expect(await newest(sandbox, '?path=signin')).toMatchObject({ clientId: null, status: 401 });
+  });
+
   it('names the scenario rule that fired: an http rule before the route, a transfer rule in the service', async () => {
     const sandbox = await memorySandbox();
     const headers = await ownerHeaders(sandbox);

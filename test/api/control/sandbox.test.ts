@@ -294,15 +294,15 @@ describe('state export and import', () => {
   it('an imported change is served by the API', async () => {
     const sandbox = await memorySandbox();
     const doc = await getState(sandbox);
-    const a1 = recordOf(doc, 'businesses', A.a1.id);
-    // A consistent change: the fixture business has no ledger yet, so its balance is its opening balance.
-    a1.openingBalance = 123;
-    a1.balance = 123;
+    const b1 = recordOf(doc, 'businesses', B.b1.id);
+    // A consistent change: B1 has no ledger in the fixtures, so its balance is its opening balance.
+    b1.openingBalance = 123;
+    b1.balance = 123;
     const res = await call(sandbox, 'PUT', '/__sandbox/state', { body: { ...doc } });
     expect(res.status).toBe(200);
-    const token = await tokenFor(sandbox, A.owner);
+    const token = await tokenFor(sandbox, B.owner);
     const details = await call(sandbox, 'GET', '/api/v1/clients/business/account-details', {
-      headers: schemeA(token, A.secretKey, A.a1.id),
+      headers: schemeA(token, B.secretKey, B.b1.id),
     });
     expect(details.body.data).toMatchObject({ accountBalance: '123' });
   });

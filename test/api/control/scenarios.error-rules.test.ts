@@ -315,24 +315,24 @@ describe('error rules of a scenario of its own', () => {
     [
       'a status that is not 200 nor an error',
       { on: 'error', effect: { status: 302 } },
-      'rules.0.effect.status',
+      'rules[0].effect.status',
     ],
-    ['a 2xx other than 200', { on: 'error', effect: { status: 201 } }, 'rules.0.effect.status'],
+    ['a 2xx other than 200', { on: 'error', effect: { status: 201 } }, 'rules[0].effect.status'],
     [
       'delayMs on an error rule',
       { on: 'error', effect: { status: 200, delayMs: 5 } },
-      'rules.0.effect.delayMs',
+      'rules[0].effect.delayMs',
     ],
-    ['status on an http rule', { on: 'http', effect: { status: 200 } }, 'rules.0.effect.status'],
+    ['status on an http rule', { on: 'http', effect: { status: 200 } }, 'rules[0].effect.status'],
     [
       'validation on an http rule',
       { on: 'http', match: { validation: true }, effect: { http: { status: 503, message: 'x' } } },
-      'rules.0.match.validation',
+      'rules[0].match.validation',
     ],
     [
       'a status range below 400',
       { on: 'error', match: { status: { min: 200 } }, effect: { status: 200 } },
-      'rules.0.match.status.min',
+      'rules[0].match.status.min',
     ],
   ])('refuses %s with 400 naming the field, and the scenario stays', async (_what, rule, field) => {
     const sandbox = await open();

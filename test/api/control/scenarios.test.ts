@@ -757,14 +757,14 @@ describe('runtime switching', () => {
     [
       'an empty effect',
       { name: 'bad', description: 'd', rules: [{ on: 'transfer', effect: {} }] },
-      'rules.0.effect',
+      'rules[0].effect',
     ],
     ['a name with capitals', { name: 'Bad', description: 'd', rules: [] }, 'name'],
     ['no rules', { name: 'bad', description: 'd' }, 'rules'],
     [
       'an unknown rule key',
       { name: 'bad', description: 'd', rules: [{ on: 'transfer', effect: { delayMs: 1 }, when: 1 }] },
-      'rules.0',
+      'rules[0]',
     ],
     ['a path to a file as name', { name: '../default' }, 'name'],
     [
@@ -1027,7 +1027,7 @@ describe('start-up choice', () => {
     const started = memorySandbox({ scenario: file });
     await expect(started).rejects.toBeInstanceOf(ScenarioError);
     await expect(started).rejects.toThrow(file);
-    await expect(started).rejects.toThrow('rules.0.match.everyNth');
+    await expect(started).rejects.toThrow('rules[0].match.everyNth');
   });
 
   it('refuses a scenario file that is not JSON, or that is missing', async () => {

@@ -81,7 +81,7 @@ it('a seed and a fixtures folder given in code to a kept state: one line, and it
       message:
         `--fixtures ${fixtures} and --seed 7 not applied to the state: the state file ${data} already exists and ` +
         `keeps its clients and roles and its own seed 42 (for its records and new identifiers); the banks, ` +
-        `billers, fees and states of ${fixtures} apply; scenario draws use seed 7. To start afresh, POST ` +
+        `billers, BVN register, fees and states of ${fixtures} apply; scenario draws use seed 7. To start afresh, POST ` +
         `/__sandbox/reset rebuilds it from ${fixtures} with seed 7, or stop the sandbox and delete ${data} and ` +
         `${data}.wal`,
     }),

@@ -616,11 +616,12 @@ describe('GET /__sandbox/ui: ?client=, folding, empty lists, escaping in the new
 
   it('says what to do in each list a fresh sandbox has nothing in', async () => {
     const sandbox = await sandboxFor();
-    const html = await page(sandbox);
+    // Client B's view: the fixtures give B no batch, delivery, message or dispute (A1 has a batch and a dispute).
+    const html = await page(sandbox, {}, `?client=${B.id}`);
     for (const [id, words] of [
       ['batches', 'No bulk transfers yet. Your app creates one with POST '],
       ['deliveries', 'No webhook deliveries yet. Send an incoming payment'],
-      ['outbox', 'Nothing sent yet. A BVN OTP appears when your app registers a business'],
+      ['outbox', 'Nothing sent yet. A BVN OTP appears when your app validates a BVN'],
       ['disputes', 'No disputes. Your app opens one with POST /api/v1/clients/business/disputes'],
     ] as const) {
       const list = listOf(html, id);
@@ -1237,11 +1238,12 @@ describe('GET /__sandbox/ui/events, the new sections', () => {
     const sandbox = await sandboxFor();
     const headers = await ownerHeaders(sandbox);
     const events = await steppedEvents(sandbox);
-    const created = await call(sandbox, 'POST', '/api/v1/clients/business', {
+    // The registration OTP is sent when a BVN is validated for a business.
+    const validated = await call(sandbox, 'POST', '/api/v1/clients/business/validate-bvn', {
       headers,
-      body: { businessName: 'Dashboard Exports', countryId: 'NG', isNewBusiness: true },
+      body: { bvn: '12345678901', businessId: A.a2.id },
     });
-    expect(created.status).toBe(201);
+    expect(validated.status).toBe(200);
     const invitee = 'dash.viewer@adebayo.test';
     const invited = await call(sandbox, 'POST', MEMBERS, {
       headers,

@@ -49,7 +49,7 @@ const post = (body: Posted, headers: Record<string, string> = BROWSER) =>
 async function prompt(path: string, headers: Record<string, string> = BROWSER): Promise<string> {
   const res = await get(path, headers);
   expect(res.status, path).toBe(401);
-  expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  expect(res.headers.get('content-type')).toBe('text/html; charset=UTF-8');
   expect(res.headers.get('cache-control')).toBe('no-store');
   expect(res.headers.get('set-cookie')).toBeNull();
   return res.text();
@@ -145,7 +145,7 @@ describe("the page's form: a POST, so the token is never in a URL", () => {
   /** The page again: 401, HTML, saying the token was not right, no cookie. */
   async function refused(res: Response): Promise<string> {
     expect(res.status).toBe(401);
-    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-type')).toBe('text/html; charset=UTF-8');
     expect(res.headers.get('set-cookie')).toBeNull();
     const html = await res.text();
     expect(html).toContain('That token was not right');

@@ -138,11 +138,66 @@ describe('OpenAPI documents', () => {
     }
   });
 
-  it('documents x-sandbox-scenario with the names of the ready scenarios this sandbox loaded', async () => {
+  it('documents x-sandbox-scenario once, in the control document with the ready scenarios loaded, never as a parameter of the bank’s operations', async () => {
     const ready = dataOf(await call(sandbox, 'GET', '/__sandbox/scenarios'), readyScenarios);
     expect(ready.length).toBeGreaterThan(1);
-    expect(api.components.parameters.SandboxScenario).toMatchObject({
-      schema: { type: 'string', enum: ready.map((s) => s.name) },
+    for (const { name } of ready) expect(control.info.description).toContain(`\`${name}\``);
+    expect(control.info.description).toContain('**`x-sandbox-scenario`**');
+    expect(JSON.stringify(api)).not.toContain('x-sandbox-scenario');
+    expect(api.components.parameters).not.toHaveProperty('SandboxScenario');
+  });
+
+  it('gives every path parameter and every request body an example', () => {
+    for (const doc of [api, control]) {
+      for (const [path, item] of Object.entries(doc.paths)) {
+        for (const [method, op] of Object.entries(item)) {
+          const where = `${method.toUpperCase()} ${path}`;
+          const params = (op.parameters ?? []) as { in?: string; name?: string; example?: unknown }[];
+          for (const param of params.filter((p) => p.in === 'path'))
+            expect(param.example, `${where}: {${param.name}}`).toBeDefined();
+          const body = op.requestBody as { content: Record<string, { example?: unknown }> } | undefined;
+          for (const [type, media] of Object.entries(body?.content ?? {}))
+            expect(media.example, `${where}: its ${type} body`).toBeDefined();
+        }
+      }
+    }
+  });
+
+  it('describes the 422 and the 200 with status: false of the bank’s errors page where they can occur', () => {
+    for (const [path, item] of Object.entries(api.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        const responses = op.responses as Record<string, { description: string; content?: object }>;
+        const validated =
+          op.requestBody !== undefined ||
+          ((op.parameters ?? []) as { in?: string }[]).some((p) => p.in === 'query');
+        expect(responses[422] !== undefined, `${where}: 422 where a field is validated`).toBe(validated);
+        expect(responses[422]?.description ?? 'validation-422', where).toContain('validation-422');
+        expect(responses[200]?.description, where).toContain('soft-errors');
+        expect(JSON.stringify(responses[200]?.content), where).toContain(
+          '#/components/schemas/ErrorEnvelope',
+        );
+      }
+    }
+  });
+
+  it('makes x-request-id a required header of every answer of both documents', () => {
+    for (const doc of [api, control]) {
+      expect(doc.components.headers.RequestId).toMatchObject({ required: true });
+      for (const item of Object.values(doc.paths))
+        for (const op of Object.values(item))
+          for (const response of Object.values(op.responses as Record<string, { headers?: object }>))
+            expect(response.headers).toMatchObject({
+              'x-request-id': { $ref: '#/components/headers/RequestId' },
+            });
+    }
+  });
+
+  it('gives integer fields no minimum of −(2^53 − 1), which no field has', () => {
+    for (const doc of [api, control])
+      expect(JSON.stringify(doc)).not.toContain(String(Number.MIN_SAFE_INTEGER));
+    expect(api.components.schemas.Pagination).toMatchObject({
+      properties: { totalCount: { type: 'integer' } },
     });
   });
 
@@ -151,17 +206,31 @@ describe('OpenAPI documents', () => {
     // Both forms of the amount (a JSON integer, a string of digits) carry the bounds and the whole-number rule: at
     // least one kobo, and no bound above but what a number holds exactly (neither the spec nor the docs give one).
     expect(transfer).toContain(`"type":"integer","minimum":1,"maximum":${Number.MAX_SAFE_INTEGER}`);
+    // A bank code is a string of digits with examples, never an enum of the fixtures' codes (contract, section 3):
+    // a client generated from the document takes any code the real bank takes.
+    const digits = { type: 'string', pattern: '^[0-9]+$', examples: expect.arrayContaining(['058']) };
     expect(api.components.schemas.TransferRequest).toMatchObject({
-      properties: { receiverBankCode: { enum: banks.banks.map((b) => b.code) } },
+      properties: { receiverBankCode: digits },
     });
     expect(api.components.schemas.ConfigureBillersRequest).toMatchObject({
-      properties: { billers: { items: { enum: billers } } },
+      properties: { billers: { items: digits } },
     });
+    expect(api.components.schemas.CreatePayoutAccountRequest).toMatchObject({
+      properties: { bankCode: digits },
+    });
+    const everything = JSON.stringify(api);
+    expect(everything).not.toContain('"enum":["044"');
+    expect(banks.banks.some((b) => b.code === '044') && billers.includes('044')).toBe(true);
     expect(api.components.schemas.UpdateWebhookUrlRequest).toMatchObject({
       properties: { webhookUrl: { format: 'uri', description: expect.stringContaining('https') } },
     });
     const ui = control.paths['/ui']?.get?.responses as Record<string, { content?: object }>;
-    expect(Object.keys(ui['200']?.content ?? {})).toEqual(['text/html; charset=utf-8']);
+    // Exactly what is sent: Hono's `c.html` writes `charset=UTF-8`, and so does the token page of a 401.
+    expect(Object.keys(ui['200']?.content ?? {})).toEqual(['text/html; charset=UTF-8']);
+    expect(Object.keys((ui['401'] as { content?: object } | undefined)?.content ?? {})).toEqual([
+      'application/json',
+      'text/html; charset=UTF-8',
+    ]);
     expect(ui['303']?.content).toBeUndefined();
     const events = control.paths['/ui/events']?.get?.responses as Record<string, { content?: object }>;
     expect(Object.keys(events['200']?.content ?? {})).toEqual(['text/event-stream']);

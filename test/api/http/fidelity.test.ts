@@ -280,7 +280,8 @@ describe('ids in any case', () => {
     if (!payout) throw new Error('no payout account to update');
     const updated = await call(sandbox, 'PUT', `${PAYOUTS}/${payout.id.toUpperCase()}`, {
       headers: owner,
-      body: { accountName: 'Ade', accountNumber: '0123456784', bankName: 'Bank', bankCode: BANK },
+      // A number no other account of the client has (the fixtures give A one).
+      body: { accountName: 'Ade', accountNumber: '2468013579', bankName: 'Bank', bankCode: BANK },
     });
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
   });
@@ -295,7 +296,6 @@ describe('validation messages in the sandbox’s words', () => {
       'amount is invalid: must be a whole number of kobo: a JSON integer or a string of digits',
     ],
     ['an empty narration', { narration: '' }, 'narration is invalid: must not be empty'],
-    ['a narration of spaces', { narration: '   ' }, 'narration is invalid: must not be empty'],
     ['a number as narration', { narration: 42 }, 'narration is invalid: must be text'],
     ['a missing narration', { narration: undefined }, 'narration is required'],
   ])('%s', async (_label, change, message) => {

@@ -12,7 +12,7 @@ const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 const BULK = '/api/v1/clients/business/customers/funds/bulk-transfer';
 /** Over the 1 MiB limit of a transfer: 413. */
 const OVER_LIMIT = 'x'.repeat(2 * 1_048_576);
-/** Under the 32 MiB limit of a batch, without credentials: 401 before the body is read. */
+/** Far under the bound on a batch (some 84 MB), without credentials: 401 before the body is read. */
 const LARGE = 'x'.repeat(4 * 1_048_576);
 
 let sandbox: RunningSandbox;

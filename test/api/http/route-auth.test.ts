@@ -137,12 +137,13 @@ describe('scheme A routes (bearer token and SECRET_KEY)', () => {
   );
 
   it('every route the spec gives standard headers reads businessId from them', () => {
-    // The exceptions to scheme A's three headers: business registration (a form field, the spec) and creating a
-    // business (no business yet, the docs).
+    // The exceptions to scheme A's three headers: business registration (a form field, the spec), creating a
+    // business (no business yet, the docs) and validating a BVN (the body names the business, the docs).
     const elsewhere = schemeARoutes.filter(headerIgnored);
     expect(elsewhere.map(label).sort()).toEqual([
       'PATCH /clients/business/complete-registration',
       'POST /clients/business',
+      'POST /clients/business/validate-bvn',
     ]);
   });
 

@@ -105,7 +105,7 @@ describe('x-sandbox-warning', () => {
     });
     expect(got.status).toBe(201);
     expect(got.header).toEqual([
-      `2 of 3 transfers have a receiverAccountNumber that fails the NUBAN check digit for its bank (first transfers.1 (${BAD} at bank 058)): production would fail those items`,
+      `2 of 3 transfers have a receiverAccountNumber that fails the NUBAN check digit for its bank (first transfers[1] (${BAD} at bank 058)): production would fail those items`,
     ]);
     expect(got.journal).toEqual(got.header);
   });

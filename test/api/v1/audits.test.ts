@@ -212,7 +212,8 @@ describe('refused requests', () => {
   it('write nothing: 400, 404 and 409 answers leave the log as it was', async () => {
     const reused = transferBody();
     expect((await call(sandbox, 'POST', TRANSFER, { headers: owner, body: reused })).status).toBe(200);
-    for (const n of ['1000000001', '1000000002', '1000000003']) {
+    // The fixtures give A one payout account: two more fill the client's three.
+    for (const n of ['1000000001', '1000000002']) {
       const res = await call(sandbox, 'POST', PAYOUTS, { headers: owner, body: payoutBody(n) });
       expect(res.status).toBe(201);
     }

@@ -1,14 +1,18 @@
+import http from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../../fixtures/banks.json' with { type: 'json' };
 import { type AuditEntryView, auditEntry } from '../../../src/contract/api/audits.js';
 import {
+  BULK_BODY_BYTES,
   type BulkTransferView,
   type BulkTransferWithItemsView,
   bulkClaim,
   bulkTransfer,
   bulkTransferWithItems,
 } from '../../../src/contract/api/bulk.js';
-import type { Sandbox } from '../../../src/sandbox.js';
+import { fixture } from '../../../src/contract/examples.js';
+import { MAX_TEXT } from '../../../src/domain/fields.js';
+import { type Sandbox, startSandbox } from '../../../src/sandbox.js';
 import { dataOf, type PageView, pageOf } from '../../support/answers.js';
 import {
   ALREADY_COMPLETED,
@@ -190,32 +194,32 @@ describe('create a bulk transfer', () => {
     [
       'an item with amount 0',
       () => ({ batchName: 'x', transfers: [transfer(), transfer({ amount: 0 })] }),
-      'transfers.1.amount',
+      'transfers[1].amount',
       null,
     ],
     [
       'an item with amount 1.5',
       () => ({ batchName: 'x', transfers: [transfer(), transfer({ amount: 1.5 })] }),
-      'transfers.1.amount',
+      'transfers[1].amount',
       null,
     ],
     [
       'an item with a 9-digit account',
       () => ({ batchName: 'x', transfers: [transfer(), transfer({ receiverAccountNumber: '012345678' })] }),
-      'transfers.1.receiverAccountNumber',
+      'transfers[1].receiverAccountNumber',
       null,
     ],
     [
       'an item with an unknown bank code',
       () => ({ batchName: 'x', transfers: [transfer(), transfer({ receiverBankCode: '999' })] }),
-      'transfers.1.receiverBankCode',
+      'transfers[1].receiverBankCode',
       'Invalid bank code',
     ],
     [
       'an item with a bank code of two digits',
       () => ({ batchName: 'x', transfers: [transfer(), transfer({ receiverBankCode: '99' })] }),
-      'transfers.1.receiverBankCode',
-      'transfers.1.receiverBankCode: Invalid bank code',
+      'transfers[1].receiverBankCode',
+      'transfers[1].receiverBankCode: Invalid bank code',
     ],
     [
       'two items with the same retrievalReference',
@@ -226,10 +230,15 @@ describe('create a bulk transfer', () => {
           transfers: [first, transfer(), transfer({ retrievalReference: first.retrievalReference })],
         };
       },
-      'transfers.2.retrievalReference',
+      'transfers[2].retrievalReference',
       null,
     ],
-    ['10001 items', () => ({ batchName: 'x', transfers: transfers(10_001) }), 'transfers', null],
+    [
+      '10001 items',
+      () => ({ batchName: 'x', transfers: transfers(10_001) }),
+      'transfers',
+      'transfers is invalid: must have at most 10000 items',
+    ],
   ];
 
   it.each(bad)('answers 400 to %s and creates nothing', async (_label, body, field, message) => {
@@ -241,6 +250,96 @@ describe('create a bulk transfer', () => {
     expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
     if (message !== null) expect(res.body.message).toContain(message);
     expect((await list(sandbox)).pagination.totalCount).toBe(before);
+  });
+
+  /** `n` transfers whose every field is as long as it may be: what the route's bound on the body must fit. */
+  const longest = (n: number) =>
+    Array.from({ length: n }, (_, i) =>
+      transfer({
+        amount: String(Number.MAX_SAFE_INTEGER),
+        receiverBankCode: '100004',
+        retrievalReference: `${i}-`.padEnd(MAX_TEXT, 'r'),
+        narration: 'n'.repeat(MAX_TEXT),
+      }),
+    );
+
+  it('fits 10000 transfers of the longest fields in its bound, and answers 10001 of them 400 naming the limit', async () => {
+    const most = JSON.stringify({ batchName: 'b'.repeat(MAX_TEXT), transfers: longest(10_000) });
+    expect(most.length).toBeLessThanOrEqual(BULK_BODY_BYTES);
+    const before = (await list(sandbox)).pagination.totalCount;
+    const res = await call(sandbox, 'POST', BULK, {
+      headers: keysA1,
+      body: { batchName: 'b'.repeat(MAX_TEXT), transfers: longest(10_001) },
+    });
+    // Read whole and counted: not 413.
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      status: false,
+      message: 'transfers is invalid: must have at most 10000 items',
+      data: null,
+    });
+    expect((await list(sandbox)).pagination.totalCount).toBe(before);
+  });
+
+  it('answers a body past its bound 400 naming the limit, not 413, whatever it holds, and creates nothing', async () => {
+    const before = (await list(sandbox)).pagination.totalCount;
+    const small = JSON.stringify({ batchName: 'x', transfers: [transfer()] });
+    // A valid batch padded with spaces past the bound: more bytes than any batch that may be accepted.
+    const padded = `${small.slice(0, -1)}${' '.repeat(BULK_BODY_BYTES - small.length + 1)}}`;
+    const res = await call(sandbox, 'POST', BULK, {
+      headers: { ...keysA1, 'content-type': 'application/json' },
+      body: padded,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      status: false,
+      message: `A bulk transfer takes at most 10000 transfers: this body is larger than 10000 transfers of the longest fields can be (${BULK_BODY_BYTES} bytes)`,
+      data: null,
+      errors: [{ field: 'transfers', message: 'must have at most 10000 items' }],
+    });
+    expect((await list(sandbox)).pagination.totalCount).toBe(before);
+  });
+
+  it('answers a Content-Length past its bound 400 over a socket, before the body is sent', async () => {
+    const running = await startSandbox({ inMemory: true, port: 0, quiet: true, log: () => undefined });
+    try {
+      const answer = await new Promise<{ status: number; connection?: string; body: string }>(
+        (resolve, reject) => {
+          const req = http.request(
+            `${running.url}${BULK}`,
+            {
+              method: 'POST',
+              headers: {
+                ...keysA1,
+                'content-type': 'application/json',
+                'content-length': String(BULK_BODY_BYTES + 1),
+              },
+            },
+            (res) => {
+              let body = '';
+              res.on('data', (chunk: Buffer) => {
+                body += chunk;
+              });
+              res.on('end', () => {
+                resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body });
+                req.destroy();
+              });
+            },
+          );
+          req.on('error', reject);
+          // Only the start of the body: the answer comes from the declared length alone.
+          req.write('{"batchName":"x","transfers":[');
+        },
+      );
+      expect(answer.status).toBe(400);
+      expect(answer.connection).toBe('close');
+      expect(JSON.parse(answer.body)).toMatchObject({
+        status: false,
+        message: expect.stringMatching(/at most 10000 transfers/),
+      });
+    } finally {
+      await running.close();
+    }
   });
 
   it('accepts items of 1 kobo and of more than ₦10 million: no range the bank does not give', async () => {
@@ -273,24 +372,28 @@ describe('list bulk transfers', () => {
 
   it('lists the batches of the business, newest first, without items, with the pagination object', async () => {
     const { data, pagination } = await list(sandbox);
-    expect(data.map((b) => b.batchName)).toEqual(['Third', 'Second', 'First']);
-    expect(data.map((b) => b.id)).toEqual([...created].reverse().map((b) => b.id));
+    // The fixtures' batch of A1 (`failed`, made before the others) is the oldest.
+    expect(data.map((b) => b.batchName)).toEqual(['Third', 'Second', 'First', 'Payroll October']);
+    expect(data.slice(0, 3).map((b) => b.id)).toEqual([...created].reverse().map((b) => b.id));
+    expect(data[3]).toMatchObject({ id: fixture.batch, status: 'failed', totalItems: 1, failedItems: 1 });
     for (const summary of data) {
       expect(Object.keys(summary).sort()).toEqual(BATCH_KEYS);
       expect(summary).not.toHaveProperty('items');
+    }
+    for (const summary of data.slice(0, 3)) {
       const full = created.find((b) => b.id === summary.id);
       const { items: _items, ...withoutItems } = full ?? { items: [] };
       expect(summary).toEqual(withoutItems);
     }
-    expect(pagination).toEqual(onePage(3, 10));
+    expect(pagination).toEqual(onePage(4, 10));
   });
 
   it('pages with page and limit', async () => {
     const first = await list(sandbox, keysA1, '?page=1&limit=2');
     expect(first.data.map((b) => b.batchName)).toEqual(['Third', 'Second']);
-    expect(first.pagination).toEqual(pageAt(1, { totalCount: 3, limit: 2, lastPage: 2 }));
+    expect(first.pagination).toEqual(pageAt(1, { totalCount: 4, limit: 2, lastPage: 2 }));
     const second = await list(sandbox, keysA1, '?page=2&limit=2');
-    expect(second.data.map((b) => b.batchName)).toEqual(['First']);
+    expect(second.data.map((b) => b.batchName)).toEqual(['First', 'Payroll October']);
     expect(second.pagination).toMatchObject({ hasNextPage: false, hasPreviousPage: true, previousPage: 1 });
   });
 

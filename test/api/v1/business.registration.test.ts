@@ -1,8 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../../fixtures/banks.json' with { type: 'json' };
+import bvns from '../../../fixtures/bvns.json' with { type: 'json' };
 import states from '../../../fixtures/states.json' with { type: 'json' };
 import { auditEntry } from '../../../src/contract/api/audits.js';
-import { type BusinessView, business, createdBusiness } from '../../../src/contract/api/business.js';
+import {
+  type BusinessView,
+  business,
+  bvnIdentity,
+  createdBusiness,
+} from '../../../src/contract/api/business.js';
 import { approvedBusiness } from '../../../src/contract/control/money.js';
 import { outboxMessage } from '../../../src/contract/control/outbox.js';
 import { isValidNuban } from '../../../src/domain/nuban.js';
@@ -14,6 +20,7 @@ const REGISTRATION = '/api/v1/clients/business/complete-registration';
 const BUSINESSES = '/api/v1/clients/business';
 const DETAILS = '/api/v1/clients/business/account-details';
 const AUDITS = '/api/v1/clients/business/audits';
+const VALIDATE_BVN = '/api/v1/clients/business/validate-bvn';
 
 /** The PNG signature and an IHDR chunk of a 1x1 RGBA image, with its CRC. */
 const PNG = new Uint8Array([
@@ -367,7 +374,7 @@ describe('state ids', () => {
 });
 
 describe('registration with the OTP from the outbox', () => {
-  it('accepts the bvn_otp sent when the business was created', async () => {
+  it('accepts the bvn_otp sent when a BVN was validated for the business, and none is sent at creation', async () => {
     const sandbox = await memorySandbox();
     const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
     const created = await call(sandbox, 'POST', BUSINESSES, {
@@ -376,12 +383,24 @@ describe('registration with the OTP from the outbox', () => {
     });
     expect(created.status).toBe(201);
     const { id } = dataOf(created, createdBusiness).business;
+    const otpsOf = async () =>
+      pageOf(
+        await call(sandbox, 'GET', `/__sandbox/outbox?type=bvn_otp&to=${A.owner.email}`),
+        outboxMessage,
+      ).data.filter((m) => m.data.businessId === id);
+    // The docs' flow: the OTP is "sent during the BVN validation step", not when the business is made.
+    expect(await otpsOf()).toEqual([]);
 
-    const sent = await call(sandbox, 'GET', `/__sandbox/outbox?type=bvn_otp&to=${A.owner.email}`);
-    const message = pageOf(sent, outboxMessage).data.find((m) => m.data.businessId === id);
+    const validated = await call(sandbox, 'POST', VALIDATE_BVN, {
+      headers: schemeA(await tokenFor(sandbox, A.owner), A.secretKey),
+      body: { bvn: '22233344455', businessId: id },
+    });
+    expect(validated.status).toBe(200);
+    const [message, ...more] = await otpsOf();
+    expect(more).toEqual([]);
     const otp = message?.data.otp;
     if (typeof otp !== 'string') throw new Error('no bvn_otp for the new business');
-    expect(otp).toMatch(/^\d{4,8}$/);
+    expect(otp).toMatch(/^\d{6}$/);
     expect(otp).not.toBe('123456');
 
     const res = await register(sandbox, headers, form(fields({ businessId: id, otp })));
@@ -389,6 +408,125 @@ describe('registration with the OTP from the outbox', () => {
     const registered = await businessOf(sandbox, headers, id);
     expect(registered).toMatchObject({ bvn: '22233344455', isApproved: false });
     expect(registered.photoIdUrl).toMatch(/\S/);
+  });
+});
+
+describe('validate a BVN', () => {
+  const sandbox = useSandbox();
+  let headers: Record<string, string>;
+  beforeAll(async () => {
+    // Authorization and SECRET_KEY only, as the docs' page shows: the body names the business.
+    headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey);
+  });
+  const validate = (body: Record<string, unknown>, h: Record<string, string> = headers) =>
+    call(sandbox, 'POST', VALIDATE_BVN, { headers: h, body });
+  const otpCount = async () =>
+    pageOf(await call(sandbox, 'GET', '/__sandbox/outbox?type=bvn_otp'), outboxMessage).pagination.totalCount;
+
+  it("answers the docs' example BVN with the docs' six fields and message, from the fixtures' table", async () => {
+    const res = await validate({ bvn: '12345678901', businessId: A.a2.id });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      status: true,
+      message: 'BVN validated successfully',
+      data: {
+        phoneNumber: '+2348012345678',
+        bvn: '12345678901',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        otherNames: 'Grace',
+        dob: '1990-01-01',
+      },
+    });
+    expect(dataOf(res, bvnIdentity)).toEqual(bvns.find((b) => b.bvn === '12345678901'));
+  });
+
+  it('draws a person for any other BVN from the seed and the BVN: the same BVN, the same person', async () => {
+    const first = dataOf(await validate({ bvn: '40000000001', businessId: A.a2.id }), bvnIdentity);
+    expect(bvns.some((b) => b.bvn === '40000000001')).toBe(false);
+    expect(first.bvn).toBe('40000000001');
+    expect(first.phoneNumber).toMatch(/^\+234\d{10}$/);
+    expect(first.dob).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(new Date(first.dob).toISOString().slice(0, 10)).toBe(first.dob);
+    for (const name of [first.firstName, first.lastName, first.otherNames])
+      expect(name).toMatch(/^[A-Z][a-z]+$/);
+    // Asked again, after other BVNs, and from another business: the same person.
+    await validate({ bvn: '40000000002', businessId: A.a1.id });
+    expect(dataOf(await validate({ bvn: '40000000001', businessId: A.a1.id }), bvnIdentity)).toEqual(first);
+    // Another BVN, another person; another seed, another person for the same BVN.
+    expect(dataOf(await validate({ bvn: '40000000003', businessId: A.a2.id }), bvnIdentity)).not.toEqual(
+      first,
+    );
+    const reseeded = await memorySandbox({ seed: 99 });
+    try {
+      const other = await call(reseeded, 'POST', VALIDATE_BVN, {
+        headers: schemeA(await tokenFor(reseeded, A.owner), A.secretKey),
+        body: { bvn: '40000000001', businessId: A.a2.id },
+      });
+      expect(dataOf(other, bvnIdentity)).not.toEqual(first);
+    } finally {
+      await reseeded.close();
+    }
+  });
+
+  it('sends one registration OTP per validation, and writes a validate entry to the audit log', async () => {
+    const before = await otpCount();
+    expect((await validate({ bvn: '12345678901', businessId: A.a2.id })).status).toBe(200);
+    expect(await otpCount()).toBe(before + 1);
+    const audits = await call(sandbox, 'GET', `${AUDITS}?action=validate`, {
+      headers: { ...headers, businessId: A.a2.id },
+    });
+    const [entry] = pageOf(audits, auditEntry).data;
+    expect(entry).toMatchObject({ action: 'validate', type: 'business', email: A.owner.email });
+  });
+
+  it('answers the magic BVN 00000000000 400 BVN not found, and sends no OTP', async () => {
+    const before = await otpCount();
+    const res = await validate({ bvn: '00000000000', businessId: A.a2.id });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ status: false, message: 'BVN not found', data: null });
+    expect(await otpCount()).toBe(before);
+  });
+
+  it.each([
+    ['no bvn', { bvn: undefined }, 'bvn', 'bvn is required'],
+    ['a 10-digit bvn', { bvn: '1234567890' }, 'bvn', 'bvn is invalid: must be 11 digits'],
+    ['a 12-digit bvn', { bvn: '123456789012' }, 'bvn', 'bvn is invalid: must be 11 digits'],
+    ['a bvn with letters', { bvn: '1234567890A' }, 'bvn', 'bvn is invalid: must be 11 digits'],
+    ['a bvn as a number', { bvn: 12345678901 }, 'bvn', 'bvn is invalid: must be text'],
+    ['no businessId', { businessId: undefined }, 'businessId', 'businessId is required'],
+    ['an empty businessId', { businessId: '' }, 'businessId', 'businessId is invalid: must not be empty'],
+  ])('answers 400 to %s, naming the field, and sends no OTP', async (_label, change, field, message) => {
+    const before = await otpCount();
+    const res = await validate({ bvn: '12345678901', businessId: A.a2.id, ...change });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: false, message, data: null });
+    expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
+    expect(await otpCount()).toBe(before);
+  });
+
+  it("answers 404 to another client's business and to an unknown one, and sends no OTP", async () => {
+    const before = await otpCount();
+    for (const businessId of [B.b1.id, '00000000-0000-4000-8000-000000000000']) {
+      const res = await validate({ bvn: '12345678901', businessId });
+      expect(res.status, businessId).toBe(404);
+      expect(res.body).toEqual({ status: false, message: 'Business not found', data: null });
+    }
+    expect(await otpCount()).toBe(before);
+  });
+
+  it('takes the business id in any case, and ignores a businessId header', async () => {
+    const res = await validate(
+      { bvn: '12345678901', businessId: A.a2.id.toUpperCase() },
+      { ...headers, businessId: B.b1.id },
+    );
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses the Viewer (403): validating sends an OTP', async () => {
+    const viewer = schemeA(await tokenFor(sandbox, A.viewer), A.secretKey);
+    const res = await validate({ bvn: '12345678901', businessId: A.a2.id }, viewer);
+    expect(res.status).toBe(403);
   });
 });
 

@@ -13,6 +13,8 @@ import { A, B, call, ownerHeaders, schemeA, tokenFor, useSandbox } from '../../s
 const DISPUTES = '/api/v1/clients/business/disputes';
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 const BANK = banks.banks[0]?.code ?? '';
+/** The open dispute the fixtures give A1, the oldest of its disputes. */
+const FIXTURE_DISPUTE = 'The payer says the order never arrived.';
 
 let refs = 0;
 /** Makes a successful transfer and returns its transactionReference, read from its ledger entry. */
@@ -120,7 +122,7 @@ describe('disputes', () => {
   });
 
   it.each([
-    ['a description of spaces', { description: '     ' }, 'description'],
+    ['an empty description', { description: '' }, 'description'],
     ['no description', { description: undefined }, 'description'],
     ['no transactionId', { transactionId: undefined }, 'transactionId'],
   ])('answers 400 to %s', async (_label, change, field) => {
@@ -200,15 +202,16 @@ describe('disputes', () => {
 
   it('lists newest first with the pagination object', async () => {
     const { data, pagination } = await list();
-    // first (resolved), '?' (rejected), second on tx1 (open), reopened on tx2 (open).
-    expect(data).toHaveLength(4);
+    // first (resolved), '?' (rejected), second on tx1 (open), reopened on tx2 (open), after the fixtures' own.
+    expect(data).toHaveLength(5);
     expect(data.map((d) => d.description)).toEqual([
       'Reopened with receipts',
       'Second complaint, different issue',
       '?',
       'Customer says the goods never arrived',
+      FIXTURE_DISPUTE,
     ]);
-    expect(pagination).toEqual(onePage(4, 10));
+    expect(pagination).toEqual(onePage(5, 10));
   });
 
   it('pages newest first', async () => {
@@ -217,7 +220,7 @@ describe('disputes', () => {
     const p2 = await list('?page=2&limit=3');
     expect([...p1.data, ...p2.data].map((d) => d.id)).toEqual(all);
     expect(p1.pagination).toMatchObject({
-      totalCount: 4,
+      totalCount: 5,
       hasNextPage: true,
       nextPage: 2,
       lastPage: 2,
@@ -238,7 +241,7 @@ describe('disputes', () => {
   });
 
   it.each([
-    ['open', ['Reopened with receipts', 'Second complaint, different issue']],
+    ['open', ['Reopened with receipts', 'Second complaint, different issue', FIXTURE_DISPUTE]],
     ['resolved', ['Customer says the goods never arrived']],
     ['rejected', ['?']],
   ])('filters by status=%s', async (status, descriptions) => {
@@ -302,6 +305,6 @@ describe('disputes', () => {
   // That a Viewer may not open one (403, nothing stored) is route-auth.test.ts's: each role as the role rules say.
   it('lets a Viewer read the disputes', async () => {
     const viewer = schemeA(await tokenFor(sandbox, A.viewer), A.secretKey, A.a1.id);
-    expect((await list('', viewer)).data).toHaveLength(4);
+    expect((await list('', viewer)).data).toHaveLength(5);
   });
 });

@@ -332,6 +332,28 @@ describe('billers', () => {
     expect((await clientState(sandbox, B.id)).billers).toEqual([]);
   });
 
+  // Contract, section 3: a biller is a bank code the transfers take, so an enabled biller can be paid.
+  it('accepts every listed biller, the docs example’s 076 included, and a transfer reaches each', async () => {
+    expect(billers).toContain('076');
+    const res = await configure({ billers });
+    expect(res.status).toBe(200);
+    expect((await clientState(sandbox, A.id)).billers).toEqual(billers);
+    const headers = schemeA(token, A.secretKey, A.a1.id);
+    for (const code of billers) {
+      const sent = await call(sandbox, 'POST', '/api/v1/clients/business/customers/funds/transfer', {
+        headers,
+        body: {
+          amount: 100,
+          receiverAccountNumber: '0123456789',
+          receiverBankCode: code,
+          retrievalReference: `biller-${code}`,
+          narration: 'Bill',
+        },
+      });
+      expect(sent.status, code).toBe(200);
+    }
+  });
+
   it('removes duplicates', async () => {
     const res = await configure({ billers: ['044', '058', '044', '058', '044'] });
     expect(res.status).toBe(200);

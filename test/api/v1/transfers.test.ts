@@ -200,6 +200,17 @@ describe.each(ENDPOINTS)('%s', (_name, path) => {
     }
   });
 
+  // A required string takes any non-empty string (contract, section 1): the bank has no rule on what it holds.
+  it('takes a narration of spaces as sent, and refuses an empty one', async () => {
+    const retrievalReference = ref('spaces');
+    const res = await send(body({ narration: '   ', retrievalReference }));
+    expect(res.status).toBe(200);
+    expect((await transferEntry(sandbox, retrievalReference)).narration).toBe('   ');
+    const empty = await send(body({ narration: '' }));
+    expect(empty.status).toBe(400);
+    expect(empty.body.errors).toEqual([{ field: 'narration', message: 'must not be empty' }]);
+  });
+
   it('replays the same reference and body: the identical data, no second debit', async () => {
     const b = body({ amount: 250000, retrievalReference: ref('replay') });
     const first = await send(b);

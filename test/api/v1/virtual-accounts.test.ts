@@ -2,13 +2,19 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import banks from '../../../fixtures/banks.json' with { type: 'json' };
 import fees from '../../../fixtures/fees.json' with { type: 'json' };
 import { MAX_LIFETIME_SECONDS } from '../../../src/config.js';
-import { singleUseAccount, virtualAccount } from '../../../src/contract/api/virtual-accounts.js';
+import {
+  singleUseAccount,
+  suspenseTransaction,
+  virtualAccount,
+} from '../../../src/contract/api/virtual-accounts.js';
 import { clock } from '../../../src/contract/control/clock.js';
 import { paymentReceived } from '../../../src/contract/control/incoming-payments.js';
 import {
   type VirtualAccountView as ControlVirtualAccountView,
   virtualAccount as controlVirtualAccount,
 } from '../../../src/contract/control/virtual-accounts.js';
+import { delivery } from '../../../src/contract/control/webhooks.js';
+import { fixture } from '../../../src/contract/examples.js';
 import { isValidNuban } from '../../../src/domain/nuban.js';
 import { createSandbox, type Sandbox } from '../../../src/sandbox.js';
 import { dataOf, pageOf } from '../../support/answers.js';
@@ -512,5 +518,184 @@ describe('incoming payments to multi-use accounts', () => {
     expect(late.status).toBe(409);
     expect(late.body.message).toBe('This temporal virtual account has expired');
     expect((await pay(permanent, 3000)).status).toBe(201);
+  });
+});
+
+describe('suspense account transactions', () => {
+  const SUSPENSE = '/api/v1/clients/business/virtual-account';
+  /** After the payments the fixtures give A1 (June 2025). */
+  const LATER = Date.parse('2026-03-01T09:00:00.000Z');
+  let sandbox: Sandbox;
+  let headers: Record<string, string>;
+  let headersB: Record<string, string>;
+  let permanent = '';
+  let singleUse = '';
+  const references: string[] = [];
+  beforeAll(async () => {
+    sandbox = await createSandbox({ inMemory: true, log: () => undefined }, { now: () => LATER });
+    headers = await ownerHeaders(sandbox);
+    headersB = schemeA(await tokenFor(sandbox, B.owner), B.secretKey, B.b1.id);
+    const opened = await call(sandbox, 'POST', VIRTUAL, {
+      headers,
+      body: { firstName: 'Dayo', lastName: 'Ola', type: 'permanent', reference: 'suspense-p' },
+    });
+    permanent = dataOf(opened, virtualAccount).accountNumber;
+    const once = await call(sandbox, 'POST', SINGLE_USE, {
+      headers,
+      body: { firstName: 'Kemi', lastName: 'Obi', refCode: 'suspense-s', amount: 7500, duration: 600 },
+    });
+    singleUse = dataOf(once, singleUseAccount).accountNumber;
+    const payments = [
+      {
+        accountNumber: permanent,
+        amount: 500000,
+        payerAccountNumber: '0123456789',
+        narration: 'Order 12345',
+      },
+      { accountNumber: permanent, amount: 20_000_000 },
+      { accountNumber: singleUse, amount: 7500, payerAccountNumber: '0987654321', narration: 'Invoice 7' },
+    ];
+    for (const body of payments) {
+      const paid = await call(sandbox, 'POST', '/__sandbox/incoming-payments', { body });
+      expect(paid.status).toBe(201);
+      references.push(dataOf(paid, paymentReceived).transactionReference);
+      // Each a millisecond after the last, so that newest first is an order of time too.
+      expect((await call(sandbox, 'POST', '/__sandbox/clock/advance', { body: { ms: 1 } })).status).toBe(200);
+    }
+    // A transfer is no payment received: it is not listed.
+    const sent = await call(sandbox, 'POST', '/api/v1/clients/business/customers/funds/transfer', {
+      headers,
+      body: {
+        amount: 1000,
+        receiverAccountNumber: '0123456789',
+        receiverBankCode: '058',
+        retrievalReference: 'suspense-out',
+        narration: 'Out',
+      },
+    });
+    expect(sent.status).toBe(200);
+  });
+  const list = async (query = '', h: Record<string, string> = headers) => {
+    const res = await call(sandbox, 'GET', `${SUSPENSE}${query}`, { headers: h });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe('Transactions retrieved successfully');
+    return pageOf(res, suspenseTransaction);
+  };
+  const charge = (amount: number) =>
+    Math.min(Math.floor((amount * fees.incoming.rateBasisPoints) / 10_000), fees.incoming.cap);
+
+  it("lists every payment the business's virtual accounts received, single-use included, newest first, with the page's nine fields as text", async () => {
+    const { data, pagination } = await list();
+    // Three made here, then the two the fixtures give A1, the oldest.
+    expect(pagination).toMatchObject({ totalCount: 5, limit: 10, lastPage: 1 });
+    expect(data.slice(3)).toEqual([
+      {
+        recipientAccountNumber: '9000000010',
+        transactionId: fixture.payment,
+        amount: '1250000',
+        transactionCharge: String(charge(1_250_000)),
+        totalAmount: String(1_250_000 + charge(1_250_000)),
+        payerAccountNumber: '0123456785',
+        reason: 'Order 7781',
+        date: '2025-06-02T14:30:00.000Z',
+        refundStatus: 'none',
+      },
+      expect.objectContaining({ transactionId: fixture.disputedPayment, date: '2025-06-01T10:00:00.000Z' }),
+    ]);
+    expect(data.slice(0, 3)).toEqual([
+      {
+        recipientAccountNumber: singleUse,
+        transactionId: references[2],
+        amount: '7500',
+        transactionCharge: String(charge(7500)),
+        totalAmount: String(7500 + charge(7500)),
+        payerAccountNumber: '0987654321',
+        reason: 'Invoice 7',
+        date: new Date(LATER + 2).toISOString(),
+        refundStatus: 'none',
+      },
+      {
+        recipientAccountNumber: permanent,
+        transactionId: references[1],
+        amount: '20000000',
+        transactionCharge: String(charge(20_000_000)),
+        totalAmount: String(20_000_000 + charge(20_000_000)),
+        // The payment named no payer account.
+        payerAccountNumber: '',
+        reason: 'Transfer to Dayo Ola',
+        date: new Date(LATER + 1).toISOString(),
+        refundStatus: 'none',
+      },
+      {
+        recipientAccountNumber: permanent,
+        transactionId: references[0],
+        amount: '500000',
+        transactionCharge: String(charge(500000)),
+        totalAmount: String(500000 + charge(500000)),
+        payerAccountNumber: '0123456789',
+        reason: 'Order 12345',
+        date: new Date(LATER).toISOString(),
+        refundStatus: 'none',
+      },
+    ]);
+    // The cap of the incoming charge shows: 0.5% of ₦200,000 is over it.
+    expect(data[1]?.transactionCharge).toBe(String(fees.incoming.cap));
+  });
+
+  it('keeps "" for a payer account the payment did not name, where the webhook names ten zeros', async () => {
+    const [, unnamed] = (await list()).data;
+    expect(unnamed).toMatchObject({ transactionId: references[1], payerAccountNumber: '' });
+    const entry = (await ledgerOf(sandbox)).transactions.find((t) => t.id === references[1]);
+    expect(entry?.counterparty?.accountNumber).toBe('');
+    const deliveries = await call(sandbox, 'GET', '/__sandbox/webhooks/deliveries?limit=100');
+    const sent = pageOf(deliveries, delivery).data.find((d) => d.transactionReference === references[1]);
+    expect(sent?.payload).toMatchObject({
+      accountNumber: '0000000000',
+      depositorDetails: { accountNumber: '0000000000' },
+    });
+  });
+
+  it('pages with page and limit', async () => {
+    const second = await list('?page=2&limit=2');
+    expect(second.data.map((t) => t.transactionId)).toEqual([references[0], fixture.payment]);
+    expect(second.pagination).toMatchObject({
+      totalCount: 5,
+      hasPreviousPage: true,
+      previousPage: 1,
+      lastPage: 3,
+    });
+  });
+
+  it.each(['page=0', 'limit=0', 'limit=ten'])('answers 400 to %s', async (query) => {
+    const res = await call(sandbox, 'GET', `${SUSPENSE}?${query}`, { headers });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([expect.objectContaining({ field: query.split('=')[0] })]);
+  });
+
+  it("shows nothing of another business's payments: A2's list and B's are empty", async () => {
+    expect((await list('', { ...headers, businessId: A.a2.id })).data).toEqual([]);
+    expect((await list('', headersB)).data).toEqual([]);
+    const foreign = await call(sandbox, 'GET', SUSPENSE, { headers: { ...headers, businessId: B.b1.id } });
+    expect(foreign.status).toBe(401);
+  });
+
+  it('gives each payment a transactionId a dispute takes', async () => {
+    const [newest] = (await list()).data;
+    const res = await call(sandbox, 'POST', '/api/v1/clients/business/disputes', {
+      headers,
+      body: { transactionId: newest?.transactionId, description: 'The payer asks for a refund' },
+    });
+    expect(res.status).toBe(201);
+    // Not from another client's business.
+    const fromB = await call(sandbox, 'POST', '/api/v1/clients/business/disputes', {
+      headers: headersB,
+      body: { transactionId: references[0], description: 'Not mine' },
+    });
+    expect(fromB.status).toBe(404);
+  });
+
+  it('is read by every role', async () => {
+    const viewer = schemeA(await tokenFor(sandbox, A.viewer), A.secretKey, A.a1.id);
+    expect((await list('', viewer)).data).toHaveLength(5);
   });
 });

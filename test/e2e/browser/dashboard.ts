@@ -231,9 +231,10 @@ describe('every part of the state, live', () => {
       browser = await openContext(sandbox.url);
       const { page, outside, errors, clipboard } = browser;
       await openDashboard(page, `${sandbox.url}/__sandbox/ui`);
-      // A fresh sandbox says what to do where a list is empty.
-      await expect(page.locator('#sec-disputes .empty').isVisible()).resolves.toBe(true);
+      // A fresh sandbox says what to do where a list is empty; the fixtures give A1 a dispute, which is listed.
       await expect(page.locator('#sec-outbox .empty').isVisible()).resolves.toBe(true);
+      await expect(page.locator('#sec-disputes .empty').isVisible()).resolves.toBe(false);
+      await page.locator('#disputes tr', { hasText: 'The payer says the order never arrived.' }).waitFor();
 
       // Transfers and the ledger: a transfer that fails appears with its error code, and leads to its request.
       const sent = await call(sandbox, 'POST', TRANSFER, {
