@@ -224,9 +224,9 @@ describe('each command', () => {
     expect(await active()).toBe('default');
 
     oneLine(
-      await sh('scenario', 'no-such'),
+      await sh('scenario', 'provider-outag'),
       1,
-      'banking-sandbox scenario: No ready scenario named "no-such"\n',
+      /^banking-sandbox scenario: No ready scenario named "provider-outag" \(did you mean "provider-outage"\? ready: default, duplicate-webhooks, /,
     );
     const bad = join(dir, 'bad.json');
     await writeFile(bad, JSON.stringify({ name: 'bad', description: 'x', rules: [{ on: 'nowhere' }] }));
