@@ -412,7 +412,7 @@ export const commands: Record<string, Command> = {
     summary: 'check how many requests match: exit 1 when not as expected',
     help: [
       'Counts the journal entries that match (POST /__sandbox/requests/verify): exit 0 when the count is as',
-      'expected, 1 with the count otherwise.',
+      'expected, 1 otherwise, with the count and under it the nearest requests, each with the conditions it misses.',
       ...FILTER_HELP,
       '  --at-least N | --exactly N | --at-most N   the count expected (one of them)',
     ],
@@ -478,7 +478,8 @@ export function commandsHelp(): string {
     ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}${c.summary}`),
     '',
     'Each takes --url URL (default: $SANDBOX_URL, else http://127.0.0.1:4010), --token T and --json; exit 0 on',
-    'success, 1 with one line when the sandbox refuses or cannot be reached, 2 on bad usage.',
+    'success, 1 with one line when the sandbox refuses or cannot be reached (verify adds the nearest requests',
+    'under it), 2 on bad usage.',
     '',
   ].join('\n');
 }
@@ -499,10 +500,17 @@ export function isCommand(argv: readonly string[]): boolean {
   return first !== undefined && Object.hasOwn(commands, first);
 }
 
-/** One line of a failure: a refusal's message, or why the sandbox could not be reached. */
+/**
+ * One line of a failure: a refusal's message, or why the sandbox could not be reached. A verification that does not
+ * hold adds, under its line, the nearest requests and what each misses: what a CI log needs to see what was sent.
+ */
 function failureLine(error: unknown): string {
-  if (error instanceof VerificationError)
-    return `${error.message} (${error.count} matched, expected ${JSON.stringify(error.expected)})`;
+  if (error instanceof VerificationError) {
+    const [first, ...nearest] = error.message.split('\n');
+    return [`${first} (${error.count} matched, expected ${JSON.stringify(error.expected)})`, ...nearest].join(
+      '\n',
+    );
+  }
   return (error as Error).message.split('\n')[0] ?? String(error);
 }
 

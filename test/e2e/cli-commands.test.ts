@@ -337,7 +337,27 @@ describe('each command', () => {
     );
     expect(held).toEqual({ code: 0, stdout: 'Verified: 1 request(s) match (at least 1)\n', stderr: '' });
     const none = await sh('verify', '--body', `narration=${narration}`, '--exactly', '0');
-    oneLine(none, 1, /^banking-sandbox verify: .*\(1 matched, expected /);
+    // The count on the first line; under it the nearest requests, here the one that matched when none should.
+    expect(none).toMatchObject({ code: 1, stdout: '' });
+    expect(none.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(
+        /^banking-sandbox verify: Expected exactly 0 requests matching .*\(1 matched, expected /,
+      ),
+      'Nearest request, with the conditions each misses (GET /__sandbox/requests/{id} shows one whole):',
+      expect.stringMatching(/^ {2}#\d+ POST \/api\/v1\/\S+\/funds\/transfer → 200: matches every condition$/),
+    ]);
+    // A request the app sent otherwise: what it missed, and what it had instead.
+    const other = await sh(
+      'verify',
+      '--path',
+      '/funds/transfer',
+      '--body',
+      'narration=elsewhere',
+      '--at-least',
+      '1',
+    );
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain(`body.narration: wanted "elsewhere", was "${narration}"`);
   });
 });
 
