@@ -284,7 +284,7 @@ export const settings = {
   quiet: setting(
     'quiet',
     'SANDBOX_QUIET',
-    'a one-line banner, and only warnings and errors in the log: no request lines, no batch starts (default off)',
+    'a one-line banner, and only warnings and errors in the log: no request lines, no batch starts, nothing a scenario caused on purpose (default off)',
     bool.default(false),
     true,
   ),

@@ -51,8 +51,9 @@ export const version: string = pkg.version;
 export interface SandboxOptions extends ConfigInput {
   /**
    * Where log lines go, one formatted line (`logFormat`) per call (default: standard error). `quiet` (on by
-   * default in code) keeps warnings and errors only: failed webhook attempts, batches with failed items, disk
-   * trouble, unexpected errors; `quiet: false` adds request lines and batch starts and settlements.
+   * default in code) keeps warnings and errors only: webhook attempts the receiver did not acknowledge, batches with
+   * an item that failed unexpectedly, disk trouble, unexpected errors; never what a scenario rule caused on purpose.
+   * `quiet: false` adds request lines, batch starts and settlements, and what the scenario did.
    * `log: () => {}` keeps nothing.
    */
   log?: (line: string) => void;
