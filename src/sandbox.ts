@@ -86,6 +86,11 @@ export interface Sandbox {
   /** Adds a subscription plan to a business. */
   addSubscription: SandboxHandle['addSubscription'];
   /**
+   * `count` (default 1, at most 100) receiver account numbers of a listed bank whose NUBAN check digit is right
+   * (`GET /__sandbox/account-numbers`); a bank code the sandbox does not list rejects with a `ControlApiError` (400).
+   */
+  accountNumbers: SandboxHandle['accountNumbers'];
+  /**
    * Makes a ready scenario (by name) or a scenario object the active one; `null` goes back to the start-up one.
    * Sent through the app (`PUT /__sandbox/scenario`): an unknown name rejects with a `ControlApiError` (404), a bad
    * scenario with one (400) naming the field.
@@ -275,6 +280,7 @@ function sandboxOf(
     clearDrift: overApp.clearDrift,
     ledger: overApp.ledger,
     addSubscription: overApp.addSubscription,
+    accountNumbers: overApp.accountNumbers,
     signIn: overApp.signIn,
     schemeB: overApp.schemeB,
     setScenario: overApp.setScenario,

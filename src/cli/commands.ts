@@ -242,6 +242,24 @@ export const commands: Record<string, Command> = {
       };
     },
   },
+  'account-numbers': {
+    usage: 'account-numbers --bank-code CODE [--count N]',
+    summary: 'valid receiver account numbers of a bank, one a line',
+    help: [
+      'Prints account numbers whose NUBAN check digit is right for the bank, one a line, for the receivers of an',
+      "app's transfers (GET /__sandbox/account-numbers). The first of the bank's sequence: the same every run.",
+      "  --bank-code CODE    a bank code of the sandbox's list (3 or 6 digits), e.g. 058",
+      '  --count N           how many, 1 to 100 (default 1)',
+    ],
+    options: { 'bank-code': { type: 'string' }, count: { type: 'string' } },
+    run: async (sandbox, values) => {
+      const bankCode = values['bank-code'];
+      if (typeof bankCode !== 'string') throw new UsageError('--bank-code CODE is required');
+      const count = values.count === undefined ? 1 : wholeNumber(values.count as string, '--count', 1);
+      const numbers = await sandbox.accountNumbers(bankCode, count);
+      return { line: numbers.join('\n'), json: { bankCode, accountNumbers: numbers } };
+    },
+  },
   scenario: {
     usage: 'scenario NAME | FILE | --clear',
     summary: 'make a scenario active',

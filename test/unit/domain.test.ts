@@ -4,7 +4,7 @@ import clients from '../../fixtures/clients.json' with { type: 'json' };
 import { END_OF_TIME_MS, VirtualClock } from '../../src/domain/clock.js';
 import { expiryClaim, signToken, tokenExpired, verifyToken } from '../../src/domain/jwt.js';
 import { editDistance, nearestName } from '../../src/domain/nearest-name.js';
-import { isValidNuban, makeNuban, nubanCheckDigit } from '../../src/domain/nuban.js';
+import { accountNumbersOf, isValidNuban, makeNuban, nubanCheckDigit } from '../../src/domain/nuban.js';
 import { Random, seedState } from '../../src/domain/random.js';
 import { permits } from '../../src/domain/roles.js';
 import { secureEqual } from '../../src/domain/secure-compare.js';
@@ -35,6 +35,24 @@ describe('NUBAN check digit', () => {
     expect(isValidNuban('058', '12345678ab')).toBe(false);
     expect(() => nubanCheckDigit('58', '000000001')).toThrow();
     expect(() => makeNuban('058', '1234')).toThrow();
+  });
+
+  it('accountNumbersOf: valid for the bank, all different, never a leading 0, the same every time', () => {
+    for (const { code } of banks.banks) {
+      const numbers = accountNumbersOf(code, 100);
+      expect(numbers).toHaveLength(100);
+      expect(new Set(numbers).size).toBe(100);
+      for (const n of numbers) {
+        expect(n).toMatch(/^[1-9]\d{9}$/);
+        expect(isValidNuban(code, n)).toBe(true);
+      }
+      // A pure function: asked again, or for fewer, the same sequence from its start.
+      expect(accountNumbersOf(code, 3)).toEqual(numbers.slice(0, 3));
+    }
+    // Two banks' sequences start at different serials.
+    expect(accountNumbersOf('058', 1)[0]?.slice(0, 9)).not.toBe(accountNumbersOf('044', 1)[0]?.slice(0, 9));
+    expect(accountNumbersOf('058', 0)).toEqual([]);
+    expect(() => accountNumbersOf('58', 1)).toThrow();
   });
 
   it('every fixture account number is a valid NUBAN of the home bank', () => {
