@@ -47,7 +47,7 @@ export const accountNumbersContract = contract({
   method: 'get',
   path: '/account-numbers',
   summary: 'Valid account numbers of a bank',
-  description: `Receiver account numbers an app under test can send transfers to: each passes the CBN NUBAN check digit for the bank, so neither the app's own check nor the sandbox's \`x-sandbox-warning\` objects, and a transfer to one goes through (unless a scenario says otherwise). Deterministic: the first \`count\` numbers of the bank's sequence, the same in every sandbox, run and seed, so a test or a fixture file may write them down; ask for more to get more distinct ones (at most ${MAX_ACCOUNT_NUMBERS}). They name no account of the sandbox's own.`,
+  description: `Receiver account numbers an app under test can send transfers to: each passes the CBN NUBAN check digit for the bank, so neither the app's own check nor the sandbox's \`x-sandbox-warning\` objects, and a transfer to one goes through (unless a scenario says otherwise). Deterministic: the first \`count\` numbers of the bank's sequence, the same in every sandbox, run and seed, so a test or a fixture file may write them down; ask for more to get more distinct ones (at most ${MAX_ACCOUNT_NUMBERS}). Made up, as a receiver at another bank is: a transfer credits no account of the sandbox.`,
   tag: 'Test data',
   auth: { scheme: 'none' },
   query: accountNumbersQuery,
