@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { retryDelayMs } from './domain/backoff.js';
+import { nearestName } from './domain/nearest-name.js';
 import { keepName, SandboxError } from './errors.js';
 import type { ConfigInput } from './options.js';
 import { embeddedFixturesDir } from './store/fixtures.js';
@@ -283,7 +284,7 @@ export const settings = {
   quiet: setting(
     'quiet',
     'SANDBOX_QUIET',
-    'a one-line banner, and only warnings and errors in the log: no request lines, no batch starts (default off)',
+    'a one-line banner, and only warnings and errors in the log: no request lines, no batch starts, nothing a scenario caused on purpose (default off)',
     bool.default(false),
     true,
   ),
@@ -371,32 +372,9 @@ export type ConfigSource = 'code' | 'cli';
 
 /** The option name nearest to a misspelt one, when one is near enough to be meant: `bulkItemDelayMs` → `bulkItemDelay`. */
 export function nearestOption(name: string): string | undefined {
-  const wanted = name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()).toLowerCase();
-  let best: { key: string; distance: number } | undefined;
-  for (const key of Object.keys(settings)) {
-    const known = key.toLowerCase();
-    // A unit added to the end (`importLimitBytes`, `tokenTtlSeconds`) is the commonest slip.
-    const distance = wanted.startsWith(known) ? 1 : editDistance(wanted, known);
-    if (!best || distance < best.distance) best = { key, distance };
-  }
-  // Short names are all near each other (`log` is three edits from `host`): they must be nearer to count.
-  return best && best.distance <= (wanted.length <= 6 ? 2 : 3) ? best.key : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(
-        (row[j] ?? 0) + 1,
-        (next[j - 1] ?? 0) + 1,
-        (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    row = next;
-  }
-  return row[b.length] ?? 0;
+  // A flag's spelling (`bulk-item-delay`) names the option as well as its camelCase does.
+  const camel = name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  return nearestName(camel, Object.keys(settings));
 }
 
 /**

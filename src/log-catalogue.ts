@@ -53,7 +53,7 @@ export const LOG_EVENTS = {
   },
   'batch.settled': {
     levels: ['info', 'warn'],
-    when: 'a batch’s last open item finished; `warn` when an item failed',
+    when: 'a batch’s last open item finished; `warn` when an item of this run failed unexpectedly (`failedUnexpectedly`), `info` when every failure was a scenario’s on purpose',
     fields: {
       batchId: '',
       clientId: '',
@@ -62,15 +62,19 @@ export const LOG_EVENTS = {
       status: '',
       totalItems: '',
       completedItems: '',
-      failedItems: '',
+      failedItems: 'the batch’s, all runs',
+      failedByScenario:
+        'items of this run (a process, a reprocess, a resume) that a scenario rule failed on purpose: the magic accounts, `insufficient-funds-midway`, a rule of the test’s',
+      failedUnexpectedly:
+        'items of this run that failed with no rule behind them (a real shortage of balance); after a restart, also those that failed before it, whose cause was not kept',
       sandboxDurationMs:
         'on the sandbox clock, where an advance counts: since its items were queued, or since it was resumed',
       resumed: '',
     },
   },
   'webhook.attempt_failed': {
-    levels: ['warn'],
-    when: 'a webhook attempt was not acknowledged: a status other than 200, no answer, a refused connection, a scenario’s `refuse`',
+    levels: ['info', 'warn'],
+    when: 'a webhook attempt was not acknowledged: `warn` when the receiver did not acknowledge it (a status other than 200, no answer, a refused connection), `info` when a scenario rule’s `refuse` failed it on purpose',
     fields: {
       deliveryId: '',
       clientId: '',
@@ -82,6 +86,19 @@ export const LOG_EVENTS = {
       maxAttempts: '',
       nextAttemptAt: 'ISO, on the sandbox clock; null after the last attempt',
       gaveUp: '',
+      scenario:
+        '`{name, rule}` of the scenario rule whose `refuse` failed the attempt; null when the receiver did',
+    },
+  },
+  'webhook.dropped': {
+    levels: ['info'],
+    when: 'a scenario rule’s `drop` lost a delivery: recorded `dropped`, never sent',
+    fields: {
+      deliveryId: '',
+      clientId: '',
+      businessId: '',
+      url: 'as `webhook.attempt_failed` shows it',
+      scenario: '`{name, rule}` of the rule',
     },
   },
   'sandbox.resumed': {

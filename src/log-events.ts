@@ -1,3 +1,4 @@
+import type { FiredRule } from './contract/scenarios.js';
 import { isoOf } from './domain/clock.js';
 import type { BulkTransferRecord, DeliveryAttempt, DeliveryRecord } from './domain/records.js';
 import { redactWebhookUrl, scrubWebhookError } from './domain/redact.js';
@@ -39,17 +40,39 @@ export function batchStarted(
   };
 }
 
+/** How the items of one run of a batch (a process, a reprocess, a resume) that failed came to fail. */
+export interface RunFailures {
+  /** Failed by a scenario rule, on purpose: the magic accounts, `insufficient-funds-midway`, a test's own rule. */
+  byScenario: number;
+  /**
+   * Failed with no rule behind them: a real shortage of balance. After a restart, also the items that failed
+   * before it, whose cause was not kept.
+   */
+  unexpectedly: number;
+}
+
+/** `5 failed (3 by a scenario rule, 2 unexpectedly)`. */
+function failedText(failedItems: number, { byScenario, unexpectedly }: RunFailures): string {
+  const parts = [
+    byScenario > 0 ? `${byScenario} by a scenario rule` : null,
+    unexpectedly > 0 ? `${unexpectedly} unexpectedly` : null,
+  ].filter((p) => p !== null);
+  return `${failedItems} failed${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
+}
+
 /**
  * A batch's last open item finished. `sandboxDurationMs` is measured on the sandbox clock (an advance of the clock
- * counts), from when its items were queued (or resumed); `warn` when any item failed.
+ * counts), from when its items were queued (or resumed). `warn` only when an item of this run failed unexpectedly
+ * (`failures`): one a scenario failed on purpose is what the test asked for, so a quiet run does not show it.
  */
 export function batchSettled(
   batch: BulkTransferRecord,
   sandboxDurationMs: number,
   resumed: boolean,
+  failures: RunFailures,
 ): CataloguedEvent<'batch.settled'> {
   return {
-    level: batch.failedItems > 0 ? 'warn' : 'info',
+    level: failures.unexpectedly > 0 ? 'warn' : 'info',
     event: 'batch.settled',
     fields: {
       batchId: batch.id,
@@ -60,22 +83,29 @@ export function batchSettled(
       totalItems: batch.totalItems,
       completedItems: batch.completedItems,
       failedItems: batch.failedItems,
+      failedByScenario: failures.byScenario,
+      failedUnexpectedly: failures.unexpectedly,
       sandboxDurationMs,
       resumed,
     },
-    text: `${batch.id} ${quoted(batch.batchName)}: ${batch.status}, ${batch.completedItems} completed, ${batch.failedItems} failed, in ${sandboxDurationMs} ms on the sandbox clock${resumed ? ' since it was resumed' : ''}`,
+    text: `${batch.id} ${quoted(batch.batchName)}: ${batch.status}, ${batch.completedItems} completed, ${failedText(batch.failedItems, failures)}, in ${sandboxDurationMs} ms on the sandbox clock${resumed ? ' since it was resumed' : ''}`,
   };
 }
+
+/** `(scenario webhook-receiver-down, rule 0)`: the rule that made it happen. */
+const ruleText = (rule: FiredRule) => `(scenario ${rule.name}, rule ${rule.rule})`;
 
 /**
  * An attempt of a delivery that was not acknowledged, as recorded in `delivery` (after it): attempt `n` of the
  * round's `maxAttempts`, and when the next is due on the sandbox clock, or that it was the last. The URL and the
- * error are shown without the URL's userinfo and query values.
+ * error are shown without the URL's userinfo and query values. `byRule` is the scenario rule whose `refuse` failed
+ * it on purpose (then the line is `info`); null when the receiver itself did not acknowledge it (`warn`).
  */
 export function attemptFailed(
   delivery: DeliveryRecord,
   attempt: DeliveryAttempt,
   maxAttempts: number,
+  byRule: FiredRule | null,
 ): CataloguedEvent<'webhook.attempt_failed'> {
   const url = delivery.url ?? '';
   const n = Math.max(1, maxAttempts - delivery.attemptsLeft);
@@ -83,7 +113,7 @@ export function attemptFailed(
   const next = delivery.nextAttemptAt === null ? null : isoOf(delivery.nextAttemptAt);
   const shown = redactWebhookUrl(url);
   return {
-    level: 'warn',
+    level: byRule === null ? 'warn' : 'info',
     event: 'webhook.attempt_failed',
     fields: {
       deliveryId: delivery.id,
@@ -96,8 +126,29 @@ export function attemptFailed(
       maxAttempts,
       nextAttemptAt: next,
       gaveUp: next === null,
+      scenario: byRule,
     },
-    text: `${delivery.id} to ${shown}: ${error}; attempt ${n} of ${maxAttempts}, ${next === null ? `gave up (delivery ${delivery.status})` : `next attempt at ${next} (sandbox clock)`}`,
+    text: `${delivery.id} to ${shown}: ${error}; attempt ${n} of ${maxAttempts}, ${next === null ? `gave up (delivery ${delivery.status})` : `next attempt at ${next} (sandbox clock)`}${byRule === null ? '' : ` ${ruleText(byRule)}`}`,
+  };
+}
+
+/** A scenario rule's `drop` lost a delivery: recorded `dropped`, never sent. On purpose, so `info`. */
+export function deliveryDropped(
+  delivery: DeliveryRecord,
+  byRule: FiredRule,
+): CataloguedEvent<'webhook.dropped'> {
+  const shown = redactWebhookUrl(delivery.url ?? '');
+  return {
+    level: 'info',
+    event: 'webhook.dropped',
+    fields: {
+      deliveryId: delivery.id,
+      clientId: delivery.clientId,
+      businessId: delivery.businessId,
+      url: shown,
+      scenario: byRule,
+    },
+    text: `${delivery.id} to ${shown}: dropped, never sent ${ruleText(byRule)}`,
   };
 }
 

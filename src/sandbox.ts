@@ -51,8 +51,9 @@ export const version: string = pkg.version;
 export interface SandboxOptions extends ConfigInput {
   /**
    * Where log lines go, one formatted line (`logFormat`) per call (default: standard error). `quiet` (on by
-   * default in code) keeps warnings and errors only: failed webhook attempts, batches with failed items, disk
-   * trouble, unexpected errors; `quiet: false` adds request lines and batch starts and settlements.
+   * default in code) keeps warnings and errors only: webhook attempts the receiver did not acknowledge, batches with
+   * an item that failed unexpectedly, disk trouble, unexpected errors; never what a scenario rule caused on purpose.
+   * `quiet: false` adds request lines, batch starts and settlements, and what the scenario did.
    * `log: () => {}` keeps nothing.
    */
   log?: (line: string) => void;
@@ -84,6 +85,11 @@ export interface Sandbox {
   ledger: SandboxHandle['ledger'];
   /** Adds a subscription plan to a business. */
   addSubscription: SandboxHandle['addSubscription'];
+  /**
+   * `count` (default 1, at most 100) receiver account numbers of a listed bank whose NUBAN check digit is right
+   * (`GET /__sandbox/account-numbers`); a bank code the sandbox does not list rejects with a `ControlApiError` (400).
+   */
+  accountNumbers: SandboxHandle['accountNumbers'];
   /**
    * Makes a ready scenario (by name) or a scenario object the active one; `null` goes back to the start-up one.
    * Sent through the app (`PUT /__sandbox/scenario`): an unknown name rejects with a `ControlApiError` (404), a bad
@@ -274,6 +280,7 @@ function sandboxOf(
     clearDrift: overApp.clearDrift,
     ledger: overApp.ledger,
     addSubscription: overApp.addSubscription,
+    accountNumbers: overApp.accountNumbers,
     signIn: overApp.signIn,
     schemeB: overApp.schemeB,
     setScenario: overApp.setScenario,

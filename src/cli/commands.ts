@@ -242,6 +242,24 @@ export const commands: Record<string, Command> = {
       };
     },
   },
+  'account-numbers': {
+    usage: 'account-numbers --bank-code CODE [--count N]',
+    summary: 'valid receiver account numbers of a bank, one a line',
+    help: [
+      'Prints account numbers whose NUBAN check digit is right for the bank, one a line, for the receivers of an',
+      "app's transfers (GET /__sandbox/account-numbers). The first of the bank's sequence: the same every run.",
+      "  --bank-code CODE    a bank code of the sandbox's list (3 or 6 digits), e.g. 058",
+      '  --count N           how many, 1 to 100 (default 1)',
+    ],
+    options: { 'bank-code': { type: 'string' }, count: { type: 'string' } },
+    run: async (sandbox, values) => {
+      const bankCode = values['bank-code'];
+      if (typeof bankCode !== 'string') throw new UsageError('--bank-code CODE is required');
+      const count = values.count === undefined ? 1 : wholeNumber(values.count as string, '--count', 1);
+      const numbers = await sandbox.accountNumbers(bankCode, count);
+      return { line: numbers.join('\n'), json: { bankCode, accountNumbers: numbers } };
+    },
+  },
   scenario: {
     usage: 'scenario NAME | FILE | --clear',
     summary: 'make a scenario active',
@@ -412,7 +430,7 @@ export const commands: Record<string, Command> = {
     summary: 'check how many requests match: exit 1 when not as expected',
     help: [
       'Counts the journal entries that match (POST /__sandbox/requests/verify): exit 0 when the count is as',
-      'expected, 1 with the count otherwise.',
+      'expected, 1 otherwise, with the count and under it the nearest requests, each with the conditions it misses.',
       ...FILTER_HELP,
       '  --at-least N | --exactly N | --at-most N   the count expected (one of them)',
     ],
@@ -478,7 +496,8 @@ export function commandsHelp(): string {
     ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}${c.summary}`),
     '',
     'Each takes --url URL (default: $SANDBOX_URL, else http://127.0.0.1:4010), --token T and --json; exit 0 on',
-    'success, 1 with one line when the sandbox refuses or cannot be reached, 2 on bad usage.',
+    'success, 1 with one line when the sandbox refuses or cannot be reached (verify adds the nearest requests',
+    'under it), 2 on bad usage.',
     '',
   ].join('\n');
 }
@@ -499,10 +518,17 @@ export function isCommand(argv: readonly string[]): boolean {
   return first !== undefined && Object.hasOwn(commands, first);
 }
 
-/** One line of a failure: a refusal's message, or why the sandbox could not be reached. */
+/**
+ * One line of a failure: a refusal's message, or why the sandbox could not be reached. A verification that does not
+ * hold adds, under its line, the nearest requests and what each misses: what a CI log needs to see what was sent.
+ */
 function failureLine(error: unknown): string {
-  if (error instanceof VerificationError)
-    return `${error.message} (${error.count} matched, expected ${JSON.stringify(error.expected)})`;
+  if (error instanceof VerificationError) {
+    const [first, ...nearest] = error.message.split('\n');
+    return [`${first} (${error.count} matched, expected ${JSON.stringify(error.expected)})`, ...nearest].join(
+      '\n',
+    );
+  }
   return (error as Error).message.split('\n')[0] ?? String(error);
 }
 

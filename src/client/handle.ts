@@ -144,6 +144,12 @@ export interface SandboxHandle {
   ledger(businessId: string, query?: LedgerFilter): Promise<Ledger>;
   /** Adds a subscription plan to a business (`GET /api/v1/clients/business/subscriptions` lists it). */
   addSubscription(businessId: string, plan: NewSubscription): Promise<Subscription>;
+  /**
+   * `count` (default 1, at most 100) receiver account numbers of a bank the sandbox lists, each with the right NUBAN
+   * check digit for `bankCode` (`GET /__sandbox/account-numbers`): the first of the bank's sequence, the same in
+   * every run. A bank code the sandbox does not list is a `SandboxError` (400), as a transfer to it would be.
+   */
+  accountNumbers(bankCode: string, count?: number): Promise<string[]>;
   /** Makes a ready scenario (by name) or a scenario object the active one; `null` goes back to the start-up one. */
   setScenario(scenario: string | Scenario | null): Promise<void>;
   /** The virtual clock. */

@@ -1,4 +1,5 @@
 import { signInContract } from '../contract/api/auth.js';
+import { accountNumbersContract } from '../contract/control/account-numbers.js';
 import { createClientContract, credentialsContract } from '../contract/control/clients.js';
 import { advanceClockContract, freezeClockContract, getClockContract } from '../contract/control/clock.js';
 import { clearDriftContract, driftContract } from '../contract/control/drift.js';
@@ -60,6 +61,7 @@ function journalAndAuth(
   | 'schemeB'
   | 'ledger'
   | 'addSubscription'
+  | 'accountNumbers'
   | 'drift'
   | 'clearDrift'
 > {
@@ -71,6 +73,8 @@ function journalAndAuth(
     clearDrift: () => control.done(clearDriftContract, {}),
     addSubscription: (businessId, plan) =>
       control.data(addSubscriptionContract, { params: { id: businessId }, body: plan }),
+    accountNumbers: async (bankCode, count = 1) =>
+      (await control.data(accountNumbersContract, { query: { bankCode, count } })).accountNumbers,
     requests: (filter = {}) => control.page(searchRequestsContract, { body: filter }),
     clearRequests: async () => (await control.data(clearRequestsContract, {})).deleted,
     verify: (expectation) =>

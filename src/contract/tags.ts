@@ -24,6 +24,8 @@ const TAGS: Readonly<Record<string, string>> = {
   Dashboard: 'The live dashboard and its event stream.',
   State: 'The whole state, exported and imported.',
   Money: 'Balances, approvals and the ledger, as the bank’s back office would set them.',
+  'Test data':
+    'Values an app under test needs to make up: receiver account numbers that pass the NUBAN check.',
   Bulk: 'Every client’s bulk transfers, as the bank sees them, and a batch’s reprocessing.',
   Webhooks: 'Incoming payments and the webhook deliveries they make, with every attempt.',
   Clock: 'The virtual clock every time-based rule reads.',

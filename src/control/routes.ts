@@ -1,4 +1,5 @@
 import type { Route } from '../http/route.js';
+import { accountNumberRoutes } from './account-numbers/routes.js';
 import { bulkTransferRoutes } from './bulk-transfers/routes.js';
 import { clientRoutes } from './clients/routes.js';
 import { clockRoutes } from './clock/routes.js';
@@ -29,6 +30,7 @@ export const controlRouteList: readonly Route<ControlRuntime>[] = [
   ...clientRoutes,
   ...stateRoutes,
   ...moneyRoutes,
+  ...accountNumberRoutes,
   ...subscriptionRoutes,
   ...incomingPaymentRoutes,
   ...outboxRoutes,

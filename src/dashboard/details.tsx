@@ -1,6 +1,7 @@
 import { html } from 'hono/html';
 import type { RequestEntryWithCurlView } from '../contract/control/requests.js';
 import type { BulkItemRecord, BulkTransferRecord } from '../domain/records.js';
+import { isSecretHeader } from '../domain/redact.js';
 import { formatNaira } from './format.js';
 import { ids, Pairs, RequestLink } from './rows.js';
 
@@ -80,9 +81,32 @@ function Body({ part }: { part: BodyPart }) {
   return <p class="muted">No body.</p>;
 }
 
+/** Headers the bank's API reads besides the credentials: whose request it is, how its body is, which scenario. */
+const API_HEADERS = new Set(['businessid', 'content-type', 'x-sandbox-scenario', 'x-request-id']);
+
 /**
- * A journal entry as the request dialog shows it: its title, and what the request carried and got, redacted as
- * the control API shows it, with a `curl` command that sends it again. Two elements, swapped in by id.
+ * A request's headers in two: those the API reads (the credentials, redacted, `businessId`, the content type, a
+ * scenario or request id of the app's own), and the transport's (host, user agent, lengths, encodings…), which a
+ * reader seldom needs and the dialog folds.
+ */
+function splitHeaders(headers: Readonly<Record<string, string>>): {
+  api: [string, string][];
+  transport: [string, string][];
+} {
+  const api: [string, string][] = [];
+  const transport: [string, string][] = [];
+  for (const pair of Object.entries(headers)) {
+    const [name] = pair;
+    (isSecretHeader(name) || API_HEADERS.has(name) ? api : transport).push(pair);
+  }
+  return { api, transport };
+}
+
+/**
+ * A journal entry as the request dialog shows it: its title, then what the request carried and what it got (the
+ * bodies, the part a reader opens it for), redacted as the control API shows it; then when, who and which rule,
+ * the headers the API read, the transport's folded, and a `curl` command that sends it again. Two elements,
+ * swapped in by id.
  */
 export function RequestDetail({ entry }: { entry: RequestEntryWithCurlView }) {
   const facts: [string, string][] = [
@@ -94,11 +118,16 @@ export function RequestDetail({ entry }: { entry: RequestEntryWithCurlView }) {
     ['Scenario rule', entry.scenario ? `${entry.scenario.name}, rule ${entry.scenario.rule}` : 'none fired'],
   ];
   const query = Object.entries(entry.query).map(([k, v]): [string, string] => [`?${k}`, v]);
+  const headers = splitHeaders(entry.request.headers);
   return (
     <>
       <h2 id="request-title">{`${entry.method} ${entry.path} → ${entry.status}`}</h2>
       <div id="request-body">
-        <Pairs pairs={facts} />
+        <h3>Request</h3>
+        {query.length > 0 ? <Pairs pairs={query} /> : null}
+        <Body part={entry.request} />
+        <h3>{`Response: ${entry.response.status} ${entry.response.message ?? ''}`}</h3>
+        <Body part={entry.response} />
         {entry.warnings.length > 0 ? (
           <>
             <h3>x-sandbox-warning: production would refuse this</h3>
@@ -109,12 +138,14 @@ export function RequestDetail({ entry }: { entry: RequestEntryWithCurlView }) {
             </ul>
           </>
         ) : null}
-        <h3>Request</h3>
-        {query.length > 0 ? <Pairs pairs={query} /> : null}
-        <Pairs pairs={Object.entries(entry.request.headers)} />
-        <Body part={entry.request} />
-        <h3>{`Response: ${entry.response.status} ${entry.response.message ?? ''}`}</h3>
-        <Body part={entry.response} />
+        <h3>Details</h3>
+        <Pairs pairs={[...facts, ...headers.api]} />
+        {headers.transport.length > 0 ? (
+          <details class="detail transport">
+            <summary>{`Transport headers (${headers.transport.length})`}</summary>
+            <Pairs pairs={headers.transport} />
+          </details>
+        ) : null}
         {entry.curl ? (
           <>
             <h3>

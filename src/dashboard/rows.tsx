@@ -102,16 +102,19 @@ function BusinessCells({ business: b, ledger }: { business: BusinessRecord; ledg
           </button>
         )}
         <form class="inline" data-call={`PUT /__sandbox/businesses/${b.id}/balance`}>
+          {/* Kobo, as PUT /__sandbox/businesses/{id}/balance takes it; the naira it makes shows beside it. */}
           <input
             name="balance"
             type="number"
             min="0"
-            step="0.01"
-            data-kobo
-            placeholder="₦ balance"
-            aria-label={`New balance of ${b.businessName} in naira`}
+            step="1"
+            inputmode="numeric"
+            data-naira
+            placeholder="kobo"
+            aria-label={`New balance of ${b.businessName} in kobo`}
             required
           />
+          <output class="naira muted" aria-label={`New balance of ${b.businessName} in naira`} />
           <button type="submit">Set balance</button>
         </form>
       </td>

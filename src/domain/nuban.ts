@@ -33,3 +33,26 @@ export function isValidNuban(bankCode: string, accountNumber: string): boolean {
   if (!/^\d{10}$/.test(accountNumber)) return false;
   return nubanCheckDigit(bankCode, accountNumber.slice(0, 9)) === Number(accountNumber[9]);
 }
+
+/** Serials `accountNumbersOf` draws from: nine digits with no leading zero, so never a magic `0000000xx`. */
+const FIRST_SERIAL = 100_000_000;
+const SERIALS = 900_000_000;
+/**
+ * The step between one serial and the next: 7^10, which shares no factor with `SERIALS` (2^8·3^2·5^8), so the
+ * first `SERIALS` serials of a bank are all different, and neighbours look nothing alike.
+ */
+const STRIDE = 282_475_249;
+
+/**
+ * The first `count` account numbers of a bank's sequence: 10-digit NUBANs whose check digit is right for
+ * `bankCode`, all different, none starting with 0 (so never one of the magic receivers `0000000051`, …). The
+ * same bank code always gives the same sequence, in every sandbox and run: a pure function, no draw.
+ */
+export function accountNumbersOf(bankCode: string, count: number): string[] {
+  // Where a bank's sequence starts depends on its code, so two banks' lists share no serial at the same place.
+  const start = (Number(institutionCode(bankCode)) * 104_729) % SERIALS;
+  return Array.from({ length: count }, (_, i) => {
+    const serial = FIRST_SERIAL + ((start + i * STRIDE) % SERIALS);
+    return makeNuban(bankCode, String(serial));
+  });
+}

@@ -14,6 +14,13 @@ import { StoreWriteError } from '../store/write-error.js';
 
 type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'fixtures' | 'log' | 'scenarios'>;
 
+/** What came of one item: its batch after it, whether it settled the batch, whether a scenario rule failed it. */
+interface Finished {
+  batch: BulkTransferRecord;
+  settled: boolean;
+  byScenario: boolean;
+}
+
 /**
  * Runs bulk transfer items in the background, `bulkConcurrency` at a time. Each item goes
  * pending → processing → completed | failed: at its own turn it is checked against the scenario rules (which may
@@ -35,8 +42,14 @@ export class BulkProcessor {
   /** Items whose result could not be written: they run again once the store can write. */
   private readonly waitingForDisk = new Set<string>();
   private diskWaiters: (() => void)[] = [];
-  /** Batches with items queued, each with when that began on the sandbox clock, until they settle. */
-  private readonly running = new Map<string, { since: number; resumed: boolean }>();
+  /**
+   * Batches with items queued, until they settle: when that began on the sandbox clock, how many of its items had
+   * failed by then (their settlement was logged already), and how many of this run a scenario rule failed.
+   */
+  private readonly running = new Map<
+    string,
+    { since: number; resumed: boolean; failedBefore: number; byScenario: number }
+  >();
 
   constructor(private readonly deps: EngineDeps) {
     this.queue = new PQueue({ concurrency: deps.config.bulkConcurrency });
@@ -59,18 +72,38 @@ export class BulkProcessor {
     for (const [batchId, queued] of starting) {
       const batch = store.get('bulkTransfers', batchId);
       if (!batch) continue;
-      this.running.set(batchId, { since: clock.now(), resumed });
+      // A resumed batch never settled before the restart: every failure of it is this run's to report.
+      const failedBefore = resumed ? 0 : batch.failedItems;
+      this.running.set(batchId, { since: clock.now(), resumed, failedBefore, byScenario: 0 });
       log(batchStarted(batch, queued, resumed));
     }
     for (const id of itemIds) void this.queue.add(() => this.run(id));
   }
 
-  /** The batch's last item finished (and its result is as durable as the store makes it). */
+  /**
+   * An item's result is as durable as the store makes it: a failure a scenario rule made is counted for its batch's
+   * line, and the batch's last item settles it. (Results come back in the order they were written, so the last
+   * item's comes after every other item's of its batch.)
+   */
+  private finished({ batch, settled, byScenario }: Finished): void {
+    const run = this.running.get(batch.id);
+    if (run && byScenario) run.byScenario++;
+    if (settled) this.settled(batch);
+  }
+
+  /** The batch's last item finished: its line, `warn` only when an item of this run failed unexpectedly. */
   private settled(batch: BulkTransferRecord): void {
     const run = this.running.get(batch.id);
     this.running.delete(batch.id);
     const since = run?.since ?? this.deps.clock.now();
-    this.deps.log(batchSettled(batch, Math.max(0, this.deps.clock.now() - since), run?.resumed ?? false));
+    const byScenario = run?.byScenario ?? 0;
+    const failedThisRun = Math.max(0, batch.failedItems - (run?.failedBefore ?? 0));
+    this.deps.log(
+      batchSettled(batch, Math.max(0, this.deps.clock.now() - since), run?.resumed ?? false, {
+        byScenario,
+        unexpectedly: Math.max(0, failedThisRun - byScenario),
+      }),
+    );
   }
 
   /** After a start-up: queues every open item of every batch that was processing. */
@@ -158,8 +191,8 @@ export class BulkProcessor {
       void store
         .mutate((tx) => this.finish(tx, itemId, effect?.fail))
         .then(
-          (settled) => {
-            if (settled) this.settled(settled);
+          (done) => {
+            if (done) this.finished(done);
           },
           (e: unknown) => {
             if (e instanceof StoreWriteError) this.runWhenWritable(itemId);
@@ -191,8 +224,8 @@ export class BulkProcessor {
     if (item?.status === 'pending') tx.put('bulkItems', { ...item, status: 'processing' });
   }
 
-  /** The item's result; answers its batch when this settled it, null otherwise. */
-  private finish(tx: Tx, itemId: string, ruled: TransferFailure | undefined): BulkTransferRecord | null {
+  /** The item's result: its batch after it, whether this settled it and whether a rule failed it; null for none. */
+  private finish(tx: Tx, itemId: string, ruled: TransferFailure | undefined): Finished | null {
     const { clock, fixtures } = this.deps;
     const item = tx.get('bulkItems', itemId);
     // Gone (reset) or finished already (a resumed item whose result did survive): nothing to do.
@@ -246,6 +279,6 @@ export class BulkProcessor {
     const settled = settledStatus(batch.totalItems, completedItems, failedItems);
     const next = { ...batch, completedItems, failedItems, status: settled ?? batch.status };
     tx.put('bulkTransfers', next);
-    return settled ? next : null;
+    return { batch: next, settled: settled !== null, byScenario: ruled !== undefined };
   }
 }

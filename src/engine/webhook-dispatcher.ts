@@ -1,9 +1,10 @@
+import type { FiredRule } from '../contract/scenarios.js';
 import type { Deps } from '../deps.js';
 import { retryDelayMs } from '../domain/backoff.js';
 import { type ClockTask, capAtEnd, isoAt } from '../domain/clock.js';
 import type { ClientRecord, DeliveryAttempt, DeliveryRecord } from '../domain/records.js';
 import { webhookHeaders } from '../domain/webhook-agent.js';
-import { attemptFailed, backgroundError } from '../log-events.js';
+import { attemptFailed, backgroundError, deliveryDropped } from '../log-events.js';
 import { StoreWriteError } from '../store/write-error.js';
 import { pruneDeliveries } from './delivery-log.js';
 import { IdLine } from './id-line.js';
@@ -235,14 +236,20 @@ export class WebhookDispatcher {
       return;
     }
     // Keyed on the delivery's ordinal and the attempt's number, both the sandbox's own.
-    const effect = this.deps.scenarios.check({
-      on: 'webhook',
-      clientId: target.delivery.clientId,
-      businessId: target.delivery.businessId,
-      accountNumber: target.delivery.payload.recipientAccountNumber,
-      amount: target.delivery.payload.amount,
-      key: `delivery ${target.delivery.ordinal} attempt ${target.delivery.attempts.length}`,
-    });
+    const fired: FiredRule[] = [];
+    const effect = this.deps.scenarios.check(
+      {
+        on: 'webhook',
+        clientId: target.delivery.clientId,
+        businessId: target.delivery.businessId,
+        accountNumber: target.delivery.payload.recipientAccountNumber,
+        amount: target.delivery.payload.amount,
+        key: `delivery ${target.delivery.ordinal} attempt ${target.delivery.attempts.length}`,
+      },
+      undefined,
+      (rule) => fired.push(rule),
+    );
+    const rule = fired[0] ?? null;
     if (effect?.delayMs) {
       await task.sleep(effect.delayMs);
       // The state may have moved on meanwhile (a reset, a redelivery to another URL).
@@ -254,8 +261,8 @@ export class WebhookDispatcher {
     }
     const { delivery, client } = target;
     const attempts: DeliveryAttempt[] = [];
-    if (effect?.webhook === 'drop') {
-      await this.drop(id);
+    if (effect?.webhook === 'drop' && rule) {
+      await this.drop(id, rule);
       return;
     }
     if (effect?.webhook === 'refuse') {
@@ -294,7 +301,10 @@ export class WebhookDispatcher {
     });
     // One line per attempt, whose outcome is its last POST's (a duplicated attempt sends two).
     const last = attempts.at(-1);
-    if (updated && !acknowledged && last) this.deps.log(attemptFailed(updated, last, config.webhookAttempts));
+    // A refusal the scenario made is what the test asked for (`info`); a receiver that did not acknowledge is not.
+    const byRule = effect?.webhook === 'refuse' ? rule : null;
+    if (updated && !acknowledged && last)
+      this.deps.log(attemptFailed(updated, last, config.webhookAttempts, byRule));
     if (updated?.status === 'pending') this.schedule(updated);
     this.settleUnlessScheduled(id);
   }
@@ -321,26 +331,29 @@ export class WebhookDispatcher {
   }
 
   /** A scenario lost the delivery: it is recorded as `dropped` and never sent. */
-  private async drop(id: string): Promise<void> {
+  private async drop(id: string, rule: FiredRule): Promise<void> {
     const { store, clock, config } = this.deps;
-    await store.mutate((tx) => {
+    const dropped = await store.mutate((tx) => {
       const current = tx.get('deliveries', id);
-      if (current?.status !== 'pending') return;
+      if (current?.status !== 'pending') return null;
       const attempt: DeliveryAttempt = {
         at: isoAt(clock),
         statusCode: null,
         error: 'dropped by the scenario: never sent',
         durationMs: 0,
       };
-      tx.put('deliveries', {
+      const next: DeliveryRecord = {
         ...current,
         status: 'dropped',
         attempts: [...current.attempts, attempt],
         attemptsLeft: 0,
         nextAttemptAt: null,
-      });
+      };
+      tx.put('deliveries', next);
       pruneDeliveries(tx, current.clientId, config.deliveryLogSize);
+      return next;
     });
+    if (dropped) this.deps.log(deliveryDropped(dropped, rule));
     this.settle(id);
   }
 

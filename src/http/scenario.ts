@@ -16,7 +16,7 @@ export function chosenScenario(c: Context<AppEnv>, deps: Pick<Deps, 'scenarios'>
   const name = requestedScenario(c);
   if (name === undefined) return undefined;
   if (!deps.scenarios.library.get(name))
-    throw new ApiError(400, `x-sandbox-scenario: no ready scenario named "${name}"`);
+    throw new ApiError(400, `x-sandbox-scenario: ${deps.scenarios.library.unknown(name)}`);
   return name;
 }
 

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as z from 'zod';
 import { type Scenario, scenario, scenarioName } from '../contract/scenarios.js';
+import { nearestName } from '../domain/nearest-name.js';
 import { fieldPath, inOurWords } from '../domain/parse.js';
 import { keepName, SandboxError } from '../errors.js';
 
@@ -72,6 +73,19 @@ export class ScenarioLibrary {
     return [...this.byName.values()].map((s) => ({ name: s.name, description: s.description }));
   }
 
+  /**
+   * What to tell whoever named a scenario there is none of: `no ready scenario named "flakey-bank" (did you mean
+   * "flaky-bank"? ready: default, duplicate-webhooks, …)`, the suggestion only when a ready name is near enough to
+   * have been meant. Every door that takes a name says it so (`PUT /__sandbox/scenario`, `x-sandbox-scenario`,
+   * `--scenario`, a new isolated sandbox's `scenario`).
+   */
+  unknown(name: string): string {
+    const names = [...this.byName.keys()];
+    const near = nearestName(name, names);
+    const ready = names.length > 0 ? `ready: ${names.join(', ')}` : 'no scenario is ready';
+    return `no ready scenario named ${JSON.stringify(name)} (${near ? `did you mean "${near}"? ` : ''}${ready})`;
+  }
+
   /** A ready scenario by name, `extends` resolved; undefined when there is none. */
   get(name: string): Scenario | undefined {
     const s = this.byName.get(name);
@@ -84,7 +98,7 @@ export class ScenarioLibrary {
     if (seen.includes(s.name))
       throw new ScenarioError(`scenario ${s.name}: extends itself through ${seen.join(' → ')}`);
     const base = this.byName.get(s.extends);
-    if (!base) throw new ScenarioError(`scenario ${s.name}: extends: no ready scenario named "${s.extends}"`);
+    if (!base) throw new ScenarioError(`scenario ${s.name}: extends: ${this.unknown(s.extends)}`);
     const resolved = this.resolve(base, [...seen, s.name]);
     return { ...s, extends: undefined, rules: [...s.rules, ...resolved.rules] };
   }
@@ -96,12 +110,7 @@ export class ScenarioLibrary {
   async choose(nameOrFile: string): Promise<Scenario> {
     if (scenarioName.safeParse(nameOrFile).success) {
       const s = this.get(nameOrFile);
-      if (!s)
-        throw new ScenarioError(
-          `no ready scenario named "${nameOrFile}" (ready: ${this.list()
-            .map((x) => x.name)
-            .join(', ')})`,
-        );
+      if (!s) throw new ScenarioError(this.unknown(nameOrFile));
       return s;
     }
     if (!nameOrFile.endsWith('.json')) {

@@ -187,10 +187,8 @@ export class Worlds implements SandboxesHooks {
     if (typeof given === 'string') {
       const ready = library.get(given);
       if (ready) return ready;
-      const names = library.list().map((s) => s.name);
-      throw new ApiError(400, `scenario: no ready scenario named "${given}" (ready: ${names.join(', ')})`, [
-        { field: 'scenario', message: `no ready scenario named "${given}"` },
-      ]);
+      const said = library.unknown(given);
+      throw new ApiError(400, `scenario: ${said}`, [{ field: 'scenario', message: said }]);
     }
     try {
       return library.resolve(given);

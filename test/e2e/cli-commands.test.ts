@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands, run } from '../../src/cli/commands.js';
 import { connectSandbox } from '../../src/client/connect.js';
 import type { SandboxHandle } from '../../src/client/handle.js';
+import { isValidNuban } from '../../src/domain/nuban.js';
 import { appTransfer } from '../support/app-requests.js';
 import { runCli, type SandboxProcess, startProcess, stop } from '../support/process.js';
 import { startReceiver } from '../support/receiver.js';
@@ -224,9 +225,9 @@ describe('each command', () => {
     expect(await active()).toBe('default');
 
     oneLine(
-      await sh('scenario', 'no-such'),
+      await sh('scenario', 'provider-outag'),
       1,
-      'banking-sandbox scenario: No ready scenario named "no-such"\n',
+      /^banking-sandbox scenario: No ready scenario named "provider-outag" \(did you mean "provider-outage"\? ready: default, duplicate-webhooks, /,
     );
     const bad = join(dir, 'bad.json');
     await writeFile(bad, JSON.stringify({ name: 'bad', description: 'x', rules: [{ on: 'nowhere' }] }));
@@ -237,6 +238,31 @@ describe('each command', () => {
     oneLine(await sh('scenario', join(dir, 'missing.json')), 1, /cannot read .*missing\.json: ENOENT/);
     oneLine(await sh('scenario'), 2, /give a scenario NAME or FILE, or --clear/);
     oneLine(await sh('scenario', 'flaky-bank', '--clear'), 2, /not both/);
+  });
+
+  it("account-numbers: one a line, valid for the bank, the handle's over HTTP; an unlisted bank exit 1, bad usage exit 2", async () => {
+    const res = await sh('account-numbers', '--bank-code', '058', '--count', '3');
+    expect(res).toMatchObject({ code: 0, stderr: '' });
+    const numbers = res.stdout.trimEnd().split('\n');
+    expect(numbers).toHaveLength(3);
+    for (const n of numbers) expect(isValidNuban('058', n)).toBe(true);
+    // The same numbers as the handle over HTTP, in JSON too; one by default.
+    expect(await sandbox.accountNumbers('058', 3)).toEqual(numbers);
+    const json = await sh('account-numbers', '--bank-code', '058', '--json');
+    expect(JSON.parse(json.stdout)).toEqual({ bankCode: '058', accountNumbers: numbers.slice(0, 1) });
+    oneLine(
+      await sh('account-numbers', '--bank-code', '999'),
+      1,
+      'banking-sandbox account-numbers: Invalid bank code: "999" is not in this sandbox’s bank list\n',
+    );
+    oneLine(await sh('account-numbers'), 2, /--bank-code CODE is required/);
+    oneLine(
+      await sh('account-numbers', '--bank-code', '058', '--count', '0'),
+      2,
+      /--count must be a whole number of at least 1, not "0"/,
+    );
+    // Past the route's bound: the sandbox says which.
+    oneLine(await sh('account-numbers', '--bank-code', '058', '--count', '101'), 1, /count/);
   });
 
   it('clock: freeze, advance, show, unfreeze; bad usage exit 2', async () => {
@@ -337,7 +363,27 @@ describe('each command', () => {
     );
     expect(held).toEqual({ code: 0, stdout: 'Verified: 1 request(s) match (at least 1)\n', stderr: '' });
     const none = await sh('verify', '--body', `narration=${narration}`, '--exactly', '0');
-    oneLine(none, 1, /^banking-sandbox verify: .*\(1 matched, expected /);
+    // The count on the first line; under it the nearest requests, here the one that matched when none should.
+    expect(none).toMatchObject({ code: 1, stdout: '' });
+    expect(none.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(
+        /^banking-sandbox verify: Expected exactly 0 requests matching .*\(1 matched, expected /,
+      ),
+      'Nearest request, with the conditions each misses (GET /__sandbox/requests/{id} shows one whole):',
+      expect.stringMatching(/^ {2}#\d+ POST \/api\/v1\/\S+\/funds\/transfer → 200: matches every condition$/),
+    ]);
+    // A request the app sent otherwise: what it missed, and what it had instead.
+    const other = await sh(
+      'verify',
+      '--path',
+      '/funds/transfer',
+      '--body',
+      'narration=elsewhere',
+      '--at-least',
+      '1',
+    );
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain(`body.narration: wanted "elsewhere", was "${narration}"`);
   });
 });
 

@@ -139,7 +139,12 @@ describe.concurrent('the CLI', () => {
     [['--port', 'abc'], /invalid setting --port \(PORT\)/],
     [['--bogus'], /Unknown option '--bogus'/],
     [['--fixtures', '/nonexistent/fixtures'], /fixture .*banks\.json/],
-    [['--scenario', 'nope'], /no ready scenario named "nope"/],
+    [['--scenario', 'nope'], /no ready scenario named "nope" \(ready: default, /],
+    [['--scenario', 'flaky'], /no ready scenario named "flaky" \(ready: default, /],
+    [
+      ['--scenario', 'webhook-receiver-dwn'],
+      /no ready scenario named "webhook-receiver-dwn" \(did you mean "webhook-receiver-down"\? ready: /,
+    ],
     [['--scenario', '../fixtures/banks'], /--scenario takes a ready scenario's name or a \.json file/],
     [['--scenario', '/nonexistent/scenario.json'], /scenario \/nonexistent\/scenario\.json/],
     // The time settings whose arithmetic would leave a Date or a timer fail by the same path as --port: each one is

@@ -46,7 +46,7 @@ const runBash = (script: string, env: NodeJS.ProcessEnv) => run('bash', ['-e', '
 
 /** Runs `use` with a sandbox of the block's own, closed afterwards. */
 async function withSandbox<T>(use: (url: string) => Promise<T>): Promise<T> {
-  // Its log is the block's business only: a batch with failed items is a warning the example means to cause.
+  // Its log is the block's business only: a failing webhook receiver is a warning an example may mean to cause.
   const sandbox = await startSandbox({ log: () => {} });
   try {
     return await use(sandbox.url);

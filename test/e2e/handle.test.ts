@@ -171,7 +171,18 @@ describe.each(ways)('%s', (_way, handle) => {
     expect(unknown).toMatchObject({ name: 'ControlApiError', data: null });
     const noScenario = await sandbox.setScenario('no-such-scenario').catch((e: unknown) => e);
     expect(noScenario).toBeInstanceOf(ControlApiError);
-    expect(noScenario).toMatchObject({ status: 404, message: 'No ready scenario named "no-such-scenario"' });
+    expect(noScenario).toMatchObject({
+      status: 404,
+      message: expect.stringMatching(/^No ready scenario named "no-such-scenario" \(ready: default, /),
+    });
+    // A name near a ready one: the one meant.
+    const near = await sandbox.setScenario('flaky-bnak').catch((e: unknown) => e);
+    expect(near).toMatchObject({
+      status: 404,
+      message: expect.stringMatching(
+        /^No ready scenario named "flaky-bnak" \(did you mean "flaky-bank"\? ready: /,
+      ),
+    });
   });
 
   it('setScenario() by name, as an object, and back with null', async () => {

@@ -144,6 +144,8 @@ describe('--log-format json', () => {
       maxAttempts: 2,
       nextAttemptAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
       gaveUp: false,
+      // The receiver answered 500 itself: no scenario rule behind it, so a warning.
+      scenario: null,
     });
     expect(last).toMatchObject({ deliveryId, url: shown, attempt: 2, nextAttemptAt: null, gaveUp: true });
     // The second attempt was made when the first line said it would be due (on the sandbox clock).

@@ -486,6 +486,10 @@ export const tour: Record<string, Step> = {
     await control(t, 200, 'GET', `/businesses/${A.a1.id}/ledger?retrievalReference=tour-transfer`);
     await control(t, 404, 'GET', `/businesses/${UNKNOWN_ID}/ledger`);
   },
+  accountNumbers: async (t) => {
+    await control(t, 200, 'GET', '/account-numbers?bankCode=058&count=2');
+    await control(t, 400, 'GET', '/account-numbers?bankCode=999');
+  },
   addSubscription: async (t) => {
     const body = { packageName: 'Team Plan', amount: 750000, interval: 'monthly' };
     await control(t, 201, 'POST', `/businesses/${A.a1.id}/subscriptions`, { body });

@@ -3,7 +3,8 @@ import banks from '../../fixtures/banks.json' with { type: 'json' };
 import clients from '../../fixtures/clients.json' with { type: 'json' };
 import { END_OF_TIME_MS, VirtualClock } from '../../src/domain/clock.js';
 import { expiryClaim, signToken, tokenExpired, verifyToken } from '../../src/domain/jwt.js';
-import { isValidNuban, makeNuban, nubanCheckDigit } from '../../src/domain/nuban.js';
+import { editDistance, nearestName } from '../../src/domain/nearest-name.js';
+import { accountNumbersOf, isValidNuban, makeNuban, nubanCheckDigit } from '../../src/domain/nuban.js';
 import { Random, seedState } from '../../src/domain/random.js';
 import { permits } from '../../src/domain/roles.js';
 import { secureEqual } from '../../src/domain/secure-compare.js';
@@ -36,6 +37,24 @@ describe('NUBAN check digit', () => {
     expect(() => makeNuban('058', '1234')).toThrow();
   });
 
+  it('accountNumbersOf: valid for the bank, all different, never a leading 0, the same every time', () => {
+    for (const { code } of banks.banks) {
+      const numbers = accountNumbersOf(code, 100);
+      expect(numbers).toHaveLength(100);
+      expect(new Set(numbers).size).toBe(100);
+      for (const n of numbers) {
+        expect(n).toMatch(/^[1-9]\d{9}$/);
+        expect(isValidNuban(code, n)).toBe(true);
+      }
+      // A pure function: asked again, or for fewer, the same sequence from its start.
+      expect(accountNumbersOf(code, 3)).toEqual(numbers.slice(0, 3));
+    }
+    // Two banks' sequences start at different serials.
+    expect(accountNumbersOf('058', 1)[0]?.slice(0, 9)).not.toBe(accountNumbersOf('044', 1)[0]?.slice(0, 9));
+    expect(accountNumbersOf('058', 0)).toEqual([]);
+    expect(() => accountNumbersOf('58', 1)).toThrow();
+  });
+
   it('every fixture account number is a valid NUBAN of the home bank', () => {
     for (const client of clients) {
       for (const b of client.businesses) {
@@ -43,6 +62,39 @@ describe('NUBAN check digit', () => {
           expect(isValidNuban(banks.homeBankCode, b.accountNumber)).toBe(true);
       }
     }
+  });
+});
+
+describe('the name meant (did you mean)', () => {
+  it.each([
+    ['flaky-bank', 'flaky-bank', 0],
+    ['flakey-bank', 'flaky-bank', 1],
+    ['kitten', 'sitting', 3],
+    ['', 'abc', 3],
+  ])('%s is %s edits from %s', (a, b, n) => {
+    expect(editDistance(a, b)).toBe(n);
+    expect(editDistance(b, a)).toBe(n);
+  });
+
+  const READY = ['default', 'flaky-bank', 'happy-path', 'soft-errors'];
+  it.each([
+    ['flakey-bank', 'flaky-bank'],
+    ['Happy-Path', 'happy-path'],
+    // A known name with something added to its end (a unit, a plural) is one edit away.
+    ['soft-errorsss', 'soft-errors'],
+    ['defualt', 'default'],
+    // Short names must be nearer: three edits is too far for a name of six characters or fewer.
+    ['nope', undefined],
+    ['flaky', undefined],
+    ['webhook-receiver-down', undefined],
+  ])('%s: %s', (given, meant) => {
+    expect(nearestName(given, READY)).toBe(meant);
+  });
+
+  it('compares as the fold given, and the first of names as near wins', () => {
+    expect(nearestName('ab', ['ax', 'ay'])).toBe('ax');
+    expect(nearestName('A-B', ['ab'], (n) => n.toLowerCase().replaceAll('-', ''))).toBe('ab');
+    expect(nearestName('anything', [])).toBeUndefined();
   });
 });
 

@@ -1,4 +1,5 @@
 import type { RouteContract } from '../kit.js';
+import { accountNumbersContract } from './account-numbers.js';
 import { getBatchContract, listBatchesContract, reprocessBatchContract } from './bulk-transfers.js';
 import { createClientContract, credentialsContract, rotateSecretContract } from './clients.js';
 import { advanceClockContract, freezeClockContract, getClockContract } from './clock.js';
@@ -59,6 +60,7 @@ export const controlContracts: readonly RouteContract[] = [
   setBalanceContract,
   approveBusinessContract,
   ledgerContract,
+  accountNumbersContract,
   addSubscriptionContract,
   incomingPaymentContract,
   outboxContract,

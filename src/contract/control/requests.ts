@@ -341,7 +341,7 @@ export const verifyRequestsContract = contract({
   method: 'post',
   path: '/requests/verify',
   summary: 'Verify the app sent a request',
-  description: `The search's filters and how many requests must match them: \`exactly\`, or \`atLeast\` and/or \`atMost\` (none given: at least 1). 200 with the count when it holds; 409 when it does not, with the count and the nearest entries: the 5 that meet the most criteria (each filter given is a criterion, each field of a \`body\` subset another), newest first among equals, each with the criteria it misses (\`unmatched\`). ${NOT_JOURNALED}`,
+  description: `The search's filters and how many requests must match them: \`exactly\`, or \`atLeast\` and/or \`atMost\` (none given: at least 1). 200 with the count when it holds; 409 when it does not, with the count and the nearest entries: the 5 that meet the most criteria (each filter given is a criterion, each field of a \`body\` subset another), newest first among equals, each with the criteria it misses (\`unmatched\`). The message says the same in words, as WireMock prints near misses: its first line the count, then a line per nearest entry (\`#id METHOD /path → status\`) with each condition it misses, what it wanted and what the entry had (\`body.amount: wanted 1000, was 500\`). ${NOT_JOURNALED}`,
   tag: TAG,
   auth: { scheme: 'none' },
   body: requestVerification,
@@ -359,7 +359,7 @@ export const verifyRequestsContract = contract({
       '`exactly is invalid: cannot be combined with atLeast or atMost`',
       '`atLeast is invalid: must not be more than atMost`',
     ],
-    409: '`Expected at least 1 request matching POST /api/v1/…/transfer, found 0`: `data` holds `count`, `expected` and `nearest`',
+    409: '`Expected at least 1 request matching POST /api/v1/…/transfer, found 0`, then a line per nearest entry and what it misses: `data` holds `count`, `expected` and `nearest`',
   },
 });
 

@@ -85,7 +85,7 @@ export const createSandboxContract = contract({
   example: { id: 'worker-1', seed: 7, scenario: 'default', clock: '2026-01-15T09:00:00.000Z' },
   responses: {
     201: reply('Sandbox created', createdSandbox),
-    400: 'a field is not valid (named in `errors`): an id that is not 1 to 63 lowercase letters, digits and dashes, a seed, a scenario no ready one is named, a time that is not ISO 8601 or outside the clock’s range',
+    400: 'a field is not valid (named in `errors`): an id that is not 1 to 63 lowercase letters, digits and dashes, a seed, a scenario no ready one is named (the message lists the ready ones, and the one meant when a name is near enough), a time that is not ISO 8601 or outside the clock’s range',
     404: 'called inside an isolated sandbox: they are made at the root only',
     409: 'an isolated sandbox of this id exists already',
     429: 'as many isolated sandboxes as `--max-sandboxes` exist already',

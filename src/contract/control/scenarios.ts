@@ -78,7 +78,7 @@ export const setScenarioContract = contract({
   responses: {
     200: reply('Scenario active', activeScenario),
     400: 'A bad field of the scenario (named)',
-    404: '`No ready scenario named "…"`',
+    404: '`No ready scenario named "flakey-bank" (did you mean "flaky-bank"? ready: default, …)`: the ready scenarios, and the one meant when a ready name is near enough',
   },
 });
 

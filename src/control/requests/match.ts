@@ -25,7 +25,41 @@ export interface Filter {
 export interface Criterion {
   name: string;
   test: (entry: RequestEntry, body: () => unknown) => boolean;
+  /** What the condition asks for, in words: `POST`, `2xx`, `1000`. */
+  wanted: string;
+  /** What an entry has there instead, in words: `GET`, `400`, `500`, `absent`. */
+  was: (entry: RequestEntry, body: () => unknown) => string;
 }
+
+/** How long a value may be in a message before it is cut: a near miss names what differs, not whole bodies. */
+const SHOWN = 60;
+
+/** A value as a message shows it: JSON, cut to `SHOWN` characters. */
+export function shown(value: unknown): string {
+  const json = value === undefined ? 'absent' : (JSON.stringify(value) ?? String(value));
+  return json.length > SHOWN ? `${json.slice(0, SHOWN - 1)}…` : json;
+}
+
+/** What a body holds at a dotted path, as `holdsAt` looks there: a name over a list gathers each element's. */
+function valueAt(value: unknown, segments: readonly string[]): unknown {
+  const [segment, ...rest] = segments;
+  if (segment === undefined) return value;
+  if (Array.isArray(value)) {
+    if (/^\d+$/.test(segment)) return valueAt(value[Number(segment)], rest);
+    const found = value.map((v) => valueAt(v, segments)).filter((v) => v !== undefined);
+    return found.length > 0 ? found : undefined;
+  }
+  if (value === null || typeof value !== 'object' || !Object.hasOwn(value, segment)) return undefined;
+  return valueAt((value as Record<string, unknown>)[segment], rest);
+}
+
+/** What a body-criterion saw: the value, `absent`, or that there was no JSON body to look in. */
+function bodyWas(body: unknown, read: (body: unknown) => unknown): string {
+  return body === NO_BODY ? 'no JSON body' : shown(read(body));
+}
+
+/** An id as the journal keeps it (null: the credentials named none). */
+const idOrNone = (id: string | null) => id ?? 'none';
 
 /** `undefined` for no body, a body that is not JSON or one not kept. */
 const NO_BODY = undefined;
@@ -95,21 +129,55 @@ export function statusMatches(status: number, wanted: string): boolean {
 export function criteriaOf(filter: Filter): Criterion[] {
   const list: Criterion[] = [];
   const { method, path, status, clientId, businessId, requestId } = filter;
-  if (method !== undefined) list.push({ name: 'method', test: (e) => e.method === method });
-  if (path !== undefined) list.push({ name: 'path', test: (e) => e.path.includes(path) });
-  if (status !== undefined) list.push({ name: 'status', test: (e) => statusMatches(e.status, status) });
+  if (method !== undefined)
+    list.push({ name: 'method', test: (e) => e.method === method, wanted: method, was: (e) => e.method });
+  if (path !== undefined)
+    list.push({
+      name: 'path',
+      test: (e) => e.path.includes(path),
+      wanted: `…${path}…`,
+      was: (e) => e.path,
+    });
+  if (status !== undefined)
+    list.push({
+      name: 'status',
+      test: (e) => statusMatches(e.status, status),
+      wanted: status,
+      was: (e) => String(e.status),
+    });
   if (clientId !== undefined) {
     const id = canonicalId(clientId);
-    list.push({ name: 'clientId', test: (e) => e.clientId === id });
+    list.push({
+      name: 'clientId',
+      test: (e) => e.clientId === id,
+      wanted: id,
+      was: (e) => idOrNone(e.clientId),
+    });
   }
   if (businessId !== undefined) {
     const id = canonicalId(businessId);
-    list.push({ name: 'businessId', test: (e) => e.businessId === id });
+    list.push({
+      name: 'businessId',
+      test: (e) => e.businessId === id,
+      wanted: id,
+      was: (e) => idOrNone(e.businessId),
+    });
   }
-  if (requestId !== undefined) list.push({ name: 'requestId', test: (e) => e.requestId === requestId });
+  if (requestId !== undefined)
+    list.push({
+      name: 'requestId',
+      test: (e) => e.requestId === requestId,
+      wanted: requestId,
+      was: (e) => e.requestId,
+    });
   for (const [dotted, value] of filter.bodyPaths ?? []) {
     const segments = dotted.split('.');
-    list.push({ name: `body.${dotted}`, test: (_, body) => holdsAt(body(), segments, value) });
+    list.push({
+      name: `body.${dotted}`,
+      test: (_, body) => holdsAt(body(), segments, value),
+      wanted: shown(value),
+      was: (_, body) => bodyWas(body(), (b) => valueAt(b, segments)),
+    });
   }
   const subset = filter.body;
   if (subset !== undefined) {
@@ -132,10 +200,18 @@ export function criteriaOf(filter: Filter): Criterion[] {
               contains((actual as Record<string, unknown>)[key], value)
             );
           },
+          // A subset's field names what it must contain: extra fields beside it are not a difference.
+          wanted: shown(value),
+          was: (_, body) => bodyWas(body(), (b) => valueAt(b, [key])),
         });
       }
     } else {
-      list.push({ name: 'body', test: (_, body) => contains(body(), subset) });
+      list.push({
+        name: 'body',
+        test: (_, body) => contains(body(), subset),
+        wanted: shown(subset),
+        was: (_, body) => bodyWas(body(), (b) => b),
+      });
     }
   }
   return list;
@@ -156,8 +232,17 @@ export function meetsAll(entry: RequestEntry, criteria: readonly Criterion[]): b
   return criteria.every((c) => c.test(entry, body));
 }
 
-/** The criteria an entry does not meet, by name. */
-export function unmet(entry: RequestEntry, criteria: readonly Criterion[]): string[] {
+/** A criterion an entry does not meet: its name, what it asks for, and what the entry has instead. */
+export interface Miss {
+  name: string;
+  wanted: string;
+  was: string;
+}
+
+/** The criteria an entry does not meet, in the filter's order. */
+export function missed(entry: RequestEntry, criteria: readonly Criterion[]): Miss[] {
   const body = lazyBody(entry);
-  return criteria.filter((c) => !c.test(entry, body)).map((c) => c.name);
+  return criteria
+    .filter((c) => !c.test(entry, body))
+    .map((c) => ({ name: c.name, wanted: c.wanted, was: c.was(entry, body) }));
 }

@@ -11,7 +11,7 @@ import { ApiError } from '../../domain/errors.js';
 import { type Pagination, paginate } from '../../domain/pagination.js';
 import { entryView, entryWithCurl, harEntry } from '../../http/journal-view.js';
 import type { RequestEntry, RequestJournal } from '../../http/request-log.js';
-import { criteriaOf, type Filter, lazyBody, meetsAll } from './match.js';
+import { criteriaOf, type Filter, type Miss, meetsAll, missed } from './match.js';
 
 /** How many entries a verification that does not hold shows as the nearest. */
 export const NEAREST = 5;
@@ -102,11 +102,52 @@ const holds = (count: number, { exactly, atLeast, atMost }: Expected) =>
   (atLeast === undefined || count >= atLeast) &&
   (atMost === undefined || count <= atMost);
 
+/** An entry of the journal, and the criteria of a filter it misses. */
+interface Scored {
+  entry: RequestEntry;
+  misses: Miss[];
+}
+
+/** A path as a near miss shows it: cut where it would drown the line. */
+const shownPath = (path: string) => (path.length > 120 ? `${path.slice(0, 119)}…` : path);
+
+/** `status: wanted 2xx, was 400; body.amount: wanted 1000, was 500`, or that the entry matches. */
+function missesText(misses: readonly Miss[]): string {
+  if (misses.length === 0) return 'matches every condition';
+  return misses.map((m) => `${m.name}: wanted ${m.wanted}, was ${m.was}`).join('; ');
+}
+
+/**
+ * The lines after a failed verification's first: each nearest entry (`#id METHOD /path → status`) and the
+ * conditions it misses, as WireMock prints its near misses, so that a test runner that shows only the error's
+ * message shows what the app sent instead. Or why there is none to show.
+ */
+function nearMissLines(near: readonly Scored[], journaled: number): string[] {
+  if (journaled === 0)
+    return [
+      'The journal holds no request: none was answered since the start, the last reset or DELETE /__sandbox/requests.',
+    ];
+  if (near.length === 0)
+    return [
+      journaled === 1
+        ? 'The one request in the journal meets none of these conditions (GET /__sandbox/requests shows it).'
+        : `None of the ${journaled} requests in the journal meets any of these conditions (GET /__sandbox/requests lists them).`,
+    ];
+  return [
+    `Nearest ${near.length === 1 ? 'request' : `${near.length} requests`}, with the conditions each misses (GET /__sandbox/requests/{id} shows one whole):`,
+    ...near.map(
+      ({ entry, misses }) =>
+        `  #${entry.seq} ${entry.method} ${shownPath(entry.path)} → ${entry.status}: ${missesText(misses)}`,
+    ),
+  ];
+}
+
 /**
  * Whether the journal holds as many requests matching the filter as expected (at least 1 unless told). When it
  * does not: 409, with the count, what was expected and the nearest entries: the `NEAREST` that meet the most
  * criteria (each given filter is one criterion, each field of a body subset another), newest first among equals,
- * each with the criteria it misses.
+ * each with the criteria it misses. The message says all of it, a line per nearest entry, each miss with what it
+ * wanted and what the entry had; `data` holds the same as data.
  */
 export function verifyRequests(
   journal: RequestJournal,
@@ -123,25 +164,23 @@ export function verifyRequests(
         };
   const criteria = criteriaOf(filter);
   const entries = journal.entries();
-  const scored = entries.map((entry) => {
-    const body = lazyBody(entry);
-    const unmatched = criteria.filter((c) => !c.test(entry, body)).map((c) => c.name);
-    return { entry, unmatched };
-  });
-  const count = scored.filter((s) => s.unmatched.length === 0).length;
+  const scored: Scored[] = entries.map((entry) => ({ entry, misses: missed(entry, criteria) }));
+  const count = scored.filter((s) => s.misses.length === 0).length;
   if (holds(count, expected)) return { count, expected };
   // Stable: among entries that miss as many criteria, the newest stay first.
-  const nearest = scored
-    .filter((s) => s.unmatched.length < criteria.length || criteria.length === 0)
-    .sort((a, b) => a.unmatched.length - b.unmatched.length)
-    .slice(0, NEAREST)
-    .map(({ entry, unmatched }) => ({ unmatched, entry: entryView(entry) }));
+  const near = scored
+    .filter((s) => s.misses.length < criteria.length || criteria.length === 0)
+    .sort((a, b) => a.misses.length - b.misses.length)
+    .slice(0, NEAREST);
+  const nearest = near.map(({ entry, misses }) => ({
+    unmatched: misses.map((m) => m.name),
+    entry: entryView(entry),
+  }));
   const described = filterText(filter);
-  throw new ApiError(
-    409,
-    `Expected ${expectationText(expected)}${described ? ` matching ${described}` : ''}, found ${count}`,
-    undefined,
-    undefined,
-    { count, expected, nearest },
-  );
+  const first = `Expected ${expectationText(expected)}${described ? ` matching ${described}` : ''}, found ${count}`;
+  throw new ApiError(409, [first, ...nearMissLines(near, entries.length)].join('\n'), undefined, undefined, {
+    count,
+    expected,
+    nearest,
+  });
 }

@@ -14,7 +14,10 @@ function chooseScenario(deps: Pick<Deps, 'scenarios'>, body: unknown): Scenario 
   const byName = scenarioByName.safeParse(body);
   if (byName.success) {
     const ready = deps.scenarios.library.get(byName.data.name);
-    if (!ready) throw new ApiError(404, `No ready scenario named "${byName.data.name}"`);
+    if (!ready) {
+      const said = deps.scenarios.library.unknown(byName.data.name);
+      throw new ApiError(404, `${said.charAt(0).toUpperCase()}${said.slice(1)}`);
+    }
     return ready;
   }
   try {

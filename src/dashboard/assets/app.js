@@ -107,19 +107,33 @@ async function call(spec, body, origin) {
 
 /**
  * A form's fields as a JSON body: empty ones and those named `_…` left out, `data-kobo` fields turned from naira
- * into kobo, `data-times="_unit"` fields multiplied by the value of that field (a unit).
+ * into kobo, `data-naira` fields (kobo already, as the API takes them) sent as numbers, `data-times="_unit"`
+ * fields multiplied by the value of that field (a unit).
  */
 function bodyOf(form) {
   const body = {};
   for (const field of form.elements) {
     if (!field.name || field.name.startsWith('_') || field.value === '') continue;
     if (field.hasAttribute('data-kobo')) body[field.name] = Math.round(Number(field.value) * 100);
+    else if (field.hasAttribute('data-naira')) body[field.name] = Number(field.value);
     else if (field.dataset.times)
       body[field.name] = Math.round(Number(field.value) * Number(form.elements[field.dataset.times].value));
     else body[field.name] = field.value;
   }
   return body;
 }
+
+/** A `data-naira` field's kobo as naira, in the `<output>` beside it: `₦1,500.00`; nothing for no amount. */
+function showNaira(field) {
+  const output = field.nextElementSibling;
+  if (output?.tagName !== 'OUTPUT') return;
+  const kobo = Number(field.value);
+  output.textContent = field.value === '' || !Number.isFinite(kobo) ? '' : naira.format(kobo / 100);
+}
+
+document.addEventListener('input', (event) => {
+  if (event.target.hasAttribute?.('data-naira')) showNaira(event.target);
+});
 
 document.addEventListener('submit', async (event) => {
   const form = event.target.closest('form[data-call]');
@@ -527,6 +541,7 @@ function applyPatch({ id, html, parent, position }) {
       const field = form?.elements[typed.name];
       if (field) {
         field.value = typed.value;
+        if (field.hasAttribute('data-naira')) showNaira(field);
         field.focus();
       }
     }

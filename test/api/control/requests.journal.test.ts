@@ -11,9 +11,11 @@ import {
   verificationResult,
 } from '../../../src/contract/control/requests.js';
 import { isReply } from '../../../src/contract/kit.js';
+import { controlErrorEnvelope } from '../../../src/contract/wire.js';
 import { isSecretField, masked, redactJson } from '../../../src/domain/redact.js';
+import { VerificationError } from '../../../src/errors.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox.js';
-import { answerOf, bodyOf, dataOf, pageOf } from '../../support/answers.js';
+import { type Answered, answerOf, bodyOf, dataOf, pageOf } from '../../support/answers.js';
 import { pageAt } from '../../support/pagination.js';
 import {
   A,
@@ -27,6 +29,9 @@ import {
 } from '../../support/sandbox.js';
 
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
+
+/** The lines of a refusal's message, read with the control API's error envelope. */
+const messageLines = (res: Answered) => bodyOf(res, controlErrorEnvelope).message.split('\n');
 
 async function journal(sandbox: Sandbox, query = '') {
   return pageOf(await call(sandbox, 'GET', `/__sandbox/requests${query}`), requestEntry);
@@ -295,7 +300,7 @@ describe('filters', () => {
       body: { requestId: 'find-me-1', status: 400 },
     });
     expect(missed.status).toBe(409);
-    expect(missed.body.message).toBe(
+    expect(messageLines(missed)[0]).toBe(
       'Expected at least 1 request matching status 400, requestId find-me-1, found 0',
     );
     const { nearest } = missed.body.data as {
@@ -427,9 +432,6 @@ describe('verify', () => {
       },
     });
     expect(res.status).toBe(409);
-    expect(res.body.message).toBe(
-      `Expected at least 1 request matching POST ${TRANSFER}, status 2xx, body {"amount":1000,"retrievalReference":"ref-n-1"}, found 0`,
-    );
     const data = res.body.data as {
       count: number;
       expected: unknown;
@@ -447,18 +449,74 @@ describe('verify', () => {
     ]);
     const first = requestEntry().parse(data.nearest[0]?.entry);
     expect(first.request.body).toMatchObject({ retrievalReference: 'ref-n-1' });
+    // The message says the same, a line per nearest entry with each miss, as WireMock prints its near misses: a
+    // test runner that prints only the message shows what was sent instead.
+    const [n1, n2, signIn, health] = data.nearest.map((n) => requestEntry().parse(n.entry).id);
+    const wantedPath = `path: wanted …${TRANSFER}…`;
+    expect(messageLines(res)).toEqual([
+      `Expected at least 1 request matching POST ${TRANSFER}, status 2xx, body {"amount":1000,"retrievalReference":"ref-n-1"}, found 0`,
+      'Nearest 4 requests, with the conditions each misses (GET /__sandbox/requests/{id} shows one whole):',
+      `  #${n1} POST ${TRANSFER} → 200: body.amount: wanted 1000, was 500`,
+      `  #${n2} POST ${TRANSFER} → 200: body.amount: wanted 1000, was 700; body.retrievalReference: wanted "ref-n-1", was "ref-n-2"`,
+      `  #${signIn} POST /api/v1/auth/signin → 200: ${wantedPath}, was /api/v1/auth/signin; body.amount: wanted 1000, was absent; body.retrievalReference: wanted "ref-n-1", was absent`,
+      `  #${health} GET /__sandbox/health → 200: method: wanted POST, was GET; ${wantedPath}, was /__sandbox/health; body.amount: wanted 1000, was no JSON body; body.retrievalReference: wanted "ref-n-1", was no JSON body`,
+    ]);
 
     const many = await call(sandbox, 'POST', '/__sandbox/requests/verify', {
       body: { path: TRANSFER, exactly: 1 },
     });
     expect(many.status).toBe(409);
-    expect(many.body.message).toBe(`Expected exactly 1 request matching ${TRANSFER}, found 2`);
+    // Too many: the nearest are the ones that match, and say so.
+    expect(messageLines(many)).toEqual([
+      `Expected exactly 1 request matching ${TRANSFER}, found 2`,
+      'Nearest 2 requests, with the conditions each misses (GET /__sandbox/requests/{id} shows one whole):',
+      `  #${n2} POST ${TRANSFER} → 200: matches every condition`,
+      `  #${n1} POST ${TRANSFER} → 200: matches every condition`,
+    ]);
     const most = await call(sandbox, 'POST', '/__sandbox/requests/verify', { body: { atMost: 1 } });
-    expect(most.body.message).toBe('Expected at most 1 request, found 4');
+    expect(messageLines(most)[0]).toBe('Expected at most 1 request, found 4');
     const between = await call(sandbox, 'POST', '/__sandbox/requests/verify', {
       body: { method: 'get', atLeast: 2, atMost: 5 },
     });
-    expect(between.body.message).toBe('Expected between 2 and 5 requests matching GET, found 1');
+    expect(messageLines(between)[0]).toBe('Expected between 2 and 5 requests matching GET, found 1');
+  });
+
+  it("409 with nothing near says why, and the handle's VerificationError carries the lines, in an isolated sandbox too", async () => {
+    const root = await memorySandbox();
+    const isolated = await root.isolate();
+    for (const sandbox of [root, isolated]) {
+      const verify = (body: Record<string, unknown>) =>
+        call(sandbox, 'POST', '/__sandbox/requests/verify', { body });
+      expect(messageLines(await verify({ path: TRANSFER }))).toEqual([
+        `Expected at least 1 request matching ${TRANSFER}, found 0`,
+        'The journal holds no request: none was answered since the start, the last reset or DELETE /__sandbox/requests.',
+      ]);
+      await call(sandbox, 'GET', '/__sandbox/health');
+      expect(messageLines(await verify({ path: TRANSFER }))[1]).toBe(
+        'The one request in the journal meets none of these conditions (GET /__sandbox/requests shows it).',
+      );
+      await call(sandbox, 'GET', '/__sandbox/health');
+      expect(messageLines(await verify({ method: 'POST', path: TRANSFER }))[1]).toBe(
+        'None of the 2 requests in the journal meets any of these conditions (GET /__sandbox/requests lists them).',
+      );
+      // The handle: a VerificationError whose message holds the near misses, and `nearest` as data.
+      const headers = await ownerHeaders(sandbox);
+      await call(sandbox, 'POST', TRANSFER, { headers, body: transferBody('ref-h-1', { amount: 500 }) });
+      const failed = await sandbox
+        .verify({ path: TRANSFER, body: { amount: 1000 } })
+        .catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(VerificationError);
+      const error = failed as VerificationError;
+      expect(error.message.split('\n')).toEqual([
+        `Expected at least 1 request matching ${TRANSFER}, body {"amount":1000}, found 0`,
+        'Nearest request, with the conditions each misses (GET /__sandbox/requests/{id} shows one whole):',
+        expect.stringMatching(
+          new RegExp(`^  #\\d+ POST ${TRANSFER} → 200: body\\.amount: wanted 1000, was 500$`),
+        ),
+      ]);
+      expect(error.nearest).toHaveLength(1);
+      expect(error).toMatchObject({ count: 0, expected: { atLeast: 1 } });
+    }
   });
 
   it('400 for counts that contradict each other or a bad filter', async () => {

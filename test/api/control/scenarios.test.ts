@@ -959,6 +959,62 @@ describe('per-request choice: x-sandbox-scenario', () => {
   });
 });
 
+describe('an unknown scenario name: the ready ones, and the one meant', () => {
+  const LIST = `ready: ${READY.join(', ')}`;
+  const MEANT = `no ready scenario named "flakey-bank" (did you mean "flaky-bank"? ${LIST})`;
+
+  it('PUT {name}: 404 with the suggestion and the list, in the root and in an isolated sandbox alike', async () => {
+    const root = await open();
+    const isolated = await root.isolate();
+    for (const sandbox of [root, isolated]) {
+      const res = await putScenario(sandbox, { name: 'flakey-bank' });
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ status: false, data: null, message: `N${MEANT.slice(1)}` });
+      expect((await describeScenario(sandbox)).name).toBe('default');
+    }
+    // Nothing near enough to have been meant: the list alone.
+    const far = await putScenario(root, { name: 'nope' });
+    expect(far.body.message).toBe(`No ready scenario named "nope" (${LIST})`);
+  });
+
+  it('x-sandbox-scenario: 400 with the suggestion and the list, at /sandboxes/{id}/api/v1 too', async () => {
+    const root = await open();
+    const isolated = await root.isolate();
+    for (const sandbox of [root, isolated]) {
+      const headers = await ownerHeaders(sandbox);
+      const before = await balanceOf(sandbox);
+      const res = await send(sandbox, headers, RECEIVER, { 'x-sandbox-scenario': 'flakey-bank' });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ status: false, data: null, message: `x-sandbox-scenario: ${MEANT}` });
+      expect(await balanceOf(sandbox)).toBe(before);
+    }
+  });
+
+  it('a new isolated sandbox: 400 naming the field, with the suggestion and the list', async () => {
+    const root = await open();
+    const res = await call(root, 'POST', '/__sandbox/sandboxes', { body: { scenario: 'happy-pth' } });
+    const said = `no ready scenario named "happy-pth" (did you mean "happy-path"? ${LIST})`;
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      status: false,
+      message: `scenario: ${said}`,
+      errors: [{ field: 'scenario', message: said }],
+    });
+  });
+
+  it('extends, and --scenario at start-up: the suggestion and the list', async () => {
+    const root = await open();
+    const res = await putScenario(root, { name: 'mine', description: 'd', extends: 'defualt', rules: [] });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(
+      `extends: no ready scenario named "defualt" (did you mean "default"? ${LIST})`,
+    );
+    await expect(memorySandbox({ scenario: 'soft-error' })).rejects.toThrow(
+      `no ready scenario named "soft-error" (did you mean "soft-errors"? ${LIST})`,
+    );
+  });
+});
+
 describe('start-up choice', () => {
   async function tempDir(): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), 'scenario-test-'));

@@ -407,6 +407,12 @@ describe('GET /__sandbox/ui', () => {
           expect(row).toContain(approveButton(business.id));
         }
         expect(row).toContain(`data-call="PUT /__sandbox/businesses/${business.id}/balance"`);
+        // The balance is typed in kobo, as the API takes it, and sent as it is (not naira turned into kobo);
+        // the naira it makes shows in the output beside it.
+        expect(row).toMatch(
+          /<input name="balance" type="number" min="0" step="1" inputmode="numeric" data-naira="true" placeholder="kobo" aria-label="New balance of [^"]+ in kobo" required=""\/><output class="naira muted" aria-label="New balance of [^"]+ in naira"><\/output>/,
+        );
+        expect(row).not.toContain('data-kobo');
       }
     }
     // A1 holds 500 000 000 kobo; A2 is the one business of A to approve.

@@ -132,6 +132,51 @@ describe('GET /__sandbox/ui/fragments/requests/:id and ?requestId=', () => {
     expect(html).toMatch(/<pre class="curl">curl -X POST /);
   });
 
+  it('shows the request body and the answer first, the headers the API read after them, the transport headers folded', async () => {
+    const sandbox = await sandboxFor();
+    const sent = await call(sandbox, 'POST', TRANSFER, {
+      headers: { ...(await ownerHeaders(sandbox)), 'user-agent': 'frag-agent/1.0', 'accept-language': 'yo' },
+      body: { ...transfer(), retrievalReference: 'frag-order-1', narration: 'Order' },
+    });
+    expect(sent.status).toBe(200);
+    const entry = await journalEntry(sandbox, TRANSFER);
+    const html = await fragment(sandbox, `/requests/${entry.id}`);
+    const at = (text: string) => {
+      const i = html.indexOf(text);
+      expect(i, text).toBeGreaterThanOrEqual(0);
+      return i;
+    };
+    // The request's body, then the answer's, then the facts; the transport's headers last, inside a fold.
+    const order = [
+      at('<h3>Request</h3>'),
+      at('frag-order-1'),
+      at('<h3>Response: 200 '),
+      at('transactionCharge'),
+      at('<h3>Details</h3>'),
+      at('<tr><th>Request id</th>'),
+      at('<details class="detail transport"><summary>Transport headers ('),
+    ];
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    const details = at('<h3>Details</h3>');
+    const folded = at('<details class="detail transport">');
+    for (const api of [
+      `<tr><th>secret_key</th><td>****${A.secretKey.slice(-4)}</td></tr>`,
+      `<tr><th>businessid</th><td>${A.a1.id}</td></tr>`,
+    ]) {
+      expect(at(api)).toBeGreaterThan(details);
+      expect(at(api)).toBeLessThan(folded);
+    }
+    for (const transport of [
+      '<tr><th>user-agent</th><td>frag-agent/1.0</td></tr>',
+      '<tr><th>accept-language</th><td>yo</td></tr>',
+    ])
+      expect(at(transport)).toBeGreaterThan(folded);
+    // The credentials and the business are not folded away: a 401's cause is read there.
+    const fold = html.slice(at('<details class="detail transport">'), html.indexOf('</details>'));
+    for (const name of ['authorization', 'secret_key', 'businessid', 'content-type'])
+      expect(fold).not.toContain(`<th>${name}</th>`);
+  });
+
   it('shows, for an x-request-id, the first POST the journal holds with it, not the reads around it', async () => {
     const sandbox = await sandboxFor();
     const headers = { ...(await ownerHeaders(sandbox)), 'x-request-id': 'frag-flow-1' };

@@ -7,10 +7,10 @@ import type { Sandbox } from '../../../src/sandbox.js';
 import { memorySandbox, tokenFor } from '../../support/sandbox.js';
 
 // What Dredd does with a document, in process: every operation of both documents is sent as the document alone
-// describes it (its path with each parameter's example, its body's example, the fixture credentials a user passes
-// on the command line), each on a fresh sandbox of the fixtures, and each answer is held against the document: a
-// status it lists, a content type it names exactly, a body its schema takes (ajv), the `x-request-id` header it
-// makes required. An example that stops working against the fixtures is caught here.
+// describes it (its path with each parameter's example, a required query parameter's, its body's example, the
+// fixture credentials a user passes on the command line), each on a fresh sandbox of the fixtures, and each answer
+// is held against the document: a status it lists, a content type it names exactly, a body its schema takes (ajv),
+// the `x-request-id` header it makes required. An example that stops working against the fixtures is caught here.
 
 const require = createRequire(import.meta.url);
 const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
@@ -47,7 +47,14 @@ const CANNOT_SUCCEED: Record<string, { status: number; why: string }> = {
 };
 
 type Operation = {
-  parameters?: { $ref?: string; name?: string; in?: string; example?: unknown }[];
+  parameters?: {
+    $ref?: string;
+    name?: string;
+    in?: string;
+    required?: boolean;
+    example?: unknown;
+    schema?: { examples?: unknown[] };
+  }[];
   requestBody?: { content: Record<string, { example?: unknown }> };
   responses: Record<
     string,
@@ -85,6 +92,7 @@ async function requestOf(
 ): Promise<{ url: string; init: RequestInit }> {
   const server = doc.servers[0]?.url ?? '';
   let url = path;
+  const query = new URLSearchParams();
   const headers: Record<string, string> = {};
   for (const param of op.parameters ?? []) {
     const resolved = param.$ref
@@ -97,6 +105,12 @@ async function requestOf(
     if (resolved.in === 'path') {
       expect(param.example, `${path}: {${param.name}} has an example`).toBeDefined();
       url = url.replace(`{${param.name}}`, encodeURIComponent(String(param.example)));
+    }
+    // A required query parameter: its example, as Dredd sends it.
+    if (resolved.in === 'query' && param.required) {
+      const example = param.example ?? param.schema?.examples?.[0];
+      expect(example, `${path}: ?${param.name} has an example`).toBeDefined();
+      query.set(param.name ?? '', String(example));
     }
     // The business header: its first example, the approved business of client A.
     if (resolved.in === 'header' && 'examples' in resolved && resolved.examples) {
@@ -121,7 +135,8 @@ async function requestOf(
       form.append(key, value);
     body = form;
   }
-  return { url: `${server}${url}`, init: { headers, body } };
+  const search = query.size > 0 ? `?${query}` : '';
+  return { url: `${server}${url}${search}`, init: { headers, body } };
 }
 
 describe.each([

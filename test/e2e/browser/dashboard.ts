@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { credentials as credentialsSchema } from '../../../src/contract/control/clients.js';
+import { ledger as ledgerSchema } from '../../../src/contract/control/money.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox.js';
 import { dataOf } from '../../support/answers.js';
 import { BANK, bulkHelpers, drain, processBatch } from '../../support/bulk.js';
@@ -182,6 +183,25 @@ describe('the dashboard in a browser', () => {
       const approved = credentials.clients.flatMap((c) => c.businesses).find((b) => b.id === A.a2.id);
       expect(approved?.isApproved).toBe(true);
 
+      // A balance set from B1's row, in kobo as the API takes it: the naira it makes shows beside the field as it is
+      // typed, and the row's balance becomes it.
+      const b1 = page.locator(`[data-business="${B.b1.id}"]`);
+      const kobo = b1.getByLabel(/^New balance of .* in kobo$/);
+      await kobo.fill('123456789');
+      await expect(b1.getByLabel(/^New balance of .* in naira$/).textContent()).resolves.toBe(
+        '₦1,234,567.89',
+      );
+      await kobo.fill('');
+      await expect(b1.getByLabel(/^New balance of .* in naira$/).textContent()).resolves.toBe('');
+      await kobo.fill('4200');
+      await b1.getByRole('button', { name: 'Set balance' }).click();
+      await page.locator(`[data-business="${B.b1.id}"] td.balance`, { hasText: /^₦42\.00$/ }).waitFor();
+      const ledger = dataOf(
+        await call(sandbox, 'GET', `/__sandbox/businesses/${B.b1.id}/ledger`),
+        ledgerSchema,
+      );
+      expect(ledger.balance).toBe(4200);
+
       // The request journal, live and filterable: the batch creation is there, and a filter hides the rest.
       await page.locator('#requests tr', { hasText: '/funds/bulk-transfer/process' }).first().waitFor();
       await page.getByLabel('Filter by path').fill('/process');
@@ -236,16 +256,18 @@ describe('every part of the state, live', () => {
       await expect(page.locator('#sec-disputes .empty').isVisible()).resolves.toBe(false);
       await page.locator('#disputes tr', { hasText: 'The payer says the order never arrived.' }).waitFor();
 
-      // Transfers and the ledger: a transfer that fails appears with its error code, and leads to its request.
-      const sent = await call(sandbox, 'POST', TRANSFER, {
-        headers,
-        body: {
+      // Transfers and the ledger: a transfer that fails appears with its error code, and leads to its request. Sent
+      // over HTTP as an app sends it, so that it carries the transport's headers (host, connection, length…).
+      const sent = await fetch(`${sandbox.url}${TRANSFER}`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({
           amount: 250_000,
           receiverAccountNumber: FAILING_ACCOUNT,
           receiverBankCode: BANK,
           retrievalReference: 'ui-rent-1',
           narration: 'November rent',
-        },
+        }),
       });
       expect(sent.status).toBeLessThan(500);
       const failedEntry = page.locator('#transactions tr[data-status="failed"]', { hasText: 'ui-rent-1' });
@@ -280,6 +302,13 @@ describe('every part of the state, live', () => {
       expect(shown).toContain('ui-rent-1');
       expect(shown).toContain(`****${A.secretKey.slice(-4)}`);
       expect(shown).not.toContain(A.secretKey);
+      // The bodies come first, the credentials after them in view; the transport's headers are folded until asked.
+      const transport = detail.locator('details.transport');
+      const hostRow = transport.locator('tr', { hasText: 'host' }).first();
+      await expect(hostRow.isVisible()).resolves.toBe(false);
+      await expect(detail.locator('tr', { hasText: 'secret_key' }).isVisible()).resolves.toBe(true);
+      await transport.locator('summary').click();
+      await expect(hostRow.isVisible()).resolves.toBe(true);
       await detail.getByRole('button', { name: 'Copy as curl' }).click();
       const curl = await clipboard();
       expect(curl).toMatch(/^curl -X POST /);
