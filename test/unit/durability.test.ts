@@ -130,7 +130,7 @@ describe('Durability: start and close', () => {
 });
 
 describe('Durability: commits', () => {
-  it('acknowledges a commit only once its line is written and fsynced, in the journal format', async () => {
+  it('acknowledges a commit only once its line is written and fsynced and the lock found still its own, in the journal format', async () => {
     const { durability, state } = await open();
     const from = disk.calls.length;
     let seenAtAck: string[] = [];
@@ -140,7 +140,9 @@ describe('Durability: commits', () => {
     // Nothing is acknowledged in the same turn, whatever the disk.
     expect(seenAtAck).toEqual([]);
     await acked;
-    expect(seenAtAck).toEqual([`write ${wal}`, `datasync ${wal}`]);
+    // The lock: one stat of its path before the write and one after (see the fencing tests).
+    const lock = `stat ${file}.lock`;
+    expect(seenAtAck).toEqual([lock, `write ${wal}`, `datasync ${wal}`, lock]);
     expect(await readFile(wal, 'utf8')).toBe(
       `{"q":1,"o":[${JSON.stringify(['customers', 'c1', customer('c1')])}]}\n`,
     );
