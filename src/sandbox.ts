@@ -27,7 +27,15 @@ import { answerClientError } from './http/client-error.js';
 import { listensOnLoopback } from './http/exposure.js';
 import type { AnswerCheck } from './http/mount.js';
 import { createLog, type Log } from './log.js';
-import { clientRefused, compactionFailed, exposed, resumed, stateKept, writeHealth } from './log-events.js';
+import {
+  clientRefused,
+  compactionFailed,
+  exposed,
+  resumed,
+  stateKept,
+  takenOver,
+  writeHealth,
+} from './log-events.js';
 import { ScenarioController } from './scenarios/controller.js';
 import { embeddedScenariosDir, ScenarioLibrary } from './scenarios/library.js';
 import type { StoreFileSystem } from './store/file-system.js';
@@ -179,6 +187,8 @@ async function assemble(
     isState: isFixtureState(fixtures),
     onCompactionError: (error) => log(compactionFailed(error)),
     onWriteHealth: (health) => log(writeHealth(health)),
+    // Writes are refused from then on; the CLI stops the process (`store.whenTakenOver()`).
+    onTakenOver: (error) => log(takenOver(error)),
   });
   if (!builtNow) {
     // Said only of what the caller gave (code's options, the CLI's flags and variables), not of a default: a seed
