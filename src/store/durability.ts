@@ -78,9 +78,9 @@ interface Commit {
  * it changes any file, then loads the snapshot and replays the journal entries it does not contain yet.
  *
  * Fenced by its lock (`StateLock`): a write is made only once the lock path was found to be still this process's
- * lock, and acknowledged only once it is on disk and the lock was found so again (a `stat` before and one after
- * each write, shared by every commit of a group); a snapshot or a rewritten journal is renamed into place only
- * after the same check. Once the lock is lost, every commit not yet acknowledged, and every one after, is refused
+ * lock, and acknowledged only once it is on disk and the lock was found so again (a `stat` of the lock's path
+ * after each write, shared by every commit of a group, and one before a write that does not follow another at
+ * once); a snapshot or a rewritten journal is renamed into place only after the same check. Once the lock is lost, every commit not yet acknowledged, and every one after, is refused
  * with a `StateTakenOverError`, and nothing more is written: only the write on its way when the lock was lost may
  * have reached the disk. At start-up the journal is copied to a new file, so that a previous holder that runs
  * again (paused past the staleness window, its lock taken over) and finishes the write it was paused in appends
@@ -260,28 +260,36 @@ export class Durability {
     return durable;
   }
 
-  /** Starts the next write if none is in flight and nothing holds the files. */
-  private kick(): void {
+  /**
+   * Starts the next write if none is in flight and nothing holds the files. `confirmed`: called the moment the write
+   * before found the lock still ours, once on disk (so the next one need not ask again before it writes).
+   */
+  private kick(confirmed = false): void {
     if (this.flushing || this.paused > 0) return;
     if (this.queue.length === 0) {
       for (const resolve of this.idleWaiters.splice(0)) resolve();
       return;
     }
-    this.flushing = this.flushHead().finally(() => {
+    this.flushing = this.flushHead(confirmed).then((done) => {
       this.flushing = null;
-      this.kick();
+      this.kick(done);
     });
   }
 
   /**
    * Writes the oldest commits: every journal line up to the next whole-state replacement in one write, or that
-   * replacement alone as a snapshot. A failure undoes them and everything queued after them.
+   * replacement alone as a snapshot. A failure undoes them and everything queued after them. Answers whether the
+   * lock was found still ours once they were on disk (and so acknowledged). `confirmed`: the write before found
+   * so a moment ago.
    */
-  private async flushHead(): Promise<void> {
+  private async flushHead(confirmed: boolean): Promise<boolean> {
     const head = this.queue[0];
-    if (!head) return;
+    if (!head) return false;
     // Nothing more is written once the files may be another process's.
-    if (this.lost) return this.rollBack(this.lost);
+    if (this.lost) {
+      this.rollBack(this.lost);
+      return false;
+    }
     let taken = 1;
     try {
       if (head.state) {
@@ -290,8 +298,9 @@ export class Durability {
       } else {
         while (this.queue[taken]?.line) taken++;
         // Checked before the write, so that a lock lost while nothing was being written (removed by hand, taken
-        // over during a pause) keeps the refused commits off the disk too.
-        await this.lock.confirm();
+        // over during a pause) keeps the refused commits off the disk too. Under load, writes follow each other
+        // back to back, and the check that ended the one before stands for this one: one stat a write, not two.
+        if (!confirmed) await this.lock.confirm();
         await this.journal.write(this.queue.slice(0, taken).map((c) => c.line ?? ''));
       }
       // Checked again once the write is on disk, and before it is acknowledged: a process that takes the lock over
@@ -299,11 +308,12 @@ export class Durability {
       await this.lock.confirm();
     } catch (error) {
       this.rollBack(asWriteError(error));
-      return;
+      return false;
     }
     const written = this.queue.splice(0, taken);
     this.health.markWritable();
     for (const c of written) c.resolve();
+    return true;
   }
 
   /** A reset's or import's snapshot; once it is in place, the journal's older entries are obsolete. */

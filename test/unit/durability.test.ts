@@ -150,6 +150,32 @@ describe('Durability: commits', () => {
     await durability.close();
   });
 
+  it('asks the lock once a write when writes follow each other back to back: the check after one stands for the next', async () => {
+    const { durability, state } = await open();
+    const inFlight = disk.hold('datasync', '.wal');
+    const from = disk.calls.length;
+    const first = state.put(durability, 'c0');
+    await inFlight.reached;
+    const next = ['c1', 'c2'].map((id) => state.put(durability, id));
+    inFlight.release();
+    await Promise.all([first, ...next]);
+    const lock = `stat ${file}.lock`;
+    expect(disk.calls.slice(from)).toEqual([
+      lock,
+      `write ${wal}`,
+      `datasync ${wal}`,
+      lock,
+      `write ${wal}`,
+      `datasync ${wal}`,
+      lock,
+    ]);
+    // After a pause, the next write asks before it writes again.
+    const later = disk.calls.length;
+    await state.put(durability, 'c3');
+    expect(disk.calls.slice(later)).toEqual([lock, `write ${wal}`, `datasync ${wal}`, lock]);
+    await durability.close();
+  });
+
   it('writes the commits queued behind a write in flight together, in one write', async () => {
     const { durability, state } = await open();
     const all = ['c0', 'c1', 'c2', 'c3', 'c4'].map((id) => state.put(durability, id));
