@@ -39,7 +39,7 @@ export class StoreWriteError extends SandboxError {
 }
 
 /** The `code` of a `StateTakenOverError`. */
-export const TAKEN_OVER = 'ETAKENOVER';
+const TAKEN_OVER = 'ETAKENOVER';
 
 /**
  * The state file's lock is no longer this process's: removed by hand, or taken over by another process after this
