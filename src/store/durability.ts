@@ -5,9 +5,14 @@ import type { StoreChange } from './collections.js';
 import { replaceFile, type StoreFileSystem, writeFully } from './file-system.js';
 import { Journal, type JournalEntry } from './journal.js';
 import { type Snapshot, SnapshotFile } from './snapshot-file.js';
-import { readStateFiles, temporaryFiles } from './state-files.js';
+import { readStateFiles, type StateFiles, temporaryFiles } from './state-files.js';
 import { StateLock, type StateLockOptions } from './state-lock.js';
-import { asWriteError, type StateTakenOverError, type StoreWriteError } from './write-error.js';
+import {
+  asWriteError,
+  isWriteFailureCode,
+  type StateTakenOverError,
+  type StoreWriteError,
+} from './write-error.js';
 import type { WriteHealthMonitor } from './write-health.js';
 
 /** The files of a state and how they are kept. */
@@ -152,12 +157,7 @@ export class Durability {
     const walPath = `${file}.wal`;
     const found = await readStateFiles(fs, file);
     for (const tmp of temporaryFiles(file)) await fs.remove(tmp);
-    // The journal's whole entries, in a new file: a torn last line (one the last run was writing when it died, never
-    // acknowledged) is left out, and a previous holder that still runs, paused, appends to the old file, which
-    // nobody reads any more (see `Durability`). The folder is fsynced: the appends to come go to the new file, and
-    // must not be lost to a rename undone by a power cut.
-    await replaceFile(fs, walPath, (wal) => writeFully(wal, found.journal));
-    await fs.syncDir(dirname(walPath));
+    await freshJournal(fs, walPath, found);
     const confirm = () => lock.confirm();
     const snapshot = new SnapshotFile(fs, file, confirm);
     const journal = await Journal.open(fs, walPath, confirm);
@@ -415,4 +415,30 @@ export class Durability {
       if (this.generation === generation) await journal.dropThrough(state.seq, coveredBytes);
     });
   }
+}
+
+/**
+ * Makes the journal a new file holding its whole entries: a torn last line (one the last run was writing when it
+ * died, never acknowledged) is left out, and a previous holder that still runs, paused, and finishes the write it was
+ * paused in appends to the old file, which nobody reads any more (see `Durability`). The folder is fsynced: the
+ * appends to come go to the new file, and must not be lost to a rename undone by a power cut. A disk that refuses
+ * the copy (full, over quota) keeps the journal the file it is, cut back to its whole entries: a start on a full disk
+ * must work, and all it gives up is that isolation.
+ */
+async function freshJournal(fs: StoreFileSystem, walPath: string, found: StateFiles): Promise<void> {
+  try {
+    await replaceFile(fs, walPath, (wal) => writeFully(wal, found.journal));
+  } catch (error) {
+    if (!isWriteFailureCode((error as NodeJS.ErrnoException).code)) throw error;
+    if (found.tornAt === null) return;
+    const wal = await fs.open(walPath, 'a+');
+    try {
+      await wal.truncate(found.tornAt);
+      await wal.datasync();
+    } finally {
+      await wal.close();
+    }
+    return;
+  }
+  await fs.syncDir(dirname(walPath)).catch(() => undefined);
 }

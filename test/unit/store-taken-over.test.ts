@@ -256,4 +256,23 @@ describe('start-up', () => {
     expect(await restartedIds()).toEqual(['c1', 'c2', 'c3']);
     expect(await readFile(wal, 'utf8')).not.toContain('late');
   });
+
+  it('on a disk too full for that copy, keeps the journal the file it is, cut back to its whole entries', async () => {
+    const first = await open();
+    await put(first.store, 'c1');
+    await first.store.close();
+    const earlier = await openFile(wal, 'a');
+    await earlier.write('{"q":2,"o":[["customers","torn"');
+    await earlier.close();
+    const before = await stat(wal);
+    disk.inject({ op: 'write', code: 'ENOSPC', path: '.wal.tmp' });
+
+    const second = await open();
+    expect((await stat(wal)).ino).toBe(before.ino);
+    expect(await readFile(wal, 'utf8')).not.toContain('torn');
+    expect(await readdir(dir)).not.toContain('db.json.wal.tmp');
+    await put(second.store, 'c2');
+    await second.store.close();
+    expect(await restartedIds()).toEqual(['c1', 'c2']);
+  });
 });
