@@ -193,7 +193,7 @@ async function nodeOf(p: SandboxProcess): Promise<number> {
 
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 /** Transfers each writer keeps on its way to one sandbox. */
-const WRITERS = 4;
+const WRITERS = 2;
 
 /** A transfer sent, and its answer: a status, or the error of a request that got none (the process was gone). */
 interface Sent {
