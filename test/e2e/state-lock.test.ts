@@ -85,7 +85,8 @@ describe.concurrent('one process per state file', () => {
     });
     expect(await stop(third)).toEqual({ code: 0, signal: null });
     expect(await readdir(dirname(data))).not.toContain('db.json.lock');
-  });
+    // Three real starts: on a shared machine under load each can take several seconds.
+  }, 60_000);
 
   it('a symlinked state file stays a link through writes, a reset and a restart; its target holds the state', async () => {
     const link = join(dir, 'link.json');
