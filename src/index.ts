@@ -61,4 +61,10 @@ export {
 } from './sandbox.js';
 export { ScenarioError } from './scenarios/library.js';
 export { FixtureError } from './store/fixtures.js';
-export { StateFileError, StateFileInUseError, StoreWriteError } from './store/write-error.js';
+export {
+  StateFileError,
+  StateFileInUseError,
+  StateLockPathError,
+  StateTakenOverError,
+  StoreWriteError,
+} from './store/write-error.js';

@@ -148,6 +148,17 @@ export const LOG_EVENTS = {
     when: 'the disk takes writes again (a warning, so that `--quiet` shows the pair)',
     fields: { message: '' },
   },
+  'store.taken_over': {
+    levels: ['error'],
+    when: 'the state file’s lock is no longer this process’s (removed, or taken over by another process after this one was paused past the staleness window): writes answer 503 from then on, and the CLI exits 1',
+    fields: {
+      lockFile: 'the lock file',
+      holderPid: 'the process its lock names now; null when removed, or when the file there names none',
+      holderHost: 'that process’s host, as its lock names it; null as `holderPid`',
+      removed: 'whether the lock path is empty',
+      message: '',
+    },
+  },
   'http.error': {
     levels: ['error'],
     when: 'a request answered 500: the sandbox’s own failure',

@@ -5,6 +5,7 @@ import { redactWebhookUrl, scrubWebhookError } from './domain/redact.js';
 import type { ClientRefusal } from './http/client-error.js';
 import type { CataloguedEvent } from './log-catalogue.js';
 import type { WriteHealth } from './store/store.js';
+import type { StateTakenOverError } from './store/write-error.js';
 
 /*
  * Every event the log has besides the request lines and the banner, in one place: its name, its level, its JSON
@@ -251,6 +252,33 @@ export function writeHealth(health: WriteHealth): CataloguedEvent<'store.writabl
     level: 'error',
     event: 'store.write_failing',
     fields: { code: health.code, since: isoOf(health.since), message },
+    text: message,
+  };
+}
+
+/**
+ * The state file is no longer this process's: its lock was removed, or another process took it over after this one
+ * was paused past the staleness window. Said once, at `error`: writes answer 503 from then on, and the CLI exits 1.
+ */
+export function takenOver(error: StateTakenOverError): CataloguedEvent<'store.taken_over'> {
+  const { lockFile, holder } = error;
+  const now =
+    holder === null
+      ? 'was removed'
+      : holder.pid === null
+        ? 'now holds something that names no sandbox'
+        : `now names process ${holder.pid}${holder.host === null ? '' : ` on host ${holder.host}`}`;
+  const message = `the state file was taken over by another process: its lock ${lockFile} ${now}; this process writes nothing more and answers every write 503 (the banking-sandbox command exits 1)`;
+  return {
+    level: 'error',
+    event: 'store.taken_over',
+    fields: {
+      lockFile,
+      holderPid: holder?.pid ?? null,
+      holderHost: holder?.host ?? null,
+      removed: holder === null,
+      message,
+    },
     text: message,
   };
 }

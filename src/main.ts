@@ -6,7 +6,7 @@ import { batchedWriter } from './http/request-log.js';
 import { type RunningSandbox, startSandbox, version } from './sandbox.js';
 import { ScenarioError } from './scenarios/library.js';
 import { FixtureError } from './store/fixtures.js';
-import { StateFileInUseError } from './store/write-error.js';
+import { StateFileInUseError, StateLockPathError } from './store/write-error.js';
 
 /** Exits 2 with one line: the settings or fixtures are wrong. */
 function usageError(message: string): never {
@@ -37,14 +37,15 @@ async function main(): Promise<void> {
   // Handlers go in before anything listens, so a signal at any moment after start-up is a clean stop.
   let sandbox: RunningSandbox | undefined;
   let stopping = false;
-  const stop = (signal: string) => {
+  /** Stops serving, flushes the store and exits with `code`; `signal` is said on standard error when given. */
+  const stop = (signal: string | null, code = 0) => {
     if (stopping) return;
     stopping = true;
-    process.stderr.write(`banking-sandbox: ${signal}, stopping\n`);
+    if (signal) process.stderr.write(`banking-sandbox: ${signal}, stopping\n`);
     // The store is flushed before exit; past 2 s something is stuck, and we leave anyway.
     setTimeout(() => process.exit(1), 2000).unref();
     (sandbox ? sandbox.close() : Promise.resolve()).then(
-      () => process.exit(0),
+      () => process.exit(code),
       (error: unknown) => {
         process.stderr.write(`banking-sandbox: error while stopping: ${error}\n`);
         process.exit(1);
@@ -73,12 +74,18 @@ async function main(): Promise<void> {
     if (error instanceof StateFileInUseError) {
       usageError(`${error.message}; stop that process, or give this one another --data file`);
     }
+    if (error instanceof StateLockPathError) {
+      usageError(`${error.message}; remove it, or give this sandbox another --data file`);
+    }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') usageError(`port ${cli.config.port} on ${cli.config.host} is already in use`);
     process.stderr.write(`banking-sandbox: cannot start: ${(error as Error).message}\n`);
     process.exit(1);
   }
   out(banner(sandbox).replace(/\n$/, ''));
+  // Another process has the state file now (the log says so, once): this one must write nothing more, so it stops,
+  // answering what is in flight with 503, and exits 1 for its supervisor to see.
+  void sandbox.store.whenTakenOver().then(() => stop(null, 1));
 }
 
 main().catch((error: unknown) => {

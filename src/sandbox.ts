@@ -30,7 +30,15 @@ import type { AppEnv } from './http/env.js';
 import { listensOnLoopback } from './http/exposure.js';
 import type { AnswerCheck } from './http/mount.js';
 import { createLog, type Log } from './log.js';
-import { clientRefused, compactionFailed, exposed, resumed, stateKept, writeHealth } from './log-events.js';
+import {
+  clientRefused,
+  compactionFailed,
+  exposed,
+  resumed,
+  stateKept,
+  takenOver,
+  writeHealth,
+} from './log-events.js';
 import { embeddedScenariosDir, ScenarioLibrary } from './scenarios/library.js';
 import type { StoreFileSystem } from './store/file-system.js';
 import { type Fixtures, isFixtureState, loadFixtures } from './store/fixtures.js';
@@ -204,6 +212,8 @@ async function assemble(
     isState: isFixtureState(fixtures),
     onCompactionError: (error) => log(compactionFailed(error)),
     onWriteHealth: (health) => log(writeHealth(health)),
+    // Writes are refused from then on; the CLI stops the process (`store.whenTakenOver()`).
+    onTakenOver: (error) => log(takenOver(error)),
   });
   if (!builtNow) {
     // Said only of what the caller gave (code's options, the CLI's flags and variables), not of a default: a seed

@@ -2,12 +2,17 @@ import { dirname } from 'node:path';
 import type { Adapter } from 'lowdb';
 import type { StateDocument } from '../domain/records.js';
 import type { StoreChange } from './collections.js';
-import type { StoreFileSystem } from './file-system.js';
+import { replaceFile, type StoreFileSystem, writeFully } from './file-system.js';
 import { Journal, type JournalEntry } from './journal.js';
 import { type Snapshot, SnapshotFile } from './snapshot-file.js';
-import { readStateFiles, temporaryFiles } from './state-files.js';
+import { readStateFiles, type StateFiles, temporaryFiles } from './state-files.js';
 import { StateLock, type StateLockOptions } from './state-lock.js';
-import { asWriteError, type StoreWriteError } from './write-error.js';
+import {
+  asWriteError,
+  isWriteFailureCode,
+  type StateTakenOverError,
+  type StoreWriteError,
+} from './write-error.js';
 import type { WriteHealthMonitor } from './write-health.js';
 
 /** The files of a state and how they are kept. */
@@ -27,6 +32,11 @@ export interface DurabilityOptions {
   fs: StoreFileSystem;
   /** The state lock's probes and timing (tests choose pids, hosts and time); defaults fit real use. */
   lock?: StateLockOptions;
+  /**
+   * Told once the state file is found to be no longer this process's (see `StateTakenOverError`): from then on
+   * every write is refused.
+   */
+  onTakenOver?: (error: StateTakenOverError) => void;
 }
 
 /** What durability does to the state in memory: fills it at start, reads it for a snapshot, winds it back. */
@@ -71,6 +81,15 @@ interface Commit {
  * nothing) and in the background when the journal grows past a threshold, from state that is on disk already. It
  * is written through its lowdb adapter (`SnapshotFile`). Start-up checks the snapshot and the journal whole before
  * it changes any file, then loads the snapshot and replays the journal entries it does not contain yet.
+ *
+ * Fenced by its lock (`StateLock`): a write is made only once the lock path was found to be still this process's
+ * lock, and acknowledged only once it is on disk and the lock was found so again (a `stat` of the lock's path
+ * after each write, shared by every commit of a group, and one before a write that does not follow another at
+ * once); a snapshot or a rewritten journal is renamed into place only after the same check. Once the lock is lost, every commit not yet acknowledged, and every one after, is refused
+ * with a `StateTakenOverError`, and nothing more is written: only the write on its way when the lock was lost may
+ * have reached the disk. At start-up the journal is copied to a new file, so that a previous holder that runs
+ * again (paused past the staleness window, its lock taken over) and finishes the write it was paused in appends
+ * to a file nobody reads any more, not to this process's journal.
  */
 export class Durability {
   private compaction: Promise<void> | null = null;
@@ -84,6 +103,8 @@ export class Durability {
   private generation = 0;
   /** Snapshot writes, one at a time: a reset's and a compaction's must not overtake each other. */
   private snapshotLock: Promise<unknown> = Promise.resolve();
+  /** Set once the state file is no longer this process's: every write is refused from then on. */
+  private lost: StateTakenOverError | null = null;
 
   private constructor(
     private readonly options: DurabilityOptions,
@@ -93,7 +114,9 @@ export class Durability {
     private readonly snapshot: Adapter<Snapshot>,
     /** This process's hold on the state file. */
     private readonly lock: StateLock,
-  ) {}
+  ) {
+    lock.onLost((error) => this.fence(error));
+  }
 
   /**
    * Opens the state's files and fills `state` from them (or from `initialState` when there are none). The state
@@ -134,28 +157,18 @@ export class Durability {
     const walPath = `${file}.wal`;
     const found = await readStateFiles(fs, file);
     for (const tmp of temporaryFiles(file)) await fs.remove(tmp);
-    if (found.tornAt !== null) {
-      // A line the last run was writing when it died: never acknowledged, and everything before it is whole.
-      const wal = await fs.open(walPath, 'a+');
-      try {
-        await wal.truncate(found.tornAt);
-        await wal.datasync();
-      } finally {
-        await wal.close();
-      }
-    }
-    const snapshot = new SnapshotFile(fs, file);
+    await freshJournal(fs, walPath, found);
+    const confirm = () => lock.confirm();
+    const snapshot = new SnapshotFile(fs, file, confirm);
+    const journal = await Journal.open(fs, walPath, confirm);
     if (found.snapshot === null) {
       state.load(await options.initialState(), 0);
-      const journal = await Journal.open(fs, walPath);
-      await journal.clear();
       const durability = new Durability(options, state, health, journal, snapshot, lock);
       await durability.writeSnapshot(state.capture());
       return durability;
     }
     state.load(found.snapshot, found.snapshot.seq);
     for (const entry of found.entries) state.replay(entry);
-    const journal = await Journal.open(fs, walPath);
     return new Durability(options, state, health, journal, snapshot, lock);
   }
 
@@ -192,6 +205,7 @@ export class Durability {
 
   /** Starts a compaction in the background if the journal has grown past the threshold and none runs. */
   compactIfDue(): void {
+    if (this.lost) return;
     if (this.journal.size > this.options.compactAfterBytes && !this.compaction) this.startCompaction();
   }
 
@@ -210,7 +224,7 @@ export class Durability {
 
   /** While writes fail and nobody is writing: a small write of our own, to learn that they work again. */
   probe(): void {
-    if (this.flushing || this.paused > 0 || this.queue.length > 0) return;
+    if (this.lost || this.flushing || this.paused > 0 || this.queue.length > 0) return;
     this.flushing = this.journal
       .probe()
       .then(
@@ -246,41 +260,60 @@ export class Durability {
     return durable;
   }
 
-  /** Starts the next write if none is in flight and nothing holds the files. */
-  private kick(): void {
+  /**
+   * Starts the next write if none is in flight and nothing holds the files. `confirmed`: called the moment the write
+   * before found the lock still ours, once on disk (so the next one need not ask again before it writes).
+   */
+  private kick(confirmed = false): void {
     if (this.flushing || this.paused > 0) return;
     if (this.queue.length === 0) {
       for (const resolve of this.idleWaiters.splice(0)) resolve();
       return;
     }
-    this.flushing = this.flushHead().finally(() => {
+    this.flushing = this.flushHead(confirmed).then((done) => {
       this.flushing = null;
-      this.kick();
+      this.kick(done);
     });
   }
 
   /**
    * Writes the oldest commits: every journal line up to the next whole-state replacement in one write, or that
-   * replacement alone as a snapshot. A failure undoes them and everything queued after them.
+   * replacement alone as a snapshot. A failure undoes them and everything queued after them. Answers whether the
+   * lock was found still ours once they were on disk (and so acknowledged). `confirmed`: the write before found
+   * so a moment ago.
    */
-  private async flushHead(): Promise<void> {
+  private async flushHead(confirmed: boolean): Promise<boolean> {
     const head = this.queue[0];
-    if (!head) return;
+    if (!head) return false;
+    // Nothing more is written once the files may be another process's.
+    if (this.lost) {
+      this.rollBack(this.lost);
+      return false;
+    }
     let taken = 1;
     try {
       if (head.state) {
+        // Its snapshot goes in place only after the same check (see `SnapshotFile`).
         await this.writeReplacement(head.state);
       } else {
         while (this.queue[taken]?.line) taken++;
+        // Checked before the write, so that a lock lost while nothing was being written (removed by hand, taken
+        // over during a pause) keeps the refused commits off the disk too. Under load, writes follow each other
+        // back to back, and the check that ended the one before stands for this one: one stat a write, not two.
+        if (!confirmed) await this.lock.confirm();
         await this.journal.write(this.queue.slice(0, taken).map((c) => c.line ?? ''));
       }
+      // Checked again once the write is on disk, and before it is acknowledged: a process that takes the lock over
+      // after this check reads the journal after it too, and finds the write there.
+      await this.lock.confirm();
     } catch (error) {
       this.rollBack(asWriteError(error));
-      return;
+      return false;
     }
     const written = this.queue.splice(0, taken);
     this.health.markWritable();
     for (const c of written) c.resolve();
+    return true;
   }
 
   /** A reset's or import's snapshot; once it is in place, the journal's older entries are obsolete. */
@@ -301,6 +334,18 @@ export class Durability {
    */
   private async writeSnapshot(state: Snapshot): Promise<void> {
     await this.snapshot.write(state);
+  }
+
+  /**
+   * The state file is no longer this process's: unwritable for good, no compaction starts, and the one who asked
+   * (`onTakenOver`) is told. Commits waiting are refused by the next flush; one in flight, by its check.
+   */
+  private fence(error: StateTakenOverError): void {
+    if (this.lost) return;
+    this.lost = error;
+    this.health.markLost(error);
+    this.options.onTakenOver?.(error);
+    this.kick();
   }
 
   /** Undoes every commit not on disk, newest first, and refuses each with `error`. */
@@ -337,7 +382,10 @@ export class Durability {
 
   private startCompaction(): void {
     this.compaction = this.compact()
-      .catch((error: unknown) => this.options.onCompactionError?.(error))
+      .catch((error: unknown) => {
+        // Refused because the files are another process's now: said once, by `onTakenOver`.
+        if (!this.lost) this.options.onCompactionError?.(error);
+      })
       .finally(() => {
         this.compaction = null;
       });
@@ -367,4 +415,30 @@ export class Durability {
       if (this.generation === generation) await journal.dropThrough(state.seq, coveredBytes);
     });
   }
+}
+
+/**
+ * Makes the journal a new file holding its whole entries: a torn last line (one the last run was writing when it
+ * died, never acknowledged) is left out, and a previous holder that still runs, paused, and finishes the write it was
+ * paused in appends to the old file, which nobody reads any more (see `Durability`). The folder is fsynced: the
+ * appends to come go to the new file, and must not be lost to a rename undone by a power cut. A disk that refuses
+ * the copy (full, over quota) keeps the journal the file it is, cut back to its whole entries: a start on a full disk
+ * must work, and all it gives up is that isolation.
+ */
+async function freshJournal(fs: StoreFileSystem, walPath: string, found: StateFiles): Promise<void> {
+  try {
+    await replaceFile(fs, walPath, (wal) => writeFully(wal, found.journal));
+  } catch (error) {
+    if (!isWriteFailureCode((error as NodeJS.ErrnoException).code)) throw error;
+    if (found.tornAt === null) return;
+    const wal = await fs.open(walPath, 'a+');
+    try {
+      await wal.truncate(found.tornAt);
+      await wal.datasync();
+    } finally {
+      await wal.close();
+    }
+    return;
+  }
+  await fs.syncDir(dirname(walPath)).catch(() => undefined);
 }

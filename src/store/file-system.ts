@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import {
   link,
   mkdir,
@@ -11,6 +12,24 @@ import {
 } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
+/**
+ * What the store asks of a file's status: its size; its device and inode, which tell one file from another (the
+ * state lock's own from one made in its place); its last modification (the lock's heartbeat); and its kind (a lock
+ * path that holds a FIFO or a folder is refused, not read).
+ */
+export interface FileStat {
+  size: number;
+  dev: number;
+  ino: number;
+  mtimeMs: number;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isFIFO(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+  isSocket(): boolean;
+}
+
 /** An open file, as the store uses it: appends, reads at a position, fsync, truncation. */
 export interface StoreFile {
   /** Writes `length` bytes of `data` from `offset` (at the end for a file opened `a+`); may write fewer. */
@@ -18,8 +37,8 @@ export interface StoreFile {
   read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
   datasync(): Promise<void>;
   truncate(length: number): Promise<void>;
-  /** Its size; its inode and last modification tell one lock file from another, and a heartbeat. */
-  stat(): Promise<{ size: number; ino: number; mtimeMs: number }>;
+  /** Its status (see `FileStat`). */
+  stat(): Promise<FileStat>;
   /** Sets the file's access and modification times (the state lock's heartbeat). */
   utimes(atime: Date, mtime: Date): Promise<void>;
   close(): Promise<void>;
@@ -30,8 +49,13 @@ export interface StoreFile {
  * between that fails the way a full or broken disk does (short writes, ENOSPC, EIO on write or fsync).
  */
 export interface StoreFileSystem {
-  /** `wx` creates the file, or fails with EEXIST when it exists (the state lock). */
+  /**
+   * `wx` creates the file, or fails with EEXIST when it exists (the state lock). `r` never waits: a FIFO opens at
+   * once (non-blocking) instead of waiting for a writer, so that its `stat()` can tell it is no lock file.
+   */
   open(path: string, flags: 'a+' | 'w' | 'r' | 'wx'): Promise<StoreFile>;
+  /** The status of the file at `path` (links followed); an error with code ENOENT when there is none. */
+  stat(path: string): Promise<FileStat>;
   /** The file's bytes; an error with code ENOENT when it does not exist. */
   readFile(path: string): Promise<Buffer>;
   rename(from: string, to: string): Promise<void>;
@@ -50,7 +74,9 @@ export interface StoreFileSystem {
 }
 
 export const nodeFileSystem: StoreFileSystem = {
-  open: (path, flags) => openFile(path, flags),
+  // O_NONBLOCK changes nothing for a regular file, a folder or a device; a FIFO opened without it waits for a writer.
+  open: (path, flags) => openFile(path, flags === 'r' ? constants.O_RDONLY | constants.O_NONBLOCK : flags),
+  stat: (path) => stat(path),
   readFile: (path) => readFile(path),
   rename: (from, to) => rename(from, to),
   link: (existing, to) => link(existing, to),
@@ -142,13 +168,15 @@ export async function writeFully(file: StoreFile, data: Uint8Array): Promise<voi
 
 /**
  * Replaces the file at `path` whole: `write` fills a temporary file beside it, which is fsynced and renamed over
- * it, so a crash leaves the old file or the new one. On any failure the temporary file is removed, the old file is
- * left as it was, and the error is thrown as it came.
+ * it, so a crash leaves the old file or the new one. `beforeRename` runs last before the rename and may refuse it
+ * by throwing (the state lock's check that the files are still this process's). On any failure the temporary file
+ * is removed, the old file is left as it was, and the error is thrown as it came.
  */
 export async function replaceFile(
   fs: StoreFileSystem,
   path: string,
   write: (file: StoreFile) => Promise<void>,
+  beforeRename: () => Promise<void> = async () => {},
 ): Promise<void> {
   const tmp = `${path}.tmp`;
   try {
@@ -159,6 +187,7 @@ export async function replaceFile(
     } finally {
       await file.close();
     }
+    await beforeRename();
     await fs.rename(tmp, path);
   } catch (error) {
     await fs.remove(tmp).catch(() => undefined);

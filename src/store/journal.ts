@@ -100,13 +100,22 @@ export class Journal {
     private fh: StoreFile | null,
     /** Bytes of whole, durable entries in the file. */
     public size: number,
+    private readonly beforeReplace: () => Promise<void>,
   ) {}
 
-  /** Opens the journal for appending; the file must end on a whole entry (the loader saw to that). */
-  static async open(fs: StoreFileSystem, path: string): Promise<Journal> {
+  /**
+   * Opens the journal for appending; the file must end on a whole entry (the loader saw to that). `beforeReplace`
+   * runs last before a rewritten journal (`dropThrough`) is renamed into place, and may refuse it (the state lock's
+   * check).
+   */
+  static async open(
+    fs: StoreFileSystem,
+    path: string,
+    beforeReplace: () => Promise<void> = async () => {},
+  ): Promise<Journal> {
     const fh = await fs.open(path, 'a+');
     const { size } = await fh.stat();
-    return new Journal(fs, path, fh, size);
+    return new Journal(fs, path, fh, size, beforeReplace);
   }
 
   /**
@@ -167,12 +176,17 @@ export class Journal {
     const fh = await this.ready();
     let kept = 0;
     try {
-      await replaceFile(this.fs, this.path, async (out) => {
-        const writer = new TextWriter(out);
-        await copyEntriesAbove(fh, Math.min(coveredBytes, this.size), this.size, seq, writer);
-        await writer.flush();
-        kept = writer.written;
-      });
+      await replaceFile(
+        this.fs,
+        this.path,
+        async (out) => {
+          const writer = new TextWriter(out);
+          await copyEntriesAbove(fh, Math.min(coveredBytes, this.size), this.size, seq, writer);
+          await writer.flush();
+          kept = writer.written;
+        },
+        this.beforeReplace,
+      );
     } catch (error) {
       throw asWriteError(error);
     }

@@ -21,6 +21,8 @@ export class SnapshotFile implements Adapter<Snapshot> {
   constructor(
     private readonly fs: StoreFileSystem,
     private readonly path: string,
+    /** Runs last before the new snapshot is renamed into place, and may refuse it (the state lock's check). */
+    private readonly beforeRename: () => Promise<void> = async () => {},
   ) {}
 
   /** The file as parsed, unchecked (start-up reads it through `readStateFiles`, which checks it). */
@@ -35,22 +37,27 @@ export class SnapshotFile implements Adapter<Snapshot> {
 
   async write(data: Snapshot): Promise<void> {
     try {
-      await replaceFile(this.fs, this.path, async (fh) => {
-        // Record by record through one reused buffer; each write of it lets the event loop run (see TextWriter).
-        const out = new TextWriter(fh);
-        await out.add(`{"version":${JSON.stringify(data.version)},"seq":${data.seq},"collections":{`);
-        let firstCollection = true;
-        for (const [name, records] of Object.entries(data.collections)) {
-          await out.add(`${firstCollection ? '' : ','}${JSON.stringify(name)}:[`);
-          firstCollection = false;
-          for (let i = 0; i < records.length; i++) {
-            await out.add((i === 0 ? '' : ',') + JSON.stringify(records[i]));
+      await replaceFile(
+        this.fs,
+        this.path,
+        async (fh) => {
+          // Record by record through one reused buffer; each write of it lets the event loop run (see TextWriter).
+          const out = new TextWriter(fh);
+          await out.add(`{"version":${JSON.stringify(data.version)},"seq":${data.seq},"collections":{`);
+          let firstCollection = true;
+          for (const [name, records] of Object.entries(data.collections)) {
+            await out.add(`${firstCollection ? '' : ','}${JSON.stringify(name)}:[`);
+            firstCollection = false;
+            for (let i = 0; i < records.length; i++) {
+              await out.add((i === 0 ? '' : ',') + JSON.stringify(records[i]));
+            }
+            await out.add(']');
           }
-          await out.add(']');
-        }
-        await out.add('}}\n');
-        await out.flush();
-      });
+          await out.add('}}\n');
+          await out.flush();
+        },
+        this.beforeRename,
+      );
     } catch (error) {
       throw asWriteError(error);
     }

@@ -13,6 +13,8 @@ export interface StateFiles {
   entries: JournalEntry[];
   /** Where the journal's whole entries end, when a torn last line follows them (to be cut); else null. */
   tornAt: number | null;
+  /** The journal's bytes up to the end of its last whole entry (blank lines included), as the file holds them. */
+  journal: Buffer;
 }
 
 /** The temporary files a write in progress leaves beside the state, removed at start. */
@@ -149,5 +151,10 @@ export async function readStateFiles(fs: StoreFileSystem, file: string): Promise
       `${wal}: holds changes but its snapshot ${file} is missing; restore the snapshot, or move the journal away to start afresh`,
     );
   }
-  return { snapshot, entries, tornAt: end < journalBytes.length ? end : null };
+  return {
+    snapshot,
+    entries,
+    tornAt: end < journalBytes.length ? end : null,
+    journal: journalBytes.subarray(0, end),
+  };
 }

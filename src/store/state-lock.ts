@@ -3,8 +3,8 @@ import { readFile, readlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import * as z from 'zod';
-import { isMissing, type StoreFile, type StoreFileSystem, writeFully } from './file-system.js';
-import { StateFileInUseError } from './write-error.js';
+import { type FileStat, isMissing, type StoreFile, type StoreFileSystem, writeFully } from './file-system.js';
+import { StateFileInUseError, StateLockPathError, StateTakenOverError } from './write-error.js';
 
 /** Who holds a lock, as its file records it: enough to tell, from another process, whether it still runs. */
 export interface LockHolder {
@@ -110,16 +110,35 @@ function parseHolder(bytes: Buffer): LockHolder | null {
   }
 }
 
-/** A lock file as seen at one moment: which file (inode), its bytes, and its last heartbeat. */
+/** A lock file as seen at one moment: which file (device and inode), its bytes, and its last heartbeat. */
 interface Seen {
+  dev: number;
   ino: number;
   mtimeMs: number;
   bytes: Buffer;
   holder: LockHolder | null;
 }
 
+/** The lock path holds something that is no lock file (`found` says what), and is neither read nor moved. */
+class NotALockFile extends Error {
+  constructor(readonly found: string) {
+    super(found);
+  }
+}
+
+/** What a file that is not a regular one is, in words; null for a regular file. */
+function notRegular(stat: FileStat): string | null {
+  if (stat.isFile()) return null;
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
 function sameFile(a: Seen, b: Seen): boolean {
-  return a.ino === b.ino && a.bytes.equals(b.bytes);
+  return a.dev === b.dev && a.ino === b.ino && a.bytes.equals(b.bytes);
 }
 
 /** Lock files are a line of JSON; anything longer is not one, and only its start is read. */
@@ -128,7 +147,9 @@ const MAX_LOCK_BYTES = 4096;
 /**
  * The lock file now, or null when there is none. Opened, then asked through the open file: an NFS client caches a
  * file's attributes for up to a minute but checks them again at each open, and a heartbeat missed that way would
- * make a live lock look stale. One open also gives the inode, mtime and bytes of one same file.
+ * make a live lock look stale. One open also gives the inode, mtime and bytes of one same file. A path that holds
+ * no regular file throws a `NotALockFile`: the open does not wait on a FIFO (see `StoreFileSystem.open`), and
+ * nothing is read from a folder or a device.
  */
 async function look(fs: StoreFileSystem, path: string): Promise<Seen | null> {
   let file: StoreFile;
@@ -136,10 +157,15 @@ async function look(fs: StoreFileSystem, path: string): Promise<Seen | null> {
     file = await fs.open(path, 'r');
   } catch (error) {
     if (isMissing(error)) return null;
+    // What opening a socket answers.
+    if ((error as NodeJS.ErrnoException).code === 'ENXIO') throw new NotALockFile('a socket');
     throw error;
   }
   try {
-    const { size, ino, mtimeMs } = await file.stat();
+    const stat = await file.stat();
+    const found = notRegular(stat);
+    if (found !== null) throw new NotALockFile(found);
+    const { size, dev, ino, mtimeMs } = stat;
     const buffer = Buffer.alloc(Math.min(size, MAX_LOCK_BYTES));
     let length = 0;
     while (length < buffer.length) {
@@ -148,7 +174,7 @@ async function look(fs: StoreFileSystem, path: string): Promise<Seen | null> {
       length += bytesRead;
     }
     const bytes = buffer.subarray(0, length);
-    return { ino, mtimeMs, bytes, holder: parseHolder(bytes) };
+    return { dev, ino, mtimeMs, bytes, holder: parseHolder(bytes) };
   } finally {
     await file.close();
   }
@@ -194,7 +220,8 @@ export async function judgeHolder(
  * for up to that long, and held if it is touched meanwhile. The age of a touch is read on this host's clock: hosts
  * that share a volume are taken to keep their clocks within a few seconds of each other (NTP). A holder whose
  * clock runs ahead is still found stale, by watching it for the whole window; one whose clock runs behind by more
- * than the window would be taken for dead.
+ * than the window would be taken for dead. A lock path that holds no regular file (a FIFO, a folder, a device)
+ * refuses the start (`StateLockPathError`) without waiting on it or moving it.
  *
  * Taking over a stale lock, race-free between starters: the stale lock is renamed aside to a name only this
  * starter uses (`FILE.lock.stale-<token>`). A rename moves whatever file is at the path at that instant, which may
@@ -205,11 +232,25 @@ export async function judgeHolder(
  * starter goes back to the exclusive create: of all the starters that moved the stale lock away, one creates the
  * new lock, and the others find it held. The one window left is a third starter that finds the path empty in the
  * instant a live lock is moved aside and not yet put back.
+ *
+ * The holder fences itself: a holder that was paused past the staleness window (`docker pause`, a suspended VM,
+ * SIGSTOP) was rightly judged stale by the others, and once it runs again its lock may be another's, or gone (a
+ * clean-up script removed it). So it checks that the lock path is still its own lock before the store acknowledges
+ * a write (`confirm`: the same file, by device and inode, one `stat` of the path; the inode cannot be another
+ * file's while this one holds it open) and at each heartbeat (the same file, and its bytes, which carry its random
+ * token, read through a fresh open as for judging a lock). Once it is not, the lock is lost for good: `confirm`
+ * throws a `StateTakenOverError`, the heartbeat stops, and the `onLost` listeners are told once.
  */
 export class StateLock {
   private released = false;
   private touching: Promise<void> = Promise.resolve();
+  private beating = false;
   private readonly timer: NodeJS.Timeout;
+  /** Set once the lock is found not to be this process's: from then on, for good. */
+  private lost: StateTakenOverError | null = null;
+  /** The loss being described (what the path holds now), so that two checks that find it tell it once. */
+  private losing: Promise<StateTakenOverError> | null = null;
+  private readonly lostListeners: ((error: StateTakenOverError) => void)[] = [];
 
   private constructor(
     private readonly fs: StoreFileSystem,
@@ -217,13 +258,12 @@ export class StateLock {
     readonly path: string,
     private readonly file: StoreFile,
     private readonly bytes: Buffer,
+    /** The lock file's device and inode: while `file` is open, no other file can have both. */
+    private readonly own: { dev: number; ino: number },
     probes: LockProbes,
     heartbeatMs: number,
   ) {
-    this.timer = setInterval(() => {
-      const now = new Date(probes.now());
-      this.touching = this.file.utimes(now, now).catch(() => undefined);
-    }, heartbeatMs);
+    this.timer = setInterval(() => this.beat(probes), heartbeatMs);
     // The heartbeat must not keep a process alive that has nothing else to do.
     this.timer.unref();
   }
@@ -231,7 +271,8 @@ export class StateLock {
   /**
    * Takes the lock of the state file `statePath` (its real path), waiting at most `staleAfterMs` for a holder it
    * cannot check. `name` is the file as the user gave it, for the message of a refusal. Throws a
-   * `StateFileInUseError` when another process holds it; creates nothing then.
+   * `StateFileInUseError` when another process holds it, a `StateLockPathError` when the lock path holds no regular
+   * file; creates nothing then.
    */
   static async acquire(
     fs: StoreFileSystem,
@@ -239,10 +280,24 @@ export class StateLock {
     name: string,
     options: StateLockOptions = {},
   ): Promise<StateLock> {
+    const path = `${statePath}.lock`;
+    try {
+      return await StateLock.take(fs, path, name, options);
+    } catch (error) {
+      if (error instanceof NotALockFile) throw new StateLockPathError(name, path, error.found);
+      throw error;
+    }
+  }
+
+  private static async take(
+    fs: StoreFileSystem,
+    path: string,
+    name: string,
+    options: StateLockOptions,
+  ): Promise<StateLock> {
     const probes = options.probes ?? systemProbes;
     const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
     const staleAfterMs = options.staleAfterMs ?? heartbeatMs * STALE_HEARTBEATS;
-    const path = `${statePath}.lock`;
     const self = await probes.self();
     // Unique per holder, from the system's generator, not the sandbox's seeded one: two processes started with the
     // same seed must not write the same lock.
@@ -258,8 +313,8 @@ export class StateLock {
     // Each turn ends in the lock, a refusal, or a change of the lock file seen (released, replaced, moved aside):
     // a bound on turns only guards against a file system that never settles.
     for (let turn = 0; turn < 100; turn++) {
-      const file = await createExclusive(fs, path, bytes);
-      if (file) return new StateLock(fs, path, file, bytes, probes, heartbeatMs);
+      const created = await createExclusive(fs, path, bytes);
+      if (created) return new StateLock(fs, path, created.file, bytes, created.own, probes, heartbeatMs);
       const seen = await look(fs, path);
       if (!seen) continue;
       const verdict = await judgeHolder(seen.holder, self, probes);
@@ -276,6 +331,33 @@ export class StateLock {
     throw refuse(null);
   }
 
+  /**
+   * Calls `listener` once, when the lock is found not to be this process's (at once if it was already): by a
+   * heartbeat or by `confirm`, before the `confirm` that found it throws.
+   */
+  onLost(listener: (error: StateTakenOverError) => void): void {
+    if (this.lost) listener(this.lost);
+    else this.lostListeners.push(listener);
+  }
+
+  /**
+   * Resolves while the lock path still holds this process's lock (the same file: one `stat` of the path); throws a
+   * `StateTakenOverError` once it does not, and from then on at once. Another error of the `stat` (EIO, EACCES) is
+   * thrown as it came: whether the lock is still ours cannot be told then, and the caller refuses its write.
+   */
+  async confirm(): Promise<void> {
+    if (this.lost) throw this.lost;
+    let now: FileStat | null;
+    try {
+      now = await this.fs.stat(this.path);
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+      now = null;
+    }
+    if (now !== null && now.dev === this.own.dev && now.ino === this.own.ino) return;
+    throw await this.lose();
+  }
+
   /** Stops the heartbeat and removes the lock, if it is still this holder's. */
   async release(): Promise<void> {
     if (this.released) return;
@@ -283,15 +365,73 @@ export class StateLock {
     clearInterval(this.timer);
     await this.touching;
     await this.file.close().catch(() => undefined);
+    if (this.lost) return;
     // Removed only while it still holds our bytes: a lock another process took over after judging us stale is
     // theirs now.
     const now = await this.fs.readFile(this.path).catch(() => null);
     if (now?.equals(this.bytes)) await this.fs.remove(this.path);
   }
+
+  /**
+   * A heartbeat: the lock path is checked whole (the same file, and our bytes in it), then our lock touched through
+   * its open file. One that finds the lock is no longer ours loses it; one that cannot read the path (EIO) cannot
+   * tell, touches, and the next heartbeat asks again.
+   */
+  private beat(probes: LockProbes): void {
+    if (this.beating || this.lost || this.released) return;
+    this.beating = true;
+    this.touching = (async () => {
+      let ours = true;
+      try {
+        const seen = await look(this.fs, this.path);
+        ours =
+          seen !== null &&
+          seen.dev === this.own.dev &&
+          seen.ino === this.own.ino &&
+          seen.bytes.equals(this.bytes);
+      } catch (error) {
+        if (error instanceof NotALockFile) ours = false;
+      }
+      if (!ours) {
+        await this.lose();
+        return;
+      }
+      const now = new Date(probes.now());
+      await this.file.utimes(now, now);
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        this.beating = false;
+      });
+  }
+
+  /** The lock is not ours: says what the path holds now, stops the heartbeat and tells the listeners, once. */
+  private lose(): Promise<StateTakenOverError> {
+    this.losing ??= (async () => {
+      let holder: StateTakenOverError['holder'];
+      try {
+        const seen = await look(this.fs, this.path);
+        holder = seen && { pid: seen.holder?.pid ?? null, host: seen.holder?.host ?? null };
+      } catch {
+        // Something that is no lock (a folder, a FIFO), or a path that cannot be read: there, saying nothing of whom.
+        holder = { pid: null, host: null };
+      }
+      const error = new StateTakenOverError(this.path, holder);
+      this.lost = error;
+      clearInterval(this.timer);
+      for (const listener of this.lostListeners.splice(0)) listener(error);
+      return error;
+    })();
+    return this.losing;
+  }
 }
 
-/** Creates the lock file holding `bytes`, or answers null when one exists. */
-async function createExclusive(fs: StoreFileSystem, path: string, bytes: Buffer): Promise<StoreFile | null> {
+/** Creates the lock file holding `bytes` (with its device and inode), or answers null when one exists. */
+async function createExclusive(
+  fs: StoreFileSystem,
+  path: string,
+  bytes: Buffer,
+): Promise<{ file: StoreFile; own: { dev: number; ino: number } } | null> {
   let file: StoreFile;
   try {
     file = await fs.open(path, 'wx');
@@ -302,7 +442,8 @@ async function createExclusive(fs: StoreFileSystem, path: string, bytes: Buffer)
   try {
     await writeFully(file, bytes);
     await file.datasync();
-    return file;
+    const { dev, ino } = await file.stat();
+    return { file, own: { dev, ino } };
   } catch (error) {
     // Ours, just made: nobody else can have taken it over yet (it is younger than the staleness window).
     await file.close().catch(() => undefined);

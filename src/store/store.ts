@@ -4,6 +4,7 @@ import { Durability, type StateInMemory } from './durability.js';
 import { nodeFileSystem, type StoreFileSystem } from './file-system.js';
 import type { Snapshot } from './snapshot-file.js';
 import type { StateLockOptions } from './state-lock.js';
+import type { StateTakenOverError } from './write-error.js';
 import { type WriteHealth, WriteHealthMonitor } from './write-health.js';
 
 export type { StoreChange, StoreListener, Tx } from './collections.js';
@@ -34,6 +35,12 @@ export interface StoreOptions {
   isState?: (id: string) => boolean;
   /** The state lock's probes and timing (tests choose pids, hosts and time); defaults fit real use. */
   lock?: StateLockOptions;
+  /**
+   * Told once the state file is found to be no longer this process's (its lock removed, or taken over by another
+   * process after this one was paused past the staleness window): from then on every write is refused with a
+   * `StateTakenOverError` (503) and nothing more is written; reads go on. See also `whenTakenOver`.
+   */
+  onTakenOver?: (error: StateTakenOverError) => void;
 }
 
 /**
@@ -52,9 +59,16 @@ export class Store extends MemoryCollections {
   /** The files; null in memory, and once closed. */
   private durability: Durability | null = null;
   private readonly health: WriteHealthMonitor;
+  /** Set once the state file is no longer this process's: every write is refused with it from then on. */
+  private lost: StateTakenOverError | null = null;
+  private readonly takenOver: Promise<StateTakenOverError>;
+  private tellTakenOver: (error: StateTakenOverError) => void = () => {};
 
   private constructor(options: StoreOptions) {
     super(options.isState);
+    this.takenOver = new Promise((resolve) => {
+      this.tellTakenOver = resolve;
+    });
     this.health = new WriteHealthMonitor({
       probe: () => this.durability?.probe(),
       probeIntervalMs: options.probeIntervalMs,
@@ -95,6 +109,11 @@ export class Store extends MemoryCollections {
         onCompactionError: options.onCompactionError,
         fs: options.fs ?? nodeFileSystem,
         lock: options.lock,
+        onTakenOver: (error) => {
+          store.lost = error;
+          store.tellTakenOver(error);
+          options.onTakenOver?.(error);
+        },
       },
       state,
       store.health,
@@ -108,6 +127,8 @@ export class Store extends MemoryCollections {
    * they are undone and it rejects with a `StoreWriteError`.
    */
   mutate<T>(fn: (tx: Tx) => T): Promise<T> {
+    // Refused before it runs: nothing of it is applied, as nothing of it could be written.
+    if (this.lost) return Promise.reject(this.lost);
     const log = new ChangeLog();
     const result = this.transact(fn, log);
     if (log.ops.length === 0) return Promise.resolve(result);
@@ -129,6 +150,7 @@ export class Store extends MemoryCollections {
    * (with every change made on top of the new one meanwhile undone) and it rejects with a `StoreWriteError`.
    */
   async replaceState(doc: StateDocument): Promise<void> {
+    if (this.lost) throw this.lost;
     const undo = this.replace(doc);
     this.seq++;
     const durability = this.durability;
@@ -149,6 +171,14 @@ export class Store extends MemoryCollections {
   /** Resolves once writes work (at once when they do). */
   whenWritable(): Promise<void> {
     return this.health.whenWritable();
+  }
+
+  /**
+   * Resolves once the state file is found to be no longer this process's (see `onTakenOver`); never while it is.
+   * The CLI stops the process then.
+   */
+  whenTakenOver(): Promise<StateTakenOverError> {
+    return this.takenOver;
   }
 
   /** Resolves once every acknowledged change is on disk and no compaction runs. */

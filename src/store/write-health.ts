@@ -24,6 +24,8 @@ export class WriteHealthMonitor {
   private health: WriteHealth = { writable: true };
   private probeTimer: NodeJS.Timeout | null = null;
   private writableWaiters: (() => void)[] = [];
+  /** Unwritable for good (`markLost`): no write or probe makes it writable again. */
+  private lost = false;
 
   constructor(private readonly options: WriteHealthOptions) {}
 
@@ -40,7 +42,7 @@ export class WriteHealthMonitor {
 
   /** A write failed with `error`: unwritable from now, told once, probing until a write works. */
   markUnwritable(error: StoreWriteError): void {
-    if (!this.health.writable) return;
+    if (!this.health.writable || this.lost) return;
     this.health = { writable: false, code: error.code, message: error.message, since: Date.now() };
     this.options.onWriteHealth?.(this.health);
     this.probeTimer = setInterval(() => this.options.probe(), this.options.probeIntervalMs ?? 1000);
@@ -48,9 +50,21 @@ export class WriteHealthMonitor {
     this.probeTimer.unref();
   }
 
+  /**
+   * The state file is no longer this process's (a `StateTakenOverError`): unwritable for good, without a probe, and
+   * without a word to `onWriteHealth`, as this is no disk trouble (the store tells it its own way). The waiters of
+   * `whenWritable` wait for ever: the work they hold must not be written by this process.
+   */
+  markLost(error: StoreWriteError): void {
+    if (this.lost) return;
+    this.lost = true;
+    this.stopProbing();
+    this.health = { writable: false, code: error.code, message: error.message, since: Date.now() };
+  }
+
   /** A write went through: writable again, told once, and the waiters go. */
   markWritable(): void {
-    if (this.health.writable) return;
+    if (this.health.writable || this.lost) return;
     this.health = { writable: true };
     this.stopProbing();
     this.options.onWriteHealth?.(this.health);

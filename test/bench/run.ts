@@ -21,9 +21,10 @@
 // BENCH_SOAK_IDLE_SECONDS (20: how long the soaked process idles before its end is read),
 // BENCH_SOAK_MEMORY_LIMIT_MB (run the soak under a hard memory bound, as in a container of that size; see benchSoak),
 // BENCH_FANOUT_CLIENTS (300), BENCH_ONLY (comma-separated parts to run: cold, reads, writes, transfers, bulk, soak,
-// fanout, webhooks, worlds, typical; default all), BENCH_TYPICAL_TESTS (200), BENCH_BEFORE (a build of an earlier commit, its dist/main.js: the parts reads and
-// cold measure it in alternation with BENCH_MAIN in the same rounds, and add the rows "reads vs before" and "cold
-// start vs before", ours / before, whose target is to stay within 5 %). Every number must be positive.
+// fanout, webhooks, worlds, typical; default all), BENCH_TYPICAL_TESTS (200), BENCH_BEFORE (a build of an earlier
+// commit, its dist/main.js: the parts reads, writes, transfers and cold measure it in alternation with BENCH_MAIN in
+// the same rounds, and add the rows "reads vs before", "writes vs before", "transfers vs before" (on the small state)
+// and "cold start vs before", ours / before, whose target is to stay within 5 %). Every number must be positive.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';

@@ -24,7 +24,8 @@ export const root = fileURLToPath(new URL('../../', import.meta.url));
 /** The CLI measured. */
 export const mainJs = process.env.BENCH_MAIN || join(root, 'dist', 'main.js');
 /**
- * A build of an earlier commit that the reads and the cold start also measure, in alternation with `mainJs`; null
+ * A build of an earlier commit that the reads, the writes, the transfers and the cold start also measure, in
+ * alternation with `mainJs`; null
  * unless BENCH_BEFORE names one. Checked here, so that a wrong path fails before the first part rather than after.
  */
 export const beforeJs = process.env.BENCH_BEFORE || null;

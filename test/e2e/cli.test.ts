@@ -83,7 +83,8 @@ describe.concurrent('the CLI', () => {
       headers: { authorization: token, SECRET_KEY: A.secretKey, businessId: A.a1.id },
     });
     expect(list.status).toBe(200);
-  });
+    // Two real starts: on a shared machine under load each can take several seconds.
+  }, 60_000);
 
   it('holds every acknowledged mutation after kill -9 in the middle of a burst', async (context) => {
     const { dir, start } = await opened(context);
@@ -115,7 +116,8 @@ describe.concurrent('the CLI', () => {
     const state = stateOf(await http(second, 'GET', '/__sandbox/state'));
     const names = new Set(state.collections.businesses.map((b) => b.businessName));
     for (const name of seen) expect(names.has(name)).toBe(true);
-  });
+    // Two real starts: on a shared machine under load each can take several seconds.
+  }, 60_000);
 
   it.for(['SIGTERM', 'SIGINT'] as const)('exits 0 on %s', async (signal, context) => {
     const { dir, start } = await opened(context);

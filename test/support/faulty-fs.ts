@@ -1,6 +1,11 @@
-import { nodeFileSystem, type StoreFile, type StoreFileSystem } from '../../src/store/file-system.js';
+import {
+  type FileStat,
+  nodeFileSystem,
+  type StoreFile,
+  type StoreFileSystem,
+} from '../../src/store/file-system.js';
 
-type Operation = 'write' | 'datasync' | 'truncate' | 'rename' | 'open' | 'link';
+type Operation = 'write' | 'datasync' | 'truncate' | 'rename' | 'open' | 'link' | 'stat';
 
 /** A failure to inject: the next `times` calls of `op` on a path ending with `path` fail with `code`. */
 export interface Fault {
@@ -20,7 +25,7 @@ function errnoError(code: string, op: string, path: string): NodeJS.ErrnoExcepti
 
 /**
  * The real file system with a layer in between that fails like a disk does: injected errors on write, fsync,
- * truncate, rename or open, and a byte budget (`spaceLeft`) past which a write is cut short (the bytes that fit
+ * truncate, rename, open or stat, and a byte budget (`spaceLeft`) past which a write is cut short (the bytes that fit
  * really reach the file, as on a full disk) and the next one fails with ENOSPC. `spaceLeft = null` is a disk
  * with room again.
  */
@@ -30,16 +35,45 @@ export class FaultyFileSystem implements StoreFileSystem {
   /** Every call, in order, as `op path`: for tests that check what was touched. */
   readonly calls: string[] = [];
   private faults: (Fault & { left: number; skip: number })[] = [];
+  private holds: { op: Operation; path: string; reached: () => void; released: Promise<void> }[] = [];
 
   /** Adds a fault; it fires on the matching calls that follow. */
   inject(fault: Fault): void {
     this.faults.push({ ...fault, left: fault.times ?? 1, skip: fault.after ?? 0 });
   }
 
+  /**
+   * Holds the next call of `op` on a path ending with `path` before it reaches the disk: `reached` resolves when
+   * it comes, and it goes on once `release` is called. A test does something at that very moment (takes the state
+   * lock away while a write is on its way).
+   */
+  hold(op: Operation, path: string): { reached: Promise<void>; release: () => void } {
+    let reached = () => {};
+    let release = () => {};
+    const isReached = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.holds.push({ op, path, reached, released });
+    return { reached: isReached, release };
+  }
+
   /** Drops every fault and the space limit: the disk works again. */
   heal(): void {
     this.faults = [];
     this.spaceLeft = null;
+  }
+
+  /** Waits while a `hold` holds this call. */
+  private async held(op: Operation, path: string): Promise<void> {
+    const i = this.holds.findIndex((h) => h.op === op && path.endsWith(h.path));
+    const hold = this.holds[i];
+    if (!hold) return;
+    this.holds.splice(i, 1);
+    hold.reached();
+    await hold.released;
   }
 
   private check(op: Operation, path: string): void {
@@ -59,6 +93,7 @@ export class FaultyFileSystem implements StoreFileSystem {
     const file = await nodeFileSystem.open(path, flags);
     return {
       write: async (data, offset, length) => {
+        await this.held('write', path);
         this.check('write', path);
         if (this.spaceLeft === null) return file.write(data, offset, length);
         if (this.spaceLeft === 0) throw errnoError('ENOSPC', 'write', path);
@@ -69,6 +104,7 @@ export class FaultyFileSystem implements StoreFileSystem {
       },
       read: (buffer, offset, length, position) => file.read(buffer, offset, length, position),
       datasync: async () => {
+        await this.held('datasync', path);
         this.check('datasync', path);
         await file.datasync();
       },
@@ -80,6 +116,12 @@ export class FaultyFileSystem implements StoreFileSystem {
       utimes: (atime, mtime) => file.utimes(atime, mtime),
       close: () => file.close(),
     };
+  }
+
+  async stat(path: string): Promise<FileStat> {
+    await this.held('stat', path);
+    this.check('stat', path);
+    return nodeFileSystem.stat(path);
   }
 
   readFile(path: string): Promise<Buffer> {
@@ -96,6 +138,7 @@ export class FaultyFileSystem implements StoreFileSystem {
   }
 
   async rename(from: string, to: string): Promise<void> {
+    await this.held('rename', to);
     this.check('rename', to);
     await nodeFileSystem.rename(from, to);
   }

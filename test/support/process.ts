@@ -50,10 +50,17 @@ export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.Pro
   return runNode([MAIN, ...args], options);
 }
 
-/** Starts the CLI on a free port and resolves once its banner says it listens. */
-export function startProcess(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+/**
+ * Starts the CLI on a free port and resolves once its banner says it listens. `prefix` is a command that runs it
+ * (`['unshare', '-p', '-f', '--mount-proc']`: in a PID namespace of its own); `child` is then that command's process.
+ */
+export function startProcess(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; prefix?: string[] } = {},
+) {
+  const [command = process.execPath, ...prefixArgs] = [...(options.prefix ?? []), process.execPath];
   return new Promise<SandboxProcess>((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, '--port', '0', ...args], {
+    const child = spawn(command, [...prefixArgs, MAIN, '--port', '0', ...args], {
       cwd: options.cwd,
       env: { ...process.env, ...options.env },
     });

@@ -130,7 +130,7 @@ describe('Durability: start and close', () => {
 });
 
 describe('Durability: commits', () => {
-  it('acknowledges a commit only once its line is written and fsynced, in the journal format', async () => {
+  it('acknowledges a commit only once its line is written and fsynced and the lock found still its own, in the journal format', async () => {
     const { durability, state } = await open();
     const from = disk.calls.length;
     let seenAtAck: string[] = [];
@@ -140,11 +140,39 @@ describe('Durability: commits', () => {
     // Nothing is acknowledged in the same turn, whatever the disk.
     expect(seenAtAck).toEqual([]);
     await acked;
-    expect(seenAtAck).toEqual([`write ${wal}`, `datasync ${wal}`]);
+    // The lock: one stat of its path before the write and one after (see the fencing tests).
+    const lock = `stat ${file}.lock`;
+    expect(seenAtAck).toEqual([lock, `write ${wal}`, `datasync ${wal}`, lock]);
     expect(await readFile(wal, 'utf8')).toBe(
       `{"q":1,"o":[${JSON.stringify(['customers', 'c1', customer('c1')])}]}\n`,
     );
     expect(durability.journalFlushes).toBe(1);
+    await durability.close();
+  });
+
+  it('asks the lock once a write when writes follow each other back to back: the check after one stands for the next', async () => {
+    const { durability, state } = await open();
+    const inFlight = disk.hold('datasync', '.wal');
+    const from = disk.calls.length;
+    const first = state.put(durability, 'c0');
+    await inFlight.reached;
+    const next = ['c1', 'c2'].map((id) => state.put(durability, id));
+    inFlight.release();
+    await Promise.all([first, ...next]);
+    const lock = `stat ${file}.lock`;
+    expect(disk.calls.slice(from)).toEqual([
+      lock,
+      `write ${wal}`,
+      `datasync ${wal}`,
+      lock,
+      `write ${wal}`,
+      `datasync ${wal}`,
+      lock,
+    ]);
+    // After a pause, the next write asks before it writes again.
+    const later = disk.calls.length;
+    await state.put(durability, 'c3');
+    expect(disk.calls.slice(later)).toEqual([lock, `write ${wal}`, `datasync ${wal}`, lock]);
     await durability.close();
   });
 

@@ -1,12 +1,15 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { nodeFileSystem, type StoreFile, type StoreFileSystem } from '../../src/store/file-system.js';
 import { type LockHolder, type LockProbes, StateLock, systemProbes } from '../../src/store/state-lock.js';
-import { StateFileInUseError } from '../../src/store/write-error.js';
+import { StateFileInUseError, StateLockPathError, StateTakenOverError } from '../../src/store/write-error.js';
+import { closedAfterEachTest } from '../support/cleanups.js';
+import { FaultyFileSystem } from '../support/faulty-fs.js';
 
 const HEARTBEAT_MS = 2000;
 const STALE_AFTER_MS = 10_000;
@@ -342,4 +345,196 @@ describe('the probes of this machine', () => {
     await once(child, 'exit');
     expect(await systemProbes.process(child.pid ?? 0)).toEqual({ running: false, startTime: null });
   });
+});
+
+/** Resolves with the error the lock is lost with, once its `onLost` listeners are told. */
+function lostOf(lock: StateLock): Promise<StateTakenOverError> {
+  return new Promise((resolve) => lock.onLost(resolve));
+}
+
+/** A second process's lock, as another starter would leave it after taking ours over: a new file at the path. */
+async function takeOver(holder: Partial<LockHolder>): Promise<void> {
+  await rm(lockFile);
+  await writeFile(lockFile, `${JSON.stringify({ ...holder, token: 'theirs' })}\n`, { flag: 'wx' });
+}
+
+describe('the holder fences itself', () => {
+  it('confirms its lock with one stat of the path, as long as the path holds that very file', async () => {
+    const disk = new FaultyFileSystem();
+    const lock = await acquire(new Machine(), disk);
+    const from = disk.calls.length;
+    await lock.confirm();
+    await lock.confirm();
+    expect(disk.calls.slice(from)).toEqual([`stat ${lockFile}`, `stat ${lockFile}`]);
+  });
+
+  it.for<[string, () => Promise<void>, StateTakenOverError['holder']]>([
+    ['removed by hand (a clean-up script)', () => rm(lockFile), null],
+    [
+      'taken over by a process of another PID namespace',
+      () => takeOver({ ...OTHER, pidNs: 'pid:[2]' }),
+      { pid: OTHER.pid, host: OTHER.host },
+    ],
+    [
+      'taken over by another host',
+      () => takeOver({ ...OTHER, host: 'there' }),
+      { pid: OTHER.pid, host: 'there' },
+    ],
+    [
+      'replaced by a file that names nobody',
+      async () => {
+        await rm(lockFile);
+        await writeFile(lockFile, 'not a lock\n');
+      },
+      { pid: null, host: null },
+    ],
+  ])(
+    'once its lock is %s: confirm throws StateTakenOverError saying who is there, tells onLost once, and from then on refuses at once',
+    async ([, replace, holder]) => {
+      const disk = new FaultyFileSystem();
+      const lock = await acquire(new Machine(), disk);
+      const told: StateTakenOverError[] = [];
+      lock.onLost((error) => told.push(error));
+      await replace();
+      const theirs = await readFile(lockFile).catch(() => null);
+
+      const error = await lock.confirm().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StateTakenOverError);
+      expect(error).toMatchObject({
+        status: 503,
+        code: 'ETAKENOVER',
+        message: 'The state file was taken over by another process',
+        lockFile,
+        holder,
+      });
+      expect(told).toEqual([error]);
+      // Later checks ask nothing of the disk; a listener that comes late is told at once.
+      const from = disk.calls.length;
+      await expect(lock.confirm()).rejects.toBe(error);
+      expect(disk.calls.slice(from)).toEqual([]);
+      expect(await lostOf(lock)).toBe(error);
+      expect(told).toHaveLength(1);
+      // What is at the path now is not ours to remove.
+      await lock.release();
+      expect(await readFile(lockFile).catch(() => null)).toEqual(theirs);
+    },
+  );
+
+  it('a stat of the path that fails (EIO) is thrown as it came: whether the lock is ours cannot be told, and it is not lost for that', async () => {
+    const disk = new FaultyFileSystem();
+    const lock = await acquire(new Machine(), disk);
+    let lost = false;
+    lock.onLost(() => {
+      lost = true;
+    });
+    disk.inject({ op: 'stat', code: 'EIO', path: '.lock' });
+    await expect(lock.confirm()).rejects.toMatchObject({ code: 'EIO' });
+    await expect(lock.confirm()).resolves.toBeUndefined();
+    expect(lost).toBe(false);
+  });
+
+  it.for<[string, () => Promise<void>]>([
+    ['removed', () => rm(lockFile)],
+    ['taken over by another process', () => takeOver({ ...OTHER, pidNs: 'pid:[2]' })],
+    [
+      // The same file (inode) with another token: only the heartbeat, which reads the bytes, can tell.
+      'rewritten in place with another holder’s token',
+      () => writeFile(lockFile, `${JSON.stringify({ ...OTHER, token: 'theirs' })}\n`),
+    ],
+    [
+      'replaced by a FIFO',
+      async () => {
+        await rm(lockFile);
+        execFileSync('mkfifo', [lockFile]);
+      },
+    ],
+  ])(
+    'a heartbeat finds its lock %s with no write going on: tells onLost, touches it no more and stops beating',
+    async ([, replace]) => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+      const machine = new Machine();
+      const touches: number[] = [];
+      const lock = await acquire(
+        machine,
+        watchedTouches((mtime) => touches.push(mtime.getTime())),
+      );
+      const lost = lostOf(lock);
+      await replace();
+
+      machine.clock += HEARTBEAT_MS;
+      vi.advanceTimersByTime(HEARTBEAT_MS);
+      expect(await lost).toMatchObject({ code: 'ETAKENOVER', lockFile });
+      expect(touches).toEqual([]);
+      expect(vi.getTimerCount()).toBe(0);
+      await expect(lock.confirm()).rejects.toBeInstanceOf(StateTakenOverError);
+    },
+  );
+});
+
+describe('a lock path that holds no regular file', () => {
+  const { later } = closedAfterEachTest();
+  /** Makes something other than a file at the lock path; answers why it cannot, where this machine does not let it. */
+  const makers: [string, string, () => Promise<string | null>][] = [
+    [
+      'a FIFO',
+      'a FIFO (named pipe)',
+      async () => {
+        execFileSync('mkfifo', [lockFile]);
+        return null;
+      },
+    ],
+    [
+      'a folder',
+      'a folder',
+      async () => {
+        await mkdir(lockFile);
+        return null;
+      },
+    ],
+    [
+      'a character device',
+      'a character device',
+      async () => {
+        try {
+          // The numbers of /dev/null: harmless to open and to read.
+          execFileSync('mknod', [lockFile, 'c', '1', '3'], { stdio: 'pipe' });
+          return null;
+        } catch (error) {
+          return `making a device needs root (${String((error as Error).message).split('\n')[0]})`;
+        }
+      },
+    ],
+    [
+      'a socket',
+      'a socket',
+      async () => {
+        const server = createServer();
+        await new Promise<void>((resolve) => server.listen(lockFile, resolve));
+        // Closed after the test: closing it removes the socket file.
+        later(() => new Promise((resolve) => server.close(resolve)));
+        return null;
+      },
+    ],
+  ];
+
+  it.for(makers)(
+    'refuses the start at once with StateLockPathError naming what is there, and leaves it as it was: %s',
+    async ([, found, make], ctx) => {
+      const cannot = await make();
+      if (cannot) return ctx.skip(`skipped: ${cannot}`);
+      const before = await lstat(lockFile);
+      const machine = new Machine();
+
+      const error = await acquire(machine).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StateLockPathError);
+      expect(error).toMatchObject({ file: 'db.json', lockFile, found, status: 409 });
+      expect((error as Error).message).toBe(
+        `db.json cannot be locked: its lock path ${lockFile} is ${found}, not a lock file`,
+      );
+      expect(machine.waited).toBe(0);
+      const after = await lstat(lockFile);
+      expect({ ino: after.ino, mode: after.mode }).toEqual({ ino: before.ino, mode: before.mode });
+      expect(await readdir(dir)).toEqual(['db.json.lock']);
+    },
+  );
 });

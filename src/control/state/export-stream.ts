@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { StateDocument } from '../../domain/records.js';
 
 /** Characters of JSON gathered before they go out as one chunk: a few hundred records at a time. */
@@ -10,13 +11,21 @@ const CHUNK_CHARS = 256 * 1024;
  * memory for each export in flight (five at once took the process past 1 GB). Records are frozen once stored and
  * `doc` holds this moment's arrays of them, so the document sent is the state at the moment it was asked for,
  * whatever changes meanwhile.
+ *
+ * Each chunk after the first waits for a turn of the event loop before it is made. A reader that asks for the next
+ * chunk as soon as it has one (a socket that takes every write at once, a client on loopback that reads as fast as
+ * the sandbox writes) would otherwise have every pull run in one go, each on the promise of the one before: the
+ * whole export, 1.7 s for 104 MB, with no connection accepted and no request read meanwhile.
  */
 export function stateStream(doc: StateDocument): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const pieces = documentPieces(doc);
+  let first = true;
   return new ReadableStream<Uint8Array>({
     // Each pull makes one chunk, when the client is ready for it: other requests are served between pulls.
-    pull(controller) {
+    async pull(controller) {
+      if (!first) await nextTurn();
+      first = false;
       let text = '';
       for (let next = pieces.next(); ; next = pieces.next()) {
         if (next.done) {

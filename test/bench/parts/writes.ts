@@ -2,10 +2,10 @@
 // the state.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Pair, paired } from '../load.js';
-import { ours, type Server, startServer, stopServer } from '../processes.js';
+import { against, alternated, type Pair } from '../load.js';
+import { cli, ours, type Server, startServer, stopServer } from '../processes.js';
 import { A, isRecord, requestJson, schemeA, signIn, transferWrite } from '../sandbox-client.js';
-import { log } from '../settings.js';
+import { beforeJs, log } from '../settings.js';
 import { int, mb, ms, type Row, ratio, verdict } from '../table.js';
 import type { LoadTarget } from '../wrk.js';
 
@@ -95,20 +95,27 @@ export interface Writes {
   pair: Pair;
   /** Snapshot plus journal after the runs and a clean stop: large, small. */
   bytes: [number, number];
+  /** The same write on the small state, ours against the BENCH_BEFORE build in the same rounds; absent without one. */
+  before?: Pair;
 }
 
-/** The same write against a large and a small state, in alternation: its cost must not grow with the state. */
+/**
+ * The same write against a large and a small state, in alternation: its cost must not grow with the state. With
+ * BENCH_BEFORE, that build joins the same rounds on a small state of its own, so that what a change costs a write
+ * (the state lock's checks, issue 36) is measured against the same neighbours.
+ */
 async function benchWrites(
   dir: string,
   name: string,
   grow: [large: (doc: StateDoc) => StateDoc, small: (doc: StateDoc) => StateDoc],
   target: (server: Server, headers: Record<string, string>) => LoadTarget,
 ): Promise<Writes> {
-  log(`${name}: large vs small state`);
+  log(`${name}: large vs small state${beforeJs ? `, and the small one on ${beforeJs}` : ''}`);
   const files = [join(dir, `${name}-large.json`), join(dir, `${name}-small.json`)] as const;
   const large = await startServer('sandbox (large)', ours(files[0]));
   const small = await startServer('sandbox (small)', ours(files[1]));
-  let pair: Pair;
+  let before: Server | null = null;
+  let pairs: Pair[];
   try {
     await importState(large, grow[0]);
     await importState(small, grow[1]);
@@ -116,13 +123,28 @@ async function benchWrites(
       ...schemeA(await signIn(server)),
       'content-type': 'application/json',
     });
-    pair = await paired(target(large, await headers(large)), target(small, await headers(small)));
+    const targets = [target(large, await headers(large)), target(small, await headers(small))];
+    const pids = [large.child.pid, small.child.pid];
+    if (beforeJs) {
+      before = await startServer('sandbox (before, small)', cli(beforeJs, join(dir, `${name}-before.json`)));
+      await importState(before, grow[1]);
+      targets.push(target(before, await headers(before)));
+      pids.push(before.child.pid);
+    }
+    pairs = await alternated(targets, pids);
   } finally {
     await stopServer(large);
     await stopServer(small);
+    if (before) await stopServer(before);
   }
+  const [pair, onSmall, onBefore] = pairs;
+  if (!pair || !onSmall || (beforeJs && !onBefore)) throw new Error(`${name}: not measured`);
   const bytes = async (file: string) => (await fileBytes(file)) + (await fileBytes(`${file}.wal`));
-  return { pair, bytes: [await bytes(files[0]), await bytes(files[1])] };
+  return {
+    pair,
+    bytes: [await bytes(files[0]), await bytes(files[1])],
+    ...(onBefore ? { before: against(onSmall, onBefore) } : {}),
+  };
 }
 
 const webhookWrite = (server: Server, headers: Record<string, string>): LoadTarget => ({
@@ -150,6 +172,37 @@ export const benchTransfers = (dir: string): Promise<Writes> =>
     transferWrite,
   );
 
+/** Ours against the BENCH_BEFORE build, on the small state: requests/s, p99 and the CPU of a request. */
+function beforeRows(name: string, before: Pair): Row[] {
+  const us = (cpuUs: number | undefined) => `${(cpuUs ?? Number.NaN).toFixed(0)} µs`;
+  return [
+    [
+      `${name} vs before: req/s (${int.format(SMALL_STATE)} records; baseline: the BENCH_BEFORE build, same rounds)`,
+      int.format(before.a.rps),
+      int.format(before.b.rps),
+      before.ratio.toFixed(3),
+      '≥ 0.95',
+      verdict(before.ratio >= 0.95),
+    ],
+    [
+      `${name} vs before: p99 latency`,
+      ms(before.a.p99),
+      ms(before.b.p99),
+      ratio(before.a.p99, before.b.p99),
+      '',
+      '',
+    ],
+    [
+      `${name} vs before: CPU per request (ratio: before / ours)`,
+      us(before.a.cpuUs),
+      us(before.b.cpuUs),
+      ((before.b.cpuUs ?? Number.NaN) / (before.a.cpuUs ?? Number.NaN)).toFixed(2),
+      '',
+      '',
+    ],
+  ];
+}
+
 export function writesRows(writes: Writes): Row[] {
   return [
     [
@@ -176,6 +229,7 @@ export function writesRows(writes: Writes): Row[] {
       '',
       '',
     ],
+    ...(writes.before ? beforeRows('writes', writes.before) : []),
   ];
 }
 
@@ -197,5 +251,6 @@ export function transfersRows(transfers: Writes): Row[] {
       '',
       '',
     ],
+    ...(transfers.before ? beforeRows('transfers', transfers.before) : []),
   ];
 }
