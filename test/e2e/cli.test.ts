@@ -180,6 +180,20 @@ describe.concurrent('the CLI', () => {
     expect(res.stderr).toMatch(/rules\.0\.effect\.fail\.errorCode/);
   });
 
+  it('a scenario file with a template that names nothing exits 2 with one line naming the field', async (context) => {
+    const { dir } = await opened(context);
+    const file = join(dir, 'bad-template.json');
+    const answer = { status: 200, body: { data: { ref: '{{request.bodyy.ref}}' } } };
+    await writeFile(
+      file,
+      JSON.stringify({ name: 'bad', description: 'x', rules: [{ on: 'http', effect: { http: answer } }] }),
+    );
+    const res = await runCli(['--scenario', file], { cwd: dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    expect(res.stderr).toContain('rules.0.effect.http.body.data.ref: {{request.bodyy.ref}} names nothing');
+  });
+
   it('starts with a ready scenario chosen by name', async (context) => {
     const { start } = await opened(context);
     const p = await start(['--in-memory', '--scenario', 'happy-path']);
