@@ -24,6 +24,7 @@ import { requestError } from './log-events.js';
 import { createDocs } from './openapi/routes.js';
 import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write-error.js';
 import { shownUpstream, upstreamProxy } from './upstream/proxy.js';
+import type { UpstreamExchange } from './upstream/recording.js';
 import type { Worlds } from './worlds/registry.js';
 import type { World } from './worlds/world.js';
 
@@ -49,9 +50,14 @@ const isJournalRoute = (path: string) =>
  * The whole HTTP surface: `/api/v1` (the emulated bank) and `/__sandbox` (control), of the root sandbox and, under
  * `/sandboxes/{id}`, of every isolated one. The doors are mounted once; each request is answered in its world (the
  * root's, or the isolated sandbox its path names), which its handlers, its guards and its journal are all of. No
- * port is opened here.
+ * port is opened here. `record` (`--record`) hears each answer of the upstream.
  */
-export function createApp(root: World, worlds: Worlds, check?: AnswerCheck) {
+export function createApp(
+  root: World,
+  worlds: Worlds,
+  check?: AnswerCheck,
+  record?: (exchange: UpstreamExchange) => void,
+) {
   const { config } = root.deps;
   // The path is read once, by the front (which journals it), and routed from there.
   const app = new Hono<AppEnv>({
@@ -112,6 +118,7 @@ export function createApp(root: World, worlds: Worlds, check?: AnswerCheck) {
       maxBody: config.upstreamMaxBody,
       report: root.control.drift,
       routes: apiContracts,
+      record,
     });
     const rootOnly: MiddlewareHandler<AppEnv> = (c, next) => (c.env.world === root ? proxy(c) : next());
     app.all(API, rootOnly);
