@@ -58,12 +58,14 @@ function headBytes(status: number, headers: OutgoingHttpHeaders): Buffer {
 
 /**
  * `truncated`: the status and headers, the body's length as it is, half the body, then the connection closed. The
- * bytes are written to the socket as they are, past Node's response, which would otherwise finish the answer. A
- * status that has no body loses half its head instead; an empty body is announced as one byte and not sent.
+ * bytes are written to the socket as they are, past Node's response, which would otherwise finish the answer. An
+ * answer that has no body (its status's, or a HEAD request's) loses half its head instead; an empty body is
+ * announced as one byte and not sent.
  */
 function truncate(socket: Socket, outgoing: ServerResponse, res: Response, body: Buffer): void {
   const headers = headersOf(outgoing, res);
-  const bodyless = BODYLESS_STATUSES.has(res.status);
+  // The answer to a HEAD request has no body either, whatever its headers say.
+  const bodyless = BODYLESS_STATUSES.has(res.status) || outgoing.req.method === 'HEAD';
   if (!bodyless) headers['content-length'] = String(Math.max(1, body.length));
   const head = headBytes(res.status, headers);
   const sent = bodyless

@@ -118,9 +118,9 @@ class Connection {
     });
   }
 
-  /** Sends a GET of `path`. */
-  get(path: string): void {
-    this.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  /** Sends a GET (or another method without a body) of `path`. */
+  get(path: string, method = 'GET'): void {
+    this.socket.write(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
   }
 
   /** Everything received once the connection closed, and how it closed. */
@@ -245,6 +245,24 @@ describe('each fault over a raw socket', () => {
     const length = Number(answer?.headers.get('content-length'));
     expect(answer?.body.length).toBe(Math.floor(length / 2));
   });
+
+  it(
+    'truncated on an answer that has no body (a HEAD request): half its head, then closed',
+    LIMIT,
+    async () => {
+      const { sandbox, port } = await serve();
+      await useRules(sandbox, [
+        breaking(DETAILS, { kind: 'truncated' }, { http: { status: 200, body: OK } }),
+      ]);
+      const connection = await Connection.open(port);
+      connection.get(DETAILS, 'HEAD');
+      const { bytes, error } = await connection.closed();
+      expect(error).toBeNull();
+      const text = bytes.toString('latin1');
+      expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(text).not.toContain('\r\n\r\n');
+    },
+  );
 
   it(
     'slowBody: the whole answer, a little at a time, on a connection that then takes the next request',
