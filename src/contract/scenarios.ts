@@ -179,7 +179,7 @@ export const customAnswer = z
           .regex(HEADER_NAME, 'must be an HTTP header name')
           .refine(
             (name) => !CUSTOM_HEADERS_REFUSED.has(name.toLowerCase()),
-            'is a header of the connection or of the framing, which the server writes itself (use fault to break them)',
+            'is a header the server writes itself (the connection’s, the framing’s, the request id): a broken connection is a fault',
           ),
         z.string().max(8192).regex(HEADER_VALUE, 'must be one line of visible characters'),
       )

@@ -108,9 +108,8 @@ export function withErrorRules(
 ): Response | Promise<Response> {
   const requested = requestedScenario(c);
   const chosen = requested !== undefined && deps.scenarios.library.get(requested) ? requested : undefined;
-  const asItIs = () => jsonAnswer(c, body, status);
-  if (requested !== undefined && chosen === undefined) return asItIs();
-  if (chosen === undefined && !deps.scenarios.has('error')) return asItIs();
+  if (requested !== undefined && chosen === undefined) return jsonAnswer(c, body, status);
+  if (chosen === undefined && !deps.scenarios.has('error')) return jsonAnswer(c, body, status);
   // Counted per method and route as registered, like the http rules, so ids in the path do not split the count;
   // a path no route takes counts as `(no route)`.
   const subject = `${c.req.method} ${routePath(c, -1) || NO_ROUTE}`;
@@ -135,7 +134,7 @@ export function withErrorRules(
       rule = fired.rule;
     },
   );
-  if (effect === null) return asItIs();
+  if (effect === null) return jsonAnswer(c, body, status);
   if (effect.fault) {
     c.env.facts.fault = effect.fault;
     if (sendsNoAnswer(effect.fault)) return faultStandIn(effect.fault);
