@@ -19,11 +19,12 @@ import { type Dispatch, front } from './http/front.js';
 import { requestHeader } from './http/headers.js';
 import { type AnswerCheck, mountRoutes } from './http/mount.js';
 import { formatRequest } from './http/request-log.js';
-import { errorStatus, NO_ROUTE, scenarioFirst } from './http/scenario.js';
+import { NO_ROUTE, scenarioFirst, withErrorRules } from './http/scenario.js';
 import { requestError } from './log-events.js';
 import { createDocs } from './openapi/routes.js';
 import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write-error.js';
 import { shownUpstream, upstreamProxy } from './upstream/proxy.js';
+import type { UpstreamExchange } from './upstream/recording.js';
 import type { Worlds } from './worlds/registry.js';
 import type { World } from './worlds/world.js';
 
@@ -49,9 +50,14 @@ const isJournalRoute = (path: string) =>
  * The whole HTTP surface: `/api/v1` (the emulated bank) and `/__sandbox` (control), of the root sandbox and, under
  * `/sandboxes/{id}`, of every isolated one. The doors are mounted once; each request is answered in its world (the
  * root's, or the isolated sandbox its path names), which its handlers, its guards and its journal are all of. No
- * port is opened here.
+ * port is opened here. `record` (`--record`) hears each answer of the upstream.
  */
-export function createApp(root: World, worlds: Worlds, check?: AnswerCheck) {
+export function createApp(
+  root: World,
+  worlds: Worlds,
+  check?: AnswerCheck,
+  record?: (exchange: UpstreamExchange) => void,
+) {
   const { config } = root.deps;
   // The path is read once, by the front (which journals it), and routed from there.
   const app = new Hono<AppEnv>({
@@ -60,21 +66,22 @@ export function createApp(root: World, worlds: Worlds, check?: AnswerCheck) {
   const upstream = config.upstream === undefined ? undefined : upstreamUrl(config.upstream);
 
   /**
-   * An error answer as it goes out: under `/api/v1`, with the status the scenario's `error` rules give it (a 422
-   * for a validation failure, a 200 that still says `status: false`); its body as it is.
+   * An error answer as it goes out: under `/api/v1`, as the scenario's `error` rules make it (a 422 for a
+   * validation failure, a 200 that still says `status: false`, a custom answer, a transport fault); elsewhere as it
+   * is.
    */
-  const refuse = (c: Context<AppEnv>, body: ReturnType<typeof errorBody>, status: number): Response =>
-    jsonAnswer(
-      c,
-      body,
-      isApiPath(c.req.path) ? errorStatus(c, c.env.world.deps, status, body.errors !== undefined) : status,
-    );
+  const refuse = (
+    c: Context<AppEnv>,
+    body: ReturnType<typeof errorBody>,
+    status: number,
+  ): Response | Promise<Response> =>
+    isApiPath(c.req.path) ? withErrorRules(c, c.env.world.deps, body, status) : jsonAnswer(c, body, status);
 
   /**
    * The one answer to every error, and so the one place the `error` rules meet them: the envelope, and a log line
    * for an unexpected one.
    */
-  const answerError = (error: Error, c: Context<AppEnv>): Response => {
+  const answerError = (error: Error, c: Context<AppEnv>): Response | Promise<Response> => {
     // The client closed the connection before its body was complete (whatever the error reading it became, a
     // parse failure included): not the server's failure, and nobody reads the answer. The request line says 499.
     const incoming = c.env.incoming;
@@ -111,6 +118,7 @@ export function createApp(root: World, worlds: Worlds, check?: AnswerCheck) {
       maxBody: config.upstreamMaxBody,
       report: root.control.drift,
       routes: apiContracts,
+      record,
     });
     const rootOnly: MiddlewareHandler<AppEnv> = (c, next) => (c.env.world === root ? proxy(c) : next());
     app.all(API, rootOnly);

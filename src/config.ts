@@ -180,6 +180,21 @@ export const settings = {
     'largest upstream answer in bytes, counted after decompression, at most 536870888; a larger one is cut off and the app gets 502 (default 16777216, 16 MiB)',
     int(1, MAX_UPSTREAM_BODY).default(16 * 1_048_576),
   ),
+  /**
+   * With `--upstream`: a `.json` file the upstream's answers are written to as they come, as a scenario of custom
+   * answers (method, path, status, body; secret-looking values masked) that `--scenario FILE` replays offline
+   * (default: off). Checked at start-up: a file that cannot be written stops it before any request is forwarded.
+   */
+  record: setting(
+    'record',
+    'SANDBOX_RECORD',
+    'with --upstream, write what the upstream answers to this .json file as a scenario of custom answers (secret-looking values masked), which --scenario FILE replays offline; rewritten after each answer, at most 200 rules (default: off)',
+    z
+      .string()
+      .min(1)
+      .refine((file) => file.endsWith('.json'), 'must be a .json file: --scenario FILE replays it')
+      .optional(),
+  ),
   tokenTtl: setting(
     'token-ttl',
     'SANDBOX_TOKEN_TTL',
@@ -336,6 +351,12 @@ export const configSchema = z
     },
   )
   .superRefine((config, ctx) => {
+    if (config.record !== undefined && config.upstream === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['record'],
+        message: 'needs --upstream: it records what the real bank answers',
+      });
     // Each retry waits on one timer: past what a timer holds it would fire at once, so the last (longest) wait
     // of the three settings together must fit. Named after the attempts, the usual way to get there.
     const { webhookAttempts: attempts, webhookRetryBase: base, webhookRetryFactor: factor } = config;

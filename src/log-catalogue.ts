@@ -159,6 +159,21 @@ export const LOG_EVENTS = {
       message: '',
     },
   },
+  'recording.skipped': {
+    levels: ['warn'],
+    when: 'with `--record`, an upstream answer that the recording leaves out: not JSON, over 65536 bytes, a method no rule matches, or the recording is full (200 rules; said once)',
+    fields: {
+      method: '',
+      path: 'masked as the drift report masks a text',
+      status: 'the upstream’s',
+      reason: '',
+    },
+  },
+  'recording.write_failed': {
+    levels: ['warn'],
+    when: 'with `--record`, the recording file could not be written (said once until a write works again; the next answer tries again)',
+    fields: { file: '', code: 'the file system’s error code', message: '' },
+  },
   'http.error': {
     levels: ['error'],
     when: 'a request answered 500: the sandbox’s own failure',

@@ -329,3 +329,25 @@ export function backgroundError(
     return { level: 'error', event: kind, fields: { itemId: id, error: stack }, text };
   return { level: 'error', event: kind, fields: { deliveryId: id, error: stack }, text };
 }
+
+/** With `--record`: an upstream answer the recording leaves out, and why. */
+export function recordingSkipped(
+  method: string,
+  path: string,
+  status: number,
+  reason: string,
+): CataloguedEvent<'recording.skipped'> {
+  return {
+    level: 'warn',
+    event: 'recording.skipped',
+    fields: { method, path, status, reason },
+    text: `${method} ${path} ${status} not recorded: ${reason}`,
+  };
+}
+
+/** With `--record`: the recording's file could not be written. */
+export function recordingFailed(file: string, error: unknown): CataloguedEvent<'recording.write_failed'> {
+  const code = (error as NodeJS.ErrnoException | null)?.code ?? null;
+  const message = `the recording ${file} could not be written (${(error as Error)?.message ?? error}); the next answer tries again`;
+  return { level: 'warn', event: 'recording.write_failed', fields: { file, code, message }, text: message };
+}

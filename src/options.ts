@@ -42,6 +42,13 @@ export interface ConfigInput {
    * app gets 502. Default 16777216 (16 MiB).
    */
   upstreamMaxBody?: number;
+  /**
+   * With `upstream`: a `.json` file the upstream's answers are written to as they come, as a scenario of custom
+   * answers (method, path, status, body; secret-looking values masked) that `scenario: FILE` replays offline. A
+   * file that cannot be written makes the start fail (a `ConfigError`) before any request is forwarded. Default:
+   * none.
+   */
+  record?: string;
   /** Access token lifetime, in seconds, 1 to 315360000 (10 years). Default 3600. */
   tokenTtl?: number;
   /** Largest JSON request body, in bytes (413 above). Default 1048576 (1 MiB). */

@@ -14,7 +14,7 @@ import {
   type Transport,
   withScenarioRules,
 } from './client/over-http.js';
-import { type Config, type ConfigInput, resolveConfig, upstreamUrl } from './config.js';
+import { type Config, ConfigError, type ConfigInput, resolveConfig, upstreamUrl } from './config.js';
 import { type NewClient, newClientBody } from './contract/control/clients.js';
 import type { IncomingPayment } from './contract/control/incoming-payments.js';
 import { DRAIN_TIMEOUT_MS } from './contract/control/sandbox.js';
@@ -40,12 +40,13 @@ import {
   writeHealth,
 } from './log-events.js';
 import { embeddedScenariosDir, ScenarioLibrary } from './scenarios/library.js';
-import type { StoreFileSystem } from './store/file-system.js';
+import { nodeFileSystem, type StoreFileSystem } from './store/file-system.js';
 import { type Fixtures, isFixtureState, loadFixtures } from './store/fixtures.js';
 import { Store } from './store/store.js';
 import { Uploads } from './store/uploads.js';
 import { DriftReport } from './upstream/drift.js';
 import { shownUpstream } from './upstream/proxy.js';
+import { Recording } from './upstream/recording.js';
 import { Worlds } from './worlds/registry.js';
 import { SeedStates } from './worlds/seed-states.js';
 import { buildWorld, type World, type WorldShared } from './worlds/world.js';
@@ -184,6 +185,8 @@ async function assemble(
   const { log: write = (line: string) => process.stderr.write(`${line}\n`), ...input } = options;
   const config = resolveConfig({ inMemory: input.data === undefined, port: 0, quiet: true, ...input });
   const { log, requests: requestLog } = createLog(config, write);
+  // Before anything holds a file or a port: a recording that cannot be written stops the start at once.
+  const recording = await openRecording(config, internals.storeFs ?? nodeFileSystem, log);
   const fixtures = await loadFixtures(config.fixtures);
   const library = await ScenarioLibrary.load(embeddedScenariosDir);
   const startup = await library.choose(config.scenario);
@@ -240,17 +243,33 @@ async function assemble(
   const resumedItems = bulk.resume();
   const resumedDeliveries = webhooks.resume();
   if (resumedItems > 0 || resumedDeliveries > 0) log(resumed(resumedItems, resumedDeliveries));
-  const app = createApp(root, worlds, internals.checkAnswers);
+  const app = createApp(root, worlds, internals.checkAnswers, recording && ((e) => recording.add(e)));
   const sandbox = sandboxOf(root, app, worlds, fixtures, config, {
     close: async () => {
       worlds.close();
       await root.close();
+      await recording?.flush();
     },
     listeningOn: (port) => {
       servedOn = port;
     },
   });
   return { sandbox, log, worlds };
+}
+
+/**
+ * `--record`'s recording, its file written once empty; undefined without the setting. A file that cannot be written
+ * is a setting that does not work: a `ConfigError` of one line, which the CLI turns into exit 2.
+ */
+async function openRecording(config: Config, fs: StoreFileSystem, log: Log): Promise<Recording | undefined> {
+  const upstream = config.upstream === undefined ? undefined : upstreamUrl(config.upstream);
+  if (config.record === undefined || upstream === undefined) return undefined;
+  try {
+    return await Recording.open({ file: config.record, upstream: shownUpstream(upstream), fs, log });
+  } catch (error) {
+    const why = String((error as Error)?.message ?? error).replace(/\s+/g, ' ');
+    throw new ConfigError(`--record ${config.record} cannot be written: ${why}`);
+  }
 }
 
 /**

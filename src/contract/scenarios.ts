@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { canonicalId } from '../domain/ids.js';
+import { HEADER_NAME, parseTemplate } from '../domain/template.js';
 
 /** A regular expression given as a string; refused at load time if it does not compile. */
 const pattern = z
@@ -84,6 +85,160 @@ export const ruleMatch = z
   })
   .strict();
 
+/** The most bytes a custom answer's body may have as written (its JSON text, or `bodyText`). */
+export const MAX_CUSTOM_BODY_BYTES = 65_536;
+/** The most characters a custom answer's body may have once its templates are rendered. */
+export const MAX_RENDERED_BODY = 1_048_576;
+/** How deep a custom answer's body may nest (objects and arrays). */
+const MAX_BODY_NESTING = 64;
+/** The most headers a custom answer may set. */
+const MAX_CUSTOM_HEADERS = 32;
+
+/**
+ * Headers a custom answer may not set: those of the connection and of the message's framing (RFC 9110 7.6.1, RFC
+ * 9112 6), which the server writes from the body it sends (a wrong one would break the connection, not the answer:
+ * that is what `fault` is for), and the sandbox's own request id.
+ */
+export const CUSTOM_HEADERS_REFUSED: ReadonlySet<string> = new Set([
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+  'x-request-id',
+]);
+
+/** Statuses whose answer has no body (RFC 9110 15.3.5, 15.3.6, 15.4.5). */
+export const BODYLESS_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
+
+/** What a header value may hold: visible characters, spaces and tabs (no line break). */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** The JSON body of a custom answer checked: nesting, size, and each string's templates (keys included). */
+function checkCustomBody(body: unknown, ctx: z.RefinementCtx): void {
+  // Walked with a list of its own rather than recursion: a body nested thousands deep must be told so, not crash.
+  const pending: { value: unknown; path: (string | number)[] }[] = [{ value: body, path: ['body'] }];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next === undefined) break;
+    const { value, path } = next;
+    if (path.length - 1 > MAX_BODY_NESTING) {
+      ctx.addIssue({ code: 'custom', path, message: `nests deeper than ${MAX_BODY_NESTING} levels` });
+      return;
+    }
+    const check = (text: string, where: (string | number)[]) => {
+      const parsed = parseTemplate(text);
+      if ('error' in parsed) ctx.addIssue({ code: 'custom', path: where, message: parsed.error });
+      return !('error' in parsed);
+    };
+    if (typeof value === 'string') {
+      if (!check(value, path)) return;
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => {
+        pending.push({ value: item, path: [...path, i] });
+      });
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        if (!check(key, [...path, key])) return;
+        pending.push({ value: item, path: [...path, key] });
+      }
+    }
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(body));
+  if (bytes > MAX_CUSTOM_BODY_BYTES)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['body'],
+      message: `is ${bytes} bytes as JSON: at most ${MAX_CUSTOM_BODY_BYTES}`,
+    });
+}
+
+/**
+ * A custom answer: any final status, and either the envelope (`message`: `{status, message, data: null}`, whose
+ * `status` is true below 400), a JSON `body` sent as it is written (its strings' templates rendered), or a
+ * `bodyText` sent byte for byte (a malformed body on purpose); optional headers and a delay first.
+ */
+export const customAnswer = z
+  .object({
+    status: z.number().int().min(200).max(599),
+    /** The envelope's message; without `body` or `bodyText`, the status's reason phrase when left out. */
+    message: z.string().min(1).max(200).optional(),
+    /** Any JSON, sent as it is instead of the envelope; `{{...}}` in its strings are templates. */
+    body: z.unknown().optional(),
+    /** Text sent byte for byte (no templates): a body that is not JSON, or broken JSON, on purpose. */
+    bodyText: z.string().max(MAX_CUSTOM_BODY_BYTES).optional(),
+    /** Headers of the answer (`content-type` is `application/json` unless given). */
+    headers: z
+      .record(
+        z
+          .string()
+          .regex(HEADER_NAME, 'must be an HTTP header name')
+          .refine(
+            (name) => !CUSTOM_HEADERS_REFUSED.has(name.toLowerCase()),
+            'is a header the server writes itself (the connection’s, the framing’s, the request id): a broken connection is a fault',
+          ),
+        z.string().max(8192).regex(HEADER_VALUE, 'must be one line of visible characters'),
+      )
+      .refine((headers) => Object.keys(headers).length <= MAX_CUSTOM_HEADERS, {
+        message: `at most ${MAX_CUSTOM_HEADERS} headers`,
+      })
+      .optional(),
+    /** Wait this long before answering, ms. */
+    delayMs: z.number().int().min(0).max(60_000).optional(),
+  })
+  .strict()
+  .superRefine((answer, ctx) => {
+    const given = (['message', 'body', 'bodyText'] as const).filter((key) => answer[key] !== undefined);
+    if (given.length > 1)
+      ctx.addIssue({
+        code: 'custom',
+        path: [given[1] ?? 'body'],
+        message: `give one of message (the envelope), body (JSON) or bodyText, not ${given.join(' and ')}`,
+      });
+    if (BODYLESS_STATUSES.has(answer.status))
+      for (const key of given)
+        ctx.addIssue({ code: 'custom', path: [key], message: `a ${answer.status} answer has no body` });
+    if (answer.body !== undefined) checkCustomBody(answer.body, ctx);
+    if (answer.bodyText !== undefined && Buffer.byteLength(answer.bodyText) > MAX_CUSTOM_BODY_BYTES)
+      ctx.addIssue({ code: 'custom', path: ['bodyText'], message: `at most ${MAX_CUSTOM_BODY_BYTES} bytes` });
+  });
+export type CustomAnswer = z.infer<typeof customAnswer>;
+
+/** The transport faults, by name. */
+export const faultKind = z.enum(['reset', 'empty', 'truncated', 'garbage', 'slowBody']);
+
+/** Faults that break the connection before any answer: nothing of one is sent. */
+export const NO_ANSWER_FAULTS: ReadonlySet<string> = new Set(['reset', 'empty', 'garbage']);
+
+/**
+ * A transport fault: `reset` (the connection reset, no answer), `empty` (closed, no answer), `garbage` (bytes that
+ * are not HTTP, then closed), `truncated` (status, headers, half the body, then closed), `slowBody` (the body sent
+ * at `bytesPerSecond`).
+ */
+export const transportFault = z
+  .object({
+    kind: faultKind,
+    /** slowBody: how fast the body goes out, bytes a second. */
+    bytesPerSecond: z.number().int().min(1).max(100_000_000).optional(),
+  })
+  .strict()
+  .superRefine((fault, ctx) => {
+    if (fault.kind === 'slowBody' && fault.bytesPerSecond === undefined)
+      ctx.addIssue({ code: 'custom', path: ['bytesPerSecond'], message: 'is required for a slowBody fault' });
+    if (fault.kind !== 'slowBody' && fault.bytesPerSecond !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['bytesPerSecond'],
+        message: `applies to a slowBody fault only, not to "${fault.kind}"`,
+      });
+  });
+export type TransportFault = z.infer<typeof transportFault>;
+export type FaultKind = z.infer<typeof faultKind>;
+
 export const ruleEffect = z
   .object({
     /** Fail a transfer or bulk item with this provider code and message. */
@@ -95,11 +250,13 @@ export const ruleEffect = z
     delayMs: z.number().int().min(0).max(60_000).optional(),
     /** Keep a bulk item `processing` until `POST /__sandbox/drain` (or a scenario change) releases it. */
     hold: z.literal(true).optional(),
-    /** Answer an HTTP route with this status and message, before its handler runs. */
-    http: z
-      .object({ status: z.number().int().min(400).max(599), message: z.string().min(1).max(200) })
-      .strict()
-      .optional(),
+    /**
+     * HTTP rules: answer in the route's stead, before its handler runs; error rules: answer in the error's stead.
+     * See `customAnswer`.
+     */
+    http: customAnswer.optional(),
+    /** HTTP and error rules: break the connection the answer goes out on (see `transportFault`). */
+    fault: transportFault.optional(),
     /** What happens to a webhook delivery attempt. */
     webhook: z.enum(['drop', 'duplicate', 'refuse']).optional(),
     /**
@@ -117,7 +274,7 @@ export const ruleEffect = z
   .strict()
   .refine(
     (e) => Object.keys(e).length > 0,
-    'an effect needs at least one of fail, delayMs, hold, http, webhook, status',
+    'an effect needs at least one of fail, delayMs, hold, http, fault, webhook, status',
   );
 
 export const scenarioRule = z
@@ -139,14 +296,36 @@ export const scenarioRule = z
       transfer: ['fail', 'delayMs'],
       'bulk.item': ['fail', 'delayMs', 'hold'],
       webhook: ['webhook', 'delayMs'],
-      http: ['http', 'delayMs'],
-      error: ['status'],
+      http: ['http', 'delayMs', 'fault'],
+      error: ['status', 'http', 'fault'],
     };
     for (const key of Object.keys(effect) as (keyof typeof effect)[]) {
       if (!allowed[on].includes(key)) {
         ctx.addIssue({ code: 'custom', path: ['effect', key], message: `does not apply to "${on}" rules` });
       }
     }
+    const kind = effect.fault?.kind;
+    // A connection broken before any answer has no answer to give: what shapes one does not apply.
+    if (kind !== undefined && NO_ANSWER_FAULTS.has(kind))
+      for (const key of ['http', 'status'] as const)
+        if (effect[key] !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['effect', key],
+            message: `does not apply with fault "${kind}", which sends no answer (truncated and slowBody take one)`,
+          });
+    if (effect.http?.delayMs !== undefined && effect.delayMs !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['effect', 'http', 'delayMs'],
+        message: 'give the delay once: effect.delayMs or effect.http.delayMs',
+      });
+    if (on === 'error' && effect.http !== undefined && effect.status !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['effect', 'status'],
+        message: 'does not apply with effect.http: give the status as effect.http.status',
+      });
     if (rule.match.drawBy === 'reference' && on !== 'transfer' && on !== 'bulk.item') {
       ctx.addIssue({
         code: 'custom',

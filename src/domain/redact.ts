@@ -273,3 +273,75 @@ export function scrubWebhookError(text: string, url: string): string {
   for (const s of [...secrets].sort((a, b) => b.length - a.length)) out = out.split(s).join(HIDDEN);
   return out;
 }
+
+// A recording (`--record`): what the real bank answered, kept in a file to replay offline. It must never hold a key,
+// a token, a password or a person's BVN, whatever field the bank put it in: the journal's redaction by field name,
+// every long key-like run masked as the drift report masks one (`maskedText`), and the fields that name a person.
+
+/** Fields that identify a person, hidden from a recording whatever their value looks like. */
+const PERSONAL_FIELDS = new Set(['bvn', 'nin']);
+
+/** A uuid: an id the app sends back (a batch's, a business's), kept as it is though it is a long key-like run. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A string of a recording: every run of `KEY_RUN` or more key-like characters masked, but a uuid kept. */
+function recordedText(text: string): string {
+  if (text.length === 36 && UUID.test(text)) return text;
+  const parts: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    if (!isKeyChar(text.charCodeAt(i))) {
+      const start = i;
+      while (i < text.length && !isKeyChar(text.charCodeAt(i))) i += 1;
+      parts.push(text.slice(start, i));
+      continue;
+    }
+    let end = i + 1;
+    while (end < text.length && isKeyChar(text.charCodeAt(end))) end += 1;
+    const run = text.slice(i, end);
+    parts.push(run.length >= KEY_RUN && !UUID.test(run) ? masked(run) : run);
+    i = end;
+  }
+  return parts.join('');
+}
+
+function recordedValue(value: unknown, field: string): unknown {
+  if (PERSONAL_FIELDS.has(field.toLowerCase()) && value !== null)
+    return typeof value === 'string' ? masked(value) : '****';
+  if (typeof value === 'string') return recordedText(value);
+  if (Array.isArray(value)) return value.map((item) => recordedValue(item, field));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  // Defined, not assigned: a `__proto__` field of parsed JSON is a field like any other.
+  for (const [key, item] of Object.entries(value))
+    Object.defineProperty(out, recordedText(key), {
+      value: recordedValue(item, key),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  return out;
+}
+
+/**
+ * A parsed JSON answer as a recording keeps it: the secret fields redacted as the journal shows them (`redactJson`:
+ * a key to its last 4 characters, a password to `****`), a BVN or NIN to its last 4, and in every other text (keys
+ * included) every run of 24 or more key-like characters masked to its last 4, as the drift report shows one; a uuid
+ * is kept (the ids an app sends back). Recursive: the caller bounds the nesting.
+ */
+export function recordedJson(value: unknown): unknown {
+  return recordedValue(redactJson(value), '');
+}
+
+/**
+ * A path as a recording matches it, a regular expression of the whole path: each segment as it is, but one that
+ * looks like a key (a run of 24 or more key-like characters, not a uuid) any segment, so that no secret is kept.
+ */
+export function recordedPathPattern(path: string): string {
+  const segments = path
+    .split('/')
+    .map((segment) =>
+      recordedText(segment) === segment ? segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : '[^/]+',
+    );
+  return `^${segments.join('/')}$`;
+}

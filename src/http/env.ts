@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RouteContract } from '../contract/kit.js';
-import type { FiredRule } from '../contract/scenarios.js';
+import type { FiredRule, TransportFault } from '../contract/scenarios.js';
 import type { Deps } from '../deps.js';
 import type { BusinessRecord, ClientRecord, UserRecord } from '../domain/records.js';
 import type { RoleName } from '../domain/roles.js';
@@ -34,6 +34,11 @@ export class RequestFacts {
   bodySize: number | undefined = undefined;
   /** The scenario rule that fired for this request. */
   scenario: FiredRule | undefined = undefined;
+  /**
+   * The transport fault a scenario rule gave the request: the front plays it out on the connection once the answer
+   * is ready (`src/http/transport-fault.ts`).
+   */
+  fault: TransportFault | undefined = undefined;
   /** The request went to the upstream (`--upstream`) and its answer is the upstream's. */
   upstream = false;
   /** False: the request is left out of the journal (a reset that emptied it: the journal starts after it). */

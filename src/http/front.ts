@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getPath } from 'hono/utils/url';
+import type { TransportFault } from '../contract/scenarios.js';
+import { ApiError } from '../domain/errors.js';
 import { WARNING_HEADER } from '../domain/stricter-in-production.js';
+import { faultMessage, sendsNoAnswer } from './custom-answer.js';
 import { RequestEnv, RequestFacts, type RequestWorld } from './env.js';
-import { ANSWER_TEXT, type WithAnswerText } from './envelope.js';
+import { ANSWER_TEXT, errorAnswer, type WithAnswerText } from './envelope.js';
 import { requestHeader } from './headers.js';
 import {
   ENTRY_OVERHEAD_BYTES,
@@ -12,6 +15,7 @@ import {
   NO_WARNINGS,
   type RequestEntry,
 } from './request-log.js';
+import { FAULT_HEADER, playFault } from './transport-fault.js';
 import { unreadBody } from './unread-body.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -63,15 +67,50 @@ function isoNow(): string {
  * (merged at writeHead); in process (`app.request()`) the id and the warnings are put on the answer's headers.
  */
 export function front(dispatch: Dispatch, { root, answered, bodyLimit, failed }: FrontOptions) {
-  const finish = (request: Request, env: RequestEnv, res: Response, unread: Buffer | undefined): Response => {
-    const entry = journalEntry(request, env, res, unread, bodyLimit);
-    const answer = env.outgoing ? res : inProcessHeaders(res, env.facts);
+  const journal = (entry: RequestEntry, env: RequestEnv) => {
     try {
       answered(entry, env.facts, env.world);
     } catch (error) {
       failed(error, entry);
     }
+  };
+  const finish = (
+    request: Request,
+    env: RequestEnv,
+    res: Response,
+    unread: Buffer | undefined,
+  ): Response | Promise<Response> => {
+    // A transport fault of the scenario's: the one rarer path, out of the way of every other answer.
+    if (env.facts.fault !== undefined) return faulted(request, env, res, unread, env.facts.fault);
+    const entry = journalEntry(request, env, res, unread, bodyLimit);
+    const answer = env.outgoing ? res : inProcessHeaders(res, env.facts);
+    journal(entry, env);
     return answer;
+  };
+  /**
+   * An answer a scenario's transport fault breaks: over a connection, the fault is played out on it (and the journal
+   * says no status was sent where none was); in process, where there is no connection, what the caller can see of it
+   * (see `inProcessFault`).
+   */
+  const faulted = async (
+    request: Request,
+    env: RequestEnv,
+    res: Response,
+    unread: Buffer | undefined,
+    fault: TransportFault,
+  ): Promise<Response> => {
+    const body = sendsNoAnswer(fault) ? Buffer.alloc(0) : await answerBytes(res);
+    const { outgoing, facts } = env;
+    if (!outgoing) {
+      const shown = inProcessFault(fault, res, body);
+      const entry = journalEntry(request, env, shown, unread, bodyLimit);
+      journal(entry, env);
+      return inProcessHeaders(shown, facts);
+    }
+    const entry = journalEntry(request, env, res, unread, bodyLimit);
+    if (sendsNoAnswer(fault)) entry.status = 0;
+    journal(entry, env);
+    return playFault(fault, outgoing, res, body);
   };
   // What the route left of the body, settled first where it was still arriving (`unreadBody`).
   const settle = (request: Request, env: RequestEnv, res: Response): Response | Promise<Response> => {
@@ -94,6 +133,36 @@ export function front(dispatch: Dispatch, { root, answered, bodyLimit, failed }:
     const res = dispatch(request, env);
     return res instanceof Promise ? res.then((r) => settle(request, env, r)) : settle(request, env, res);
   };
+}
+
+/** An answer's body as bytes: the JSON text it keeps for the journal, or read from it. */
+async function answerBytes(res: Response): Promise<Buffer> {
+  const text = (res as WithAnswerText)[ANSWER_TEXT];
+  return text === undefined ? Buffer.from(await res.arrayBuffer()) : Buffer.from(text);
+}
+
+/**
+ * What a fault looks like in process (`app.request()`), where there is no connection to break: a fault that sends no
+ * answer has answered its 502 stand-in already (`faultStandIn`); `truncated` answers 502 too, saying what would have
+ * been cut; `slowBody` answers whole (there is nothing to pace). Each with `x-sandbox-fault` naming it.
+ */
+function inProcessFault(fault: TransportFault, res: Response, body: Buffer): Response {
+  const shown =
+    fault.kind === 'truncated'
+      ? errorAnswer(new ApiError(502, faultMessage(fault, { status: res.status, bytes: body.length })))
+      : fault.kind === 'slowBody'
+        ? withBody(res, body)
+        : res;
+  shown.headers.set(FAULT_HEADER, fault.kind);
+  return shown;
+}
+
+/** `res` again with `body`, which was read out of it: its JSON text kept for the journal as it was. */
+function withBody(res: Response, body: Buffer): Response {
+  const again: WithAnswerText = new Response(body.length === 0 && res.body === null ? null : body, res);
+  const text = (res as WithAnswerText)[ANSWER_TEXT];
+  if (text !== undefined) again[ANSWER_TEXT] = text;
+  return again;
 }
 
 /** In process only: the request id and the warnings onto the answer (every answer of the app has its own headers). */
@@ -160,6 +229,7 @@ function journalEntry(
     clientId: facts.caller ? facts.caller.client.id : null,
     businessId: facts.business?.id ?? null,
     scenario: facts.scenario ?? null,
+    fault: facts.fault?.kind ?? null,
     upstream: facts.upstream,
     headers: incoming?.headers ?? request.headers,
     requestBody,

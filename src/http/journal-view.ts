@@ -113,6 +113,7 @@ export function entryView(entry: RequestEntry): RequestEntryView {
     clientId: entry.clientId,
     businessId: entry.businessId,
     scenario: entry.scenario,
+    fault: entry.fault,
     upstream: entry.upstream,
     request,
     response,
@@ -181,6 +182,7 @@ export function harEntry(entry: RequestEntry): HarEntry {
     _requestId: entry.requestId,
   };
   if (entry.upstream) har._upstream = true;
+  if (entry.fault !== null) har._fault = entry.fault;
   if (request.text !== null)
     har.request.postData = { mimeType: request.contentType ?? JSON_TYPE, text: request.text };
   return har;

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FiredRule } from '../contract/scenarios.js';
+import type { FaultKind, FiredRule } from '../contract/scenarios.js';
 
 /**
  * One answered request, as the journal keeps it. What the request and its answer carried is held as the
@@ -26,6 +26,11 @@ export interface RequestEntry {
   businessId: string | null;
   /** The scenario rule that fired for the request, if one did. */
   scenario: FiredRule | null;
+  /**
+   * The transport fault a scenario rule broke the answer's connection with, if one did; with `reset`, `empty` or
+   * `garbage` over a connection no status was sent, and `status` is 0.
+   */
+  fault: FaultKind | null;
   /** The request went to the upstream (`--upstream`), and the answer is the upstream's. */
   upstream: boolean;
   /** The request headers as received (Node's parsed ones; the fetch `Headers` in process); null in unit tests. */
@@ -180,10 +185,22 @@ export type LogFormat = 'pretty' | 'json';
  * Never a header or a body, so never a secret, and nothing to serialise beyond these few fields.
  */
 export function formatRequest(entry: RequestEntry, format: LogFormat, prefix = ''): string {
-  const { time, method, status, durationMs, requestId, warnings, clientId } = entry;
+  const { time, method, status, durationMs, requestId, warnings, clientId, fault } = entry;
   // The path as the client sent it: an isolated sandbox's requests with its `/sandboxes/{id}` in front.
   const path = prefix === '' ? entry.path : `${prefix}${entry.path}`;
   if (format === 'json') {
+    if (fault !== null)
+      return JSON.stringify({
+        time,
+        method,
+        path,
+        status,
+        durationMs,
+        requestId,
+        warnings,
+        ...(clientId === null ? {} : { clientId }),
+        fault,
+      });
     return JSON.stringify(
       clientId === null
         ? { time, method, path, status, durationMs, requestId, warnings }
@@ -192,6 +209,7 @@ export function formatRequest(entry: RequestEntry, format: LogFormat, prefix = '
   }
   let line = `${time.slice(11, 23)} ${method.padEnd(6)} ${path} ${status} ${durationMs.toFixed(1)}ms ${requestId}`;
   if (clientId !== null) line += ` client=${clientId}`;
+  if (fault !== null) line += ` fault=${fault}`;
   return warnings.length === 0 ? line : `${line} warning: ${warnings.join(' | ')}`;
 }
 

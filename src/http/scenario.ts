@@ -1,8 +1,12 @@
+import { STATUS_CODES } from 'node:http';
 import type { Context } from 'hono';
 import { routePath } from 'hono/route';
+import type { CustomAnswer } from '../contract/scenarios.js';
 import type { Deps } from '../deps.js';
 import { ApiError, type ErrorStatus } from '../domain/errors.js';
+import { customAnswerOf, faultStandIn, isPlainError, sendsNoAnswer } from './custom-answer.js';
 import type { AppEnv } from './env.js';
+import { type errorBody, jsonAnswer } from './envelope.js';
 import { header } from './headers.js';
 
 /** The name the request's `x-sandbox-scenario` gives, if it gives one. */
@@ -26,37 +30,55 @@ const NOBODY = {};
 /** How a request no route answers counts among the requests to a route. */
 export const NO_ROUTE = '(no route)';
 
+/** What the rules make of a request before its route: nothing (go on), an answer, or a wait for either. */
+type Outcome = Response | undefined;
+
 /**
- * The scenario rules on an API request, before anything else looks at it: a delay (the promise), or an answer of
- * their own (thrown as its error); undefined, at once, when no rule is for it. `route` is the route as registered
- * (`/api/v1/.../bulk-transfer/:id`), so that requests to one route count together whatever ids their paths hold.
+ * The scenario rules on an API request, before anything else looks at it: a delay, an answer of their own (a
+ * custom answer, or the stand-in of a fault that sends none), a transport fault for the front to play out on the
+ * route's answer (`facts.fault`), or, at once, undefined when no rule is for it. `route` is the route as
+ * registered (`/api/v1/.../bulk-transfer/:id`), so that requests to one route count together whatever ids their
+ * paths hold.
  */
 function scenarioRules(
   c: Context<AppEnv>,
   deps: Pick<Deps, 'scenarios' | 'clock'>,
   route: string,
-): Promise<void> | undefined {
+): Outcome | Promise<Outcome> {
   const chosen = chosenScenario(c, deps);
   if (chosen === undefined && !deps.scenarios.has('http')) return undefined;
   // Keyed on the request's place among the requests to its method and route, not on its (random) id.
   const subject = `${c.req.method} ${route}`;
   const ordinal = deps.scenarios.ordinal(`http:${subject}`, chosen);
   const party = deps.scenarios.scoped('http', chosen) ? c.env.world.auth.partyOf(c) : NOBODY;
+  const key = `${subject} ${ordinal}`;
+  let rule = 0;
   const effect = deps.scenarios.check(
-    { on: 'http', ...party, method: c.req.method, path: c.req.path, key: `${subject} ${ordinal}` },
+    { on: 'http', ...party, method: c.req.method, path: c.req.path, key },
     chosen,
     (fired) => {
       c.env.facts.scenario = fired;
+      rule = fired.rule;
     },
   );
-  const answer = effect?.http;
-  const refuse = () => {
-    if (answer) throw new ApiError(answer.status as ErrorStatus, answer.message);
+  if (effect === null) return undefined;
+  const { http: answer, fault } = effect;
+  if (fault) c.env.facts.fault = fault;
+  const outcome = (): Outcome | Promise<Outcome> => {
+    if (fault && sendsNoAnswer(fault)) return faultStandIn(fault);
+    if (!answer) return undefined;
+    // The plain envelope of an error is an error like the route's own: the `error` rules still shape it.
+    if (isPlainError(answer)) throw new ApiError(answer.status as ErrorStatus, plainMessage(answer));
+    return customAnswerOf(c, answer, { seed: deps.scenarios.seed(chosen), key: `${rule} ${key}` }, true);
   };
-  if (effect?.delayMs) return deps.clock.sleep(effect.delayMs).then(refuse);
-  refuse();
-  return undefined;
+  const wait = effect.delayMs ?? answer?.delayMs;
+  if (wait) return deps.clock.sleep(wait).then(outcome);
+  return outcome();
 }
+
+/** An error answer's message: the rule's, else the status's reason phrase. */
+const plainMessage = (answer: CustomAnswer) =>
+  answer.message ?? STATUS_CODES[answer.status] ?? `Status ${answer.status}`;
 
 /** `then` after the scenario rules of the request (`scenarioRules`): at once when none is for it. */
 export function scenarioFirst<T>(
@@ -64,32 +86,37 @@ export function scenarioFirst<T>(
   deps: Pick<Deps, 'scenarios' | 'clock'>,
   route: string,
   then: (c: Context<AppEnv>) => T | Promise<T>,
-): T | Promise<T> {
-  const waiting = scenarioRules(c, deps, route);
-  return waiting ? waiting.then(() => then(c)) : then(c);
+): T | Response | Promise<T | Response> {
+  const outcome = scenarioRules(c, deps, route);
+  if (outcome === undefined) return then(c);
+  if (outcome instanceof Promise) return outcome.then((answer) => answer ?? then(c));
+  return outcome;
 }
 
 /**
- * The status an error answer of `/api/v1` goes out with: that of the first `error` rule that holds for it (its
- * status, whether it is a validation failure, its method and path), else the one it has; its body is left as it
- * is. Asked once, as the answer is built (`answerError` in `src/app.ts`). A request whose `x-sandbox-scenario`
- * names no ready scenario meets no rule: its answer is the 400 that says so, and must not throw again.
+ * An error answer of `/api/v1` as it goes out, after the first `error` rule that holds for it (its status, whether
+ * it is a validation failure, its method and path): with the rule's status (its body unchanged), the rule's custom
+ * answer instead, or broken by the rule's transport fault; as it is when no rule holds. Asked once, as the answer is
+ * built (`answerError` in `src/app.ts`). A request whose `x-sandbox-scenario` names no ready scenario meets no
+ * rule: its answer is the 400 that says so, and must not throw again.
  */
-export function errorStatus(
+export function withErrorRules(
   c: Context<AppEnv>,
   deps: Pick<Deps, 'scenarios'>,
+  body: ReturnType<typeof errorBody>,
   status: number,
-  validation: boolean,
-): number {
+): Response | Promise<Response> {
   const requested = requestedScenario(c);
   const chosen = requested !== undefined && deps.scenarios.library.get(requested) ? requested : undefined;
-  if (requested !== undefined && chosen === undefined) return status;
-  if (chosen === undefined && !deps.scenarios.has('error')) return status;
+  if (requested !== undefined && chosen === undefined) return jsonAnswer(c, body, status);
+  if (chosen === undefined && !deps.scenarios.has('error')) return jsonAnswer(c, body, status);
   // Counted per method and route as registered, like the http rules, so ids in the path do not split the count;
   // a path no route takes counts as `(no route)`.
   const subject = `${c.req.method} ${routePath(c, -1) || NO_ROUTE}`;
   const ordinal = deps.scenarios.ordinal(`error:${subject}`, chosen);
   const party = deps.scenarios.scoped('error', chosen) ? c.env.world.auth.partyOf(c) : NOBODY;
+  const key = `${subject} ${ordinal}`;
+  let rule = 0;
   const effect = deps.scenarios.check(
     {
       on: 'error',
@@ -97,14 +124,26 @@ export function errorStatus(
       method: c.req.method,
       path: c.req.path,
       status,
-      validation,
-      key: `${subject} ${ordinal}`,
+      validation: body.errors !== undefined,
+      key,
     },
     chosen,
     (fired) => {
       // Where a transfer or http rule fired first, this one replaces it: it shaped the answer last.
       c.env.facts.scenario = fired;
+      rule = fired.rule;
     },
   );
-  return effect?.status ?? status;
+  if (effect === null) return jsonAnswer(c, body, status);
+  if (effect.fault) {
+    c.env.facts.fault = effect.fault;
+    if (sendsNoAnswer(effect.fault)) return faultStandIn(effect.fault);
+  }
+  if (effect.http) {
+    const answer = effect.http;
+    const draw = { seed: deps.scenarios.seed(chosen), key: `${rule} ${key}` };
+    const send = () => customAnswerOf(c, answer, draw, false);
+    return answer.delayMs ? c.env.world.deps.clock.sleep(answer.delayMs).then(send) : send();
+  }
+  return jsonAnswer(c, body, effect.status ?? status);
 }

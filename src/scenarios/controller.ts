@@ -149,6 +149,12 @@ export class ScenarioController {
     return next;
   }
 
+  /** The seed the draws of the rules in force start from (or of the ready scenario a request picked). */
+  seed(chosen?: string): number {
+    const state = chosen === undefined ? this.active : this.perRequestState(chosen);
+    return state?.scenario.seed ?? this.defaultSeed;
+  }
+
   /**
    * Whether a rule of this kind in force (the active ones, or the ready scenario a request picked) is scoped to a
    * client or a business: only then does a request's party need looking up.

@@ -8,6 +8,7 @@ import { ANSWER_TEXT, errorAnswer, type WithAnswerText } from '../http/envelope.
 import { checkAnswer, type Finding } from './check.js';
 import type { DriftReport } from './drift.js';
 import { exchange, type UpstreamFailure } from './exchange.js';
+import type { UpstreamExchange } from './recording.js';
 import { routeMatcher } from './route-match.js';
 import { apiTail, originForm, pathOf } from './target.js';
 
@@ -83,10 +84,20 @@ export interface UpstreamOptions {
   maxBody: number;
   report: DriftReport;
   routes: readonly RouteContract[];
+  /** `--record`: hears every whole answer of the upstream. */
+  record?: (exchange: UpstreamExchange) => void;
 }
 
 /** The handler that answers every `/api/v1` request from the upstream. */
-export function upstreamProxy({ base, shownAs, timeoutMs, maxBody, report, routes }: UpstreamOptions) {
+export function upstreamProxy({
+  base,
+  shownAs,
+  timeoutMs,
+  maxBody,
+  report,
+  routes,
+  record: recordAnswer,
+}: UpstreamOptions) {
   const match = routeMatcher(routes);
   const baseUrl = new URL(base);
   return async (c: Context<AppEnv>): Promise<Response> => {
@@ -145,6 +156,7 @@ export function upstreamProxy({ base, shownAs, timeoutMs, maxBody, report, route
     if (route)
       findings.push(...checkAnswer(route, answer.status, text ? parsed(text) : undefined, contentType));
     record(answer.status);
+    recordAnswer?.({ method, path: facts.path, status: answer.status, text });
     const upstreamId = given.get('x-request-id');
     if (upstreamId !== null) headers.set('x-upstream-request-id', upstreamId);
     // A status with no body (204, 205, 304) takes none.

@@ -187,6 +187,43 @@ describe.concurrent('the CLI', () => {
     expect(res.stderr).toMatch(/rules\[0\]\.effect\.fail\.errorCode/);
   });
 
+  it('a --record file that cannot be written exits 2 with one line, before it listens', async (context) => {
+    const { dir } = await opened(context);
+    const plain = join(dir, 'plain');
+    await writeFile(plain, 'x');
+    const upstream = 'http://127.0.0.1:9/api/v1';
+    for (const [args, line] of [
+      [
+        ['--upstream', upstream, '--record', join(plain, 'run.json')],
+        /^banking-sandbox: --record .*run\.json cannot be written: ENOTDIR/,
+      ],
+      [
+        ['--record', join(dir, 'run.json')],
+        /^banking-sandbox: invalid setting --record \(SANDBOX_RECORD\): needs --upstream/,
+      ],
+    ] as const) {
+      const res = await runCli([...args, '--in-memory'], { cwd: dir });
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(line);
+      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+      expect(res.stdout).toBe('');
+    }
+  });
+
+  it('a scenario file with a template that names nothing exits 2 with one line naming the field', async (context) => {
+    const { dir } = await opened(context);
+    const file = join(dir, 'bad-template.json');
+    const answer = { status: 200, body: { data: { ref: '{{request.bodyy.ref}}' } } };
+    await writeFile(
+      file,
+      JSON.stringify({ name: 'bad', description: 'x', rules: [{ on: 'http', effect: { http: answer } }] }),
+    );
+    const res = await runCli(['--scenario', file], { cwd: dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    expect(res.stderr).toContain('rules[0].effect.http.body.data.ref: {{request.bodyy.ref}} names nothing');
+  });
+
   it('starts with a ready scenario chosen by name', async (context) => {
     const { start } = await opened(context);
     const p = await start(['--in-memory', '--scenario', 'happy-path']);

@@ -15,6 +15,7 @@ export function journalEntry(fields: Partial<RequestEntry> = {}): RequestEntry {
     clientId: null,
     businessId: null,
     scenario: null,
+    fault: null,
     upstream: false,
     headers: null,
     requestBody: null,

@@ -201,7 +201,9 @@ describe('config', () => {
     expectTypeOf<Plain<ConfigInput>>().toEqualTypeOf<Plain<Config>>();
     expectTypeOf<Partial<ConfigInput>>().toEqualTypeOf<ConfigInput>();
     expect(
-      Object.keys(resolveConfig({ controlToken: 't', upstream: 'https://bank.example/api/v1' })).sort(),
+      Object.keys(
+        resolveConfig({ controlToken: 't', upstream: 'https://bank.example/api/v1', record: 'run.json' }),
+      ).sort(),
     ).toEqual(Object.keys(settings).sort());
   });
 

@@ -62,6 +62,7 @@ const ENTRY = {
   clientId: null,
   businessId: null,
   scenario: null,
+  fault: null,
   upstream: false,
   request: { headers: {}, body: null, bodySize: null, contentType: null, truncated: false },
   response: {

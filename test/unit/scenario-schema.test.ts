@@ -64,6 +64,113 @@ describe('scenario schema: the ready files', () => {
   });
 });
 
+const http = (answer: Doc, on = 'http') => doc({ on, effect: { http: { status: 200, ...answer } } });
+
+/** A body nested `depth` levels deep: `{"a":{"a":…}}`. */
+function nested(depth: number): Doc {
+  let body: Doc = {};
+  for (let i = 0; i < depth; i++) body = { a: body };
+  return body;
+}
+
+/** Custom answers the schema refuses, each with the field it names. */
+const customAnswerRefusals: [string, Doc, string][] = [
+  ['a message and a body together', http({ message: 'x', body: { a: 1 } }), 'rules.0.effect.http.body'],
+  ['a body and a bodyText together', http({ body: {}, bodyText: 'x' }), 'rules.0.effect.http.bodyText'],
+  ['a body on a 204', http({ status: 204, body: { a: 1 } }), 'rules.0.effect.http.body'],
+  ['a message on a 304', http({ status: 304, message: 'x' }), 'rules.0.effect.http.message'],
+  [
+    'a template that names nothing',
+    http({ body: { data: { ref: 'x-{{request.nope}}' } } }),
+    'rules.0.effect.http.body.data.ref',
+  ],
+  [
+    'a template with a body path of no segments',
+    http({ body: { a: ['{{request.body.}}'] } }),
+    'rules.0.effect.http.body.a.0',
+  ],
+  ['a template not closed', http({ body: { a: 'x {{now' } }), 'rules.0.effect.http.body.a'],
+  ['code in a template', http({ body: { a: '{{ process.exit(1) }}' } }), 'rules.0.effect.http.body.a'],
+  ['a bad template in a key', http({ body: { '{{nope}}': 1 } }), 'rules.0.effect.http.body.{{nope}}'],
+  ['a body over 64 KiB', http({ body: { a: 'x'.repeat(65_536) } }), 'rules.0.effect.http.body'],
+  ['a bodyText over 64 KiB', http({ bodyText: 'é'.repeat(40_000) }), 'rules.0.effect.http.bodyText'],
+  [
+    'a body nested deeper than 64 levels',
+    http({ body: nested(70) }),
+    `rules.0.effect.http.body${'.a'.repeat(65)}`,
+  ],
+  [
+    'a content-length header',
+    http({ headers: { 'Content-Length': '5' } }),
+    'rules.0.effect.http.headers.Content-Length',
+  ],
+  [
+    'a transfer-encoding header',
+    http({ headers: { 'transfer-encoding': 'chunked' } }),
+    'rules.0.effect.http.headers.transfer-encoding',
+  ],
+  [
+    'a connection header',
+    http({ headers: { connection: 'close' } }),
+    'rules.0.effect.http.headers.connection',
+  ],
+  ['a header name with a space', http({ headers: { 'x a': '1' } }), 'rules.0.effect.http.headers.x a'],
+  [
+    'a header value with a line break',
+    http({ headers: { 'x-a': 'a\r\nb: c' } }),
+    'rules.0.effect.http.headers.x-a',
+  ],
+  ['an unknown field of an answer', http({ statusCode: 200 }), 'rules.0.effect.http'],
+  ['an http delay over a minute', http({ delayMs: 60_001 }), 'rules.0.effect.http.delayMs'],
+  [
+    'a delay given twice',
+    doc({ on: 'http', effect: { delayMs: 5, http: { status: 200, delayMs: 5 } } }),
+    'rules.0.effect.http.delayMs',
+  ],
+];
+
+/** Transport faults the schema refuses, each with the field it names. */
+const faultRefusals: [string, Doc, string][] = [
+  ['a fault on a transfer rule', doc({ effect: { fault: { kind: 'reset' } } }), 'rules.0.effect.fault'],
+  [
+    'a fault on a bulk.item rule',
+    doc({ on: 'bulk.item', effect: { fault: { kind: 'empty' } } }),
+    'rules.0.effect.fault',
+  ],
+  [
+    'a fault on a webhook rule',
+    doc({ on: 'webhook', effect: { fault: { kind: 'garbage' } } }),
+    'rules.0.effect.fault',
+  ],
+  ['an unknown fault', doc({ on: 'http', effect: { fault: { kind: 'hang' } } }), 'rules.0.effect.fault.kind'],
+  [
+    'slowBody without bytesPerSecond',
+    doc({ on: 'http', effect: { fault: { kind: 'slowBody' } } }),
+    'rules.0.effect.fault.bytesPerSecond',
+  ],
+  [
+    'slowBody at 0 bytes a second',
+    doc({ on: 'http', effect: { fault: { kind: 'slowBody', bytesPerSecond: 0 } } }),
+    'rules.0.effect.fault.bytesPerSecond',
+  ],
+  [
+    'bytesPerSecond on a reset',
+    doc({ on: 'http', effect: { fault: { kind: 'reset', bytesPerSecond: 10 } } }),
+    'rules.0.effect.fault.bytesPerSecond',
+  ],
+  [
+    'a custom answer with a reset, which sends none',
+    doc({ on: 'http', effect: { fault: { kind: 'reset' }, http: { status: 200 } } }),
+    'rules.0.effect.http',
+  ],
+  [
+    'a status with an empty answer, which sends none',
+    doc({ on: 'error', effect: { fault: { kind: 'empty' }, status: 200 } }),
+    'rules.0.effect.status',
+  ],
+  ['a fault given as a word', doc({ on: 'http', effect: { fault: 'reset' } }), 'rules.0.effect.fault'],
+];
+
 describe('scenario schema: valid documents', () => {
   it.each([
     ['the smallest document (no rules)', { name: 'x', description: 'd', rules: [] }],
@@ -113,6 +220,49 @@ describe('scenario schema: valid documents', () => {
       }),
     ],
     ['an error rule answering 200', doc({ on: 'error', effect: { status: 200 } })],
+    ['an http rule answering 200 with the envelope', http({ message: 'Done' })],
+    ['an http rule answering a bare 503', http({ status: 503 })],
+    [
+      'a custom answer with every field',
+      http({
+        status: 201,
+        body: {
+          status: true,
+          data: {
+            path: '{{request.path}}',
+            q: '{{ request.query.page }}',
+            amount: '{{request.body.transfers.0.amount}}',
+            agent: '{{request.header.User-Agent}}',
+            at: '{{now}}',
+            id: '{{uuid}}-{{uuid}}',
+          },
+          extra: [1, null, false],
+        },
+        headers: { 'X-Extra': 'yes', 'content-type': 'application/problem+json' },
+        delayMs: 60_000,
+      }),
+    ],
+    ['a malformed body on purpose', http({ bodyText: '{"status": tru' })],
+    ['a 204 without a body', http({ status: 204 })],
+    ['a body that is a bare string', http({ body: 'just text' })],
+    ['a body of 64 levels', http({ body: nested(63) })],
+    ['an error rule with a custom answer', http({ status: 200, body: { ok: false } }, 'error')],
+    ...(['reset', 'empty', 'garbage', 'truncated'] as const).map(
+      (kind) =>
+        [`an http rule with a ${kind} fault`, doc({ on: 'http', effect: { fault: { kind } } })] as const,
+    ),
+    [
+      'a slow body with a custom answer',
+      doc({
+        on: 'http',
+        effect: { fault: { kind: 'slowBody', bytesPerSecond: 100 }, http: { status: 200, body: {} } },
+      }),
+    ],
+    [
+      'a truncated error answer with its status changed',
+      doc({ on: 'error', effect: { fault: { kind: 'truncated' }, status: 200 } }),
+    ],
+    ['an error rule that resets', doc({ on: 'error', effect: { fault: { kind: 'reset' } } })],
     [
       'an error rule answering 599',
       doc({ on: 'error', match: { validation: false }, effect: { status: 599 } }),
@@ -168,8 +318,13 @@ describe('scenario schema: invalid documents name the bad field', () => {
       'rules.0.effect.webhook',
     ],
     [
-      'an http status below 400',
-      doc({ on: 'http', effect: { http: { status: 302, message: 'x' } } }),
+      'an http status below 200',
+      doc({ on: 'http', effect: { http: { status: 199, message: 'x' } } }),
+      'rules.0.effect.http.status',
+    ],
+    [
+      'an http status above 599',
+      doc({ on: 'http', effect: { http: { status: 600 } } }),
       'rules.0.effect.http.status',
     ],
     [
@@ -235,10 +390,12 @@ describe('scenario schema: invalid documents name the bad field', () => {
       'rules.0.effect.delayMs',
     ],
     [
-      '`http` on an error rule',
-      doc({ on: 'error', effect: { http: { status: 503, message: 'x' } } }),
-      'rules.0.effect.http',
+      '`http` and `status` together on an error rule',
+      doc({ on: 'error', effect: { status: 200, http: { status: 503, message: 'x' } } }),
+      'rules.0.effect.status',
     ],
+    ...customAnswerRefusals,
+    ...faultRefusals,
     ['an error status of 201', doc({ on: 'error', effect: { status: 201 } }), 'rules.0.effect.status'],
     ['an error status of 302', doc({ on: 'error', effect: { status: 302 } }), 'rules.0.effect.status'],
     ['an error status of 600', doc({ on: 'error', effect: { status: 600 } }), 'rules.0.effect.status'],

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { apiContracts } from '../../src/contract/api/index.js';
-import { KEY_RUN, maskedText, SHOWN_TEXT_LIMIT } from '../../src/domain/redact.js';
+import {
+  KEY_RUN,
+  maskedText,
+  recordedJson,
+  recordedPathPattern,
+  SHOWN_TEXT_LIMIT,
+} from '../../src/domain/redact.js';
 import { checkAnswer, fitsTemplate, MAX_FINDINGS } from '../../src/upstream/check.js';
 
 // The drift check reads answers of any size and shape: what it shows of them is masked and bounded, and how long
@@ -128,5 +134,61 @@ describe('checkAnswer on answers of any size and shape', () => {
       'application/json',
     ).filter((f) => f.at === 'data[]');
     expect(found).toEqual([{ kind: 'type', at: 'data[]', expected: 'object', seen: 'integer' }]);
+  });
+});
+
+describe('recordedJson: what a recording (--record) keeps of an answer', () => {
+  const uuid = '6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a5b';
+
+  it('masks secret fields by name, a BVN or NIN, and every long key-like run, keys included; keeps uuids', () => {
+    const answer = {
+      status: true,
+      message: `Token ${KEY} issued`,
+      data: {
+        id: uuid,
+        accessToken: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl',
+        password: 'hunter2hunter2',
+        bvn: '22212345678',
+        NIN: 12345678901,
+        nested: [{ secretKey: KEY, note: `see ${KEY}` }],
+        [KEY]: 'a key as a field name',
+        phoneNo: '08012345678',
+      },
+    };
+    expect(recordedJson(answer)).toEqual({
+      status: true,
+      message: 'Token ****mnop issued',
+      data: {
+        id: uuid,
+        accessToken: '****dXJl',
+        password: '****',
+        bvn: '****5678',
+        NIN: '****',
+        nested: [{ secretKey: '****mnop', note: 'see ****mnop' }],
+        '****mnop': 'a key as a field name',
+        phoneNo: '08012345678',
+      },
+    });
+  });
+
+  it('keeps a `__proto__` field of parsed JSON as a field', () => {
+    const recorded = recordedJson(JSON.parse('{"__proto__": {"a": 1}}')) as Record<string, unknown>;
+    expect(Object.hasOwn(recorded, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(recorded)).toBe(Object.prototype);
+  });
+});
+
+describe('recordedPathPattern', () => {
+  it.each([
+    ['/api/v1/clients/business/account-details', '^/api/v1/clients/business/account-details$'],
+    [
+      `/api/v1/bulk-transfer/${'6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a5b'}`,
+      '^/api/v1/bulk-transfer/6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a5b$',
+    ],
+    [`/api/v1/members/register/${KEY}`, '^/api/v1/members/register/[^/]+$'],
+    ['/api/v1/a.b+(c)', '^/api/v1/a\\.b\\+\\(c\\)$'],
+  ])('%s → %s', (path, pattern) => {
+    expect(recordedPathPattern(path)).toBe(pattern);
+    expect(new RegExp(pattern).test(path)).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { contract, lazy, page, raw, reply } from '../kit.js';
+import { faultKind } from '../scenarios.js';
 import { isoDate } from '../wire.js';
 
 // The request journal: the last requests answered, what they carried and what they got.
@@ -179,6 +180,11 @@ export const requestEntry = lazy('RequestEntry', () =>
       .describe(
         'the scenario rule that fired for this request (an `http`, `transfer` or `error` rule), if one did; where an `error` rule changed the status of an answer another rule gave, the `error` rule',
       ),
+    fault: faultKind
+      .nullable()
+      .describe(
+        'the transport fault a scenario rule broke the connection with (`effect.fault`), if one did; with `reset`, `empty` or `garbage` over a connection no status was sent, and `status` is 0',
+      ),
     upstream: z
       .boolean()
       .describe(
@@ -287,6 +293,11 @@ export const harDocument = lazy('Har', () => {
             .literal(true)
             .optional()
             .describe('the request went to the upstream (`--upstream`) and the answer is the upstream’s'),
+          _fault: faultKind
+            .optional()
+            .describe(
+              'the transport fault a scenario rule broke the connection with; with `reset`, `empty` or `garbage`, `status` is 0 as HAR has it for no answer',
+            ),
         }),
       ),
     }),

@@ -1,0 +1,177 @@
+import { STATUS_CODES } from 'node:http';
+import type { Context } from 'hono';
+import {
+  BODYLESS_STATUSES,
+  type CustomAnswer,
+  MAX_RENDERED_BODY,
+  NO_ANSWER_FAULTS,
+  type TransportFault,
+} from '../contract/scenarios.js';
+import { isoAt } from '../domain/clock.js';
+import { ApiError } from '../domain/errors.js';
+import {
+  hasTemplates,
+  jsonEscaped,
+  parseTemplate,
+  readsBody,
+  renderTemplate,
+  seededUuid,
+  type TemplateContext,
+  type TemplateParts,
+} from '../domain/template.js';
+import { limit } from './body-limit.js';
+import type { AppEnv } from './env.js';
+import { ANSWER_TEXT, errorAnswer, type WithAnswerText } from './envelope.js';
+import { header } from './headers.js';
+
+// A scenario rule's own answer (`effect.http`), in the route's stead (an `http` rule) or the error's (an `error`
+// rule): the envelope of a status and message, a JSON body as written with its templates rendered, or a text byte
+// for byte; and the stand-in answer of a transport fault that breaks the connection before any answer.
+
+/** A custom answer made ready once: its text, cut into parts where it holds templates. */
+interface Prepared {
+  /** The body as sent when it holds no template; null for a status that has none. */
+  text: string | null;
+  /** The body's parts, where it holds templates. */
+  parts: TemplateParts | null;
+  readsBody: boolean;
+  headers: [string, string][];
+  /** The answer is JSON: the request journal keeps its text. */
+  json: boolean;
+}
+
+/**
+ * Each rule's answer prepared once, kept with the rule's own (parsed, never changed) object: a cache of pure
+ * results, like the drift check's schemas, which every world may share.
+ */
+const preparedAnswers = new WeakMap<CustomAnswer, Prepared>();
+
+const JSON_TYPE = /[/+]json\b/i;
+
+function prepare(answer: CustomAnswer): Prepared {
+  const known = preparedAnswers.get(answer);
+  if (known) return known;
+  const given = Object.entries(answer.headers ?? {});
+  const typed = given.find(([name]) => name.toLowerCase() === 'content-type');
+  const headers: [string, string][] = typed ? given : [['content-type', 'application/json'], ...given];
+  const json = JSON_TYPE.test(typed?.[1] ?? 'application/json');
+  let text: string | null;
+  let parts: TemplateParts | null = null;
+  if (BODYLESS_STATUSES.has(answer.status)) text = null;
+  else if (answer.bodyText !== undefined) text = answer.bodyText;
+  else if (answer.body !== undefined) {
+    text = JSON.stringify(answer.body);
+    // The JSON text holds a `{{` only inside its strings: each template lands in a string, and its value is escaped
+    // as one. The scenario's schema has checked every template, so this parse finds no error.
+    const parsed = parseTemplate(text);
+    if ('parts' in parsed && hasTemplates(parsed.parts)) parts = parsed.parts;
+  } else {
+    const message = answer.message ?? STATUS_CODES[answer.status] ?? `Status ${answer.status}`;
+    text = JSON.stringify({ status: answer.status < 400, message, data: null });
+  }
+  const made: Prepared = { text, parts, readsBody: parts !== null && readsBody(parts), headers, json };
+  preparedAnswers.set(answer, made);
+  return made;
+}
+
+/** Whether an answer is the plain envelope of an error (status 400 or more, a message at most). */
+export const isPlainError = (answer: CustomAnswer): boolean =>
+  answer.status >= 400 &&
+  answer.body === undefined &&
+  answer.bodyText === undefined &&
+  answer.headers === undefined;
+
+/** Where a rule's `{{uuid}}`s are drawn from: the scenario's seed and the event the rule fired on. */
+export interface UuidDraw {
+  seed: number;
+  /** The rule's index and the event's key (`3 POST /api/v1/... 5`). */
+  key: string;
+}
+
+function respond(answer: CustomAnswer, made: Prepared, text: string | null): Response {
+  const res: WithAnswerText = new Response(text, { status: answer.status, headers: made.headers });
+  if (made.json && text !== null) res[ANSWER_TEXT] = text;
+  return res;
+}
+
+/** What the templates of one request read. */
+function contextOf(c: Context<AppEnv>, draw: UuidDraw): TemplateContext {
+  const text = c.env.facts.requestText;
+  let body: unknown;
+  if (text !== undefined && text !== '') {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+  }
+  return {
+    path: c.req.path,
+    query: (name) => c.req.query(name),
+    header: (name) => header(c, name),
+    body,
+    now: () => isoAt(c.env.world.deps.clock),
+    uuid: (n) => seededUuid(draw.seed, `${draw.key} uuid ${n}`),
+  };
+}
+
+function rendered(c: Context<AppEnv>, answer: CustomAnswer, made: Prepared, draw: UuidDraw): Response {
+  const parts = made.parts;
+  if (parts === null) return respond(answer, made, made.text);
+  const text = renderTemplate(parts, contextOf(c, draw), jsonEscaped, MAX_RENDERED_BODY);
+  if (text === undefined)
+    return errorAnswer(
+      new ApiError(
+        500,
+        `The scenario's custom answer renders to more than ${MAX_RENDERED_BODY} characters: a template puts a long value of the request in it`,
+      ),
+    );
+  return respond(answer, made, text);
+}
+
+/**
+ * A rule's custom answer to the request. `readBody`: the request body has not been read (an `http` rule answers
+ * before the route reads it), and the templates name a part of it: it is read first, within the sandbox's body
+ * limit (413 past it). An `error` rule's templates read the body the route read, if it read one.
+ */
+export function customAnswerOf(
+  c: Context<AppEnv>,
+  answer: CustomAnswer,
+  draw: UuidDraw,
+  readBody: boolean,
+): Response | Promise<Response> {
+  const made = prepare(answer);
+  if (!made.readsBody || !readBody || c.env.facts.requestText !== undefined)
+    return rendered(c, answer, made, draw);
+  const read = limit(c.env.world.deps.config.bodyLimit)(c, async () => {
+    c.env.facts.requestText = await c.req.text();
+  });
+  return Promise.resolve(read).then(() => rendered(c, answer, made, draw));
+}
+
+/**
+ * What a fault that sends no answer (`reset`, `empty`, `garbage`) answers where there is no connection to break (in
+ * process, `app.request()`): 502, the envelope saying which fault it would have been. Over a connection, the front
+ * breaks it instead (`src/http/transport-fault.ts`) and this is never sent.
+ */
+export function faultStandIn(fault: TransportFault): Response {
+  return errorAnswer(new ApiError(502, faultMessage(fault, null)));
+}
+
+/** The message of a fault's stand-in answer: `size`, for a truncated one, the answer's status and bytes. */
+export function faultMessage(fault: TransportFault, size: { status: number; bytes: number } | null): string {
+  const what =
+    fault.kind === 'reset'
+      ? 'the connection would be reset with no answer'
+      : fault.kind === 'empty'
+        ? 'the connection would be closed with no answer'
+        : fault.kind === 'garbage'
+          ? 'bytes that are not HTTP would be sent, then the connection closed'
+          : size === null
+            ? 'the answer would be cut off after half its body'
+            : `the answer (${size.status}, ${size.bytes} bytes) would be cut off after ${Math.floor(size.bytes / 2)} bytes`;
+  return `Transport fault "${fault.kind}" of the scenario: over a connection, ${what}`;
+}
+
+/** Whether a fault breaks the connection before any answer. */
+export const sendsNoAnswer = (fault: TransportFault): boolean => NO_ANSWER_FAULTS.has(fault.kind);
