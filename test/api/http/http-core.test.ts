@@ -299,3 +299,42 @@ describe('unexpected errors', () => {
     }
   });
 });
+
+describe('routing', () => {
+  it('keeps Hono’s RegExpRouter for the whole app (a static route beside a parameter made it fall back to TrieRouter)', async () => {
+    const sandbox = await memorySandbox();
+    await call(sandbox, 'GET', '/__sandbox/health');
+    expect(sandbox.app.router.name).toBe('SmartRouter + RegExpRouter');
+    await sandbox.close();
+  });
+
+  it('answers a static path beside a parameter of the same method by its own route, and the rest by the parameter’s', async () => {
+    const sandbox = await memorySandbox();
+    const headers = schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+    // PATCH /clients/members/complete-registration: its own route (SECRET_KEY alone; a body it validates).
+    const complete = await call(sandbox, 'PATCH', '/api/v1/clients/members/complete-registration', {
+      headers: { SECRET_KEY: A.secretKey },
+      body: {},
+    });
+    expect(complete.status).toBe(400);
+    expect(JSON.stringify(complete.body)).toContain('authorizationToken');
+    // PATCH /clients/members/{memberId}: the update of a member, and not found for an id no member has.
+    const update = await call(sandbox, 'PATCH', `/api/v1/clients/members/${A.manager.id}`, {
+      headers,
+      body: {},
+    });
+    expect(update.status).toBe(200);
+    expect(update.body.message).toBe('Member updated successfully');
+    const unknown = await call(
+      sandbox,
+      'PATCH',
+      '/api/v1/clients/members/00000000-0000-4000-8000-000000000000',
+      {
+        headers,
+        body: {},
+      },
+    );
+    expect(unknown.status).toBe(404);
+    await sandbox.close();
+  });
+});
