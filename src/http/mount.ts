@@ -246,8 +246,18 @@ function register(app: Hono<AppEnv>, mounted: readonly Mounted[]): void {
     }
     const own = asOne(m.handlers);
     const byPath = new Map(siblings.map((s) => [s.path, asOne(s.handlers)]));
-    app.on([m.method], [m.path], (c, next) => (byPath.get(c.req.path) ?? own)(c, next));
+    const fork: Handler<AppEnv> & AlsoAnswers = (c, next) => (byPath.get(c.req.path) ?? own)(c, next);
+    fork[ALSO_ANSWERS] = siblings.map((s) => s.path);
+    app.on([m.method], [m.path], fork);
   }
+}
+
+/** Where a Hono route's handler says which static paths (in Hono's form) it answers besides its own. */
+export const ALSO_ANSWERS = Symbol('also answers');
+
+/** A handler that answers static paths of its sibling routes besides its own (see `register`). */
+export interface AlsoAnswers {
+  [ALSO_ANSWERS]?: readonly string[];
 }
 
 /** A route's handlers as one: each middleware's `next` runs the rest, and the answer is what the last answers. */

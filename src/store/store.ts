@@ -65,7 +65,7 @@ export class Store extends MemoryCollections {
   private tellTakenOver: (error: StateTakenOverError) => void = () => {};
 
   private constructor(options: StoreOptions) {
-    super(options.isState);
+    super(options.isState, options.file !== null);
     this.takenOver = new Promise((resolve) => {
       this.tellTakenOver = resolve;
     });
