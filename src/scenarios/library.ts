@@ -35,9 +35,12 @@ function firstProblem(error: z.ZodError): string {
   return `${fieldPath(issue?.path ?? []) || '(root)'}: ${issue?.message ?? 'invalid'}`;
 }
 
-/** Validates a scenario given as data (a file's content, a control API body). */
+/**
+ * Validates a scenario file's content. Read once, at start-up: without compiling the schema's fast path first
+ * (zod's JIT), which costs more than the few parses it would speed up.
+ */
 export function parseScenario(value: unknown, source: string): Scenario {
-  const parsed = scenario.safeParse(value, { error: inOurWords });
+  const parsed = scenario.safeParse(value, { error: inOurWords, jitless: true });
   if (!parsed.success) throw new ScenarioError(`scenario ${source}: ${firstProblem(parsed.error)}`);
   return parsed.data;
 }

@@ -44,6 +44,9 @@ function describeIssue(issue: z.core.$ZodIssue, records: unknown): string {
   return `${issue.path.join('.') || 'the document'}: ${issue.message}`;
 }
 
+/** The size of a snapshot from which checking it with zod's JIT pays for compiling it. */
+const JIT_FROM_BYTES = 1_048_576;
+
 function checkSnapshot(file: string, text: string): Snapshot {
   let value: unknown;
   try {
@@ -67,7 +70,12 @@ function checkSnapshot(file: string, text: string): Snapshot {
       `${file}: its "seq" must be a whole number ≥ 0 (found ${JSON.stringify(doc.seq)})`,
     );
   }
-  const parsed = stateDocument.safeParse({ version: doc.version, collections: doc.collections });
+  // A small state (a restart of a test machine's) is checked without compiling each schema's fast path first (zod's
+  // JIT), which costs more than checking a few thousand records; a large one takes it, and is checked faster.
+  const parsed = stateDocument.safeParse(
+    { version: doc.version, collections: doc.collections },
+    { jitless: text.length < JIT_FROM_BYTES },
+  );
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue ? describeIssue(issue, doc.collections) : 'is not a sandbox state';

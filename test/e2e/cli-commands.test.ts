@@ -7,12 +7,12 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands, run } from '../../src/cli/commands.js';
+import { commands } from '../../src/cli/commands.js';
 import { connectSandbox } from '../../src/client/connect.js';
 import type { SandboxHandle } from '../../src/client/handle.js';
 import { isValidNuban } from '../../src/domain/nuban.js';
 import { appTransfer } from '../support/app-requests.js';
-import { runCli, type SandboxProcess, startProcess, stop } from '../support/process.js';
+import { runCli, type SandboxProcess, shellCommand, startProcess, stop } from '../support/process.js';
 import { startReceiver } from '../support/receiver.js';
 import { startFakeUpstream } from '../support/upstream.js';
 
@@ -37,20 +37,8 @@ afterAll(async () => {
 });
 
 /** Runs a command in this process, against the sandbox unless `--url` is given; the token comes from the env. */
-async function sh(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await run(argv, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: { SANDBOX_URL: child.url, SANDBOX_CONTROL_TOKEN: TOKEN },
-  });
-  return { code, stdout, stderr };
-}
+const sh = (...argv: string[]) =>
+  shellCommand({ SANDBOX_URL: child.url, SANDBOX_CONTROL_TOKEN: TOKEN }, ...argv);
 
 /** Exit 1 or 2 with exactly one line on stderr, and nothing on stdout. */
 function oneLine(res: { code: number; stdout: string; stderr: string }, code: 1 | 2, text: string | RegExp) {

@@ -3,11 +3,18 @@
 
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/commands.js';
 import { connectSandbox } from '../../src/client/connect.js';
 import { startSandbox } from '../../src/sandbox.js';
 import { closedAfterEachTest } from '../support/cleanups.js';
-import { http, runCli, type SandboxProcess, startProcess, stop, waitForOutput } from '../support/process.js';
+import {
+  http,
+  runCli,
+  type SandboxProcess,
+  shellCommand,
+  startProcess,
+  stop,
+  waitForOutput,
+} from '../support/process.js';
 import { A } from '../support/sandbox.js';
 
 const { later } = closedAfterEachTest();
@@ -21,20 +28,7 @@ afterAll(async () => {
 });
 
 /** Runs a shell command of the CLI in this process against the child. */
-async function sh(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await run(argv, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: { SANDBOX_URL: child.url },
-  });
-  return { code, stdout, stderr };
-}
+const sh = (...argv: string[]) => shellCommand({ SANDBOX_URL: child.url }, ...argv);
 
 describe('--sandbox-idle-ttl and the log', () => {
   it('drops an isolated sandbox unused that long, with a log line; its paths then answer 404', async () => {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { run as runCommand } from '../../src/cli/commands.js';
 import { signIn } from '../../src/contract/api/auth.js';
 import { dataOf } from './answers.js';
 import { A } from './sandbox.js';
@@ -138,4 +139,23 @@ export async function http(
     status: res.status,
     body: (text ? JSON.parse(text) : {}) as Record<string, unknown> & { data?: unknown },
   };
+}
+
+/**
+ * A shell command of the CLI (`drain --timeout 10`, `sandboxes create`), run in this process through `run(argv, io)`
+ * with `env` as its environment (the sandbox's URL, its token): answers its exit code and what it wrote.
+ */
+export async function shellCommand(env: NodeJS.ProcessEnv, ...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCommand(argv, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    env,
+  });
+  return { code, stdout, stderr };
 }

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import clients from '../../fixtures/clients.json' with { type: 'json' };
 import { signIn } from '../../src/contract/api/auth.js';
 import { fixture } from '../../src/contract/examples.js';
@@ -145,4 +145,19 @@ export function schemeB(publicKey: string, secretKey: string, businessId?: strin
 /** Scheme A headers of client A's owner, signed in afresh, on business A1. */
 export async function ownerHeaders(sandbox: Sandbox): Promise<Record<string, string>> {
   return schemeA(await tokenFor(sandbox, A.owner), A.secretKey, A.a1.id);
+}
+
+/**
+ * Resolves with the milliseconds of the next sleep started on `clock` (a request waiting on a delay rule): a request
+ * is no clock task an advance waits for, so a test waits until it sleeps, then moves the clock. The sleep itself
+ * goes on as usual.
+ */
+export function nextSleepOn(clock: Sandbox['clock']): Promise<number> {
+  const sleep = clock.sleep.bind(clock);
+  return new Promise<number>((resolve) => {
+    vi.spyOn(clock, 'sleep').mockImplementation((ms) => {
+      resolve(ms);
+      return sleep(ms);
+    });
+  });
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requestEntry } from '../../../src/contract/control/requests.js';
 import { activeScenario } from '../../../src/contract/control/scenarios.js';
 import { isoOf } from '../../../src/domain/clock.js';
@@ -9,7 +9,7 @@ import type { Sandbox } from '../../../src/sandbox.js';
 import { ScenarioError } from '../../../src/scenarios/library.js';
 import { dataOf, pageOf } from '../../support/answers.js';
 import { closedAfterEachTest } from '../../support/cleanups.js';
-import { call, memorySandbox, ownerHeaders } from '../../support/sandbox.js';
+import { call, memorySandbox, nextSleepOn, ownerHeaders } from '../../support/sandbox.js';
 
 // Custom answers (CONTRACT §9): an `http` or `error` rule's `effect.http` answers any status 200..599 with the
 // envelope, a JSON body as written (its templates rendered) or a text byte for byte, with headers and a delay.
@@ -254,13 +254,7 @@ describe('custom answers: error rules', () => {
     await sandbox.clock.freeze(true);
     await useRules(sandbox, [on('account-details$', { status: 200, body: { late: true }, delayMs: 400 })]);
     const clock = sandbox.clock;
-    const sleep = clock.sleep.bind(clock);
-    const asleep = new Promise<number>((resolve) => {
-      vi.spyOn(clock, 'sleep').mockImplementation((ms) => {
-        resolve(ms);
-        return sleep(ms);
-      });
-    });
+    const asleep = nextSleepOn(clock);
     let answered = false;
     const pending = call(sandbox, 'GET', DETAILS).finally(() => {
       answered = true;

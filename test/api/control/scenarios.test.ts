@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import defaultScenario from '../../../scenarios/default.json' with { type: 'json' };
 import type { BulkItemView, BulkTransferWithItemsView } from '../../../src/contract/api/bulk.js';
 import { accountDetails } from '../../../src/contract/api/business.js';
@@ -19,7 +19,7 @@ import { dataOf } from '../../support/answers.js';
 import { BULK, bulkHelpers, keysA1, processBatch, RECEIVER, type Transfer } from '../../support/bulk.js';
 import { closedAfterEachTest } from '../../support/cleanups.js';
 import { feeFor, ledgerOf, MAGIC, setBalance, transferEntry } from '../../support/money.js';
-import { A, call, memorySandbox, ownerHeaders } from '../../support/sandbox.js';
+import { A, call, memorySandbox, nextSleepOn, ownerHeaders } from '../../support/sandbox.js';
 import { delivery, FAST, incomingPayment, webhookSetup } from '../../support/webhooks.js';
 
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
@@ -447,13 +447,7 @@ describe('ready scenario: slow-processing', () => {
     await sandbox.clock.freeze(true);
     // A request is no clock task that an advance waits for: wait until it sleeps on the clock, then move it.
     const clock = sandbox.clock;
-    const sleep = clock.sleep.bind(clock);
-    const asleep = new Promise<number>((resolve) => {
-      vi.spyOn(clock, 'sleep').mockImplementation((ms) => {
-        resolve(ms);
-        return sleep(ms);
-      });
-    });
+    const asleep = nextSleepOn(clock);
     let answered = false;
     const pending = send(sandbox, headers, RECEIVER).finally(() => {
       answered = true;
