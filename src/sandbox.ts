@@ -19,7 +19,7 @@ import { type NewClient, newClientBody } from './contract/control/clients.js';
 import type { IncomingPayment } from './contract/control/incoming-payments.js';
 import { DRAIN_TIMEOUT_MS } from './contract/control/sandbox.js';
 import { newSandboxBody } from './contract/control/sandboxes.js';
-import { CONTROL_PREFIX } from './contract/mounts.js';
+import { API_PREFIX, CONTROL_PREFIX, sandboxPath } from './contract/mounts.js';
 import type { Scenario } from './contract/scenarios.js';
 import { type Clock, REAL_TIME, systemClock, type VirtualClock } from './domain/clock.js';
 import { ApiError } from './domain/errors.js';
@@ -327,21 +327,22 @@ function sandboxOf(
     clearRequests: overApp.clearRequests,
     sandboxes: overApp.sandboxes,
     isolate: async (options = {}) => {
-      const made = await asControlApi(async () => {
+      const { id, world: isolated } = await asControlApi(async () => {
         if (world.id !== null)
-          throw new ApiError(404, `Isolated sandboxes are made at the root, not inside one (${world.id})`);
-        return worlds.create(parseInput(newSandboxBody, options));
+          throw new ApiError(
+            404,
+            `Isolated sandboxes are made, listed and deleted at the root (/__sandbox/sandboxes), not inside one (${world.id})`,
+          );
+        return worlds.make(parseInput(newSandboxBody, options));
       });
-      const isolated = worlds.find(made.id);
-      if (!isolated) throw new ControlApiError(`No sandbox named "${made.id}"`, 404, null, []);
       const dispose = async () => {
-        if (!isolated.gone) worlds.remove(made.id);
+        if (!isolated.gone) worlds.remove(id);
       };
       const handle = sandboxOf(isolated, app, worlds, fixtures, config, {
         close: dispose,
         listeningOn: own.listeningOn,
       });
-      return { ...handle, id: made.id, apiUrl: made.apiPath, dispose };
+      return { ...handle, id, apiUrl: `${isolated.prefix}${API_PREFIX}`, dispose };
     },
     ...own,
   };
@@ -415,7 +416,7 @@ export async function startSandbox(
   /** An isolated sandbox's handle, served here: its URLs under its `/sandboxes/{id}`. */
   const served = (isolated: Sandbox & IsolatedParts): RunningSandbox & IsolatedParts => ({
     ...isolated,
-    url: `${url}/sandboxes/${isolated.id}`,
+    url: `${url}${sandboxPath(isolated.id)}`,
     apiUrl: `${url}${isolated.apiUrl}`,
     listening,
     isolate: async (options) => served(await isolated.isolate(options)),

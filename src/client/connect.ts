@@ -1,4 +1,4 @@
-import { CONTROL_PREFIX } from '../contract/mounts.js';
+import { isControlPath } from '../contract/mounts.js';
 import { SandboxError } from '../errors.js';
 import type { SandboxHandle } from './handle.js';
 import { handleOverHttp } from './over-http.js';
@@ -35,7 +35,8 @@ export function connectSandbox(url: string, options: ConnectOptions = {}): Sandb
   const token = options.controlToken;
   return handleOverHttp(root, (path, init) => {
     const headers = new Headers(init.headers);
-    if (token && path.startsWith(CONTROL_PREFIX)) headers.set('x-sandbox-token', token);
+    // An isolated sandbox's control API too (`/sandboxes/{id}/__sandbox/…`): the same token guards it.
+    if (token && isControlPath(path)) headers.set('x-sandbox-token', token);
     return fetch(root + path, { ...init, headers });
   });
 }

@@ -22,7 +22,7 @@ import {
   setScenarioContract,
 } from '../contract/control/scenarios.js';
 import { addSubscriptionContract } from '../contract/control/subscriptions.js';
-import { API_PREFIX } from '../contract/mounts.js';
+import { API_PREFIX, sandboxPath } from '../contract/mounts.js';
 import { MAX_LONG_PAGE } from '../domain/pagination.js';
 import { DrainTimeoutError, SandboxError, VerificationError } from '../errors.js';
 import { contractCaller, type Transport } from './call.js';
@@ -185,7 +185,7 @@ export function handleOverHttp(url: string, transport: Transport): SandboxHandle
       control.done(resetContract, { query: keepRequests ? { keep: 'requests' } : {} }),
     isolate: async (options = {}) => {
       const made = await control.data(createSandboxContract, { body: options });
-      const prefix = `/sandboxes/${made.id}`;
+      const prefix = sandboxPath(made.id);
       const dispose = () => control.done(deleteSandboxContract, { params: { id: made.id } });
       const handle = handleOverHttp(`${url}${prefix}`, (path, init) => transport(`${prefix}${path}`, init));
       // By the URL this handle reaches the sandbox at (a proxy's path included), not the one the sandbox saw.

@@ -258,15 +258,19 @@ export function frame(deps: Deps, pending: Pending, totals: LedgerTotals): Frame
   return out;
 }
 
-/** The panels re-rendered whole, each from its model, when what they show changes: the key says what they show. */
 /** The sandboxes the page's picker lists, and a number that changes whenever one is made or dropped. */
-export type PickerSource = () => SandboxPickerView & { version: number };
+export interface PickerSource {
+  version(): number;
+  view(): SandboxPickerView;
+}
 
 interface PanelSources {
   deps: Deps;
   drift: DriftReport;
   picker: PickerSource;
 }
+
+/** The panels re-rendered whole, each from its model, when what they show changes: the key says what they show. */
 const PANELS: { id: string; key: (from: PanelSources) => string; render: (from: PanelSources) => unknown }[] =
   [
     {
@@ -286,8 +290,8 @@ const PANELS: { id: string; key: (from: PanelSources) => string; render: (from: 
     },
     {
       id: 'sandbox-panel',
-      key: ({ picker }) => String(picker().version),
-      render: ({ picker }) => SandboxPicker({ picker: picker() }),
+      key: ({ picker }) => String(picker.version()),
+      render: ({ picker }) => SandboxPicker({ picker: picker.view() }),
     },
   ];
 
@@ -320,8 +324,17 @@ export class FeedClient {
   private backlogBytes = 0;
   private writing = false;
   private stale = false;
+  /** Told to end: once what it has queued is written, the stream ends. */
+  private ending = false;
 
   constructor(private readonly stream: PageStream) {}
+
+  /** Sends `bytes` last, then ends the stream (its sandbox is gone: nothing more will come). */
+  endWith(bytes: Uint8Array): void {
+    this.send(bytes);
+    this.ending = true;
+    if (!this.writing) this.stream.abort();
+  }
 
   /** Queues `bytes` for the page, after what it has not been sent yet. */
   send(bytes: Uint8Array): void {
@@ -348,6 +361,7 @@ export class FeedClient {
       this.stream.abort();
     } finally {
       this.writing = false;
+      if (this.ending) this.stream.abort();
     }
   }
 }
@@ -392,7 +406,7 @@ export class Broadcast {
 }
 
 /**
- * The dashboards' live feed, one per app. It listens to the store's changes and the request journal only while a
+ * A dashboard's live feed, one per sandbox (the root, or an isolated one). It listens to the store's changes and the request journal only while a
  * page is connected, gathers what changed, and every FLUSH_MS renders one frame with the page's own components:
  * `patch` (rows to swap in by id or to insert), `remove` (ids), `requests` (journal rows, newest first) and
  * `reload` (the whole state was replaced: reset or import). Each record is rendered once per frame however often
@@ -428,17 +442,27 @@ export class LiveFeed {
 
   /**
    * Its sandbox is gone (deleted, expired): every page watching is told to reload, which then hears that the
-   * sandbox is no more, and the feed stops listening.
+   * sandbox is no more, and its stream ends; the feed stops listening, and a page that connects later is told
+   * the same at once.
    */
   close(): void {
-    this.broadcast(RELOAD);
-    for (const client of [...this.clients]) this.leave(client);
+    this.closed = true;
+    for (const client of [...this.clients]) {
+      this.leave(client);
+      client.endWith(RELOAD);
+    }
   }
+
+  private closed = false;
 
   /** `GET /__sandbox/ui/events`: a stream that starts with `ready` and then carries every frame. */
   respond(c: Context): Response {
     return streamSSE(c, async (stream) => {
       const client = new FeedClient(stream);
+      if (this.closed) {
+        client.endWith(RELOAD);
+        return;
+      }
       // Joined before `ready` is sent: every change after `ready` reaches this page.
       this.join(client);
       client.send(encoder.encode(sseEvent('ready', JSON.stringify({ flushMs: FLUSH_MS }))));

@@ -76,7 +76,6 @@ export interface ScenarioView {
   ready: { name: string; description: string }[];
 }
 
-/** Everything one render of the page shows. */
 /** The sandboxes the page's picker moves between: the root (null) and the isolated ones, and the one shown. */
 export interface SandboxPickerView {
   /** The isolated sandbox the page shows; null for the root. */
@@ -85,6 +84,7 @@ export interface SandboxPickerView {
   ids: string[];
 }
 
+/** Everything one render of the page shows. */
 export interface DashboardModel {
   /** Which sandbox the page shows, and the others it can move to. */
   sandboxes: SandboxPickerView;

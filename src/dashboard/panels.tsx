@@ -1,3 +1,4 @@
+import { DASHBOARD_PATH, sandboxPath } from '../contract/mounts.js';
 import { END_OF_TIME_MS } from '../domain/clock.js';
 import type { DriftView } from '../upstream/drift.js';
 import { dateTimeOf, durationWords, isoOf } from './format.js';
@@ -8,7 +9,7 @@ import type { ClockView, SandboxPickerView, ScenarioView } from './model.js';
 
 /** Where a sandbox's dashboard is: the root's, or an isolated one's under its `/sandboxes/{id}`. */
 export const dashboardOf = (id: string | null) =>
-  id === null ? '/__sandbox/ui' : `/sandboxes/${id}/__sandbox/ui`;
+  id === null ? DASHBOARD_PATH : `${sandboxPath(id)}${DASHBOARD_PATH}`;
 
 /**
  * The picker of the sandbox the page shows: the root (persistent) and every isolated sandbox. The live feed renders

@@ -1,8 +1,13 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { setCookie } from 'hono/cookie';
 import type { Config } from '../config.js';
-import { SANDBOXES_PATH } from '../contract/control/sandboxes.js';
-import { CONTROL_DOCS_URL, CONTROL_PREFIX, DASHBOARD_PATH, DOCS_PATH } from '../contract/mounts.js';
+import {
+  CONTROL_DOCS_URL,
+  CONTROL_PREFIX,
+  DASHBOARD_PATH,
+  DOCS_PATH,
+  ISOLATED_PREFIX,
+} from '../contract/mounts.js';
 import { secureEqual } from '../domain/secure-compare.js';
 import {
   carriesControlToken,
@@ -106,7 +111,7 @@ export function takeDashboardToken(
   const offered = offer?.token;
   if (offered === undefined || !secureEqual(offered, token)) return undefined;
   // The root's control API, or, taken in an isolated sandbox, every isolated sandbox's (each under `/sandboxes/{id}`).
-  const path = c.env.world.id === null ? CONTROL_PREFIX : SANDBOXES_PATH;
+  const path = c.env.world.id === null ? CONTROL_PREFIX : ISOLATED_PREFIX;
   setCookie(c, TOKEN_COOKIE, offered, { path, httpOnly: true, sameSite: 'Strict' });
   const next = acceptedNext(offer?.next);
   return c.redirect(next === undefined || next === DASHBOARD_PATH ? dashboardHere(c) : next, 303);

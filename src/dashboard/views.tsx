@@ -1,3 +1,4 @@
+import { sandboxPath } from '../contract/mounts.js';
 import { type DashboardModel, FIRST_ROWS } from './model.js';
 import { ClockPanel, DriftPanel, dashboardOf, SandboxPicker, ScenarioPanel } from './panels.js';
 import {
@@ -94,6 +95,8 @@ const FUNDS = `${API}/clients/business/customers/funds`;
 /** The whole page, with the newest rows of each list, of every client or of the one picked. */
 export function Page({ model }: { model: DashboardModel }) {
   const { clients, picked, shown, businessCount, facts } = model;
+  // The page's calls, feed and assets are its sandbox's (an isolated one's cookie is for its paths only).
+  const base = model.sandboxes.current === null ? '' : sandboxPath(model.sandboxes.current);
   return (
     <html lang="en">
       <head>
@@ -101,11 +104,8 @@ export function Page({ model }: { model: DashboardModel }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>Banking sandbox: dashboard</title>
         <link rel="icon" href="data:," />
-        <meta
-          name="sandbox-base"
-          content={model.sandboxes.current === null ? '' : `/sandboxes/${model.sandboxes.current}`}
-        />
-        <link rel="stylesheet" href="/__sandbox/ui/assets/style.css" />
+        <meta name="sandbox-base" content={base} />
+        <link rel="stylesheet" href={`${base}/__sandbox/ui/assets/style.css`} />
       </head>
       <body data-client={picked?.id ?? ''}>
         <header>
@@ -348,7 +348,7 @@ export function Page({ model }: { model: DashboardModel }) {
           </div>
           <div id="request-body" />
         </dialog>
-        <script src="/__sandbox/ui/assets/app.js" />
+        <script src={`${base}/__sandbox/ui/assets/app.js`} />
       </body>
     </html>
   );

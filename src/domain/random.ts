@@ -9,6 +9,19 @@ export type RandomState = [number, number, number, number];
  * Expands a numeric seed, and optionally a stream number, into a generator state (splitmix32), so nearby seeds
  * and streams give unrelated sequences.
  */
+/**
+ * A salt of `text` (32-bit FNV-1a): what an isolated sandbox mixes into its seed (its id), so that two sandboxes of
+ * one seed draw their own keys and ids, and one of a given seed and id always the same.
+ */
+export function saltOf(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
 export function seedState(seed: number, stream = 0): RandomState {
   let x = (seed ^ Math.imul(stream >>> 0, 0x85ebca6b) ^ Math.floor(stream / 4294967296)) >>> 0;
   const next = (): number => {

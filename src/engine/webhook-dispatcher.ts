@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { FiredRule } from '../contract/scenarios.js';
 import type { Deps } from '../deps.js';
 import { retryDelayMs } from '../domain/backoff.js';
@@ -61,8 +62,13 @@ export class WebhookDispatcher {
   private woken: { rank: number; go: () => void }[] = [];
   private idleWaiters: (() => void)[] = [];
   private closed = false;
+  /** Aborted on close: a POST on its way is abandoned with its connection (a deleted sandbox's sends nothing more). */
+  private readonly stopped = new AbortController();
 
-  constructor(private readonly deps: EngineDeps) {}
+  constructor(private readonly deps: EngineDeps) {
+    // One listener a POST in flight: as many as the deliveries attempted at once, none kept after its exchange.
+    setMaxListeners(0, this.stopped.signal);
+  }
 
   /**
    * Makes the first attempt of a pending delivery (or the first of a fresh round, a redelivery) once one of its
@@ -131,6 +137,7 @@ export class WebhookDispatcher {
   /** Stops: pending deliveries stay pending in the state and resume at the next start. */
   close(): void {
     this.closed = true;
+    this.stopped.abort();
     this.clear();
   }
 
@@ -274,7 +281,7 @@ export class WebhookDispatcher {
       });
     } else {
       attempts.push(await this.send(delivery, client));
-      if (effect?.webhook === 'duplicate') attempts.push(await this.send(delivery, client));
+      if (effect?.webhook === 'duplicate' && !this.closed) attempts.push(await this.send(delivery, client));
     }
     const acknowledged = attempts.some((a) => a.statusCode === 200);
     if (this.closed) return;
@@ -322,6 +329,7 @@ export class WebhookDispatcher {
         webhookHeaders(client),
         JSON.stringify(delivery.payload),
         config.webhookTimeout,
+        this.stopped.signal,
       );
       if (statusCode !== 200) error = `HTTP ${statusCode}: only 200 acknowledges a delivery`;
     } catch (e) {

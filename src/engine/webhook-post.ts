@@ -34,6 +34,8 @@ export function postWebhook(
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
+  /** Ends the exchange at once (its sandbox was deleted): the connection is closed, and the promise rejects. */
+  signal?: AbortSignal,
 ): Promise<number> {
   return new Promise((resolve, reject) => {
     let target: URL;
@@ -55,6 +57,19 @@ export function postWebhook(
       headers: { ...headers, 'content-length': String(payload.length) },
     });
     let answered = false;
+    const abort = () => {
+      clearTimeout(deadline);
+      if (!answered) reject(new Error(`POST ${target.origin} was abandoned: its sandbox is gone`));
+      request.destroy();
+    };
+    if (signal?.aborted) {
+      request.destroy();
+      reject(new Error(`POST ${target.origin} was abandoned: its sandbox is gone`));
+      return;
+    }
+    signal?.addEventListener('abort', abort, { once: true });
+    // Whatever ends the exchange lets go of the signal: a long-lived one must hold no request.
+    request.on('close', () => signal?.removeEventListener('abort', abort));
     // The deadline covers the whole exchange: past it, before the head, the attempt has failed; after the head
     // (a body that never ends) the connection is closed, as fetch does when its body is cancelled unread.
     const deadline = setTimeout(() => {

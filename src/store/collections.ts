@@ -93,6 +93,8 @@ export class MemoryCollections {
     isState?: (id: string) => boolean,
     /** Whether each change is written as a journal line (a file store); in memory, none is. */
     private readonly journaled = true,
+    /** Mixed into the state's seed for every draw (an isolated sandbox's own: see `saltOf`); 0 for the root. */
+    private readonly salt = 0,
   ) {
     this.upgrade = {
       clientOf: (businessId) => this.maps.businesses?.get(businessId)?.clientId,
@@ -329,7 +331,7 @@ export class MemoryCollections {
     const tx = this.tx;
     if (!tx) throw new Error('random() only inside mutate()');
     // The generator of the sequence number this mutation will commit as.
-    tx.random ??= new Random(seedState(this.meta().seed, this.seq + 1));
+    tx.random ??= new Random(seedState((this.meta().seed ^ this.salt) >>> 0, this.seq + 1));
     return tx.random;
   }
 }

@@ -33,6 +33,11 @@ export interface StoreOptions {
    * (`upgrade.ts`); without it, every id counts as one and none is renamed.
    */
   isState?: (id: string) => boolean;
+  /**
+   * Mixed into the state's seed for the draws of every mutation (keys, ids, references): an isolated sandbox's own
+   * (`saltOf` its id), so that sandboxes of one seed never draw the same keys. Default 0, the seed alone.
+   */
+  salt?: number;
   /** The state lock's probes and timing (tests choose pids, hosts and time); defaults fit real use. */
   lock?: StateLockOptions;
   /**
@@ -65,7 +70,7 @@ export class Store extends MemoryCollections {
   private tellTakenOver: (error: StateTakenOverError) => void = () => {};
 
   private constructor(options: StoreOptions) {
-    super(options.isState, options.file !== null);
+    super(options.isState, options.file !== null, options.salt);
     this.takenOver = new Promise((resolve) => {
       this.tellTakenOver = resolve;
     });

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { type NewSandbox, SANDBOXES_PATH } from '../contract/control/sandboxes.js';
+import type { NewSandbox } from '../contract/control/sandboxes.js';
+import { API_PREFIX, CONTROL_PREFIX, ISOLATED_PREFIX } from '../contract/mounts.js';
 import type { Scenario } from '../contract/scenarios.js';
 import type { SandboxCreated, SandboxesHooks, SandboxSummary } from '../control/hooks.js';
 import { type ClockState, END_OF_TIME_MS, START_OF_TIME_MS } from '../domain/clock.js';
 import { ApiError } from '../domain/errors.js';
+import { saltOf } from '../domain/random.js';
 import type { StateDocument } from '../domain/records.js';
 import { sandboxDropped } from '../log-events.js';
 import { ScenarioError } from '../scenarios/library.js';
@@ -24,7 +26,7 @@ export type Resolved = { world: World; path: string } | { missing: string };
 /** The longest wait between two sweeps for idle sandboxes: a short TTL is honoured within about a quarter of it. */
 const MAX_SWEEP_MS = 60_000;
 
-const SEGMENT_START = SANDBOXES_PATH.length + 1;
+const SEGMENT_START = ISOLATED_PREFIX.length + 1;
 
 /**
  * The isolated sandboxes of a process: made from the fixtures (their seeded state built once per seed and shared,
@@ -38,6 +40,8 @@ export class Worlds implements SandboxesHooks {
   private readonly seeds: SeedStates;
   private sweeper: NodeJS.Timeout | null = null;
   private changes = 0;
+  /** The process stops: nothing more is made. */
+  private stopping = false;
 
   constructor(
     private readonly shared: WorldShared,
@@ -53,11 +57,6 @@ export class Worlds implements SandboxesHooks {
     return this.changes;
   }
 
-  /** How many exist now. */
-  get size(): number {
-    return this.worlds.size;
-  }
-
   /** The isolated sandbox of this id, if it exists. */
   find(id: string): World | undefined {
     return this.worlds.get(id);
@@ -68,7 +67,7 @@ export class Worlds implements SandboxesHooks {
    * is left), `missing` when no sandbox has that id; undefined for every other path, which is the root's.
    */
   resolve(path: string): Resolved | undefined {
-    if (!path.startsWith(`${SANDBOXES_PATH}/`)) return undefined;
+    if (!path.startsWith(`${ISOLATED_PREFIX}/`)) return undefined;
     const end = path.indexOf('/', SEGMENT_START);
     const id = end === -1 ? path.slice(SEGMENT_START) : path.slice(SEGMENT_START, end);
     const world = this.worlds.get(id);
@@ -77,17 +76,33 @@ export class Worlds implements SandboxesHooks {
   }
 
   async create(input: NewSandbox): Promise<SandboxCreated> {
+    const { id, world } = await this.make(input);
+    return {
+      id,
+      createdAt: new Date(world.createdAt).toISOString(),
+      apiPath: `${world.prefix}${API_PREFIX}`,
+      controlPath: `${world.prefix}${CONTROL_PREFIX}`,
+      persistent: false,
+    };
+  }
+
+  /**
+   * Makes an isolated sandbox (`create`'s work): an id in use is 409 (before the limit: the caller's mistake is the
+   * one to hear), one more than `--max-sandboxes` 429, a bad scenario or clock 400, each making nothing; asked while
+   * the process stops, 503 and nothing made.
+   */
+  async make(input: NewSandbox): Promise<{ id: string; world: World }> {
     const { config } = this.shared;
-    if (this.worlds.size + this.making.size >= this.limits.max)
-      throw new ApiError(
-        429,
-        `At most ${this.limits.max} isolated sandboxes may exist at once (--max-sandboxes, SANDBOX_MAX_SANDBOXES): delete one with DELETE /__sandbox/sandboxes/{id}, or start the sandbox with a higher limit`,
-      );
     const id = input.id ?? this.freshId();
     if (this.worlds.has(id) || this.making.has(id))
       throw new ApiError(409, `A sandbox named "${id}" exists already`, [
         { field: 'id', message: 'is in use' },
       ]);
+    if (this.worlds.size + this.making.size >= this.limits.max)
+      throw new ApiError(
+        429,
+        `At most ${this.limits.max} isolated sandboxes may exist at once (--max-sandboxes, SANDBOX_MAX_SANDBOXES): delete one with DELETE /__sandbox/sandboxes/{id}, or start the sandbox with a higher limit`,
+      );
     const scenario = this.scenarioOf(input.scenario);
     const clock = clockOf(input.clock);
     const seed = input.seed ?? config.seed;
@@ -97,7 +112,13 @@ export class Worlds implements SandboxesHooks {
       // A token key of its own, whatever its seed: a token of one sandbox is unknown in every other.
       const jwtSecret = randomBytes(32).toString('hex');
       const initialState = async () => withMeta(seeded, jwtSecret, clock);
-      const store = await Store.open({ file: null, compactAfterBytes: config.compactAfter, initialState });
+      // Draws of its own (keys, ids, references), the same for the same seed and id, whatever other sandboxes do.
+      const store = await Store.open({
+        file: null,
+        compactAfterBytes: config.compactAfter,
+        initialState,
+        salt: saltOf(id),
+      });
       const startedAt = Date.now();
       const world = buildWorld(this.shared, {
         id,
@@ -110,23 +131,22 @@ export class Worlds implements SandboxesHooks {
         sandboxes: this,
         startedAt,
       });
+      if (this.stopping) {
+        // The process stopped while this one was being made: it goes with the others.
+        world.dispose();
+        throw new ApiError(503, 'The sandbox is stopping: no isolated sandbox is made any more');
+      }
       this.worlds.set(id, world);
       this.changed();
-      return {
-        id,
-        createdAt: new Date(startedAt).toISOString(),
-        apiPath: `${world.prefix}/api/v1`,
-        controlPath: `${world.prefix}/__sandbox`,
-        persistent: false,
-      };
+      return { id, world };
     } finally {
       this.making.delete(id);
     }
   }
 
   list(): SandboxSummary[] {
-    return [...this.worlds.values()].map((w) => ({
-      id: w.id ?? '',
+    return [...this.worlds].map(([id, w]) => ({
+      id,
       createdAt: new Date(w.createdAt).toISOString(),
       lastUsedAt: new Date(w.lastUsedAt).toISOString(),
       requests: w.requests,
@@ -146,8 +166,9 @@ export class Worlds implements SandboxesHooks {
     for (const world of this.worlds.values()) if (now - world.lastUsedAt >= ttl) this.drop(world, 'expired');
   }
 
-  /** Drops them all (the process stops): nothing of theirs outlives it. */
+  /** Drops them all (the process stops): nothing of theirs outlives it, one being made included. */
   close(): void {
+    this.stopping = true;
     for (const world of this.worlds.values()) this.drop(world, null);
   }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
+import { sandboxPath } from '../contract/mounts.js';
 import type { Scenario } from '../contract/scenarios.js';
 import type { ControlHooks, SandboxesHooks } from '../control/hooks.js';
 import { waitingWorkNow } from '../control/sandbox/waiting.js';
@@ -100,7 +101,7 @@ export class World implements RequestWorld {
     private readonly journal: RequestJournal,
   ) {
     this.id = spec.id;
-    this.prefix = spec.id === null ? '' : `/sandboxes/${spec.id}`;
+    this.prefix = spec.id === null ? '' : sandboxPath(spec.id);
     this.deps = deps;
     this.engines = engines;
     this.control = control;
@@ -111,11 +112,12 @@ export class World implements RequestWorld {
 
   get feed(): LiveFeed {
     const { sandboxes, sandboxId, drift } = this.control;
-    this.liveFeed ??= new LiveFeed(this.deps, this.journal, drift, () => ({
-      version: sandboxes.version,
-      current: sandboxId,
-      ids: sandboxes.list().map((s) => s.id),
-    }));
+    this.liveFeed ??= new LiveFeed(this.deps, this.journal, drift, {
+      version: () => sandboxes.version,
+      view: () => ({ current: sandboxId, ids: sandboxes.list().map((s) => s.id) }),
+    });
+    // A page that connects to a sandbox already dropped is told at once (its feed was closed with it).
+    if (this.disposed) this.liveFeed.close();
     return this.liveFeed;
   }
 

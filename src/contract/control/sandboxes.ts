@@ -8,8 +8,8 @@ import { isoDate } from '../wire.js';
 /** An isolated sandbox's id: what its paths (`/sandboxes/{id}/…`) name it by. */
 export const SANDBOX_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
-/** The path every door of an isolated sandbox is under. */
-export const SANDBOXES_PATH = '/sandboxes';
+/** The control API's path of the isolated sandboxes (`/__sandbox/sandboxes`). */
+const SANDBOXES_PATH = '/sandboxes';
 
 export const newSandboxBody = z.strictObject({
   id: z
