@@ -162,6 +162,9 @@ export function createApp(
     }
     const found = worlds.resolve(env.facts.path);
     if (found === undefined) return honoFetch(request, env);
+    // A refusal at the door of an isolated sandbox is nobody's request: not the root's journal (another test's
+    // world), and no sandbox's. It is still in the request log.
+    if ('missing' in found || !isWorldPath(found.path)) env.facts.journaled = false;
     if ('missing' in found) return errorAnswer(new ApiError(404, `No sandbox named "${found.missing}"`));
     if (!isWorldPath(found.path))
       return errorAnswer(

@@ -296,6 +296,13 @@ function sandboxOf(
     return Promise.resolve(app.request(`${world.prefix}${path}`, { ...init, headers }));
   };
   const overApp = handleOverHttp(where, transport);
+  // What the handle does in the world itself, not through the app: refused as the app refuses it once the isolated
+  // sandbox is deleted, instead of working on a world nobody can reach any more.
+  const inWorld = <T>(work: () => T | Promise<T>): Promise<T> =>
+    asControlApi(async () => {
+      if (world.gone) throw new ApiError(404, `No sandbox named "${world.id}"`);
+      return work();
+    });
   const addRules = scenarioRulesOverHttp(where, transport);
   return {
     app: world.id === null ? app : underPrefix(app, world.prefix),
@@ -313,15 +320,15 @@ function sandboxOf(
     signIn: overApp.signIn,
     schemeB: overApp.schemeB,
     setScenario: overApp.setScenario,
-    credentials: async () => credentials(deps.store),
+    credentials: () => inWorld(() => credentials(deps.store)),
     // The control route's own words for a bad option (`balance is invalid: must be at least 0`), and the same
     // error class as over HTTP.
     newClient: (opts = {}) =>
-      asControlApi(async () =>
+      inWorld(async () =>
         withScenarioRules(await createClient(deps, parseInput(newClientBody, opts)), addRules),
       ),
-    incomingPayment: (payment) => asControlApi(() => receivePayment(deps, world.engines.webhooks, payment)),
-    drain: ({ timeoutMs = DRAIN_TIMEOUT_MS } = {}) => world.control.drain({ timeoutMs }),
+    incomingPayment: (payment) => inWorld(() => receivePayment(deps, world.engines.webhooks, payment)),
+    drain: ({ timeoutMs = DRAIN_TIMEOUT_MS } = {}) => inWorld(() => world.control.drain({ timeoutMs })),
     // Through the app, as over HTTP: the route empties the journal after the state.
     reset: overApp.reset,
     clearRequests: overApp.clearRequests,

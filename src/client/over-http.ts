@@ -24,7 +24,7 @@ import {
 import { addSubscriptionContract } from '../contract/control/subscriptions.js';
 import { API_PREFIX, sandboxPath } from '../contract/mounts.js';
 import { MAX_LONG_PAGE } from '../domain/pagination.js';
-import { DrainTimeoutError, SandboxError, VerificationError } from '../errors.js';
+import { ControlApiError, DrainTimeoutError, SandboxError, VerificationError } from '../errors.js';
 import { contractCaller, type Transport } from './call.js';
 import type {
   BusinessChoice,
@@ -186,7 +186,11 @@ export function handleOverHttp(url: string, transport: Transport): SandboxHandle
     isolate: async (options = {}) => {
       const made = await control.data(createSandboxContract, { body: options });
       const prefix = sandboxPath(made.id);
-      const dispose = () => control.done(deleteSandboxContract, { params: { id: made.id } });
+      // Twice, or after the sandbox was deleted (or dropped when idle) by other means, is done all the same.
+      const dispose = () =>
+        control.done(deleteSandboxContract, { params: { id: made.id } }).catch((error: unknown) => {
+          if (!(error instanceof ControlApiError && error.status === 404)) throw error;
+        });
       const handle = handleOverHttp(`${url}${prefix}`, (path, init) => transport(`${prefix}${path}`, init));
       // By the URL this handle reaches the sandbox at (a proxy's path included), not the one the sandbox saw.
       const own: IsolatedParts = { id: made.id, apiUrl: `${url}${prefix}${API_PREFIX}`, dispose };

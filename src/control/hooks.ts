@@ -1,14 +1,9 @@
-import type { NewSandbox } from '../contract/control/sandboxes.js';
+import type { NewSandbox, SandboxSummaryView } from '../contract/control/sandboxes.js';
 import type { RequestJournal } from '../http/request-log.js';
 import type { DriftReport } from '../upstream/drift.js';
 
-/** An isolated sandbox as `GET /__sandbox/sandboxes` lists it. */
-export interface SandboxSummary {
-  id: string;
-  createdAt: string;
-  lastUsedAt: string;
-  requests: number;
-}
+/** An isolated sandbox as `GET /__sandbox/sandboxes` lists it: what its contract says. */
+export type SandboxSummary = SandboxSummaryView;
 
 /** What `POST /__sandbox/sandboxes` answers. */
 export interface SandboxCreated {

@@ -206,6 +206,10 @@ export function createAuth(deps: Deps) {
     if (clientId === undefined && key) clientId = store.where('clients', 'publicKey', key)[0]?.id;
     const id = header(c, 'businessid');
     const business = id ? store.get('businesses', canonicalId(id)) : undefined;
+    // A business of another client is not this request's: a rule scoped to it must not fire (and use its `times`)
+    // on a request its own auth will refuse.
+    if (clientId !== undefined && business !== undefined && business.clientId !== clientId)
+      return { clientId };
     return { clientId: clientId ?? business?.clientId, businessId: business?.id };
   }
 

@@ -27,6 +27,13 @@ export function chosenScenario(c: Context<AppEnv>, deps: Pick<Deps, 'scenarios'>
 /** The party of a request no scoped rule asks about: nobody is looked up. */
 const NOBODY = {};
 
+/**
+ * Whose count a request joins: where a rule is scoped to a client, each client's requests count apart, so that
+ * one test's `times` and `probability` draws do not move with what a parallel test sent; else everyone's together.
+ */
+const countedFor = (party: { clientId?: string }) =>
+  party === NOBODY ? '' : `${party.clientId ?? '(nobody)'} `;
+
 /** How a request no route answers counts among the requests to a route. */
 export const NO_ROUTE = '(no route)';
 
@@ -49,8 +56,8 @@ function scenarioRules(
   if (chosen === undefined && !deps.scenarios.has('http')) return undefined;
   // Keyed on the request's place among the requests to its method and route, not on its (random) id.
   const subject = `${c.req.method} ${route}`;
-  const ordinal = deps.scenarios.ordinal(`http:${subject}`, chosen);
   const party = deps.scenarios.scoped('http', chosen) ? c.env.world.auth.partyOf(c) : NOBODY;
+  const ordinal = deps.scenarios.ordinal(`http:${countedFor(party)}${subject}`, chosen);
   const key = `${subject} ${ordinal}`;
   let rule = 0;
   const effect = deps.scenarios.check(
@@ -113,8 +120,8 @@ export function withErrorRules(
   // Counted per method and route as registered, like the http rules, so ids in the path do not split the count;
   // a path no route takes counts as `(no route)`.
   const subject = `${c.req.method} ${routePath(c, -1) || NO_ROUTE}`;
-  const ordinal = deps.scenarios.ordinal(`error:${subject}`, chosen);
   const party = deps.scenarios.scoped('error', chosen) ? c.env.world.auth.partyOf(c) : NOBODY;
+  const ordinal = deps.scenarios.ordinal(`error:${countedFor(party)}${subject}`, chosen);
   const key = `${subject} ${ordinal}`;
   let rule = 0;
   const effect = deps.scenarios.check(

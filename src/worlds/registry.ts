@@ -93,6 +93,7 @@ export class Worlds implements SandboxesHooks {
    */
   async make(input: NewSandbox): Promise<{ id: string; world: World }> {
     const { config } = this.shared;
+    if (this.stopping) throw stoppingError();
     const id = input.id ?? this.freshId();
     if (this.worlds.has(id) || this.making.has(id))
       throw new ApiError(409, `A sandbox named "${id}" exists already`, [
@@ -134,7 +135,7 @@ export class Worlds implements SandboxesHooks {
       if (this.stopping) {
         // The process stopped while this one was being made: it goes with the others.
         world.dispose();
-        throw new ApiError(503, 'The sandbox is stopping: no isolated sandbox is made any more');
+        throw stoppingError();
       }
       this.worlds.set(id, world);
       this.changed();
@@ -239,3 +240,7 @@ function withMeta(seeded: StateDocument, jwtSecret: string, clock: ClockState): 
   const meta = seeded.collections.meta.map((m) => ({ ...m, jwtSecret, clock }));
   return { ...seeded, collections: { ...seeded.collections, meta } };
 }
+
+/** A creation asked for, or finished, once the process is stopping. */
+const stoppingError = () =>
+  new ApiError(503, 'The sandbox is stopping: no isolated sandbox is made any more');

@@ -37,8 +37,12 @@ export class SeedStates {
   }
 
   private freeze(doc: StateDocument): StateDocument {
-    for (const records of Object.values(doc.collections))
+    // Shared by every world of the seed: a world copies out of it, and nothing may push into it.
+    for (const records of Object.values(doc.collections)) {
       for (const record of records) settleRecord(record, this.strings);
+      Object.freeze(records);
+    }
+    Object.freeze(doc.collections);
     return Object.freeze(doc);
   }
 }

@@ -1622,6 +1622,8 @@ describe('the sandbox picker: every isolated sandbox has a dashboard of its own'
     );
     await world.dispose();
     await events.next('reload');
+    // And the stream ends there: nothing is left open on a world that is gone.
+    await expect(events.next('patch')).rejects.toThrow('the stream ended');
     // The root's page heard none of the world's changes, only that the picker lost it.
     expect(
       rootEvents.seen

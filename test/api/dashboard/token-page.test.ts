@@ -338,3 +338,35 @@ describe('/docs and the control document', () => {
     expect(((await res.json()) as { openapi?: string }).openapi).toMatch(/^3\./);
   });
 });
+
+describe('an isolated sandbox’s dashboard, behind the same token', () => {
+  it('takes the token into a cookie for the isolated paths, which opens its page and the assets it loads', async () => {
+    const world = await sandbox.isolate({ id: 'behind-token' });
+    try {
+      const base = '/sandboxes/behind-token';
+      const taken = await sandbox.app.request(`${base}${UI}`, {
+        method: 'POST',
+        headers: { ...FORM, ...BROWSER },
+        body: new URLSearchParams({ token: TOKEN }).toString(),
+      });
+      expect(taken.status).toBe(303);
+      expect(taken.headers.get('set-cookie')).toBe(
+        `sandbox_token=${TOKEN}; Path=/sandboxes; HttpOnly; SameSite=Strict`,
+      );
+      const cookie = { ...BROWSER, cookie: `sandbox_token=${TOKEN}` };
+      const page = await get(`${base}${UI}`, cookie);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      // Every asset the page loads is under the cookie's Path, so the browser sends it, and it opens them.
+      const assets = [...html.matchAll(/(?:href|src)="([^"]*\/assets\/[^"]*)"/g)].map((m) => m[1] ?? '');
+      expect(assets).toEqual([`${base}${UI}/assets/style.css`, `${base}${UI}/assets/app.js`]);
+      for (const asset of assets) {
+        expect(asset.startsWith('/sandboxes/'), asset).toBe(true);
+        expect((await get(asset, cookie)).status, asset).toBe(200);
+        expect((await get(asset)).status, asset).toBe(401);
+      }
+    } finally {
+      await world.dispose();
+    }
+  });
+});
