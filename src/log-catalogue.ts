@@ -181,8 +181,13 @@ export const LOG_EVENTS = {
   },
   'http.client_error': {
     levels: ['warn'],
-    when: 'Node’s HTTP parser refused a request (headers too large: 431; not HTTP: 400; too slow: 408), answered with the envelope; it has no request line nor journal entry',
-    fields: { status: '', code: 'Node’s: `HPE_HEADER_OVERFLOW`…', requestId: '', message: '' },
+    when: 'Node’s HTTP parser refused a request (headers too large: 431; not HTTP: 400; too slow: 408), or its target is no URL (a backslash in the path: 400), answered with the envelope; it has no request line nor journal entry',
+    fields: {
+      status: '',
+      code: 'Node’s (`HPE_HEADER_OVERFLOW`…), or `ERR_REQUEST_TARGET`',
+      requestId: '',
+      message: '',
+    },
   },
   'bulk.item_error': {
     levels: ['error'],

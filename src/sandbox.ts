@@ -1,6 +1,6 @@
-import { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import pkg from '../package.json' with { type: 'json' };
 import { type App, createApp } from './app.js';
@@ -25,7 +25,7 @@ import { type Clock, REAL_TIME, systemClock, type VirtualClock } from './domain/
 import { ApiError } from './domain/errors.js';
 import { parseInput } from './domain/parse.js';
 import { ControlApiError } from './errors.js';
-import { answerClientError } from './http/client-error.js';
+import { answerClientError, answerUnreadableRequest } from './http/client-error.js';
 import type { AppEnv } from './http/env.js';
 import { listensOnLoopback } from './http/exposure.js';
 import type { AnswerCheck } from './http/mount.js';
@@ -34,6 +34,7 @@ import {
   clientRefused,
   compactionFailed,
   exposed,
+  requestError,
   resumed,
   stateKept,
   takenOver,
@@ -385,14 +386,21 @@ export async function startSandbox(
   timeSource: Clock = systemClock,
 ): Promise<RunningSandbox> {
   const { sandbox, log } = await assemble(options, timeSource, {});
-  let server: ReturnType<typeof serve>;
+  // The listener `serve()` would make, with an error handler of ours: `serve()` does not pass one on, and without it
+  // a request target no URL can be made of gets a bare 400.
+  const listener = getRequestListener(sandbox.app.fetch, {
+    hostname: sandbox.config.host,
+    errorHandler: answerUnreadableRequest(
+      (refusal) => log(clientRefused(refusal)),
+      (error, requestId) => log(requestError('-', '-', requestId, error)),
+    ),
+  });
+  let server: Server;
   try {
-    server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const s = serve(
-        { fetch: sandbox.app.fetch, port: sandbox.config.port, hostname: sandbox.config.host },
-        () => resolve(s),
-      );
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = createServer(listener);
       s.once('error', reject);
+      s.listen(sandbox.config.port, sandbox.config.host, () => resolve(s));
     });
   } catch (error) {
     // A port in use: the state file is let go (its lock removed), so that a start on another port can have it.
@@ -405,8 +413,8 @@ export async function startSandbox(
     answerClientError((refusal) => log(clientRefused(refusal))),
   );
   const address = server.address();
-  // `serve()` makes an `http.Server` (no `createServer` is given), listening on a port, not a pipe.
-  if (!(server instanceof Server) || address === null || typeof address === 'string') {
+  // Listening on a port, not a pipe.
+  if (address === null || typeof address === 'string') {
     server.close();
     await sandbox.close();
     throw new Error(`the sandbox's server does not listen on a TCP port (${String(address)})`);

@@ -1,5 +1,6 @@
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { RequestError } from '@hono/node-server';
 import { errorBody } from './envelope.js';
 import { newRequestId } from './front.js';
 
@@ -59,5 +60,29 @@ export function answerClientError(answered: (refusal: ClientRefusal) => void) {
     // finds the socket no longer writable.
     socket.once('finish', () => socket.destroy());
     answered({ status, message, code: error.code ?? 'unknown', requestId });
+  };
+}
+
+/**
+ * The `errorHandler` of the server's request listener. A request Node parsed but whose target @hono/node-server
+ * cannot make a URL of (a backslash in the path, a host header no URL takes) never reaches the app, and would get a
+ * bare `400` with no body; this answers it like every other error: the envelope, an `x-request-id`, and the reason.
+ * Anything else thrown before the app answered is the sandbox's fault: a 500 with the envelope, and in the log.
+ */
+export function answerUnreadableRequest(
+  answered: (refusal: ClientRefusal) => void,
+  failed: (error: unknown, requestId: string) => void,
+) {
+  return (error: unknown): Response => {
+    const requestId = newRequestId();
+    const unreadable = error instanceof RequestError;
+    const status = unreadable ? 400 : 500;
+    const message = unreadable ? `Malformed request target: ${error.message}` : 'Internal server error';
+    if (unreadable) answered({ status, message, code: 'ERR_REQUEST_TARGET', requestId });
+    else failed(error, requestId);
+    return new Response(JSON.stringify(errorBody(message)), {
+      status,
+      headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+    });
   };
 }

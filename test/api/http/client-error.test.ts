@@ -97,3 +97,38 @@ describe('a request Node refuses before the app sees it', () => {
     await expectStillServing();
   });
 });
+
+describe('a request Node parsed but no URL can be made of', () => {
+  it.each([
+    [
+      'a backslash in the path',
+      'GET /api/v1/a\\..\\admin HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+      'Backslash in request path',
+    ],
+    [
+      'backslashes that would climb above the API',
+      'GET /api/v1\\..\\..\\etc HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+      'Backslash in request path',
+    ],
+  ])('%s: 400 with the envelope naming why, an x-request-id, and a log line', async (_, bytes, reason) => {
+    const answer = await exchange(bytes);
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('content-type')).toBe('application/json');
+    const message = `Malformed request target: ${reason}`;
+    expect(errorEnvelope().parse(JSON.parse(answer.body))).toEqual({ status: false, message, data: null });
+    const requestId = answer.headers.get('x-request-id') ?? '';
+    expect(requestId).toMatch(UUID);
+    const events = logged.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events.filter((e) => e.requestId === requestId)).toEqual([
+      expect.objectContaining({ level: 'warn', event: 'http.client_error', status: 400, message }),
+    ]);
+    await expectStillServing();
+  });
+
+  it('a backslash in the query is a query like any other', async () => {
+    const answer = await exchange(
+      'GET /__sandbox/health?x=a\\b HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+    );
+    expect(answer.status).toBe(200);
+  });
+});
