@@ -127,6 +127,12 @@ class NotALockFile extends Error {
 }
 
 /** What a file that is not a regular one is, in words; null for a regular file. */
+/** A `catch` of a read of the lock path: null where nothing is there, the error as it came otherwise. */
+function orMissing(error: unknown): null {
+  if (isMissing(error)) return null;
+  throw error;
+}
+
 function notRegular(stat: FileStat): string | null {
   if (stat.isFile()) return null;
   if (stat.isFIFO()) return 'a FIFO (named pipe)';
@@ -341,20 +347,19 @@ export class StateLock {
   }
 
   /**
-   * Resolves while the lock path still holds this process's lock (the same file: one `stat` of the path); throws a
-   * `StateTakenOverError` once it does not, and from then on at once. Another error of the `stat` (EIO, EACCES) is
-   * thrown as it came: whether the lock is still ours cannot be told then, and the caller refuses its write.
+   * Resolves while the lock path still holds this process's lock: the same file (its `stat`) holding our bytes, owner
+   * token included (its content: a file number alone can be the one of our lock, moved aside and removed, given again
+   * to the lock that took over). Throws a `StateTakenOverError` once it does not, and from then on at once. Another
+   * error (EIO, EACCES) is thrown as it came: whether the lock is still ours cannot be told then, and the caller
+   * refuses its write.
    */
   async confirm(): Promise<void> {
     if (this.lost) throw this.lost;
-    let now: FileStat | null;
-    try {
-      now = await this.fs.stat(this.path);
-    } catch (error) {
-      if (!isMissing(error)) throw error;
-      now = null;
+    const now = await this.fs.stat(this.path).catch(orMissing);
+    if (now !== null && now.dev === this.own.dev && now.ino === this.own.ino) {
+      const bytes = await this.fs.readFile(this.path).catch(orMissing);
+      if (bytes?.equals(this.bytes)) return;
     }
-    if (now !== null && now.dev === this.own.dev && now.ino === this.own.ino) return;
     throw await this.lose();
   }
 

@@ -5,7 +5,7 @@ import {
   type StoreFileSystem,
 } from '../../src/store/file-system.js';
 
-type Operation = 'write' | 'datasync' | 'truncate' | 'rename' | 'open' | 'link' | 'stat';
+type Operation = 'write' | 'datasync' | 'truncate' | 'rename' | 'open' | 'link' | 'stat' | 'readFile';
 
 /** A failure to inject: the next `times` calls of `op` on a path ending with `path` fail with `code`. */
 export interface Fault {
@@ -25,7 +25,7 @@ function errnoError(code: string, op: string, path: string): NodeJS.ErrnoExcepti
 
 /**
  * The real file system with a layer in between that fails like a disk does: injected errors on write, fsync,
- * truncate, rename, open or stat, and a byte budget (`spaceLeft`) past which a write is cut short (the bytes that fit
+ * truncate, rename, open, stat or a whole-file read, and a byte budget (`spaceLeft`) past which a write is cut short (the bytes that fit
  * really reach the file, as on a full disk) and the next one fails with ENOSPC. `spaceLeft = null` is a disk
  * with room again.
  */
@@ -124,7 +124,8 @@ export class FaultyFileSystem implements StoreFileSystem {
     return nodeFileSystem.stat(path);
   }
 
-  readFile(path: string): Promise<Buffer> {
+  async readFile(path: string): Promise<Buffer> {
+    this.check('readFile', path);
     return nodeFileSystem.readFile(path);
   }
 

@@ -140,9 +140,9 @@ describe('Durability: commits', () => {
     // Nothing is acknowledged in the same turn, whatever the disk.
     expect(seenAtAck).toEqual([]);
     await acked;
-    // The lock: one stat of its path before the write and one after (see the fencing tests).
-    const lock = `stat ${file}.lock`;
-    expect(seenAtAck).toEqual([lock, `write ${wal}`, `datasync ${wal}`, lock]);
+    // The lock: a stat and a read of its path before the write and after (see the fencing tests).
+    const lock = [`stat ${file}.lock`, `readFile ${file}.lock`];
+    expect(seenAtAck).toEqual([...lock, `write ${wal}`, `datasync ${wal}`, ...lock]);
     expect(await readFile(wal, 'utf8')).toBe(
       `{"q":1,"o":[${JSON.stringify(['customers', 'c1', customer('c1')])}]}\n`,
     );
@@ -159,20 +159,20 @@ describe('Durability: commits', () => {
     const next = ['c1', 'c2'].map((id) => state.put(durability, id));
     inFlight.release();
     await Promise.all([first, ...next]);
-    const lock = `stat ${file}.lock`;
+    const lock = [`stat ${file}.lock`, `readFile ${file}.lock`];
     expect(disk.calls.slice(from)).toEqual([
-      lock,
+      ...lock,
       `write ${wal}`,
       `datasync ${wal}`,
-      lock,
+      ...lock,
       `write ${wal}`,
       `datasync ${wal}`,
-      lock,
+      ...lock,
     ]);
     // After a pause, the next write asks before it writes again.
     const later = disk.calls.length;
     await state.put(durability, 'c3');
-    expect(disk.calls.slice(later)).toEqual([lock, `write ${wal}`, `datasync ${wal}`, lock]);
+    expect(disk.calls.slice(later)).toEqual([...lock, `write ${wal}`, `datasync ${wal}`, ...lock]);
     await durability.close();
   });
 

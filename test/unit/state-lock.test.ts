@@ -359,13 +359,18 @@ async function takeOver(holder: Partial<LockHolder>): Promise<void> {
 }
 
 describe('the holder fences itself', () => {
-  it('confirms its lock with one stat of the path, as long as the path holds that very file', async () => {
+  it('confirms its lock with a stat and a read of the path, as long as the path holds that very file with its token', async () => {
     const disk = new FaultyFileSystem();
     const lock = await acquire(new Machine(), disk);
     const from = disk.calls.length;
     await lock.confirm();
     await lock.confirm();
-    expect(disk.calls.slice(from)).toEqual([`stat ${lockFile}`, `stat ${lockFile}`]);
+    expect(disk.calls.slice(from)).toEqual([
+      `stat ${lockFile}`,
+      `readFile ${lockFile}`,
+      `stat ${lockFile}`,
+      `readFile ${lockFile}`,
+    ]);
   });
 
   it.for<[string, () => Promise<void>, StateTakenOverError['holder']]>([
@@ -379,6 +384,12 @@ describe('the holder fences itself', () => {
       'taken over by another host',
       () => takeOver({ ...OTHER, host: 'there' }),
       { pid: OTHER.pid, host: 'there' },
+    ],
+    [
+      // The same file number, as a lock moved aside, removed, and its number given to the lock that took over.
+      'rewritten in place with another holder’s token',
+      () => writeFile(lockFile, `${JSON.stringify({ ...OTHER, pidNs: 'pid:[2]', token: 'theirs' })}\n`),
+      { pid: OTHER.pid, host: OTHER.host },
     ],
     [
       'replaced by a file that names nobody',
@@ -420,7 +431,7 @@ describe('the holder fences itself', () => {
     },
   );
 
-  it('a stat of the path that fails (EIO) is thrown as it came: whether the lock is ours cannot be told, and it is not lost for that', async () => {
+  it('a stat or a read of the path that fails (EIO) is thrown as it came: whether the lock is ours cannot be told, and it is not lost for that', async () => {
     const disk = new FaultyFileSystem();
     const lock = await acquire(new Machine(), disk);
     let lost = false;
@@ -428,6 +439,10 @@ describe('the holder fences itself', () => {
       lost = true;
     });
     disk.inject({ op: 'stat', code: 'EIO', path: '.lock' });
+    await expect(lock.confirm()).rejects.toMatchObject({ code: 'EIO' });
+    await expect(lock.confirm()).resolves.toBeUndefined();
+    // A read of it too.
+    disk.inject({ op: 'readFile', code: 'EIO', path: '.lock' });
     await expect(lock.confirm()).rejects.toMatchObject({ code: 'EIO' });
     await expect(lock.confirm()).resolves.toBeUndefined();
     expect(lost).toBe(false);
