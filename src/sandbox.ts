@@ -173,7 +173,10 @@ export async function createSandbox(
   timeSource: Clock = systemClock,
   internals: SandboxInternals = {},
 ): Promise<Sandbox> {
-  return (await assemble(options, timeSource, internals)).sandbox;
+  const { sandbox, recording } = await assemble(options, timeSource, internals);
+  // Every start-up check has passed: the recording's file may now be replaced.
+  await recording?.begin();
+  return sandbox;
 }
 
 /** `createSandbox`, with the log its parts write to, for the server `startSandbox` puts in front of it. */
@@ -181,11 +184,12 @@ async function assemble(
   options: SandboxOptions,
   timeSource: Clock,
   internals: SandboxInternals,
-): Promise<{ sandbox: Sandbox; log: Log; worlds: Worlds }> {
+): Promise<{ sandbox: Sandbox; log: Log; worlds: Worlds; recording: Recording | undefined }> {
   const { log: write = (line: string) => process.stderr.write(`${line}\n`), ...input } = options;
   const config = resolveConfig({ inMemory: input.data === undefined, port: 0, quiet: true, ...input });
   const { log, requests: requestLog } = createLog(config, write);
-  // Before anything holds a file or a port: a recording that cannot be written stops the start at once.
+  // Before anything holds a file or a port: a recording that cannot be written stops the start at once. Its file is
+  // only written once the caller says the start is complete (`begin()`), so a refusal below leaves it as it was.
   const recording = await openRecording(config, internals.storeFs ?? nodeFileSystem, log);
   const fixtures = await loadFixtures(config.fixtures);
   const library = await ScenarioLibrary.load(embeddedScenariosDir);
@@ -254,12 +258,13 @@ async function assemble(
       servedOn = port;
     },
   });
-  return { sandbox, log, worlds };
+  return { sandbox, log, worlds, recording };
 }
 
 /**
- * `--record`'s recording, its file written once empty; undefined without the setting. A file that cannot be written
- * is a setting that does not work: a `ConfigError` of one line, which the CLI turns into exit 2.
+ * `--record`'s recording, its folder checked but its file not touched yet; undefined without the setting. A file
+ * that cannot be written is a setting that does not work: a `ConfigError` of one line, which the CLI turns into
+ * exit 2.
  */
 async function openRecording(config: Config, fs: StoreFileSystem, log: Log): Promise<Recording | undefined> {
   const upstream = config.upstream === undefined ? undefined : upstreamUrl(config.upstream);
@@ -384,7 +389,7 @@ export async function startSandbox(
   options: SandboxOptions = {},
   timeSource: Clock = systemClock,
 ): Promise<RunningSandbox> {
-  const { sandbox, log } = await assemble(options, timeSource, {});
+  const { sandbox, log, recording } = await assemble(options, timeSource, {});
   let server: ReturnType<typeof serve>;
   try {
     server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
@@ -412,6 +417,8 @@ export async function startSandbox(
     throw new Error(`the sandbox's server does not listen on a TCP port (${String(address)})`);
   }
   const httpServer = server;
+  // Listening: the start can no longer be refused, and the recording's file may be replaced.
+  await recording?.begin();
   sandbox.listeningOn(address.port);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const listening = `${host}:${address.port}`;
