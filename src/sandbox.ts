@@ -162,6 +162,8 @@ export interface SandboxInternals {
   probeIntervalMs?: number;
   /** Looks at every answer of a defined route (the tests check it against the route's documented schema). */
   checkAnswers?: AnswerCheck;
+  /** Least time between two writes of the `--record` file while answers come, ms (default 250). */
+  recordingWriteEveryMs?: number;
 }
 
 /**
@@ -190,7 +192,12 @@ async function assemble(
   const { log, requests: requestLog } = createLog(config, write);
   // Before anything holds a file or a port: a recording that cannot be written stops the start at once. Its file is
   // only written once the caller says the start is complete (`begin()`), so a refusal below leaves it as it was.
-  const recording = await openRecording(config, internals.storeFs ?? nodeFileSystem, log);
+  const recording = await openRecording(
+    config,
+    internals.storeFs ?? nodeFileSystem,
+    log,
+    internals.recordingWriteEveryMs,
+  );
   const fixtures = await loadFixtures(config.fixtures);
   const library = await ScenarioLibrary.load(embeddedScenariosDir);
   const startup = await library.choose(config.scenario);
@@ -252,6 +259,7 @@ async function assemble(
     close: async () => {
       worlds.close();
       await root.close();
+      // The answers of the last moments, whose write was still waiting its turn.
       await recording?.flush();
     },
     listeningOn: (port) => {
@@ -266,11 +274,22 @@ async function assemble(
  * that cannot be written is a setting that does not work: a `ConfigError` of one line, which the CLI turns into
  * exit 2.
  */
-async function openRecording(config: Config, fs: StoreFileSystem, log: Log): Promise<Recording | undefined> {
+async function openRecording(
+  config: Config,
+  fs: StoreFileSystem,
+  log: Log,
+  writeEveryMs: number | undefined,
+): Promise<Recording | undefined> {
   const upstream = config.upstream === undefined ? undefined : upstreamUrl(config.upstream);
   if (config.record === undefined || upstream === undefined) return undefined;
   try {
-    return await Recording.open({ file: config.record, upstream: shownUpstream(upstream), fs, log });
+    return await Recording.open({
+      file: config.record,
+      upstream: shownUpstream(upstream),
+      fs,
+      log,
+      writeEveryMs,
+    });
   } catch (error) {
     const why = String((error as Error)?.message ?? error).replace(/\s+/g, ' ');
     throw new ConfigError(`--record ${config.record} cannot be written: ${why}`);

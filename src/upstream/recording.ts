@@ -22,14 +22,18 @@ import { isMissing, replaceFile, type StoreFileSystem, writeFully } from '../sto
 // When the file is written: opening a recording only proves that its folder takes a file (a temporary one, made
 // and removed beside it), so a start refused for any reason leaves an earlier recording byte for byte as it was.
 // The file itself is first written once the sandbox has started (`begin()`: a scenario of no rules), then whole
-// and atomically (a temporary file renamed over it) after each answer; answers that come while a write runs go in
-// the next.
+// and atomically (a temporary file renamed over it) at most once per `writeEveryMs` while answers come, and at the
+// close (`flush()`). A rule may hold 64 KB and a recording 200 of them: writing it whole after every answer, even
+// one that only counted a repeat, cost a disk write of up to 13 MB per request.
 
 /** The most rules a recording holds: as many as a scenario may have. */
 export const MAX_RECORDED_RULES = 200;
 
 /** How deep a recorded body may nest: as deep as a custom answer's may. */
 const MAX_NESTING = 64;
+
+/** Least time between two writes of the file while answers come, ms: a crash loses at most this much. */
+export const RECORDING_WRITE_EVERY_MS = 250;
 
 /** The methods a rule can match. */
 const RECORDABLE = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -104,6 +108,8 @@ export interface RecordingOptions {
   upstream: string;
   fs: StoreFileSystem;
   log: Log;
+  /** Least time between two writes while answers come, ms (default `RECORDING_WRITE_EVERY_MS`). */
+  writeEveryMs?: number;
 }
 
 /** One recording: the answers so far, and the writes of its file. */
@@ -113,6 +119,8 @@ export class Recording {
   /** Something the file does not hold yet: an answer, or (from `begin()`) the file itself. */
   private dirty = false;
   private writing: Promise<void> | null = null;
+  /** The next write, due once `writeEveryMs` has passed; unref'd, so it never keeps the process alive. */
+  private timer: NodeJS.Timeout | null = null;
   /** A write failed and none has worked since: one line says so, not one per answer. */
   private failing = false;
 
@@ -215,13 +223,14 @@ export class Recording {
   }
 
   /**
-   * Resolves once every answer taken so far is in the file, or its last write failed again: a write that failed
-   * last is tried once more (the sandbox is closing, and no answer will come to try it). Before `begin()` with no
-   * answer taken, nothing is written: a start that was refused leaves the file alone.
+   * Resolves once every answer taken so far is in the file, or its last write failed again: the write due later is
+   * made now, and one that failed last is tried once more (the sandbox is closing, and no answer will come to try
+   * it). Before `begin()` with no answer taken, nothing is written: a start that was refused leaves the file alone.
    */
   async flush(): Promise<void> {
     let retried = false;
     for (;;) {
+      this.stopTimer();
       if (this.writing) {
         await this.writing;
         continue;
@@ -235,12 +244,23 @@ export class Recording {
     }
   }
 
-  /** A write now, unless one is running (it starts the next itself). */
+  /** A write in `writeEveryMs`, unless one is due or running already (it schedules the next itself). */
   private schedule(): void {
-    if (this.writing === null) this.startWrite();
+    if (this.timer !== null || this.writing !== null) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.writing === null) this.startWrite();
+    }, this.options.writeEveryMs ?? RECORDING_WRITE_EVERY_MS);
+    this.timer.unref();
   }
 
-  /** Writes what was taken so far; what comes while it runs goes in the next write. */
+  private stopTimer(): void {
+    if (this.timer === null) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** Writes what was taken so far; what comes while it runs waits for the next write, `writeEveryMs` later. */
   private startWrite(): void {
     this.dirty = false;
     const done: Promise<void> = this.write().then(

@@ -160,6 +160,30 @@ describe('--record: what the upstream answered, written as a scenario', () => {
     expect(parseScenario(JSON.parse(await readFile(file, 'utf8')), file).rules).toHaveLength(1);
   });
 
+  it('writes at most once per interval while answers come, and whatever is left at the close', async () => {
+    const fs = new FaultyFileSystem();
+    const file = join(dir, 'throttled.json');
+    const writes = () => fs.calls.filter((c) => c === `rename ${file}`).length;
+    // An interval no test outlasts: every write after the first is the close's.
+    const proxy = await createSandbox(
+      { inMemory: true, upstream: upstream(), record: file, log: () => undefined },
+      systemClock,
+      { storeFs: fs, recordingWriteEveryMs: 3_600_000 },
+    );
+    later(() => proxy.close());
+    expect(writes()).toBe(1);
+    // Twenty equal answers (one rule, counted), then five new ones: no write of its own for any of them.
+    for (let i = 0; i < 20; i++) expect((await call(proxy, 'GET', ACCOUNT)).status).toBe(401);
+    for (const path of [DETAILS, KEYS, `${ACCOUNT}/x`, `${DETAILS}/y`, `${KEYS}/z`])
+      await call(proxy, 'GET', path);
+    expect(writes()).toBe(1);
+    await proxy.close();
+    expect(writes()).toBe(2);
+    const recorded = parseScenario(JSON.parse(await readFile(file, 'utf8')), file);
+    expect(recorded.rules).toHaveLength(6);
+    expect(recorded.description).toContain('25 answers');
+  });
+
   it('masks a path segment that looks like a key, and keeps a body with `{{` as text, not templates', async () => {
     const fake = await startFakeUpstream((req) =>
       req.url.includes('templated')
