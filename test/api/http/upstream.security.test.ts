@@ -263,6 +263,50 @@ describe('strange answers: 502 with the envelope, never a 500', () => {
   });
 });
 
+describe('an answer that has no body (to HEAD, a 204, 205 or 304): its content-length is no body to cap', () => {
+  const cap = 1024;
+  /** A head that declares a body of 100 000 bytes, and sends none. */
+  const declared = (status: string) =>
+    `HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: 100000\r\nx-bank-trace: t1\r\n\r\n`;
+  const statuses: Record<string, string> = {
+    head: '200 OK',
+    '204': '204 No Content',
+    '205': '205 Reset Content',
+    '304': '304 Not Modified',
+    // The same head to a GET with a status that has a body: that body is past the cap.
+    get: '200 OK',
+  };
+  let raw: Awaited<ReturnType<typeof startRawUpstream>>;
+  let sandbox: Sandbox;
+
+  beforeAll(async () => {
+    raw = await startRawUpstream((head) =>
+      declared(statuses[head.split(' ')[1]?.split('/').at(-1) ?? ''] ?? ''),
+    );
+    sandbox = await memorySandbox({ upstream: raw.base, upstreamMaxBody: cap });
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    await raw.close();
+  });
+
+  it.each([
+    ['HEAD', 'head', 200],
+    ['GET', '204', 204],
+    ['GET', '205', 205],
+    ['GET', '304', 304],
+  ])('%s answered %s: the status and headers go to the app, not a 502', async (method, name, status) => {
+    const res = await sandbox.app.request(`${AUDIT}/${name}`, { method });
+    expect(res.status).toBe(status);
+    expect(res.headers.get('x-bank-trace')).toBe('t1');
+    expect(await res.text()).toBe('');
+  });
+
+  it('a GET answered 200 with the same head is still cut off', async () => {
+    await expectCutOff(sandbox, raw.base, await sandbox.app.request(`${AUDIT}/get`), cap);
+  });
+});
+
 describe('the path goes upstream byte for byte, and never outside the upstream’s base path', () => {
   let raw: Awaited<ReturnType<typeof startRawUpstream>>;
   let sandbox: RunningSandbox;
