@@ -118,6 +118,7 @@ export function createApp(
       maxBody: config.upstreamMaxBody,
       report: root.control.drift,
       routes: apiContracts,
+      bodySettings: config,
       record,
     });
     const rootOnly: MiddlewareHandler<AppEnv> = (c, next) => (c.env.world === root ? proxy(c) : next());

@@ -183,12 +183,13 @@ export const settings = {
   /**
    * With `--upstream`: a `.json` file the upstream's answers are written to as they come, as a scenario of custom
    * answers (method, path, status, body; secret-looking values masked) that `--scenario FILE` replays offline
-   * (default: off). Checked at start-up: a file that cannot be written stops it before any request is forwarded.
+   * (default: off). Checked at start-up: a file that cannot be written stops it before any request is forwarded; a
+   * start refused for any reason leaves an earlier file as it was.
    */
   record: setting(
     'record',
     'SANDBOX_RECORD',
-    'with --upstream, write what the upstream answers to this .json file as a scenario of custom answers (secret-looking values masked), which --scenario FILE replays offline; rewritten after each answer, at most 200 rules (default: off)',
+    'with --upstream, write what the upstream answers to this .json file as a scenario of custom answers (secret-looking values masked), which --scenario FILE replays offline; written once started, then at most every 250 ms while answers come and at the stop, at most 200 rules (default: off)',
     z
       .string()
       .min(1)

@@ -45,8 +45,9 @@ export interface ConfigInput {
   /**
    * With `upstream`: a `.json` file the upstream's answers are written to as they come, as a scenario of custom
    * answers (method, path, status, body; secret-looking values masked) that `scenario: FILE` replays offline. A
-   * file that cannot be written makes the start fail (a `ConfigError`) before any request is forwarded. Default:
-   * none.
+   * file that cannot be written makes the start fail (a `ConfigError`) before any request is forwarded; the file is
+   * replaced only once the start has succeeded, and written at most every 250 ms while answers come, then at
+   * `close()`. Default: none.
    */
   record?: string;
   /** Access token lifetime, in seconds, 1 to 315360000 (10 years). Default 3600. */

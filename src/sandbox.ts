@@ -163,6 +163,8 @@ export interface SandboxInternals {
   probeIntervalMs?: number;
   /** Looks at every answer of a defined route (the tests check it against the route's documented schema). */
   checkAnswers?: AnswerCheck;
+  /** Least time between two writes of the `--record` file while answers come, ms (default 250). */
+  recordingWriteEveryMs?: number;
 }
 
 /**
@@ -174,7 +176,10 @@ export async function createSandbox(
   timeSource: Clock = systemClock,
   internals: SandboxInternals = {},
 ): Promise<Sandbox> {
-  return (await assemble(options, timeSource, internals)).sandbox;
+  const { sandbox, recording } = await assemble(options, timeSource, internals);
+  // Every start-up check has passed: the recording's file may now be replaced.
+  await recording?.begin();
+  return sandbox;
 }
 
 /** `createSandbox`, with the log its parts write to, for the server `startSandbox` puts in front of it. */
@@ -182,12 +187,18 @@ async function assemble(
   options: SandboxOptions,
   timeSource: Clock,
   internals: SandboxInternals,
-): Promise<{ sandbox: Sandbox; log: Log; worlds: Worlds }> {
+): Promise<{ sandbox: Sandbox; log: Log; worlds: Worlds; recording: Recording | undefined }> {
   const { log: write = (line: string) => process.stderr.write(`${line}\n`), ...input } = options;
   const config = resolveConfig({ inMemory: input.data === undefined, port: 0, quiet: true, ...input });
   const { log, requests: requestLog } = createLog(config, write);
-  // Before anything holds a file or a port: a recording that cannot be written stops the start at once.
-  const recording = await openRecording(config, internals.storeFs ?? nodeFileSystem, log);
+  // Before anything holds a file or a port: a recording that cannot be written stops the start at once. Its file is
+  // only written once the caller says the start is complete (`begin()`), so a refusal below leaves it as it was.
+  const recording = await openRecording(
+    config,
+    internals.storeFs ?? nodeFileSystem,
+    log,
+    internals.recordingWriteEveryMs,
+  );
   const fixtures = await loadFixtures(config.fixtures);
   const library = await ScenarioLibrary.load(embeddedScenariosDir);
   const startup = await library.choose(config.scenario);
@@ -249,24 +260,37 @@ async function assemble(
     close: async () => {
       worlds.close();
       await root.close();
+      // The answers of the last moments, whose write was still waiting its turn.
       await recording?.flush();
     },
     listeningOn: (port) => {
       servedOn = port;
     },
   });
-  return { sandbox, log, worlds };
+  return { sandbox, log, worlds, recording };
 }
 
 /**
- * `--record`'s recording, its file written once empty; undefined without the setting. A file that cannot be written
- * is a setting that does not work: a `ConfigError` of one line, which the CLI turns into exit 2.
+ * `--record`'s recording, its folder checked but its file not touched yet; undefined without the setting. A file
+ * that cannot be written is a setting that does not work: a `ConfigError` of one line, which the CLI turns into
+ * exit 2.
  */
-async function openRecording(config: Config, fs: StoreFileSystem, log: Log): Promise<Recording | undefined> {
+async function openRecording(
+  config: Config,
+  fs: StoreFileSystem,
+  log: Log,
+  writeEveryMs: number | undefined,
+): Promise<Recording | undefined> {
   const upstream = config.upstream === undefined ? undefined : upstreamUrl(config.upstream);
   if (config.record === undefined || upstream === undefined) return undefined;
   try {
-    return await Recording.open({ file: config.record, upstream: shownUpstream(upstream), fs, log });
+    return await Recording.open({
+      file: config.record,
+      upstream: shownUpstream(upstream),
+      fs,
+      log,
+      writeEveryMs,
+    });
   } catch (error) {
     const why = String((error as Error)?.message ?? error).replace(/\s+/g, ' ');
     throw new ConfigError(`--record ${config.record} cannot be written: ${why}`);
@@ -385,7 +409,7 @@ export async function startSandbox(
   options: SandboxOptions = {},
   timeSource: Clock = systemClock,
 ): Promise<RunningSandbox> {
-  const { sandbox, log } = await assemble(options, timeSource, {});
+  const { sandbox, log, recording } = await assemble(options, timeSource, {});
   // The listener `serve()` would make, with an error handler of ours: `serve()` does not pass one on, and without it
   // a request target no URL can be made of gets a bare 400.
   const listener = getRequestListener(sandbox.app.fetch, {
@@ -420,6 +444,8 @@ export async function startSandbox(
     throw new Error(`the sandbox's server does not listen on a TCP port (${String(address)})`);
   }
   const httpServer = server;
+  // Listening: the start can no longer be refused, and the recording's file may be replaced.
+  await recording?.begin();
   sandbox.listeningOn(address.port);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const listening = `${host}:${address.port}`;

@@ -83,6 +83,9 @@ function reasonOf(error: unknown): string {
   return typeof message === 'string' ? message : String(error);
 }
 
+/** Statuses whose answer has no body, whatever its headers say (RFC 9110, 15.3.5, 15.3.6, 15.4.5). */
+const BODYLESS = new Set([204, 205, 304]);
+
 /** Thrown into the pipeline when the body passes `maxBody`: the pipeline then destroys every stream of it. */
 class TooLarge extends Error {}
 
@@ -138,6 +141,19 @@ export function exchange(call: UpstreamCall): Promise<UpstreamOutcome> {
       if (code < 200 || code > 599) {
         res.destroy();
         settle({ ok: false, failure: { kind: 'bad-status', status: code } });
+        return;
+      }
+      // An answer to HEAD, and a 204, 205 or 304, has no body: its `content-length` is the length a GET would have
+      // had, not bytes on their way, so it is neither held against `maxBody` nor read. Node knows it for HEAD, 204
+      // and 304 (the response ends at once, and its connection goes back to the agent); it would wait for a 205's
+      // declared body, so that connection is closed instead.
+      if (call.method === 'HEAD' || BODYLESS.has(code)) {
+        settle({
+          ok: true,
+          answer: { status: code, rawHeaders: res.rawHeaders, body: Buffer.alloc(0), decoded: false },
+        });
+        if (code === 205) res.destroy();
+        else res.resume();
         return;
       }
       const decoders = decodersOf(res.headers['content-encoding']);

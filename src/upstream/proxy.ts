@@ -1,8 +1,9 @@
 import type { Context } from 'hono';
-import type { RouteContract } from '../contract/kit.js';
+import type { BodySettings, RouteContract } from '../contract/kit.js';
 import { API_PREFIX } from '../contract/mounts.js';
 import { ApiError } from '../domain/errors.js';
 import { maskedText } from '../domain/redact.js';
+import { limit } from '../http/body-limit.js';
 import type { AppEnv } from '../http/env.js';
 import { ANSWER_TEXT, errorAnswer, type WithAnswerText } from '../http/envelope.js';
 import { checkAnswer, type Finding } from './check.js';
@@ -84,6 +85,8 @@ export interface UpstreamOptions {
   maxBody: number;
   report: DriftReport;
   routes: readonly RouteContract[];
+  /** The sandbox's bounds on a request body (`--body-limit`, `--upload-limit`): a forwarded body is read within them. */
+  bodySettings: BodySettings;
   /** `--record`: hears every whole answer of the upstream. */
   record?: (exchange: UpstreamExchange) => void;
 }
@@ -96,6 +99,7 @@ export function upstreamProxy({
   maxBody,
   report,
   routes,
+  bodySettings,
   record: recordAnswer,
 }: UpstreamOptions) {
   const match = routeMatcher(routes);
@@ -115,7 +119,17 @@ export function upstreamProxy({
       );
     const route = match(method, rest);
     const hasBody = method !== 'GET' && method !== 'HEAD';
-    const body = hasBody ? Buffer.from(await c.req.arrayBuffer()) : undefined;
+    // The body is held whole before it goes upstream: read within the bound the sandbox's own route would apply
+    // (`--body-limit`, or the route's larger one: a registration's uploads, a batch), and past it answered 413 as
+    // every route answers a body too large, without calling the upstream. The bound protects the sandbox's memory;
+    // it says nothing of the bank's rules, so it is always the plain 413, never a route's own words for it.
+    let body: Buffer | undefined;
+    if (hasBody) {
+      const bytes = route?.bodyLimit?.(bodySettings).bytes ?? bodySettings.bodyLimit;
+      await limit(bytes)(c, async () => {
+        body = Buffer.from(await c.req.arrayBuffer());
+      });
+    }
     if (body !== undefined && body.length > 0) {
       if (isJson(c.req.header('content-type') ?? null)) facts.requestText = body.toString('utf8');
       else facts.bodySize = body.length;

@@ -10,21 +10,30 @@ import {
 import { maskedText, recordedJson, recordedPathPattern } from '../domain/redact.js';
 import type { Log } from '../log.js';
 import { recordingFailed, recordingSkipped } from '../log-events.js';
-import { replaceFile, type StoreFileSystem, writeFully } from '../store/file-system.js';
+import { isMissing, replaceFile, type StoreFileSystem, writeFully } from '../store/file-system.js';
 
 // `--record FILE` (with `--upstream`): what the real bank answered, written as a scenario of custom answers that
 // `--scenario FILE` replays offline. One rule per answer, in the order they came: `{on: "http", match: {method,
 // path}, effect: {http: {status, body}}}`; answers in a row to one method and path that are the same are one rule,
 // and each answer but the last of its method and path applies as often as it came (`times`), so a replay gives the
 // answers in the order the bank gave them and then the last one for good. Every secret-looking value is masked
-// (`recordedJson`). The file is rewritten whole after each answer (atomically: a temporary file renamed over it;
-// answers that come while a write runs go in the next), and holds at most `MAX_RECORDED_RULES` rules.
+// (`recordedJson`), and the file holds at most `MAX_RECORDED_RULES` rules.
+//
+// When the file is written: opening a recording only proves that its folder takes a file (a temporary one, made
+// and removed beside it), so a start refused for any reason leaves an earlier recording byte for byte as it was.
+// The file itself is first written once the sandbox has started (`begin()`: a scenario of no rules), then whole
+// and atomically (a temporary file renamed over it) at most once per `writeEveryMs` while answers come, and at the
+// close (`flush()`). A rule may hold 64 KB and a recording 200 of them: writing it whole after every answer, even
+// one that only counted a repeat, cost a disk write of up to 13 MB per request.
 
 /** The most rules a recording holds: as many as a scenario may have. */
 export const MAX_RECORDED_RULES = 200;
 
 /** How deep a recorded body may nest: as deep as a custom answer's may. */
 const MAX_NESTING = 64;
+
+/** Least time between two writes of the file while answers come, ms: a crash loses at most this much. */
+export const RECORDING_WRITE_EVERY_MS = 250;
 
 /** The methods a rule can match. */
 const RECORDABLE = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -99,14 +108,19 @@ export interface RecordingOptions {
   upstream: string;
   fs: StoreFileSystem;
   log: Log;
+  /** Least time between two writes while answers come, ms (default `RECORDING_WRITE_EVERY_MS`). */
+  writeEveryMs?: number;
 }
 
 /** One recording: the answers so far, and the writes of its file. */
 export class Recording {
   private readonly recorded: Recorded[] = [];
   private full = false;
+  /** Something the file does not hold yet: an answer, or (from `begin()`) the file itself. */
   private dirty = false;
   private writing: Promise<void> | null = null;
+  /** The next write, due once `writeEveryMs` has passed; unref'd, so it never keeps the process alive. */
+  private timer: NodeJS.Timeout | null = null;
   /** A write failed and none has worked since: one line says so, not one per answer. */
   private failing = false;
 
@@ -116,15 +130,38 @@ export class Recording {
   ) {}
 
   /**
-   * Opens a recording: its file written at once, empty (a scenario of no rules), so that a file that cannot be written
-   * is known before any request is forwarded. Rejects with the file system's error.
+   * Opens a recording without touching its file: a temporary file is made beside it and removed, so that a folder
+   * that cannot take the file is known before any request is forwarded, while a start refused later (a bad
+   * scenario, a port in use, a state file in use) leaves the file as it was. Rejects with the file system's error.
    */
   static async open(options: RecordingOptions): Promise<Recording> {
+    const { fs } = options;
     // A link stays a link: the file it leads to is the one replaced, as the state file's is.
-    const target = await options.fs.resolveLinks(options.file);
-    const recording = new Recording(target, options);
-    await recording.write();
-    return recording;
+    const target = await fs.resolveLinks(options.file);
+    // A folder at the path would refuse the rename of every write: said now, as for a folder that cannot be written.
+    const found = await fs.stat(target).catch((error: unknown) => {
+      if (isMissing(error)) return undefined;
+      throw error;
+    });
+    if (found?.isDirectory())
+      throw Object.assign(new Error(`EISDIR: ${target} is a folder`), { code: 'EISDIR' });
+    // The temporary name every write uses: a probe leaves nothing that a write would not leave.
+    const probe = `${target}.tmp`;
+    try {
+      await (await fs.open(probe, 'w')).close();
+    } finally {
+      await fs.remove(probe).catch(() => undefined);
+    }
+    return new Recording(target, options);
+  }
+
+  /**
+   * The sandbox has started: the file is written now (a scenario of no rules until answers come), so that it tells
+   * this run's recording from an earlier one. A write that fails is logged, as any later one.
+   */
+  begin(): Promise<void> {
+    this.dirty = true;
+    return this.flush();
   }
 
   /** The file, as its scenario: the rules in the order the answers came. */
@@ -152,7 +189,7 @@ export class Recording {
     const refused = this.take(exchange);
     if (refused === undefined) {
       this.dirty = true;
-      this.writing ??= this.writeWhileDirty();
+      this.schedule();
     } else if (refused !== '') {
       const path = maskedText(exchange.path);
       this.options.log(recordingSkipped(exchange.method, path, exchange.status, refused));
@@ -186,35 +223,63 @@ export class Recording {
   }
 
   /**
-   * Resolves once every answer taken so far is in the file, or its last write failed again: a write that failed
-   * last is tried once more (the sandbox is closing, and no answer will come to try it).
+   * Resolves once every answer taken so far is in the file, or its last write failed again: the write due later is
+   * made now, and one that failed last is tried once more (the sandbox is closing, and no answer will come to try
+   * it). Before `begin()` with no answer taken, nothing is written: a start that was refused leaves the file alone.
    */
   async flush(): Promise<void> {
-    while (this.writing) await this.writing;
-    if (!this.failing) return;
-    this.dirty = true;
-    this.writing = this.writeWhileDirty();
-    await this.writing;
-  }
-
-  private async writeWhileDirty(): Promise<void> {
-    try {
-      while (this.dirty) {
-        this.dirty = false;
-        try {
-          await this.write();
-          this.failing = false;
-        } catch (error) {
-          if (!this.failing) this.options.log(recordingFailed(this.target, error));
-          this.failing = true;
-        }
+    let retried = false;
+    for (;;) {
+      this.stopTimer();
+      if (this.writing) {
+        await this.writing;
+        continue;
       }
-    } finally {
-      this.writing = null;
+      if (this.failing && !retried) {
+        retried = true;
+        this.dirty = true;
+      }
+      if (!this.dirty) return;
+      this.startWrite();
     }
   }
 
-  private write(): Promise<void> {
+  /** A write in `writeEveryMs`, unless one is due or running already (it schedules the next itself). */
+  private schedule(): void {
+    if (this.timer !== null || this.writing !== null) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.writing === null) this.startWrite();
+    }, this.options.writeEveryMs ?? RECORDING_WRITE_EVERY_MS);
+    this.timer.unref();
+  }
+
+  private stopTimer(): void {
+    if (this.timer === null) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** Writes what was taken so far; what comes while it runs waits for the next write, `writeEveryMs` later. */
+  private startWrite(): void {
+    this.dirty = false;
+    const done: Promise<void> = this.write().then(
+      () => {
+        this.failing = false;
+      },
+      (error: unknown) => {
+        if (!this.failing) this.options.log(recordingFailed(this.target, error));
+        this.failing = true;
+      },
+    );
+    // Cleared after it is set (a `finally` callback never runs at once), so `writing` never names a write that is over.
+    this.writing = done.finally(() => {
+      this.writing = null;
+      if (this.dirty) this.schedule();
+    });
+  }
+
+  private async write(): Promise<void> {
     const bytes = Buffer.from(`${JSON.stringify(this.scenario(), null, 2)}\n`);
     return replaceFile(this.options.fs, this.target, (file) => writeFully(file, bytes));
   }

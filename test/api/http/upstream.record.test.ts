@@ -1,12 +1,22 @@
 import { execFileSync } from 'node:child_process';
-import { appendFile, mkdir, mkdtemp, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import {
+  appendFile,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  symlink,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config.js';
 import { API_PREFIX } from '../../../src/contract/mounts.js';
 import { systemClock } from '../../../src/domain/clock.js';
-import { type RunningSandbox, startSandbox } from '../../../src/sandbox.js';
+import { createSandbox, type RunningSandbox, startSandbox } from '../../../src/sandbox.js';
 import { parseScenario } from '../../../src/scenarios/library.js';
 import { closedAfterEachTest } from '../../support/cleanups.js';
 import { FaultyFileSystem } from '../../support/faulty-fs.js';
@@ -128,15 +138,50 @@ describe('--record: what the upstream answered, written as a scenario', () => {
     expect((await call(replay, 'GET', '/api/v1/clients/business/customers')).status).toBe(401);
   });
 
-  it('writes after each answer, so the file holds what came so far while the sandbox runs', async () => {
+  it('writes the file once the sandbox has started, then again while it runs, without waiting for the close', async () => {
+    const fs = new FaultyFileSystem();
     const file = join(dir, 'incremental.json');
-    const proxy = await memorySandbox({ upstream: upstream(), record: file });
+    const proxy = await createSandbox(
+      { inMemory: true, upstream: upstream(), record: file, log: () => undefined },
+      systemClock,
+      { storeFs: fs },
+    );
     later(() => proxy.close());
-    // The empty recording is there from the start.
+    // The empty recording is there from the start: this run's, not an earlier one.
     expect(parseScenario(JSON.parse(await readFile(file, 'utf8')), file).rules).toEqual([]);
+    // The next write is stopped just before its rename, when its temporary file is whole.
+    const renamed = fs.hold('rename', file);
     await call(proxy, 'GET', ACCOUNT);
+    await renamed.reached;
+    const written = `${file}.tmp`;
+    expect(parseScenario(JSON.parse(await readFile(written, 'utf8')), file).rules).toHaveLength(1);
+    renamed.release();
     await proxy.close();
     expect(parseScenario(JSON.parse(await readFile(file, 'utf8')), file).rules).toHaveLength(1);
+  });
+
+  it('writes at most once per interval while answers come, and whatever is left at the close', async () => {
+    const fs = new FaultyFileSystem();
+    const file = join(dir, 'throttled.json');
+    const writes = () => fs.calls.filter((c) => c === `rename ${file}`).length;
+    // An interval no test outlasts: every write after the first is the close's.
+    const proxy = await createSandbox(
+      { inMemory: true, upstream: upstream(), record: file, log: () => undefined },
+      systemClock,
+      { storeFs: fs, recordingWriteEveryMs: 3_600_000 },
+    );
+    later(() => proxy.close());
+    expect(writes()).toBe(1);
+    // Twenty equal answers (one rule, counted), then five new ones: no write of its own for any of them.
+    for (let i = 0; i < 20; i++) expect((await call(proxy, 'GET', ACCOUNT)).status).toBe(401);
+    for (const path of [DETAILS, KEYS, `${ACCOUNT}/x`, `${DETAILS}/y`, `${KEYS}/z`])
+      await call(proxy, 'GET', path);
+    expect(writes()).toBe(1);
+    await proxy.close();
+    expect(writes()).toBe(2);
+    const recorded = parseScenario(JSON.parse(await readFile(file, 'utf8')), file);
+    expect(recorded.rules).toHaveLength(6);
+    expect(recorded.description).toContain('25 answers');
   });
 
   it('masks a path segment that looks like a key, and keeps a body with `{{` as text, not templates', async () => {
@@ -210,6 +255,40 @@ describe('--record: what the upstream answered, written as a scenario', () => {
   });
 });
 
+describe('--record: a start that is refused', () => {
+  /** An earlier run's recording, with spacing no write of the sandbox makes, so a rewrite of it shows. */
+  const earlier =
+    '{"name":"earlier","description":"kept",  "rules":[{"on":"http","match":{"path":"^/x$"},"effect":{"http":{"status":200}}}]}\n';
+
+  it.each([
+    ['an unknown --scenario', 'scenario'],
+    ['a port in use', 'port'],
+    ['a state file in use', 'lock'],
+  ])('for %s leaves an earlier recording byte for byte as it was', async (_why, refusal) => {
+    const folder = await mkdtemp(join(dir, `refused-${refusal}-`));
+    const file = join(folder, 'run.json');
+    await writeFile(file, earlier);
+    const settings = { upstream: upstream(), record: file, log: () => undefined };
+    if (refusal === 'scenario') {
+      await expect(memorySandbox({ ...settings, scenario: 'flakey-bank' })).rejects.toThrow(/flakey-bank/);
+    } else if (refusal === 'port') {
+      // The port of the sandbox that stands in for the bank.
+      const port = Number(new URL(bank.url).port);
+      await expect(startSandbox({ ...settings, inMemory: true, port })).rejects.toMatchObject({
+        code: 'EADDRINUSE',
+      });
+    } else {
+      const data = join(folder, 'db.json');
+      const holder = await createSandbox({ data, log: () => undefined });
+      later(() => holder.close());
+      await expect(createSandbox({ ...settings, data })).rejects.toThrow(/in use/);
+    }
+    expect(await readFile(file, 'utf8')).toBe(earlier);
+    // And nothing beside it: the check that the folder takes a file removed what it made.
+    expect((await readdir(folder)).filter((name) => name.startsWith('run.json'))).toEqual(['run.json']);
+  });
+});
+
 describe('--record: a file it cannot write', () => {
   it('stops the start with one line naming --record, before any request is forwarded', async () => {
     const fake = await startFakeUpstream(() => ({ status: 200, body: {} }));
@@ -219,6 +298,12 @@ describe('--record: a file it cannot write', () => {
     const started = memorySandbox({ upstream: fake.base, record: join(notADir, 'run.json') });
     await expect(started).rejects.toBeInstanceOf(ConfigError);
     await expect(started).rejects.toThrow(/^--record .*run\.json cannot be written: ENOTDIR/);
+    // A folder where the file would go: no write could ever rename over it.
+    const folder = join(dir, 'folder.json');
+    await mkdir(folder);
+    await expect(memorySandbox({ upstream: fake.base, record: folder })).rejects.toThrow(
+      /^--record .*folder\.json cannot be written: EISDIR/,
+    );
     expect(fake.received).toEqual([]);
   });
 
@@ -235,7 +320,6 @@ describe('--record: a file it cannot write', () => {
     const fs = new FaultyFileSystem();
     const file = join(dir, 'faulty.json');
     const { lines, log, first } = watchedLog('recording.write_failed');
-    const { createSandbox } = await import('../../../src/sandbox.js');
     const proxy = await createSandbox(
       { inMemory: true, upstream: upstream(), record: file, log },
       systemClock,

@@ -263,6 +263,133 @@ describe('strange answers: 502 with the envelope, never a 500', () => {
   });
 });
 
+describe('an answer that has no body (to HEAD, a 204, 205 or 304): its content-length is no body to cap', () => {
+  const cap = 1024;
+  /** A head that declares a body of 100 000 bytes, and sends none. */
+  const declared = (status: string) =>
+    `HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: 100000\r\nx-bank-trace: t1\r\n\r\n`;
+  const statuses: Record<string, string> = {
+    head: '200 OK',
+    '204': '204 No Content',
+    '205': '205 Reset Content',
+    '304': '304 Not Modified',
+    // The same head to a GET with a status that has a body: that body is past the cap.
+    get: '200 OK',
+  };
+  let raw: Awaited<ReturnType<typeof startRawUpstream>>;
+  let sandbox: Sandbox;
+
+  beforeAll(async () => {
+    raw = await startRawUpstream((head) =>
+      declared(statuses[head.split(' ')[1]?.split('/').at(-1) ?? ''] ?? ''),
+    );
+    sandbox = await memorySandbox({ upstream: raw.base, upstreamMaxBody: cap });
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    await raw.close();
+  });
+
+  it.each([
+    ['HEAD', 'head', 200],
+    ['GET', '204', 204],
+    ['GET', '205', 205],
+    ['GET', '304', 304],
+  ])('%s answered %s: the status and headers go to the app, not a 502', async (method, name, status) => {
+    const res = await sandbox.app.request(`${AUDIT}/${name}`, { method });
+    expect(res.status).toBe(status);
+    expect(res.headers.get('x-bank-trace')).toBe('t1');
+    expect(await res.text()).toBe('');
+  });
+
+  it('a GET answered 200 with the same head is still cut off', async () => {
+    await expectCutOff(sandbox, raw.base, await sandbox.app.request(`${AUDIT}/get`), cap);
+  });
+});
+
+describe('a request body goes upstream only within the sandbox’s own bound on it', () => {
+  const LIMIT = 1024;
+  const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
+  const BULK = '/api/v1/clients/business/customers/funds/bulk-transfer';
+  /** A JSON body of exactly `size` bytes. */
+  const bodyOf = (size: number) => {
+    const body = JSON.stringify({ narration: '' });
+    return JSON.stringify({ narration: 'n'.repeat(size - body.length) });
+  };
+  const tooLarge = { status: false, message: 'Request body too large', data: null };
+  let fake: Awaited<ReturnType<typeof startFakeUpstream>>;
+  let sandbox: RunningSandbox;
+
+  beforeAll(async () => {
+    fake = await startFakeUpstream(() => ({
+      status: 200,
+      body: { status: true, message: 'ok', data: null },
+    }));
+    sandbox = await startSandbox({
+      inMemory: true,
+      port: 0,
+      quiet: true,
+      log: () => undefined,
+      upstream: fake.base,
+      bodyLimit: LIMIT,
+    });
+  });
+  afterEach(() => {
+    fake.received.length = 0;
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    await fake.close();
+  });
+
+  const post = (body: string, path = TRANSFER) =>
+    sandbox.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+  it('a body of --body-limit bytes is forwarded; one byte more is 413 with the envelope, the upstream never called', async () => {
+    expect(bodyOf(LIMIT)).toHaveLength(LIMIT);
+    expect((await post(bodyOf(LIMIT))).status).toBe(200);
+    expect(fake.received.map((r) => r.body.length)).toEqual([LIMIT]);
+    fake.received.length = 0;
+
+    const res = await post(bodyOf(LIMIT + 1));
+    expect(res.status).toBe(413);
+    expect(errorEnvelope().parse(await res.json())).toEqual(tooLarge);
+    expect(fake.received).toEqual([]);
+  });
+
+  it('over a socket too: by its Content-Length, or counted as a chunked body streams in', async () => {
+    const sized = await fetch(`${sandbox.url}${TRANSFER}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: bodyOf(LIMIT + 1),
+    });
+    expect(sized.status).toBe(413);
+    expect(await sized.json()).toEqual(tooLarge);
+    // Answered before the body was read: the client is told not to reuse the connection.
+    expect(sized.headers.get('connection')).toBe('close');
+    const chunks = [bodyOf(LIMIT + 1).slice(0, 600), bodyOf(LIMIT + 1).slice(600)];
+    const chunked = await fetch(`${sandbox.url}${TRANSFER}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new ReadableStream({
+        start(controller) {
+          for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect(await chunked.json()).toEqual(tooLarge);
+    expect(fake.received).toEqual([]);
+  });
+
+  it('a route whose own bound is larger (a batch) takes the body it would take without --upstream', async () => {
+    expect((await post(bodyOf(4 * LIMIT), BULK)).status).toBe(200);
+    expect(fake.received.map((r) => r.body.length)).toEqual([4 * LIMIT]);
+  });
+});
+
 describe('the path goes upstream byte for byte, and never outside the upstream’s base path', () => {
   let raw: Awaited<ReturnType<typeof startRawUpstream>>;
   let sandbox: RunningSandbox;
