@@ -19,6 +19,7 @@ import {
   type TemplateContext,
   type TemplateParts,
 } from '../domain/template.js';
+import { answerTooLarge } from '../log-events.js';
 import { limit } from './body-limit.js';
 import type { AppEnv } from './env.js';
 import { ANSWER_TEXT, errorAnswer, type WithAnswerText } from './envelope.js';
@@ -119,14 +120,23 @@ function rendered(c: Context<AppEnv>, answer: CustomAnswer, made: Prepared, draw
   const parts = made.parts;
   if (parts === null) return respond(answer, made, made.text);
   const text = renderTemplate(parts, contextOf(c, draw), jsonEscaped, MAX_RENDERED_BODY);
-  if (text === undefined)
-    return errorAnswer(
-      new ApiError(
-        500,
-        `The scenario's custom answer renders to more than ${MAX_RENDERED_BODY} characters: a template puts a long value of the request in it`,
-      ),
-    );
-  return respond(answer, made, text);
+  return text === undefined ? tooLarge(c) : respond(answer, made, text);
+}
+
+/**
+ * The answer to a request whose rule's answer rendered past `MAX_RENDERED_BODY`: 502, as a gateway answers when what
+ * stands behind it gave no usable answer. The rule failed, not the sandbox, so it is no 500 (which the contract keeps
+ * for the sandbox's own failures); it is still logged, since the test asked for something else and its app only
+ * sees a 502.
+ */
+function tooLarge(c: Context<AppEnv>): Response {
+  const rule = c.env.facts.scenario ?? null;
+  const which = rule === null ? '' : ` (scenario "${rule.name}", rule ${rule.rule})`;
+  const message = `The scenario rule's custom answer${which} rendered to more than ${MAX_RENDERED_BODY} characters: a template put a long value of the request in it. The rule's answer failed, not the sandbox`;
+  c.env.world.deps.log(
+    answerTooLarge(c.req.method, c.req.path, c.env.facts.requestId, rule, MAX_RENDERED_BODY, message),
+  );
+  return errorAnswer(new ApiError(502, message));
 }
 
 /**

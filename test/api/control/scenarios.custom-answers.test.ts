@@ -205,6 +205,34 @@ describe('custom answers: templates', () => {
     expect(res.body.status).toBe(false);
   });
 
+  it('answers 502, logged, when a template renders the answer too large: the rule failed, not the sandbox', async () => {
+    const lines: string[] = [];
+    // Quiet, as code runs by default: the line is a warning, which a quiet run keeps.
+    const sandbox = await open({ logFormat: 'json', log: (line) => lines.push(line) });
+    await useRules(sandbox, [
+      on('funds/transfer$', { status: 200, body: { a: '{{request.body.n}}', b: '{{request.body.n}}' } }),
+    ]);
+    // Within the body limit, but twice over the 1048576 characters a rendered answer may have.
+    const res = await call(sandbox, 'POST', TRANSFER, { body: { n: 'x'.repeat(600_000) } });
+    const message =
+      'The scenario rule\'s custom answer (scenario "under-test", rule 0) rendered to more than 1048576 characters: a template put a long value of the request in it. The rule\'s answer failed, not the sandbox';
+    expect([res.status, res.body]).toEqual([502, { status: false, message, data: null }]);
+    const events = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events).toEqual([
+      {
+        time: expect.any(String),
+        level: 'warn',
+        event: 'scenario.answer_too_large',
+        method: 'POST',
+        path: TRANSFER,
+        requestId: res.headers.get('x-request-id'),
+        scenario: { name: 'under-test', rule: 0 },
+        limit: 1_048_576,
+        message,
+      },
+    ]);
+  });
+
   it('draws the same uuids for the same calls once the rules are chosen again, and others under another seed', async () => {
     const sandbox = await open();
     const rules = [on('customers$', { status: 200, body: { id: '{{uuid}}' } })];
