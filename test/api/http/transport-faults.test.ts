@@ -160,6 +160,16 @@ function parseAnswer(bytes: Buffer): RawAnswer | undefined {
   return { status: Number(statusLine.split(' ')[1]), headers, body: bytes.subarray(end + 4) };
 }
 
+/** What the journal shows of the answer to a request that got none: no status, no body. */
+const NO_ANSWER = {
+  status: 0,
+  message: null,
+  body: null,
+  bodySize: null,
+  contentType: null,
+  truncated: false,
+};
+
 /** The journal's entries of `/api/v1`, newest first. */
 async function journal(sandbox: Sandbox) {
   return pageOf(await call(sandbox, 'GET', '/__sandbox/requests?path=/api/v1'), requestEntry).data;
@@ -184,6 +194,8 @@ describe('each fault over a raw socket', () => {
         fault: 'reset',
         scenario: { name: 'faults', rule: 0 },
       });
+      // Not the 502 that stands in for it in process: nothing went out.
+      expect(entry?.response).toEqual(NO_ANSWER);
       expect(lines.find((line) => line.includes(` ${DETAILS} `))).toMatch(/ 0 [\d.]+ms .* fault=reset$/);
     },
   );
@@ -194,7 +206,7 @@ describe('each fault over a raw socket', () => {
     const connection = await Connection.open(port);
     connection.get(DETAILS);
     expect(await connection.closed()).toEqual({ bytes: Buffer.alloc(0), error: null });
-    expect((await journal(sandbox))[0]).toMatchObject({ status: 0, fault: 'empty' });
+    expect((await journal(sandbox))[0]).toMatchObject({ status: 0, fault: 'empty', response: NO_ANSWER });
   });
 
   it('garbage: bytes that are not HTTP, then the connection closed', LIMIT, async () => {
@@ -206,7 +218,7 @@ describe('each fault over a raw socket', () => {
     expect(error).toBeNull();
     expect(bytes.length).toBeGreaterThan(0);
     expect(bytes.toString('latin1')).not.toMatch(/^HTTP\//);
-    expect((await journal(sandbox))[0]).toMatchObject({ status: 0, fault: 'garbage' });
+    expect((await journal(sandbox))[0]).toMatchObject({ status: 0, fault: 'garbage', response: NO_ANSWER });
   });
 
   it(
@@ -302,7 +314,8 @@ describe('each fault over a raw socket', () => {
     const connection = await Connection.open(port);
     connection.get(DETAILS);
     expect((await connection.closed()).error).toBe('ECONNRESET');
-    expect((await journal(sandbox))[0]).toMatchObject({ status: 0, fault: 'reset' });
+    // Neither the route's 401 nor the stand-in: no answer went out.
+    expect((await journal(sandbox))[0]).toMatchObject({ status: 0, fault: 'reset', response: NO_ANSWER });
   });
 
   it('an isolated sandbox breaks its own connections, the root none', LIMIT, async () => {
@@ -329,6 +342,8 @@ describe('each fault over a raw socket', () => {
     const entry = har.log.entries.find((e) => e.request.url.endsWith(DETAILS));
     expect(entry?._fault).toBe('empty');
     expect(entry?.response.status).toBe(0);
+    // No body: the stand-in the app made was never sent.
+    expect(entry?.response.content).toEqual({ size: 0, mimeType: 'application/octet-stream' });
   });
 });
 
