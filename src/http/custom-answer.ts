@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import {
   BODYLESS_STATUSES,
   type CustomAnswer,
@@ -20,7 +20,6 @@ import {
   type TemplateParts,
 } from '../domain/template.js';
 import { answerTooLarge } from '../log-events.js';
-import { limit } from './body-limit.js';
 import type { AppEnv } from './env.js';
 import { ANSWER_TEXT, errorAnswer, type WithAnswerText } from './envelope.js';
 import { header } from './headers.js';
@@ -140,20 +139,22 @@ function tooLarge(c: Context<AppEnv>): Response {
 }
 
 /**
- * A rule's custom answer to the request. `readBody`: the request body has not been read (an `http` rule answers
- * before the route reads it), and the templates name a part of it: it is read first, within the sandbox's body
- * limit (413 past it). An `error` rule's templates read the body the route read, if it read one.
+ * A rule's custom answer to the request. `bound`, for an `http` rule, which answers before the route reads the body:
+ * the route's own bound on its body (the middleware the mount puts in front of it; `--body-limit` where the route
+ * has none, or no route takes the path). Where the templates name a part of the body, it is read first within that
+ * bound, so that a body the route would take is read, and one it would refuse gets the route's own refusal (413, or
+ * a bulk create's 400). Null for an `error` rule: its templates read the body the route read, if it read one.
  */
 export function customAnswerOf(
   c: Context<AppEnv>,
   answer: CustomAnswer,
   draw: UuidDraw,
-  readBody: boolean,
+  bound: MiddlewareHandler<AppEnv> | null,
 ): Response | Promise<Response> {
   const made = prepare(answer);
-  if (!made.readsBody || !readBody || c.env.facts.requestText !== undefined)
+  if (!made.readsBody || bound === null || c.env.facts.requestText !== undefined)
     return rendered(c, answer, made, draw);
-  const read = limit(c.env.world.deps.config.bodyLimit)(c, async () => {
+  const read = bound(c, async () => {
     c.env.facts.requestText = await c.req.text();
   });
   return Promise.resolve(read).then(() => rendered(c, answer, made, draw));

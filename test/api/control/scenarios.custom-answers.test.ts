@@ -17,6 +17,7 @@ import { call, memorySandbox, nextSleepOn, ownerHeaders } from '../../support/sa
 const DETAILS = '/api/v1/clients/business/account-details';
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 const CUSTOMERS = '/api/v1/clients/business/customers';
+const BULK = '/api/v1/clients/business/customers/funds/bulk-transfer';
 
 const { open, later } = closedAfterEachTest();
 
@@ -203,6 +204,25 @@ describe('custom answers: templates', () => {
     const res = await call(sandbox, 'POST', TRANSFER, { body: { narration: 'x'.repeat(500) } });
     expect(res.status).toBe(413);
     expect(res.body.status).toBe(false);
+  });
+
+  it('reads the body within the route’s own bound: a bulk create past --body-limit still gets the custom answer', async () => {
+    // The bulk create takes far more than --body-limit (10 000 transfers); a rule that reads its body must too,
+    // where the global limit would have answered 413 to a body the route itself takes.
+    const sandbox = await open({ bodyLimit: 400 });
+    await useRules(sandbox, [
+      on('bulk-transfer$', { status: 201, body: { batch: '{{request.body.batchName}}' } }),
+    ]);
+    const transfers = Array.from({ length: 20 }, (_, i) => ({
+      amount: 1000,
+      receiverAccountNumber: '0123456789',
+      receiverBankCode: '058',
+      retrievalReference: `bulk-${i}`,
+    }));
+    const body = { batchName: 'Payroll', transfers };
+    expect(JSON.stringify(body).length).toBeGreaterThan(400);
+    const res = await call(sandbox, 'POST', BULK, { body });
+    expect([res.status, res.body]).toEqual([201, { batch: 'Payroll' }]);
   });
 
   it('answers 502, logged, when a template renders the answer too large: the rule failed, not the sandbox', async () => {
