@@ -1,7 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { harDocument, requestEntry } from '../../../src/contract/control/requests.js';
+import { playFault } from '../../../src/http/transport-fault.js';
 import { type RunningSandbox, type Sandbox, startSandbox } from '../../../src/sandbox.js';
 import { pageOf } from '../../support/answers.js';
 import { closedAfterEachTest } from '../../support/cleanups.js';
@@ -121,6 +122,11 @@ class Connection {
   /** Sends a GET (or another method without a body) of `path`. */
   get(path: string, method = 'GET'): void {
     this.socket.write(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  }
+
+  /** Resolves once `reads` reads at least have come. */
+  async readsAtLeast(reads: number): Promise<void> {
+    await this.until(() => (this.reads >= reads ? true : undefined));
   }
 
   /** Everything received once the connection closed, and how it closed. */
@@ -363,7 +369,7 @@ describe('a fault harms no other connection, route or sandbox', () => {
   });
 
   it(
-    'a body dribbling out slowly holds up no other connection, and stops when its client goes',
+    'a body dribbling out slowly holds up no other connection, and the sandbox goes on once its client goes',
     LIMIT,
     async () => {
       const { sandbox, port } = await serve();
@@ -386,6 +392,44 @@ describe('a fault harms no other connection, route or sandbox', () => {
       expect((await fetch(`${sandbox.url}/__sandbox/health`)).status).toBe(200);
     },
   );
+});
+
+describe('a body dribbling out stops when its client goes', () => {
+  it('its timer is cleared as the connection closes', LIMIT, async () => {
+    // Played on a plain Node server, so that the test holds the response and hears its close after the fault does.
+    // The timer is the one `setInterval` gave the fault; whether it was cleared is read at that close, not by waiting
+    // to see if another byte comes (a byte a second would take a while to miss).
+    const started = vi.spyOn(globalThis, 'setInterval');
+    const cleared = vi.spyOn(globalThis, 'clearInterval');
+    let stopped: (timerCleared: boolean) => void = () => {};
+    const atClose = new Promise<boolean>((resolve) => {
+      stopped = resolve;
+    });
+    const server = http.createServer((_req, res) => {
+      const answer = new Response(OK_TEXT, { headers: { 'content-type': 'application/json' } });
+      playFault({ kind: 'slowBody', bytesPerSecond: 1 }, res, answer, Buffer.from(OK_TEXT));
+      const timer = started.mock.results.at(-1)?.value;
+      // Heard after the fault's own listener, which was added first.
+      res.once('close', () =>
+        stopped(timer !== undefined && cleared.mock.calls.some(([given]) => given === timer)),
+      );
+    });
+    try {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as net.AddressInfo;
+      const connection = await Connection.open(port);
+      connection.get('/');
+      // The head: the body's first byte is a second away, its last over a minute.
+      await connection.readsAtLeast(1);
+      connection.close();
+      expect(await atClose).toBe(true);
+    } finally {
+      started.mockRestore();
+      cleared.mockRestore();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });
 
 describe('a keep-alive pool recovers on its next request', () => {
