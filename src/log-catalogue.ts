@@ -101,6 +101,18 @@ export const LOG_EVENTS = {
       scenario: '`{name, rule}` of the rule',
     },
   },
+  'scenario.answer_too_large': {
+    levels: ['warn'],
+    when: 'a scenario rule’s custom answer (`effect.http.body`) rendered past 1048576 characters once its templates were filled in (a template put a long value of the request in it): the request was answered 502 instead, the rule’s failure and not the sandbox’s',
+    fields: {
+      method: '',
+      path: 'as the journal has it',
+      requestId: '',
+      scenario: '`{name, rule}` of the rule',
+      limit: 'the characters a rendered answer may have',
+      message: 'what the 502 said',
+    },
+  },
   'sandbox.resumed': {
     levels: ['info'],
     when: 'a start found bulk items or webhook deliveries left open by the last run',

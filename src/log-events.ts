@@ -153,6 +153,27 @@ export function deliveryDropped(
   };
 }
 
+/**
+ * A scenario rule's custom answer rendered too large to send (a template put a long value of the request in it): the
+ * request was answered 502 saying so. `warn`: the test did not ask for it, and a quiet run must show why its call
+ * failed, since no 500 (the sandbox's own failure) was answered and no `http.error` line says it.
+ */
+export function answerTooLarge(
+  method: string,
+  path: string,
+  requestId: string,
+  rule: FiredRule | null,
+  limit: number,
+  message: string,
+): CataloguedEvent<'scenario.answer_too_large'> {
+  return {
+    level: 'warn',
+    event: 'scenario.answer_too_large',
+    fields: { method, path, requestId, scenario: rule, limit, message },
+    text: `${method} ${path} request=${requestId}: ${message}`,
+  };
+}
+
 /** Work left open by the last run, taken up again at a start-up. */
 export function resumed(bulkItems: number, deliveries: number): CataloguedEvent<'sandbox.resumed'> {
   const message = `resuming ${bulkItems} bulk transfer item(s) and ${deliveries} webhook delivery(ies) left open by the last run`;

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import {
   BODYLESS_STATUSES,
   type CustomAnswer,
@@ -19,7 +19,7 @@ import {
   type TemplateContext,
   type TemplateParts,
 } from '../domain/template.js';
-import { limit } from './body-limit.js';
+import { answerTooLarge } from '../log-events.js';
 import type { AppEnv } from './env.js';
 import { ANSWER_TEXT, errorAnswer, type WithAnswerText } from './envelope.js';
 import { header } from './headers.js';
@@ -119,31 +119,42 @@ function rendered(c: Context<AppEnv>, answer: CustomAnswer, made: Prepared, draw
   const parts = made.parts;
   if (parts === null) return respond(answer, made, made.text);
   const text = renderTemplate(parts, contextOf(c, draw), jsonEscaped, MAX_RENDERED_BODY);
-  if (text === undefined)
-    return errorAnswer(
-      new ApiError(
-        500,
-        `The scenario's custom answer renders to more than ${MAX_RENDERED_BODY} characters: a template puts a long value of the request in it`,
-      ),
-    );
-  return respond(answer, made, text);
+  return text === undefined ? tooLarge(c) : respond(answer, made, text);
 }
 
 /**
- * A rule's custom answer to the request. `readBody`: the request body has not been read (an `http` rule answers
- * before the route reads it), and the templates name a part of it: it is read first, within the sandbox's body
- * limit (413 past it). An `error` rule's templates read the body the route read, if it read one.
+ * The answer to a request whose rule's answer rendered past `MAX_RENDERED_BODY`: 502, as a gateway answers when what
+ * stands behind it gave no usable answer. The rule failed, not the sandbox, so it is no 500 (which the contract keeps
+ * for the sandbox's own failures); it is still logged, since the test asked for something else and its app only
+ * sees a 502.
+ */
+function tooLarge(c: Context<AppEnv>): Response {
+  const rule = c.env.facts.scenario ?? null;
+  const which = rule === null ? '' : ` (scenario "${rule.name}", rule ${rule.rule})`;
+  const message = `The scenario rule's custom answer${which} rendered to more than ${MAX_RENDERED_BODY} characters: a template put a long value of the request in it. The rule's answer failed, not the sandbox`;
+  c.env.world.deps.log(
+    answerTooLarge(c.req.method, c.req.path, c.env.facts.requestId, rule, MAX_RENDERED_BODY, message),
+  );
+  return errorAnswer(new ApiError(502, message));
+}
+
+/**
+ * A rule's custom answer to the request. `bound`, for an `http` rule, which answers before the route reads the body:
+ * the route's own bound on its body (the middleware the mount puts in front of it; `--body-limit` where the route
+ * has none, or no route takes the path). Where the templates name a part of the body, it is read first within that
+ * bound, so that a body the route would take is read, and one it would refuse gets the route's own refusal (413, or
+ * a bulk create's 400). Null for an `error` rule: its templates read the body the route read, if it read one.
  */
 export function customAnswerOf(
   c: Context<AppEnv>,
   answer: CustomAnswer,
   draw: UuidDraw,
-  readBody: boolean,
+  bound: MiddlewareHandler<AppEnv> | null,
 ): Response | Promise<Response> {
   const made = prepare(answer);
-  if (!made.readsBody || !readBody || c.env.facts.requestText !== undefined)
+  if (!made.readsBody || bound === null || c.env.facts.requestText !== undefined)
     return rendered(c, answer, made, draw);
-  const read = limit(c.env.world.deps.config.bodyLimit)(c, async () => {
+  const read = bound(c, async () => {
     c.env.facts.requestText = await c.req.text();
   });
   return Promise.resolve(read).then(() => rendered(c, answer, made, draw));

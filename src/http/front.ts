@@ -89,7 +89,7 @@ export function front(dispatch: Dispatch, { root, answered, bodyLimit, failed }:
   };
   /**
    * An answer a scenario's transport fault breaks: over a connection, the fault is played out on it (and the journal
-   * says no status was sent where none was); in process, where there is no connection, what the caller can see of it
+   * says no answer was sent where none was); in process, where there is no connection, what the caller can see of it
    * (see `inProcessFault`).
    */
   const faulted = async (
@@ -107,8 +107,8 @@ export function front(dispatch: Dispatch, { root, answered, bodyLimit, failed }:
       journal(entry, env);
       return inProcessHeaders(shown, facts);
     }
-    const entry = journalEntry(request, env, res, unread, bodyLimit);
-    if (sendsNoAnswer(fault)) entry.status = 0;
+    // A fault that sends no answer is journaled as no answer: the stand-in the app made in its stead never went out.
+    const entry = journalEntry(request, env, sendsNoAnswer(fault) ? null : res, unread, bodyLimit);
     journal(entry, env);
     return playFault(fault, outgoing, res, body);
   };
@@ -175,11 +175,13 @@ function inProcessHeaders(res: Response, facts: RequestFacts): Response {
 /**
  * The journal's entry of an answered request: the references the request left in its facts and on its answer, and
  * a check of their sizes against `--journal-body-limit`. Nothing is parsed or serialised here (see `RequestEntry`).
+ * `res` is null where no answer went out at all (a transport fault broke the connection first): status 0, and
+ * nothing of an answer kept.
  */
 function journalEntry(
   request: Request,
   { incoming, facts }: RequestEnv,
-  res: Response,
+  res: Response | null,
   unread: Buffer | undefined,
   bodyLimit: number,
 ): RequestEntry {
@@ -199,12 +201,14 @@ function journalEntry(
     const length = Number(requestHeader(incoming, request, 'content-length'));
     requestTruncated = length > bodyLimit;
   }
-  let answer: string | null = (res as WithAnswerText)[ANSWER_TEXT] ?? null;
+  let answer: string | null = res === null ? null : ((res as WithAnswerText)[ANSWER_TEXT] ?? null);
   let answerSize: number | null = null;
   let answerType: string | null = null;
   let answerMessage: string | null = null;
   let truncated = false;
-  if (answer === null) {
+  if (res === null) {
+    // No answer: nothing to describe.
+  } else if (answer === null) {
     // An answer of its own (a page, an event stream, a file): its type and, where it says, its size. Only these
     // rarer answers build the response's headers.
     answerType = res.headers.get('content-type');
@@ -221,7 +225,7 @@ function journalEntry(
     time: isoNow(),
     method: request.method,
     path: facts.path,
-    status: res.status,
+    status: res === null ? 0 : res.status,
     durationMs: Math.round((performance.now() - facts.started) * 10) / 10,
     requestId: facts.requestId,
     warnings: facts.warnings ?? NO_WARNINGS,

@@ -195,7 +195,9 @@ export function mountRoutes<K extends keyof RequestWorld>(
       const bound = route.bodyLimit?.(config) ?? { bytes: config.bodyLimit };
       const limited = limit(bound.bytes, bound.message, bound.status, bound.field);
       handlers.push(
-        scenarios ? (c, next) => scenarioFirst(c, c.env.world.deps, path, () => limited(c, next)) : limited,
+        scenarios
+          ? (c, next) => scenarioFirst(c, c.env.world.deps, path, () => limited(c, next), limited)
+          : limited,
         handle,
       );
     }

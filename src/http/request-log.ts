@@ -28,7 +28,7 @@ export interface RequestEntry {
   scenario: FiredRule | null;
   /**
    * The transport fault a scenario rule broke the answer's connection with, if one did; with `reset`, `empty` or
-   * `garbage` over a connection no status was sent, and `status` is 0.
+   * `garbage` over a connection no answer was sent: `status` is 0 and nothing of an answer is kept.
    */
   fault: FaultKind | null;
   /** The request went to the upstream (`--upstream`), and the answer is the upstream's. */

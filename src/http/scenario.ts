@@ -1,9 +1,10 @@
 import { STATUS_CODES } from 'node:http';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { CustomAnswer } from '../contract/scenarios.js';
 import type { Deps } from '../deps.js';
 import { ApiError, type ErrorStatus } from '../domain/errors.js';
+import { limit } from './body-limit.js';
 import { customAnswerOf, faultStandIn, isPlainError, sendsNoAnswer } from './custom-answer.js';
 import type { AppEnv } from './env.js';
 import { type errorBody, jsonAnswer } from './envelope.js';
@@ -45,12 +46,13 @@ type Outcome = Response | undefined;
  * custom answer, or the stand-in of a fault that sends none), a transport fault for the front to play out on the
  * route's answer (`facts.fault`), or, at once, undefined when no rule is for it. `route` is the route as
  * registered (`/api/v1/.../bulk-transfer/:id`), so that requests to one route count together whatever ids their
- * paths hold.
+ * paths hold; `bound`, the route's bound on its body, within which a custom answer's templates read it.
  */
 function scenarioRules(
   c: Context<AppEnv>,
-  deps: Pick<Deps, 'scenarios' | 'clock'>,
+  deps: Pick<Deps, 'scenarios' | 'clock' | 'config'>,
   route: string,
+  bound: MiddlewareHandler<AppEnv> | undefined,
 ): Outcome | Promise<Outcome> {
   const chosen = chosenScenario(c, deps);
   if (chosen === undefined && !deps.scenarios.has('http')) return undefined;
@@ -76,7 +78,8 @@ function scenarioRules(
     if (!answer) return undefined;
     // The plain envelope of an error is an error like the route's own: the `error` rules still shape it.
     if (isPlainError(answer)) throw new ApiError(answer.status as ErrorStatus, plainMessage(answer));
-    return customAnswerOf(c, answer, { seed: deps.scenarios.seed(chosen), key: `${rule} ${key}` }, true);
+    const draw = { seed: deps.scenarios.seed(chosen), key: `${rule} ${key}` };
+    return customAnswerOf(c, answer, draw, bound ?? limit(deps.config.bodyLimit));
   };
   const wait = effect.delayMs ?? answer?.delayMs;
   if (wait) return deps.clock.sleep(wait).then(outcome);
@@ -87,14 +90,18 @@ function scenarioRules(
 const plainMessage = (answer: CustomAnswer) =>
   answer.message ?? STATUS_CODES[answer.status] ?? `Status ${answer.status}`;
 
-/** `then` after the scenario rules of the request (`scenarioRules`): at once when none is for it. */
+/**
+ * `then` after the scenario rules of the request (`scenarioRules`): at once when none is for it. `bound` is the
+ * route's bound on its body (`--body-limit` when not given: a route without a body, or no route).
+ */
 export function scenarioFirst<T>(
   c: Context<AppEnv>,
-  deps: Pick<Deps, 'scenarios' | 'clock'>,
+  deps: Pick<Deps, 'scenarios' | 'clock' | 'config'>,
   route: string,
   then: (c: Context<AppEnv>) => T | Promise<T>,
+  bound?: MiddlewareHandler<AppEnv>,
 ): T | Response | Promise<T | Response> {
-  const outcome = scenarioRules(c, deps, route);
+  const outcome = scenarioRules(c, deps, route, bound);
   if (outcome === undefined) return then(c);
   if (outcome instanceof Promise) return outcome.then((answer) => answer ?? then(c));
   return outcome;
@@ -149,7 +156,7 @@ export function withErrorRules(
   if (effect.http) {
     const answer = effect.http;
     const draw = { seed: deps.scenarios.seed(chosen), key: `${rule} ${key}` };
-    const send = () => customAnswerOf(c, answer, draw, false);
+    const send = () => customAnswerOf(c, answer, draw, null);
     return answer.delayMs ? c.env.world.deps.clock.sleep(answer.delayMs).then(send) : send();
   }
   return jsonAnswer(c, body, effect.status ?? status);

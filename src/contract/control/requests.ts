@@ -183,7 +183,7 @@ export const requestEntry = lazy('RequestEntry', () =>
     fault: faultKind
       .nullable()
       .describe(
-        'the transport fault a scenario rule broke the connection with (`effect.fault`), if one did; with `reset`, `empty` or `garbage` over a connection no status was sent, and `status` is 0',
+        'the transport fault a scenario rule broke the connection with (`effect.fault`), if one did; with `reset`, `empty` or `garbage` over a connection no answer was sent: `status` is 0, and `response` has no body',
       ),
     upstream: z
       .boolean()
@@ -211,9 +211,13 @@ export const requestEntry = lazy('RequestEntry', () =>
       body: z
         .unknown()
         .describe(
-          'the JSON answer as sent, secret fields redacted; null for a page, an event stream, a file, or one past `--journal-body-limit`',
+          'the JSON answer as sent, secret fields redacted; null for a page, an event stream, a file, one past `--journal-body-limit`, or no answer at all (a transport fault that sends none)',
         ),
-      bodySize: z.number().int().nullable().describe('bytes; null when unknown (an event stream)'),
+      bodySize: z
+        .number()
+        .int()
+        .nullable()
+        .describe('bytes; null when unknown (an event stream) or no answer was sent'),
       contentType: z.string().nullable(),
       truncated: z.boolean().describe('the answer passed `--journal-body-limit` and was not kept'),
     }),

@@ -17,6 +17,7 @@ import { call, memorySandbox, nextSleepOn, ownerHeaders } from '../../support/sa
 const DETAILS = '/api/v1/clients/business/account-details';
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 const CUSTOMERS = '/api/v1/clients/business/customers';
+const BULK = '/api/v1/clients/business/customers/funds/bulk-transfer';
 
 const { open, later } = closedAfterEachTest();
 
@@ -203,6 +204,53 @@ describe('custom answers: templates', () => {
     const res = await call(sandbox, 'POST', TRANSFER, { body: { narration: 'x'.repeat(500) } });
     expect(res.status).toBe(413);
     expect(res.body.status).toBe(false);
+  });
+
+  it('reads the body within the route’s own bound: a bulk create past --body-limit still gets the custom answer', async () => {
+    // The bulk create takes far more than --body-limit (10 000 transfers); a rule that reads its body must too,
+    // where the global limit would have answered 413 to a body the route itself takes.
+    const sandbox = await open({ bodyLimit: 400 });
+    await useRules(sandbox, [
+      on('bulk-transfer$', { status: 201, body: { batch: '{{request.body.batchName}}' } }),
+    ]);
+    const transfers = Array.from({ length: 20 }, (_, i) => ({
+      amount: 1000,
+      receiverAccountNumber: '0123456789',
+      receiverBankCode: '058',
+      retrievalReference: `bulk-${i}`,
+    }));
+    const body = { batchName: 'Payroll', transfers };
+    expect(JSON.stringify(body).length).toBeGreaterThan(400);
+    const res = await call(sandbox, 'POST', BULK, { body });
+    expect([res.status, res.body]).toEqual([201, { batch: 'Payroll' }]);
+  });
+
+  it('answers 502, logged, when a template renders the answer too large: the rule failed, not the sandbox', async () => {
+    const lines: string[] = [];
+    // Quiet, as code runs by default: the line is a warning, which a quiet run keeps.
+    const sandbox = await open({ logFormat: 'json', log: (line) => lines.push(line) });
+    await useRules(sandbox, [
+      on('funds/transfer$', { status: 200, body: { a: '{{request.body.n}}', b: '{{request.body.n}}' } }),
+    ]);
+    // Within the body limit, but twice over the 1048576 characters a rendered answer may have.
+    const res = await call(sandbox, 'POST', TRANSFER, { body: { n: 'x'.repeat(600_000) } });
+    const message =
+      'The scenario rule\'s custom answer (scenario "under-test", rule 0) rendered to more than 1048576 characters: a template put a long value of the request in it. The rule\'s answer failed, not the sandbox';
+    expect([res.status, res.body]).toEqual([502, { status: false, message, data: null }]);
+    const events = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events).toEqual([
+      {
+        time: expect.any(String),
+        level: 'warn',
+        event: 'scenario.answer_too_large',
+        method: 'POST',
+        path: TRANSFER,
+        requestId: res.headers.get('x-request-id'),
+        scenario: { name: 'under-test', rule: 0 },
+        limit: 1_048_576,
+        message,
+      },
+    ]);
   });
 
   it('draws the same uuids for the same calls once the rules are chosen again, and others under another seed', async () => {

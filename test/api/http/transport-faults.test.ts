@@ -1,7 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { harDocument, requestEntry } from '../../../src/contract/control/requests.js';
+import { playFault } from '../../../src/http/transport-fault.js';
 import { type RunningSandbox, type Sandbox, startSandbox } from '../../../src/sandbox.js';
 import { pageOf } from '../../support/answers.js';
 import { closedAfterEachTest } from '../../support/cleanups.js';
@@ -123,6 +124,11 @@ class Connection {
     this.socket.write(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
   }
 
+  /** Resolves once `reads` reads at least have come. */
+  async readsAtLeast(reads: number): Promise<void> {
+    await this.until(() => (this.reads >= reads ? true : undefined));
+  }
+
   /** Everything received once the connection closed, and how it closed. */
   async closed(): Promise<{ bytes: Buffer; error: string | null }> {
     await this.until(() => (this.ended === undefined ? undefined : true));
@@ -160,6 +166,16 @@ function parseAnswer(bytes: Buffer): RawAnswer | undefined {
   return { status: Number(statusLine.split(' ')[1]), headers, body: bytes.subarray(end + 4) };
 }
 
+/** What the journal shows of the answer to a request that got none: no status, no body. */
+const NO_ANSWER = {
+  status: 0,
+  message: null,
+  body: null,
+  bodySize: null,
+  contentType: null,
+  truncated: false,
+};
+
 /** The journal's entries of `/api/v1`, newest first. */
 async function journal(sandbox: Sandbox) {
   return pageOf(await call(sandbox, 'GET', '/__sandbox/requests?path=/api/v1'), requestEntry).data;
@@ -184,6 +200,8 @@ describe('each fault over a raw socket', () => {
         fault: 'reset',
         scenario: { name: 'faults', rule: 0 },
       });
+      // Not the 502 that stands in for it in process: nothing went out.
+      expect(entry?.response).toEqual(NO_ANSWER);
       expect(lines.find((line) => line.includes(` ${DETAILS} `))).toMatch(/ 0 [\d.]+ms .* fault=reset$/);
     },
   );
@@ -194,7 +212,7 @@ describe('each fault over a raw socket', () => {
     const connection = await Connection.open(port);
     connection.get(DETAILS);
     expect(await connection.closed()).toEqual({ bytes: Buffer.alloc(0), error: null });
-    expect((await journal(sandbox))[0]).toMatchObject({ status: 0, fault: 'empty' });
+    expect((await journal(sandbox))[0]).toMatchObject({ status: 0, fault: 'empty', response: NO_ANSWER });
   });
 
   it('garbage: bytes that are not HTTP, then the connection closed', LIMIT, async () => {
@@ -206,7 +224,7 @@ describe('each fault over a raw socket', () => {
     expect(error).toBeNull();
     expect(bytes.length).toBeGreaterThan(0);
     expect(bytes.toString('latin1')).not.toMatch(/^HTTP\//);
-    expect((await journal(sandbox))[0]).toMatchObject({ status: 0, fault: 'garbage' });
+    expect((await journal(sandbox))[0]).toMatchObject({ status: 0, fault: 'garbage', response: NO_ANSWER });
   });
 
   it(
@@ -302,7 +320,8 @@ describe('each fault over a raw socket', () => {
     const connection = await Connection.open(port);
     connection.get(DETAILS);
     expect((await connection.closed()).error).toBe('ECONNRESET');
-    expect((await journal(sandbox))[0]).toMatchObject({ status: 0, fault: 'reset' });
+    // Neither the route's 401 nor the stand-in: no answer went out.
+    expect((await journal(sandbox))[0]).toMatchObject({ status: 0, fault: 'reset', response: NO_ANSWER });
   });
 
   it('an isolated sandbox breaks its own connections, the root none', LIMIT, async () => {
@@ -329,6 +348,8 @@ describe('each fault over a raw socket', () => {
     const entry = har.log.entries.find((e) => e.request.url.endsWith(DETAILS));
     expect(entry?._fault).toBe('empty');
     expect(entry?.response.status).toBe(0);
+    // No body: the stand-in the app made was never sent.
+    expect(entry?.response.content).toEqual({ size: 0, mimeType: 'application/octet-stream' });
   });
 });
 
@@ -348,7 +369,7 @@ describe('a fault harms no other connection, route or sandbox', () => {
   });
 
   it(
-    'a body dribbling out slowly holds up no other connection, and stops when its client goes',
+    'a body dribbling out slowly holds up no other connection, and the sandbox goes on once its client goes',
     LIMIT,
     async () => {
       const { sandbox, port } = await serve();
@@ -371,6 +392,44 @@ describe('a fault harms no other connection, route or sandbox', () => {
       expect((await fetch(`${sandbox.url}/__sandbox/health`)).status).toBe(200);
     },
   );
+});
+
+describe('a body dribbling out stops when its client goes', () => {
+  it('its timer is cleared as the connection closes', LIMIT, async () => {
+    // Played on a plain Node server, so that the test holds the response and hears its close after the fault does.
+    // The timer is the one `setInterval` gave the fault; whether it was cleared is read at that close, not by waiting
+    // to see if another byte comes (a byte a second would take a while to miss).
+    const started = vi.spyOn(globalThis, 'setInterval');
+    const cleared = vi.spyOn(globalThis, 'clearInterval');
+    let stopped: (timerCleared: boolean) => void = () => {};
+    const atClose = new Promise<boolean>((resolve) => {
+      stopped = resolve;
+    });
+    const server = http.createServer((_req, res) => {
+      const answer = new Response(OK_TEXT, { headers: { 'content-type': 'application/json' } });
+      playFault({ kind: 'slowBody', bytesPerSecond: 1 }, res, answer, Buffer.from(OK_TEXT));
+      const timer = started.mock.results.at(-1)?.value;
+      // Heard after the fault's own listener, which was added first.
+      res.once('close', () =>
+        stopped(timer !== undefined && cleared.mock.calls.some(([given]) => given === timer)),
+      );
+    });
+    try {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as net.AddressInfo;
+      const connection = await Connection.open(port);
+      connection.get('/');
+      // The head: the body's first byte is a second away, its last over a minute.
+      await connection.readsAtLeast(1);
+      connection.close();
+      expect(await atClose).toBe(true);
+    } finally {
+      started.mockRestore();
+      cleared.mockRestore();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });
 
 describe('a keep-alive pool recovers on its next request', () => {
