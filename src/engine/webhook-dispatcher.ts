@@ -242,23 +242,18 @@ export class WebhookDispatcher {
       this.settle(id);
       return;
     }
-    // Keyed on the delivery's ordinal and the attempt's number, both the sandbox's own.
-    const fired: FiredRule[] = [];
-    const effect = this.deps.scenarios.check(
-      {
-        on: 'webhook',
-        clientId: target.delivery.clientId,
-        businessId: target.delivery.businessId,
-        accountNumber: target.delivery.payload.recipientAccountNumber,
-        amount: target.delivery.payload.amount,
-        key: `delivery ${target.delivery.ordinal} attempt ${target.delivery.attempts.length}`,
-      },
-      undefined,
-      (rule) => fired.push(rule),
-    );
-    const rule = fired[0] ?? null;
-    if (effect?.delayMs) {
-      await task.sleep(effect.delayMs);
+    // Keyed on the delivery's ordinal and the attempt's number, both the sandbox's own. The rule comes with its
+    // effect, never one without the other: a `drop` always has the rule its log line names.
+    const hit = this.deps.scenarios.match({
+      on: 'webhook',
+      clientId: target.delivery.clientId,
+      businessId: target.delivery.businessId,
+      accountNumber: target.delivery.payload.recipientAccountNumber,
+      amount: target.delivery.payload.amount,
+      key: `delivery ${target.delivery.ordinal} attempt ${target.delivery.attempts.length}`,
+    });
+    if (hit?.effect.delayMs) {
+      await task.sleep(hit.effect.delayMs);
       // The state may have moved on meanwhile (a reset, a redelivery to another URL).
       target = this.sendable(id);
       if (!target) {
@@ -268,11 +263,11 @@ export class WebhookDispatcher {
     }
     const { delivery, client } = target;
     const attempts: DeliveryAttempt[] = [];
-    if (effect?.webhook === 'drop' && rule) {
-      await this.drop(id, rule);
+    if (hit?.effect.webhook === 'drop') {
+      await this.drop(id, hit.rule);
       return;
     }
-    if (effect?.webhook === 'refuse') {
+    if (hit?.effect.webhook === 'refuse') {
       attempts.push({
         at: isoAt(clock),
         statusCode: null,
@@ -281,7 +276,8 @@ export class WebhookDispatcher {
       });
     } else {
       attempts.push(await this.send(delivery, client));
-      if (effect?.webhook === 'duplicate' && !this.closed) attempts.push(await this.send(delivery, client));
+      if (hit?.effect.webhook === 'duplicate' && !this.closed)
+        attempts.push(await this.send(delivery, client));
     }
     const acknowledged = attempts.some((a) => a.statusCode === 200);
     if (this.closed) return;
@@ -309,7 +305,7 @@ export class WebhookDispatcher {
     // One line per attempt, whose outcome is its last POST's (a duplicated attempt sends two).
     const last = attempts.at(-1);
     // A refusal the scenario made is what the test asked for (`info`); a receiver that did not acknowledge is not.
-    const byRule = effect?.webhook === 'refuse' ? rule : null;
+    const byRule = hit?.effect.webhook === 'refuse' ? hit.rule : null;
     if (updated && !acknowledged && last)
       this.deps.log(attemptFailed(updated, last, config.webhookAttempts, byRule));
     if (updated?.status === 'pending') this.schedule(updated);

@@ -1,4 +1,4 @@
-import type { RuleEffect, Scenario, ScenarioRule } from '../contract/scenarios.js';
+import type { FiredRule, RuleEffect, Scenario, ScenarioRule } from '../contract/scenarios.js';
 import type { ScenarioLibrary } from './library.js';
 import { firstMatch, type RuleCounters, type ScenarioEvent } from './matcher.js';
 
@@ -113,11 +113,18 @@ export class ScenarioController {
    * scenario's name and the rule's 0-based index among the rules in force (`GET /__sandbox/scenario`'s `rules`,
    * overrides first), for the request journal.
    */
-  check(
-    event: ScenarioEvent,
-    chosen?: string,
-    fired?: (rule: { name: string; rule: number }) => void,
-  ): RuleEffect | null {
+  check(event: ScenarioEvent, chosen?: string, fired?: (rule: FiredRule) => void): RuleEffect | null {
+    const hit = this.match(event, chosen);
+    if (!hit) return null;
+    fired?.(hit.rule);
+    return hit.effect;
+  }
+
+  /**
+   * `check`, answering the effect together with the rule that made it: a caller that acts on the rule (a dropped
+   * webhook names it in its log line) has it whenever it has an effect, and the type says so.
+   */
+  match(event: ScenarioEvent, chosen?: string): { effect: RuleEffect; rule: FiredRule } | null {
     const state = chosen === undefined ? this.active : this.perRequestState(chosen);
     if (!state) return null;
     const rules = state === this.active ? this.rules() : state.scenario.rules;
@@ -130,8 +137,7 @@ export class ScenarioController {
     for (const i of conditionsMet) bump(i, 'seen');
     if (!match) return null;
     bump(match.index, 'applied');
-    fired?.({ name: state.scenario.name, rule: match.index });
-    return match.rule.effect;
+    return { effect: match.rule.effect, rule: { name: state.scenario.name, rule: match.index } };
   }
 
   /**

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
+import { incomingCharge } from '../domain/fees.js';
 import { roleName } from '../domain/roles.js';
 import { keepName, SandboxError } from '../errors.js';
 
@@ -256,5 +257,57 @@ export async function loadFixtures(dir: string): Promise<Fixtures> {
     throw new FixtureError(
       `fixture ${join(dir, 'billers.json')}: ${stray}: ${fixtures.billers[stray]} is not a bank code of banks.json`,
     );
+  checkHistory(fixtures, join(dir, 'clients.json'));
   return fixtures;
+}
+
+/**
+ * What the schemas cannot see across the records of `clients.json`: a business's payments credit no more than its
+ * balance (which is the balance after them), each lands on one of that business's virtual accounts, each dispute
+ * names a payment of its business, and each audit entry's email is a user of its client. A folder of one's own that
+ * breaks one is refused at start-up, naming the file and the record, rather than built into a state the API would
+ * contradict (a dispute on no transaction, money on no account, a negative opening balance).
+ */
+function checkHistory(fixtures: Fixtures, file: string): void {
+  const refuse = (path: (string | number)[], message: string) => {
+    throw new FixtureError(`fixture ${file}: ${path.join('.')}: ${message}`);
+  };
+  fixtures.clients.forEach((client, c) => {
+    const users = new Set([client.owner, ...client.members].map((u) => u.email.toLowerCase()));
+    client.audits.forEach((audit, i) => {
+      if (!users.has(audit.email.toLowerCase()))
+        refuse(
+          [c, 'audits', i, 'email'],
+          `${audit.email} is no user of client ${client.id} (its owner or members)`,
+        );
+    });
+    client.businesses.forEach((b, n) => {
+      const at = [c, 'businesses', n];
+      const credited = b.payments.reduce(
+        (sum, p) => sum + p.amount - incomingCharge(p.amount, fixtures.fees),
+        0,
+      );
+      if (credited > b.balance)
+        refuse(
+          [...at, 'balance'],
+          `${b.balance} is less than business ${b.id}'s payments credit (${credited} kobo after charges): the balance is the one after them`,
+        );
+      const accounts = new Set(b.virtualAccounts.map((v) => v.accountNumber));
+      b.payments.forEach((p, i) => {
+        if (!accounts.has(p.accountNumber))
+          refuse(
+            [...at, 'payments', i, 'accountNumber'],
+            `${p.accountNumber} is not one of business ${b.id}'s virtualAccounts`,
+          );
+      });
+      const payments = new Set(b.payments.map((p) => p.transactionReference));
+      b.disputes.forEach((d, i) => {
+        if (!payments.has(d.transactionId))
+          refuse(
+            [...at, 'disputes', i, 'transactionId'],
+            `${d.transactionId} is not the transactionReference of one of business ${b.id}'s payments`,
+          );
+      });
+    });
+  });
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { describe, expect, it, type TestContext } from 'vitest';
 import { commands } from '../../src/cli/commands.js';
 import { signIn as signedIn } from '../../src/contract/api/auth.js';
 import { requestEntry } from '../../src/contract/control/requests.js';
+import { embeddedFixturesDir, type Fixtures } from '../../src/store/fixtures.js';
 import { dataOf, pageOf } from '../support/answers.js';
 import { http, runCli, type SandboxProcess, startProcess, stop, waitForOutput } from '../support/process.js';
 import { A } from '../support/sandbox.js';
@@ -185,6 +186,26 @@ describe.concurrent('the CLI', () => {
     const res = await runCli(['--scenario', file], { cwd: dir });
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/rules\[0\]\.effect\.fail\.errorCode/);
+  });
+
+  it('a --fixtures folder whose history does not add up exits 2 with one line naming the file and the record', async (context) => {
+    const { dir } = await opened(context);
+    const fixtures = join(dir, 'fixtures');
+    await cp(embeddedFixturesDir, fixtures, { recursive: true });
+    const file = join(fixtures, 'clients.json');
+    const clients = JSON.parse(await readFile(file, 'utf8')) as Fixtures['clients'];
+    const a1 = clients[0]?.businesses[0];
+    if (!a1) throw new Error('the fixtures have no business A1');
+    // Its payments credit more than this: the opening balance before them would be negative.
+    a1.balance = 100;
+    await writeFile(file, JSON.stringify(clients));
+    const res = await runCli(['--in-memory', '--fixtures', fixtures], { cwd: dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    expect(res.stderr).toMatch(
+      /^banking-sandbox: fixture .*clients\.json: 0\.businesses\.0\.balance: 100 is less than business \S+'s payments credit/,
+    );
+    expect(res.stdout).toBe('');
   });
 
   it('a --record file that cannot be written exits 2 with one line, before it listens', async (context) => {

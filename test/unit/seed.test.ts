@@ -1,11 +1,11 @@
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { fixture } from '../../src/contract/examples.js';
 import { isValidNuban } from '../../src/domain/nuban.js';
 import { currentStateDocument } from '../../src/domain/records.js';
-import { embeddedFixturesDir, FixtureError, loadFixtures } from '../../src/store/fixtures.js';
+import { embeddedFixturesDir, FixtureError, type Fixtures, loadFixtures } from '../../src/store/fixtures.js';
 import { buildInitialState } from '../../src/store/seed.js';
 
 describe('fixtures and seeding', async () => {
@@ -93,6 +93,83 @@ describe('fixtures and seeding', async () => {
       );
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  /** A copy of the embedded fixtures whose clients.json `change` alters, removed once the test finishes. */
+  async function folderWith(
+    { onTestFinished }: TestContext,
+    change: (clients: Fixtures['clients']) => void,
+  ): Promise<{ dir: string; file: string }> {
+    const dir = await mkdtemp(join(tmpdir(), 'fixtures-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    await cp(embeddedFixturesDir, dir, { recursive: true });
+    const file = join(dir, 'clients.json');
+    const clients = JSON.parse(await readFile(file, 'utf8')) as Fixtures['clients'];
+    change(clients);
+    await writeFile(file, JSON.stringify(clients));
+    return { dir, file };
+  }
+
+  /** Client A's first business, A1, whose history the fixtures hold. */
+  const a1Of = (clients: Fixtures['clients']) => {
+    const a1 = clients[0]?.businesses[0];
+    if (!a1) throw new Error('the fixtures have no business A1');
+    return a1;
+  };
+
+  it.for<[string, (clients: Fixtures['clients']) => void, string]>([
+    [
+      'payments that credit more than the balance after them',
+      (clients) => {
+        a1Of(clients).balance = 100;
+      },
+      `0.businesses.0.balance: 100 is less than business ${fixture.a1}'s payments credit (1741250 kobo after charges): the balance is the one after them`,
+    ],
+    [
+      'an audit entry by someone who is no user of its client',
+      (clients) => {
+        const audit = clients[0]?.audits[2];
+        if (audit) audit.email = 'stranger@example.com';
+      },
+      `0.audits.2.email: stranger@example.com is no user of client ${fixture.clientA} (its owner or members)`,
+    ],
+    [
+      'a payment to an account the business has no virtual account of',
+      (clients) => {
+        const payment = a1Of(clients).payments[1];
+        if (payment) payment.accountNumber = '9000000028';
+      },
+      `0.businesses.0.payments.1.accountNumber: 9000000028 is not one of business ${fixture.a1}'s virtualAccounts`,
+    ],
+    [
+      'a dispute on no payment of its business',
+      (clients) => {
+        const dispute = a1Of(clients).disputes[0];
+        if (dispute) dispute.transactionId = 'SBX-NO-SUCH-PAYMENT';
+      },
+      `0.businesses.0.disputes.0.transactionId: SBX-NO-SUCH-PAYMENT is not the transactionReference of one of business ${fixture.a1}'s payments`,
+    ],
+  ])('refuses a history with %s, naming the file and the record', async ([, change, message], context) => {
+    const { dir, file } = await folderWith(context, change);
+    const refused = loadFixtures(dir);
+    await expect(refused).rejects.toThrow(FixtureError);
+    await expect(refused).rejects.toThrow(`fixture ${file}: ${message}`);
+  });
+
+  it('refuses, as a FixtureError, such a history in fixtures that did not come through loadFixtures', async () => {
+    const overdrawn = structuredClone(fixtures);
+    a1Of(overdrawn.clients).balance = 100;
+    const stranger = structuredClone(fixtures);
+    const audit = stranger.clients[0]?.audits[0];
+    if (audit) audit.email = 'stranger@example.com';
+    for (const [bad, message] of [
+      [overdrawn, `fixture clients.json: business ${fixture.a1}: its payments credit more than its balance`],
+      [stranger, `is no user of client ${fixture.clientA}`],
+    ] as const) {
+      const refused = buildInitialState(bad, 1);
+      await expect(refused).rejects.toThrow(FixtureError);
+      await expect(refused).rejects.toThrow(message);
     }
   });
 });
