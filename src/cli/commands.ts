@@ -8,6 +8,7 @@ import type {
   RequestSearchInput,
   SandboxHandle,
 } from '../client/handle.js';
+import { MAX_ACCOUNT_NUMBERS } from '../contract/control/account-numbers.js';
 import { SandboxError, VerificationError } from '../errors.js';
 
 /** Where a command writes, and what it reads of its environment: the process's own, or a test's. */
@@ -65,10 +66,17 @@ const FILTER_HELP = [
 ];
 
 /** A whole number of at least `min`, or bad usage naming the option. */
-function wholeNumber(value: string | undefined, name: string, min = 0): number {
+function wholeNumber(
+  value: string | undefined,
+  name: string,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const n = Number(value);
-  if (value === undefined || value.trim() === '' || !Number.isSafeInteger(n) || n < min)
-    throw new UsageError(`${name} must be a whole number of at least ${min}, not "${value ?? ''}"`);
+  if (value === undefined || value.trim() === '' || !Number.isSafeInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw new UsageError(`${name} must be a whole number ${range}, not "${value ?? ''}"`);
+  }
   return n;
 }
 
@@ -249,13 +257,16 @@ export const commands: Record<string, Command> = {
       'Prints account numbers whose NUBAN check digit is right for the bank, one a line, for the receivers of an',
       "app's transfers (GET /__sandbox/account-numbers). The first of the bank's sequence: the same every run.",
       "  --bank-code CODE    a bank code of the sandbox's list (3 or 6 digits), e.g. 058",
-      '  --count N           how many, 1 to 100 (default 1)',
+      `  --count N           how many, 1 to ${MAX_ACCOUNT_NUMBERS} (default 1)`,
     ],
     options: { 'bank-code': { type: 'string' }, count: { type: 'string' } },
     run: async (sandbox, values) => {
       const bankCode = values['bank-code'];
       if (typeof bankCode !== 'string') throw new UsageError('--bank-code CODE is required');
-      const count = values.count === undefined ? 1 : wholeNumber(values.count as string, '--count', 1);
+      const count =
+        values.count === undefined
+          ? 1
+          : wholeNumber(values.count as string, '--count', 1, MAX_ACCOUNT_NUMBERS);
       const numbers = await sandbox.accountNumbers(bankCode, count);
       return { line: numbers.join('\n'), json: { bankCode, accountNumbers: numbers } };
     },
