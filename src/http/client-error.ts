@@ -2,7 +2,7 @@ import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { RequestError } from '@hono/node-server';
 import { errorBody } from './envelope.js';
-import { newRequestId } from './front.js';
+import { newRequestId } from './request-id.js';
 
 /** What the sandbox answered a request that Node's HTTP parser refused: the log's account of it. */
 export interface ClientRefusal {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getPath } from 'hono/utils/url';
 import type { TransportFault } from '../contract/scenarios.js';
@@ -8,6 +7,7 @@ import { faultMessage, sendsNoAnswer } from './custom-answer.js';
 import { RequestEnv, RequestFacts, type RequestWorld } from './env.js';
 import { ANSWER_TEXT, errorAnswer, type WithAnswerText } from './envelope.js';
 import { requestHeader } from './headers.js';
+import { requestIdOf } from './request-id.js';
 import {
   ENTRY_OVERHEAD_BYTES,
   envelopeMessage,
@@ -17,8 +17,6 @@ import {
 } from './request-log.js';
 import { FAULT_HEADER, playFault } from './transport-fault.js';
 import { unreadBody } from './unread-body.js';
-
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** The app's own `fetch`: Hono's, given the request's environment. */
 export type Dispatch = (request: Request, env: RequestEnv) => Response | Promise<Response>;
@@ -36,15 +34,6 @@ export interface FrontOptions {
   bodyLimit: number;
   /** A failure of `answered` (a journal listener's): logged; the answer still goes out. */
   failed: (error: unknown, entry: RequestEntry) => void;
-}
-
-/** A request id the sandbox makes: for a request that brings none it can echo, or that never reached the app. */
-export const newRequestId = (): string => randomUUID();
-
-/** The request's `x-request-id` if it is one the sandbox can echo (word characters, `.:-`, up to 128), else a new one. */
-function requestIdOf(request: Request, incoming: IncomingMessage | undefined): string {
-  const given = requestHeader(incoming, request, 'x-request-id');
-  return given !== undefined && REQUEST_ID.test(given) ? given : newRequestId();
 }
 
 /** The ISO time of the last millisecond asked for: under load many requests are answered in one. */
