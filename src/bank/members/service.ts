@@ -1,8 +1,11 @@
-import type {
-  CompleteMemberInput,
-  MemberRoleView,
-  MemberView,
-  UpdateMemberInput,
+import {
+  type CompleteMemberInput,
+  MEMBER_NOT_FOUND,
+  type MemberRoleView,
+  type MemberView,
+  NOT_REGISTERED,
+  OWNER_FIXED,
+  type UpdateMemberInput,
 } from '../../contract/api/members.js';
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
@@ -150,10 +153,6 @@ export async function completeMemberRegistration(
     );
   });
 }
-
-export const MEMBER_NOT_FOUND = 'Member not found';
-export const OWNER_FIXED = 'The owner’s role and status cannot be changed';
-export const NOT_REGISTERED = 'The member has not completed registration yet';
 
 /**
  * Changes what `input` names of a member of `client` (`{}` changes nothing, and answers the same). The owner keeps

@@ -4,6 +4,11 @@ import { pageQuery } from '../../domain/pagination.js';
 import { fixture } from '../examples.js';
 import { contract, done, lazy, page } from '../kit.js';
 
+/** The refusals of an update of a member, as the service answers them and the document shows them. */
+export const MEMBER_NOT_FOUND = 'Member not found';
+export const OWNER_FIXED = 'The owner’s role and status cannot be changed';
+export const NOT_REGISTERED = 'The member has not completed registration yet';
+
 export const inviteBody = z.object({
   email: z.email().max(320),
   memberRoleId: idText(),
@@ -140,10 +145,10 @@ export const updateMemberContract = contract({
     200: done('Member updated successfully'),
     400: [
       '`Invalid memberRoleId`',
-      '`The owner’s role and status cannot be changed`',
-      '`The member has not completed registration yet`: `isActive: true` before the invitation is completed',
+      `\`${OWNER_FIXED}\``,
+      `\`${NOT_REGISTERED}\`: \`isActive: true\` before the invitation is completed`,
     ],
-    404: '`Member not found` (unknown, or another client’s)',
+    404: `\`${MEMBER_NOT_FOUND}\` (unknown, or another client’s)`,
   },
 });
 
