@@ -10,6 +10,7 @@ import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { type Pagination, paginate } from '../../domain/pagination.js';
 import type { BusinessRecord, SubscriptionRecord } from '../../domain/records.js';
+import type { Tx } from '../../store/store.js';
 import { recordAudit } from '../audits/service.js';
 
 export function subscriptionView(s: SubscriptionRecord): SubscriptionView {
@@ -48,7 +49,28 @@ export function listSubscriptions(
   return paginate(plans, query, subscriptionView);
 }
 
-/** A new plan of a business (control API): the bank has no sandbox call that makes one here. */
+/** A plan record of a business, made now with the transaction's next id. */
+function planRecord(
+  tx: Tx,
+  deps: Pick<Deps, 'clock'>,
+  business: BusinessRecord,
+  plan: Pick<SubscriptionRecord, 'packageName' | 'amount' | 'interval'>,
+): SubscriptionRecord {
+  return {
+    id: tx.random().uuid(),
+    clientId: business.clientId,
+    businessId: business.id,
+    packageName: plan.packageName,
+    amount: plan.amount,
+    interval: plan.interval,
+    createdAt: isoAt(deps.clock),
+  };
+}
+
+/**
+ * A new plan of a business (control API): as the bank's `POST /clients/business/subscriptions` makes one, for any
+ * business by its id and without an audit entry, since no member of the business made it.
+ */
 export async function addSubscription(
   deps: Deps,
   businessId: string,
@@ -57,15 +79,7 @@ export async function addSubscription(
   const created = await deps.store.mutate((tx) => {
     const business = tx.get('businesses', businessId);
     if (!business) throw new ApiError(404, 'Business not found');
-    const record: SubscriptionRecord = {
-      id: tx.random().uuid(),
-      clientId: business.clientId,
-      businessId,
-      packageName: input.packageName,
-      amount: input.amount,
-      interval: input.interval,
-      createdAt: isoAt(deps.clock),
-    };
+    const record = planRecord(tx, deps, business, input);
     tx.put('subscriptions', record);
     return record;
   });
@@ -80,15 +94,12 @@ export async function createSubscription(
   input: CreateSubscriptionInput,
 ): Promise<void> {
   await deps.store.mutate((tx) => {
-    tx.put('subscriptions', {
-      id: tx.random().uuid(),
-      clientId: business.clientId,
-      businessId: business.id,
+    const plan = {
       packageName: input.packageName ?? '',
       amount: input.amount,
       interval: input.interval ?? '',
-      createdAt: isoAt(deps.clock),
-    });
+    };
+    tx.put('subscriptions', planRecord(tx, deps, business, plan));
     recordAudit(tx, deps, actor, { businessId: business.id, type: 'subscription', action: 'create' });
   });
 }
