@@ -19,7 +19,7 @@ import { type Dispatch, front } from './http/front.js';
 import { requestHeader } from './http/headers.js';
 import { type AnswerCheck, mountRoutes } from './http/mount.js';
 import { formatRequest } from './http/request-log.js';
-import { NO_ROUTE, scenarioFirst, withErrorRules } from './http/scenario.js';
+import { afterTheCommit, NO_ROUTE, scenarioFirst, withErrorRules } from './http/scenario.js';
 import { requestError } from './log-events.js';
 import { createDocs } from './openapi/routes.js';
 import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write-error.js';
@@ -155,7 +155,14 @@ export function createApp(
   // got there by DNS rebinding), before anything else, even which sandboxes exist. Then the request's world: a path
   // under `/sandboxes/{id}` is routed inside that sandbox, as the root would route the rest of it.
   const hostAllowed = hostCheck(config);
-  const honoFetch = app.fetch;
+  const hono = app.fetch;
+  // A rule with `after: "commit"` let the call run and gives the client another answer once it has: one property
+  // looked at per request otherwise.
+  const honoFetch: Dispatch = (request, env) => {
+    const res = hono(request, env);
+    if (res instanceof Promise) return res.then((r) => (env.facts.afterCommit ? afterTheCommit(env, r) : r));
+    return env.facts.afterCommit ? afterTheCommit(env, res) : res;
+  };
   const dispatch: Dispatch = (request, env) => {
     if (hostAllowed) {
       const host = requestHeader(env.incoming, request, 'host');

@@ -232,6 +232,16 @@ export const settings = {
     'lifetime of a temporal virtual account in seconds, at most 315360000 (default 1800)',
     int(1, MAX_LIFETIME_SECONDS).default(1800),
   ),
+  /**
+   * How long after a mispaid incoming payment (`mispaid: "refund"`) its refund is made, ms on the sandbox clock
+   * (default 600000, 10 min; at most 2592000000, 30 days).
+   */
+  refundDelay: setting(
+    'refund-delay',
+    'SANDBOX_REFUND_DELAY',
+    'milliseconds on the sandbox clock before a mispaid incoming payment (mispaid: "refund") is refunded, at most 2592000000 (default 600000, 10 min)',
+    int(0, 2_592_000_000).default(600_000),
+  ),
   uploadLimit: setting(
     'upload-limit',
     'SANDBOX_UPLOAD_LIMIT',

@@ -211,6 +211,11 @@ export const LOG_EVENTS = {
     when: 'a webhook delivery broke in a way nobody expected (not a refused write: those are retried)',
     fields: { deliveryId: '', error: 'the stack' },
   },
+  'scheduled.error': {
+    levels: ['error'],
+    when: 'a reversal, refund or late webhook due on the sandbox clock broke in a way nobody expected; it is dropped',
+    fields: { jobId: '', error: 'the stack' },
+  },
   log: {
     levels: ['warn'],
     when: 'a bare operational line, not otherwise named',

@@ -340,14 +340,16 @@ export function clientRefused({
 
 /** Background work failed in a way nobody expected (not a refused write: those are retried). */
 export function backgroundError(
-  kind: 'bulk.item_error' | 'webhook.error',
+  kind: 'bulk.item_error' | 'webhook.error' | 'scheduled.error',
   id: string,
   error: unknown,
-): CataloguedEvent<'bulk.item_error' | 'webhook.error'> {
+): CataloguedEvent<'bulk.item_error' | 'webhook.error' | 'scheduled.error'> {
   const stack = errorText(error);
   const text = `${id}: ${stack}`;
   if (kind === 'bulk.item_error')
     return { level: 'error', event: kind, fields: { itemId: id, error: stack }, text };
+  if (kind === 'scheduled.error')
+    return { level: 'error', event: kind, fields: { jobId: id, error: stack }, text };
   return { level: 'error', event: kind, fields: { deliveryId: id, error: stack }, text };
 }
 

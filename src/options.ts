@@ -62,6 +62,11 @@ export interface ConfigInput {
   invitationTtl?: number;
   /** Lifetime of a temporal virtual account, in seconds, 1 to 315360000. Default 1800. */
   virtualAccountTtl?: number;
+  /**
+   * How long after a mispaid incoming payment (`mispaid: "refund"`) it is refunded, in ms on the sandbox clock, 0 to
+   * 2592000000. Default 600000 (10 minutes).
+   */
+  refundDelay?: number;
   /** Largest uploaded registration file, in bytes. Default 5242880 (5 MiB). */
   uploadLimit?: number;
   /** Bulk transfer items processed at once, 1 to 1000. Default 8. */

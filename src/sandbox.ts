@@ -254,6 +254,8 @@ async function assemble(
   const { bulk, webhooks } = root.engines;
   const resumedItems = bulk.resume();
   const resumedDeliveries = webhooks.resume();
+  // Reversals, refunds and late duplicates the state holds run at their moment, each once.
+  root.engines.later.resume();
   if (resumedItems > 0 || resumedDeliveries > 0) log(resumed(resumedItems, resumedDeliveries));
   const app = createApp(root, worlds, internals.checkAnswers, recording && ((e) => recording.add(e)));
   const sandbox = sandboxOf(root, app, worlds, fixtures, config, {

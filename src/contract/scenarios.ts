@@ -62,6 +62,12 @@ export const ruleMatch = z
     /** Every Nth matching event: transfers and webhooks count per rule; a bulk item counts by its itemIndex. */
     everyNth: z.number().int().min(1).optional(),
     /**
+     * `business`: `everyNth` counts the business's own transfers (or webhook deliveries) as the sandbox numbers them
+     * since the rules in force were chosen, a replayed reference not counted, so each business of a shared sandbox
+     * has its own every Nth. `rule` (the default): the rule's own count of events that met its conditions.
+     */
+    everyNthPer: z.enum(['rule', 'business']).optional(),
+    /**
      * Chance of matching, drawn from the scenario's seed, the rule and the event's ordinal (see `drawBy`): the
      * same sequence of calls draws the same, whatever references the client makes up.
      */
@@ -239,6 +245,11 @@ export const transportFault = z
 export type TransportFault = z.infer<typeof transportFault>;
 export type FaultKind = z.infer<typeof faultKind>;
 
+/** The latest a scheduled reversal may come: 30 days. */
+export const MAX_REVERSE_AFTER_MS = 2_592_000_000;
+/** The latest a late duplicate webhook may come: 7 days. */
+export const MAX_DUPLICATE_AFTER_MS = 604_800_000;
+
 export const ruleEffect = z
   .object({
     /** Fail a transfer or bulk item with this provider code and message. */
@@ -260,6 +271,29 @@ export const ruleEffect = z
     /** What happens to a webhook delivery attempt. */
     webhook: z.enum(['drop', 'duplicate', 'refuse']).optional(),
     /**
+     * With `webhook: "duplicate"`: the second, identical delivery goes this much later on the sandbox clock (ms, at
+     * most 7 days) instead of at once, as a delivery of its own.
+     */
+    afterMs: z.number().int().min(0).max(MAX_DUPLICATE_AFTER_MS).optional(),
+    /**
+     * `commit`: the call runs as if no rule had fired (checked, debited, audited, journaled), and only then does the
+     * client get this rule's `fault` or `http` answer instead of the real one: the answer lost after the bank
+     * committed. `receive` (the same as leaving it out): the answer or fault replaces the call before anything
+     * changes. A rule with `after: "commit"` does not stop the rules after it.
+     */
+    after: z.enum(['commit', 'receive']).optional(),
+    /**
+     * Transfer and bulk item rules: the transfer succeeds as usual and is reversed `afterMs` later on the sandbox
+     * clock (its amount and charge credited back). A rule with `reverse` does not stop the rules after it.
+     */
+    reverse: z
+      .object({
+        afterMs: z.number().int().min(0).max(MAX_REVERSE_AFTER_MS),
+        reason: z.string().trim().min(1).max(200).optional(),
+      })
+      .strict()
+      .optional(),
+    /**
      * Error rules: the error answer goes out with this status instead, its body unchanged. 200 is the bank's
      * "some error conditions may return 200 with status: false": the envelope still says `status: false`.
      */
@@ -274,8 +308,15 @@ export const ruleEffect = z
   .strict()
   .refine(
     (e) => Object.keys(e).length > 0,
-    'an effect needs at least one of fail, delayMs, hold, http, fault, webhook, status',
+    'an effect needs at least one of fail, delayMs, hold, http, fault, webhook, status, reverse',
   );
+
+/**
+ * Whether a rule rides along rather than decides: an answer lost after the commit or a reversal later changes
+ * nothing of how the call itself runs, so the rules after it are still asked.
+ */
+export const ridesAlong = (effect: RuleEffect): boolean =>
+  effect.after === 'commit' || effect.reverse !== undefined;
 
 export const scenarioRule = z
   .object({
@@ -293,10 +334,10 @@ export const scenarioRule = z
   .superRefine((rule, ctx) => {
     const { effect, on } = rule;
     const allowed: Record<typeof on, (keyof typeof effect)[]> = {
-      transfer: ['fail', 'delayMs'],
-      'bulk.item': ['fail', 'delayMs', 'hold'],
-      webhook: ['webhook', 'delayMs'],
-      http: ['http', 'delayMs', 'fault'],
+      transfer: ['fail', 'delayMs', 'after', 'http', 'fault', 'reverse'],
+      'bulk.item': ['fail', 'delayMs', 'hold', 'reverse'],
+      webhook: ['webhook', 'delayMs', 'afterMs'],
+      http: ['http', 'delayMs', 'fault', 'after'],
       error: ['status', 'http', 'fault'],
     };
     for (const key of Object.keys(effect) as (keyof typeof effect)[]) {
@@ -304,6 +345,7 @@ export const scenarioRule = z
         ctx.addIssue({ code: 'custom', path: ['effect', key], message: `does not apply to "${on}" rules` });
       }
     }
+    afterTheAnswer(rule, ctx);
     const kind = effect.fault?.kind;
     // A connection broken before any answer has no answer to give: what shapes one does not apply.
     if (kind !== undefined && NO_ANSWER_FAULTS.has(kind))
@@ -344,6 +386,37 @@ export const scenarioRule = z
       }
     }
   });
+
+/** The effects of section "money after the answer" checked together: `after`, `reverse` and `afterMs`. */
+function afterTheAnswer(rule: { on: string; effect: RuleEffect }, ctx: z.RefinementCtx): void {
+  const { effect, on } = rule;
+  const issue = (path: string[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+  const lost = effect.after === 'commit';
+  if (lost && effect.fault === undefined && effect.http === undefined)
+    issue(
+      ['effect', 'after'],
+      'needs a fault or an http answer: what the client gets instead of the committed answer',
+    );
+  // A transfer's own answer is the bank's: a rule replaces it only once the transfer is committed.
+  if (on === 'transfer' && !lost)
+    for (const key of ['fault', 'http'] as const)
+      if (effect[key] !== undefined)
+        issue(
+          ['effect', key],
+          'applies to transfer rules only with after: "commit" (the answer lost after the commit)',
+        );
+  if (effect.afterMs !== undefined && effect.webhook !== 'duplicate')
+    issue(['effect', 'afterMs'], 'applies with webhook: "duplicate" only (when the second delivery goes)');
+  if (effect.reverse !== undefined)
+    for (const key of ['fail', 'delayMs'] as const)
+      if (effect[key] !== undefined)
+        issue(
+          ['effect', key],
+          key === 'fail'
+            ? 'does not apply with reverse: a failed transfer is never reversed'
+            : 'does not apply with reverse, which changes nothing of how the transfer runs: give the delay in a rule of its own',
+        );
+}
 
 export const scenarioName = z
   .string()

@@ -9,6 +9,7 @@ import { incomingPaymentRoutes } from './incoming-payments/routes.js';
 import { moneyRoutes } from './money/routes.js';
 import { outboxRoutes } from './outbox/routes.js';
 import { requestRoutes } from './requests/routes.js';
+import { reversalRoutes } from './reversals/routes.js';
 import type { ControlRuntime } from './runtime.js';
 import { sandboxRoutes } from './sandbox/routes.js';
 import { sandboxesRoutes } from './sandboxes/routes.js';
@@ -33,6 +34,7 @@ export const controlRouteList: readonly Route<ControlRuntime>[] = [
   ...accountNumberRoutes,
   ...subscriptionRoutes,
   ...incomingPaymentRoutes,
+  ...reversalRoutes,
   ...outboxRoutes,
   ...disputeRoutes,
   ...bulkTransferRoutes,

@@ -6,6 +6,8 @@ import {
   disputeStatus,
   itemStatus,
   outboxType,
+  refundStatus,
+  scheduledKind,
   transactionDirection,
   transactionKind,
   transactionStatus,
@@ -130,6 +132,16 @@ export const transactionRecord = z.object({
    */
   virtualAccountNumber: z.string().nullable().default(null),
   createdAt: z.string(),
+  /** When a successful transfer (or bulk item) was reversed; absent while it stands. */
+  reversedAt: z.string().optional(),
+  /** Why it was reversed, as the reversal said. */
+  reversalReason: z.string().optional(),
+  /** A reversal's entry: the transfer it gives the money of back. */
+  reverses: z.object({ retrievalReference: z.string(), transactionReference: z.string() }).optional(),
+  /** An incoming payment's refund, where one is due or was made; absent is `none`. */
+  refundStatus: refundStatus.optional(),
+  /** A refund's entry: the transaction reference of the payment it sends back. */
+  refunds: z.string().optional(),
 });
 
 /** A payout account: the client's, whichever business it was added through (docs). */
@@ -361,6 +373,24 @@ export const deliveryRecord = z.object({
   /** When the next attempt is due (ms since the epoch); null unless pending. */
   nextAttemptAt: z.number().nullable(),
   createdAt: z.string(),
+  /** A late duplicate of another delivery (a scenario's `duplicate` with `afterMs`): the id of the first one. */
+  duplicateOf: z.string().optional(),
+});
+
+/**
+ * Something the sandbox does later on its clock, kept in the state so that it survives a restart and runs once: it
+ * is removed in the same mutation that does it. `target` is the ledger entry of the transfer to reverse or of the
+ * payment to refund, or the delivery to send again.
+ */
+export const scheduledRecord = z.object({
+  id: z.string(),
+  kind: scheduledKind,
+  /** When it is due (ms since the epoch, sandbox clock). */
+  dueAt: z.number().int(),
+  businessId: z.string(),
+  target: z.string(),
+  reason: z.string().nullable(),
+  createdAt: z.string(),
 });
 
 export const collectionSchemas = {
@@ -381,6 +411,7 @@ export const collectionSchemas = {
   bulkTransfers: bulkTransferRecord,
   bulkItems: bulkItemRecord,
   deliveries: deliveryRecord,
+  scheduled: scheduledRecord,
 } as const;
 
 export type ClientRecord = z.infer<typeof clientRecord>;
@@ -402,6 +433,7 @@ export type BulkTransferRecord = z.infer<typeof bulkTransferRecord>;
 export type BulkItemRecord = z.infer<typeof bulkItemRecord>;
 export type DeliveryRecord = z.infer<typeof deliveryRecord>;
 export type DeliveryAttempt = z.infer<typeof deliveryAttempt>;
+export type ScheduledRecord = z.infer<typeof scheduledRecord>;
 
 export type Collections = { [K in keyof typeof collectionSchemas]: z.infer<(typeof collectionSchemas)[K]> };
 export type CollectionName = keyof Collections;
@@ -441,7 +473,7 @@ const earlierShapes: { [K in CollectionName]?: z.ZodType } = {
 };
 
 /** Collections a state written before them does not hold: read as empty. */
-const addedLater: ReadonlySet<CollectionName> = new Set(['subscriptions']);
+const addedLater: ReadonlySet<CollectionName> = new Set(['subscriptions', 'scheduled']);
 
 /** Whether a state may lack `collection` (it came later than the state). */
 export const mayBeMissing = (collection: CollectionName) => addedLater.has(collection);

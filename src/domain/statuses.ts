@@ -24,7 +24,23 @@ export const transactionKind = z.enum([
   'bulk_transfer',
   'incoming_payment',
   'balance_adjustment',
+  /** Money of a successful transfer given back to the business (`reverses` names the transfer). */
+  'reversal',
+  /** Money of an incoming payment sent back to the payer (`refunds` names the payment). */
+  'refund',
 ]);
+
+/**
+ * Where the refund of an incoming payment stands, as the suspense account lists it: `none` (no refund needed),
+ * `pending` (a mispaid payment, refunded at `--refund-delay`), `refunded`, or `failed` (the balance could not cover
+ * it). The bank's docs show the field, not its values: these are the sandbox's reading.
+ */
+export const refundStatus = z.enum(['none', 'pending', 'refunded', 'failed']);
+export type RefundStatus = z.infer<typeof refundStatus>;
+
+/** What the sandbox does later, on its clock: reverse a transfer, refund a payment, deliver a webhook again. */
+export const scheduledKind = z.enum(['reversal', 'refund', 'duplicate']);
+export type ScheduledKind = z.infer<typeof scheduledKind>;
 
 /** What `POST /clients/business/virtual-accounts` takes as `type`. */
 export const virtualAccountType = z.enum(['temporal', 'permanent']);
@@ -65,5 +81,7 @@ export const auditAction = z.enum([
   'process',
   'reprocess',
   'validate',
+  'reversal',
+  'refund',
 ]);
 export type AuditAction = z.infer<typeof auditAction>;

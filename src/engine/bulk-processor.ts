@@ -1,16 +1,18 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import PQueue from 'p-queue';
+import type { RuleEffect } from '../contract/scenarios.js';
 import type { Deps } from '../deps.js';
 import { settledStatus } from '../domain/bulk-state.js';
 import { type ClockTask, isoAt } from '../domain/clock.js';
 import { transferFee } from '../domain/fees.js';
-import type { BulkItemRecord, BulkTransferRecord } from '../domain/records.js';
+import type { BulkItemRecord, BulkTransferRecord, ScheduledRecord } from '../domain/records.js';
 import { nipSessionId } from '../domain/references.js';
 import { INSUFFICIENT_FUNDS, type TransferFailure } from '../domain/transfer-failure.js';
 import { post } from '../ledger/ledger.js';
 import { backgroundError, batchSettled, batchStarted } from '../log-events.js';
 import type { Tx } from '../store/store.js';
 import { StoreWriteError } from '../store/write-error.js';
+import { type ScheduleSink, scheduleJob } from './scheduler.js';
 
 type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'fixtures' | 'log' | 'scenarios'>;
 
@@ -19,6 +21,8 @@ interface Finished {
   batch: BulkTransferRecord;
   settled: boolean;
   byScenario: boolean;
+  /** The reversal a rule scheduled for the item, to hand to the scheduler. */
+  reversal: ScheduledRecord | undefined;
 }
 
 /**
@@ -51,7 +55,11 @@ export class BulkProcessor {
     { since: number; resumed: boolean; failedBefore: number; byScenario: number }
   >();
 
-  constructor(private readonly deps: EngineDeps) {
+  constructor(
+    private readonly deps: EngineDeps,
+    /** Where a reversal a rule schedules for an item goes. */
+    private readonly later: ScheduleSink,
+  ) {
     this.queue = new PQueue({ concurrency: deps.config.bulkConcurrency });
   }
 
@@ -85,7 +93,8 @@ export class BulkProcessor {
    * line, and the batch's last item settles it. (Results come back in the order they were written, so the last
    * item's comes after every other item's of its batch.)
    */
-  private finished({ batch, settled, byScenario }: Finished): void {
+  private finished({ batch, settled, byScenario, reversal }: Finished): void {
+    if (reversal) this.later.add(reversal);
     const run = this.running.get(batch.id);
     if (run && byScenario) run.byScenario++;
     if (settled) this.settled(batch);
@@ -164,7 +173,7 @@ export class BulkProcessor {
     try {
       // Keyed on where the item stands (its batch's ordinal, its index, its try), not on the client's reference
       // nor on when it runs: the same batches draw the same outcomes in any run, at any concurrency.
-      const effect = scenarios.check({
+      const matched = scenarios.matchAll({
         on: 'bulk.item',
         clientId: batch.clientId,
         businessId: batch.businessId,
@@ -176,6 +185,8 @@ export class BulkProcessor {
         key: `batch ${batch.ordinal} item ${item.itemIndex} try ${item.reprocessCount}`,
         reference: `${item.retrievalReference}:${item.reprocessCount}`,
       });
+      const effect = matched.hit?.effect;
+      const reverse = matched.reverse?.effect.reverse;
       const wait = config.bulkItemDelay + (effect?.delayMs ?? 0);
       if (wait > 0 || effect?.hold) {
         // If this cannot be written, the item simply stays `pending` until its result is.
@@ -189,7 +200,7 @@ export class BulkProcessor {
         if (this.closed) return;
       }
       void store
-        .mutate((tx) => this.finish(tx, itemId, effect?.fail))
+        .mutate((tx) => this.finish(tx, itemId, effect?.fail, reverse))
         .then(
           (done) => {
             if (done) this.finished(done);
@@ -225,7 +236,12 @@ export class BulkProcessor {
   }
 
   /** The item's result: its batch after it, whether this settled it and whether a rule failed it; null for none. */
-  private finish(tx: Tx, itemId: string, ruled: TransferFailure | undefined): Finished | null {
+  private finish(
+    tx: Tx,
+    itemId: string,
+    ruled: TransferFailure | undefined,
+    reverse: RuleEffect['reverse'],
+  ): Finished | null {
     const { clock, fixtures } = this.deps;
     const item = tx.get('bulkItems', itemId);
     // Gone (reset) or finished already (a resumed item whose result did survive): nothing to do.
@@ -238,6 +254,7 @@ export class BulkProcessor {
     const failure = ruled ?? (business.balance < item.amount + charge ? INSUFFICIENT_FUNDS : undefined);
     const now = clock.now();
     let done: BulkItemRecord;
+    let reversal: ScheduledRecord | undefined;
     if (failure) {
       done = { ...item, status: 'failed', ...failure, providerReference: '', processedAt: isoAt(clock) };
     } else {
@@ -264,6 +281,14 @@ export class BulkProcessor {
         // Made in the background, by no request: the batch keeps the id of the request that created it.
         requestId: null,
       });
+      if (reverse)
+        reversal = scheduleJob(tx, clock, {
+          kind: 'reversal',
+          afterMs: reverse.afterMs,
+          businessId: business.id,
+          target: item.transactionReference,
+          reason: reverse.reason ?? null,
+        });
       done = {
         ...item,
         status: 'completed',
@@ -279,6 +304,6 @@ export class BulkProcessor {
     const settled = settledStatus(batch.totalItems, completedItems, failedItems);
     const next = { ...batch, completedItems, failedItems, status: settled ?? batch.status };
     tx.put('bulkTransfers', next);
-    return { batch: next, settled: settled !== null, byScenario: ruled !== undefined };
+    return { batch: next, settled: settled !== null, byScenario: ruled !== undefined, reversal };
   }
 }

@@ -3,12 +3,14 @@ import type { FiredRule } from '../contract/scenarios.js';
 import type { Deps } from '../deps.js';
 import { retryDelayMs } from '../domain/backoff.js';
 import { type ClockTask, capAtEnd, isoAt } from '../domain/clock.js';
-import type { ClientRecord, DeliveryAttempt, DeliveryRecord } from '../domain/records.js';
+import type { ClientRecord, DeliveryAttempt, DeliveryRecord, ScheduledRecord } from '../domain/records.js';
 import { webhookHeaders } from '../domain/webhook-agent.js';
 import { attemptFailed, backgroundError, deliveryDropped } from '../log-events.js';
+import type { Tx } from '../store/store.js';
 import { StoreWriteError } from '../store/write-error.js';
 import { pruneDeliveries } from './delivery-log.js';
 import { IdLine } from './id-line.js';
+import { type ScheduleSink, scheduleJob } from './scheduler.js';
 import { postWebhook } from './webhook-post.js';
 
 type EngineDeps = Pick<Deps, 'store' | 'clock' | 'config' | 'log' | 'scenarios'>;
@@ -65,7 +67,11 @@ export class WebhookDispatcher {
   /** Aborted on close: a POST on its way is abandoned with its connection (a deleted sandbox's sends nothing more). */
   private readonly stopped = new AbortController();
 
-  constructor(private readonly deps: EngineDeps) {
+  constructor(
+    private readonly deps: EngineDeps,
+    /** Where a late duplicate a rule asks for (`duplicate` with `afterMs`) is scheduled. */
+    private readonly later: ScheduleSink,
+  ) {
     // One listener a POST in flight: as many as the deliveries attempted at once, none kept after its exchange.
     setMaxListeners(0, this.stopped.signal);
   }
@@ -243,15 +249,20 @@ export class WebhookDispatcher {
       return;
     }
     // Keyed on the delivery's ordinal and the attempt's number, both the sandbox's own. The rule comes with its
-    // effect, never one without the other: a `drop` always has the rule its log line names.
-    const hit = this.deps.scenarios.match({
-      on: 'webhook',
-      clientId: target.delivery.clientId,
-      businessId: target.delivery.businessId,
-      accountNumber: target.delivery.payload.recipientAccountNumber,
-      amount: target.delivery.payload.amount,
-      key: `delivery ${target.delivery.ordinal} attempt ${target.delivery.attempts.length}`,
-    });
+    // effect, never one without the other: a `drop` always has the rule its log line names. A late duplicate is the
+    // rule's doing already: no rule is asked again.
+    const hit =
+      target.delivery.duplicateOf === undefined
+        ? this.deps.scenarios.match({
+            on: 'webhook',
+            clientId: target.delivery.clientId,
+            businessId: target.delivery.businessId,
+            accountNumber: target.delivery.payload.recipientAccountNumber,
+            amount: target.delivery.payload.amount,
+            nthInBusiness: target.delivery.ordinal + 1,
+            key: `delivery ${target.delivery.ordinal} attempt ${target.delivery.attempts.length}`,
+          })
+        : null;
     if (hit?.effect.delayMs) {
       await task.sleep(hit.effect.delayMs);
       // The state may have moved on meanwhile (a reset, a redelivery to another URL).
@@ -276,14 +287,25 @@ export class WebhookDispatcher {
       });
     } else {
       attempts.push(await this.send(delivery, client));
-      if (hit?.effect.webhook === 'duplicate' && !this.closed)
+      if (hit?.effect.webhook === 'duplicate' && hit.effect.afterMs === undefined && !this.closed)
         attempts.push(await this.send(delivery, client));
     }
     const acknowledged = attempts.some((a) => a.statusCode === 200);
     if (this.closed) return;
+    const lateAfterMs = hit?.effect.webhook === 'duplicate' ? hit.effect.afterMs : undefined;
+    let late: ScheduledRecord | undefined;
     const updated = await store.mutate((tx) => {
       const current = tx.get('deliveries', id);
       if (current?.status !== 'pending') return null;
+      // Once a delivery, at its first attempt: its retries do not send it again and again.
+      if (lateAfterMs !== undefined && current.attempts.length === 0)
+        late = scheduleJob(tx, clock, {
+          kind: 'duplicate',
+          afterMs: lateAfterMs,
+          businessId: current.businessId,
+          target: id,
+          reason: null,
+        });
       const attemptsLeft = Math.max(0, current.attemptsLeft - 1);
       const status = acknowledged ? 'delivered' : attemptsLeft === 0 ? 'failed' : 'pending';
       const retry = config.webhookAttempts - attemptsLeft;
@@ -308,9 +330,38 @@ export class WebhookDispatcher {
     const byRule = hit?.effect.webhook === 'refuse' ? hit.rule : null;
     if (updated && !acknowledged && last)
       this.deps.log(attemptFailed(updated, last, config.webhookAttempts, byRule));
+    if (late) this.later.add(late);
     if (updated?.status === 'pending') this.schedule(updated);
     this.settleUnlessScheduled(id);
   }
+
+  /**
+   * A late duplicate, when it is due (in the scheduler's mutation): a delivery of its own (its own id in the log)
+   * with the first one's payload and URL, sent with the client's `AUTH-KEY` once the mutation is durable, and
+   * matched against no rule. Nothing when the first one is gone (a reset) or its client has no URL now.
+   */
+  readonly lateDuplicate = (tx: Tx, job: ScheduledRecord): (() => void) | undefined => {
+    const { clock, config } = this.deps;
+    const first = tx.get('deliveries', job.target);
+    if (!first?.url || !tx.get('clients', first.clientId)) return undefined;
+    const copy: DeliveryRecord = {
+      id: tx.random().uuid(),
+      clientId: first.clientId,
+      businessId: first.businessId,
+      transactionReference: first.transactionReference,
+      ordinal: first.ordinal,
+      url: first.url,
+      payload: first.payload,
+      status: 'pending',
+      attempts: [],
+      attemptsLeft: config.webhookAttempts,
+      nextAttemptAt: clock.now(),
+      createdAt: isoAt(clock),
+      duplicateOf: first.id,
+    };
+    tx.put('deliveries', copy);
+    return () => this.deliver(copy.id);
+  };
 
   /** One POST of the delivery's payload, and what came of it. */
   private async send(delivery: DeliveryRecord, client: ClientRecord): Promise<DeliveryAttempt> {

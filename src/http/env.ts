@@ -13,6 +13,21 @@ export interface Caller {
   role: RoleName;
 }
 
+/** What the client gets in place of the committed answer: a transport fault, a custom answer, or both, maybe later. */
+export interface LostAnswer {
+  fault: TransportFault | undefined;
+  /** The rule's custom answer, rendered for this request. */
+  answer: (() => Response | Promise<Response>) | undefined;
+  /** Wait this long (sandbox clock) before the client gets it. */
+  delayMs: number;
+}
+
+/** The answer a call committed to: its status and JSON text (null for an answer that is not JSON). */
+export interface CommittedAnswer {
+  status: number;
+  text: string | null;
+}
+
 /**
  * What one request learns on its way through the app, for its handlers and for the request journal, which reads
  * it once the answer is ready (`src/http/front.ts`). A plain object of fixed shape in the request's environment
@@ -39,6 +54,13 @@ export class RequestFacts {
    * is ready (`src/http/transport-fault.ts`).
    */
   fault: TransportFault | undefined = undefined;
+  /**
+   * What a rule with `after: "commit"` gives the client once the call has run as if no rule had fired: the answer
+   * is lost after the commit (`loseAfterCommit` in `src/http/scenario.ts`).
+   */
+  afterCommit: LostAnswer | undefined = undefined;
+  /** The answer the call committed to, where a rule gave the client another (`afterCommit`): for the journal. */
+  committed: CommittedAnswer | undefined = undefined;
   /** The request went to the upstream (`--upstream`) and its answer is the upstream's. */
   upstream = false;
   /** False: the request is left out of the journal (a reset that emptied it: the journal starts after it). */

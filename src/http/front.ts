@@ -224,6 +224,7 @@ function journalEntry(
     scenario: facts.scenario ?? null,
     fault: facts.fault?.kind ?? null,
     upstream: facts.upstream,
+    committed: facts.committed ?? null,
     headers: incoming?.headers ?? request.headers,
     requestBody,
     requestSize,

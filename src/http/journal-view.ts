@@ -115,9 +115,16 @@ export function entryView(entry: RequestEntry): RequestEntryView {
     scenario: entry.scenario,
     fault: entry.fault,
     upstream: entry.upstream,
+    ...(entry.committed === null ? {} : { committed: committedOf(entry.committed) }),
     request,
     response,
   };
+}
+
+/** The answer a call committed to, where a rule lost it after the commit: its status and JSON body, redacted. */
+function committedOf(committed: NonNullable<RequestEntry['committed']>) {
+  const body = committed.text === null ? undefined : parsed(committed.text);
+  return { status: committed.status, body: body === undefined ? null : body.shown };
 }
 
 /** An entry as `GET /__sandbox/requests/{id}` shows it: the view, and a `curl` command that sends it again. */

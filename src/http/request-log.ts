@@ -33,6 +33,11 @@ export interface RequestEntry {
   fault: FaultKind | null;
   /** The request went to the upstream (`--upstream`), and the answer is the upstream's. */
   upstream: boolean;
+  /**
+   * Where a rule lost the answer after the commit (`after: "commit"`): the answer the call committed to, its status
+   * and JSON text; else null.
+   */
+  committed: { status: number; text: string | null } | null;
   /** The request headers as received (Node's parsed ones; the fetch `Headers` in process); null in unit tests. */
   headers: IncomingHttpHeaders | Headers | null;
   /**

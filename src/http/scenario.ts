@@ -4,10 +4,11 @@ import { routePath } from 'hono/route';
 import type { CustomAnswer } from '../contract/scenarios.js';
 import type { Deps } from '../deps.js';
 import { ApiError, type ErrorStatus } from '../domain/errors.js';
+import type { Hit } from '../scenarios/controller.js';
 import { limit } from './body-limit.js';
 import { customAnswerOf, faultStandIn, isPlainError, sendsNoAnswer } from './custom-answer.js';
-import type { AppEnv } from './env.js';
-import { type errorBody, jsonAnswer } from './envelope.js';
+import type { AppEnv, RequestEnv } from './env.js';
+import { ANSWER_TEXT, type errorBody, jsonAnswer, type WithAnswerText } from './envelope.js';
 import { header } from './headers.js';
 
 /** The name the request's `x-sandbox-scenario` gives, if it gives one. */
@@ -61,16 +62,17 @@ function scenarioRules(
   const party = deps.scenarios.scoped('http', chosen) ? c.env.world.auth.partyOf(c) : NOBODY;
   const ordinal = deps.scenarios.ordinal(`http:${countedFor(party)}${subject}`, chosen);
   const key = `${subject} ${ordinal}`;
-  let rule = 0;
-  const effect = deps.scenarios.check(
+  const matched = deps.scenarios.matchAll(
     { on: 'http', ...party, method: c.req.method, path: c.req.path, key },
     chosen,
     (fired) => {
       c.env.facts.scenario = fired;
-      rule = fired.rule;
     },
   );
-  if (effect === null) return undefined;
+  if (matched.afterCommit) loseAfterCommit(c, deps, matched.afterCommit, chosen, key, bound ?? null);
+  if (matched.hit === null) return undefined;
+  const { effect } = matched.hit;
+  const rule = matched.hit.rule.rule;
   const { http: answer, fault } = effect;
   if (fault) c.env.facts.fault = fault;
   const outcome = (): Outcome | Promise<Outcome> => {
@@ -84,6 +86,46 @@ function scenarioRules(
   const wait = effect.delayMs ?? answer?.delayMs;
   if (wait) return deps.clock.sleep(wait).then(outcome);
   return outcome();
+}
+
+/**
+ * A rule with `after: "commit"` fired for the request: the call goes on as if it had not, and once its answer is
+ * ready the client gets the rule's fault or answer instead (`afterTheCommit`). `key` is the event the rule fired on
+ * (its `{{uuid}}`s are drawn from it); `bound`, the route's bound on its body, within which templates read it.
+ */
+export function loseAfterCommit(
+  c: Context<AppEnv>,
+  deps: Pick<Deps, 'scenarios'>,
+  { effect, rule }: Hit,
+  chosen: string | undefined,
+  key: string,
+  bound: MiddlewareHandler<AppEnv> | null,
+): void {
+  const answer = effect.http;
+  const draw = { seed: deps.scenarios.seed(chosen), key: `${rule.rule} ${key}` };
+  c.env.facts.afterCommit = {
+    fault: effect.fault,
+    answer: answer && (() => customAnswerOf(c, answer, draw, bound)),
+    delayMs: effect.delayMs ?? answer?.delayMs ?? 0,
+  };
+}
+
+/**
+ * The answer a request gets where a rule lost it after the commit: the committed one kept for the journal, then,
+ * after the rule's delay, the rule's fault (played out by the front on the answer it is given) or its answer.
+ */
+export async function afterTheCommit(env: RequestEnv, res: Response): Promise<Response> {
+  const { facts } = env;
+  const lost = facts.afterCommit;
+  if (lost === undefined) return res;
+  facts.afterCommit = undefined;
+  facts.committed = { status: res.status, text: (res as WithAnswerText)[ANSWER_TEXT] ?? null };
+  if (lost.delayMs > 0) await env.world.deps.clock.sleep(lost.delayMs);
+  if (lost.fault) {
+    facts.fault = lost.fault;
+    if (sendsNoAnswer(lost.fault)) return faultStandIn(lost.fault);
+  }
+  return lost.answer ? lost.answer() : res;
 }
 
 /** An error answer's message: the rule's, else the status's reason phrase. */

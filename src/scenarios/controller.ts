@@ -17,6 +17,21 @@ export interface SavedRules {
   readonly perRequest: ReadonlyMap<string, Active>;
 }
 
+/** A rule that applied: its effect, and which rule it was. */
+export interface Hit {
+  effect: RuleEffect;
+  rule: FiredRule;
+}
+
+/** What applied to an event: the winner, and the first rule that rode along of each kind (see `matchAll`). */
+export interface Matched {
+  hit: Hit | null;
+  afterCommit: Hit | null;
+  reverse: Hit | null;
+}
+
+const NOTHING: Matched = Object.freeze({ hit: null, afterCommit: null, reverse: null });
+
 const fresh = (scenario: Scenario): Active => ({
   scenario,
   overrides: [],
@@ -124,20 +139,40 @@ export class ScenarioController {
    * `check`, answering the effect together with the rule that made it: a caller that acts on the rule (a dropped
    * webhook names it in its log line) has it whenever it has an effect, and the type says so.
    */
-  match(event: ScenarioEvent, chosen?: string): { effect: RuleEffect; rule: FiredRule } | null {
+  match(event: ScenarioEvent, chosen?: string): Hit | null {
+    return this.matchAll(event, chosen).hit;
+  }
+
+  /**
+   * `match`, with the rules that rode along on the way to the winner (an answer lost after the commit, a reversal
+   * later: see `ridesAlong`), the first of each kind. `fired` hears each rule that applied, the winner last.
+   */
+  matchAll(event: ScenarioEvent, chosen?: string, fired?: (rule: FiredRule) => void): Matched {
     const state = chosen === undefined ? this.active : this.perRequestState(chosen);
-    if (!state) return null;
+    if (!state) return NOTHING;
     const rules = state === this.active ? this.rules() : state.scenario.rules;
     const seed = state.scenario.seed ?? this.defaultSeed;
-    const { match, conditionsMet } = firstMatch(rules, event, state.counters, seed);
+    const { match, conditionsMet, riders } = firstMatch(rules, event, state.counters, seed);
     const bump = (i: number, key: keyof RuleCounters) => {
       const c = state.counters[i] ?? { seen: 0, applied: 0 };
       state.counters[i] = { ...c, [key]: c[key] + 1 };
     };
     for (const i of conditionsMet) bump(i, 'seen');
-    if (!match) return null;
-    bump(match.index, 'applied');
-    return { effect: match.rule.effect, rule: { name: state.scenario.name, rule: match.index } };
+    if (!match && riders.length === 0) return NOTHING;
+    const hitOf = ({ index, rule }: { index: number; rule: ScenarioRule }): Hit => {
+      bump(index, 'applied');
+      const hit = { effect: rule.effect, rule: { name: state.scenario.name, rule: index } };
+      fired?.(hit.rule);
+      return hit;
+    };
+    let afterCommit: Hit | null = null;
+    let reverse: Hit | null = null;
+    for (const rider of riders) {
+      const hit = hitOf(rider);
+      if (rider.rule.effect.after === 'commit') afterCommit ??= hit;
+      if (rider.rule.effect.reverse !== undefined) reverse ??= hit;
+    }
+    return { hit: match ? hitOf(match) : null, afterCommit, reverse };
   }
 
   /**

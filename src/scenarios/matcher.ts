@@ -1,4 +1,4 @@
-import type { ScenarioRule } from '../contract/scenarios.js';
+import { ridesAlong, type ScenarioRule } from '../contract/scenarios.js';
 
 /** Something a rule can match: a transfer, a bulk item, a webhook attempt, an HTTP request or an error answer. */
 export interface ScenarioEvent {
@@ -13,6 +13,11 @@ export interface ScenarioEvent {
   batchName?: string;
   /** A bulk item's 0-based position in its batch: `everyNth` counts with it. */
   itemIndex?: number;
+  /**
+   * The event's 1-based place among its business's events of its kind (transfers, webhook deliveries) since the
+   * rules in force were chosen: what `everyNth` counts with `everyNthPer: "business"`.
+   */
+  nthInBusiness?: number;
   method?: string;
   path?: string;
   /** An error answer's status. */
@@ -88,6 +93,11 @@ function conditionsHold(rule: ScenarioRule, event: ScenarioEvent): boolean {
 export interface MatchResult {
   match: { index: number; rule: ScenarioRule } | null;
   conditionsMet: number[];
+  /**
+   * The rules that applied on the way to the winner without deciding (`ridesAlong`: an answer lost after the
+   * commit, a reversal later), in order.
+   */
+  riders: { index: number; rule: ScenarioRule }[];
 }
 
 /**
@@ -96,7 +106,7 @@ export interface MatchResult {
  * passed over; `everyNth` uses a bulk item's position, or else the rule's own count of events that met its
  * conditions; `probability` draws from the seed, the rule and the event's key (or its reference, with
  * `drawBy: "reference"`). An `error` rule holds only where it would change the answer's status. Rules after the
- * winner are not looked at: first match wins.
+ * winner are not looked at: first match wins. A rule that rides along (`ridesAlong`) applies and the search goes on.
  */
 export function firstMatch(
   rules: readonly ScenarioRule[],
@@ -105,6 +115,7 @@ export function firstMatch(
   seed: number,
 ): MatchResult {
   const conditionsMet: number[] = [];
+  const riders: MatchResult['riders'] = [];
   for (let index = 0; index < rules.length; index++) {
     const rule = rules[index];
     if (!rule || !conditionsHold(rule, event)) continue;
@@ -113,13 +124,22 @@ export function firstMatch(
     if (rule.times !== undefined && count.applied >= rule.times) continue;
     const nth = rule.match.everyNth;
     if (nth !== undefined) {
-      const position = event.itemIndex !== undefined ? event.itemIndex + 1 : count.seen + 1;
+      const position =
+        rule.match.everyNthPer === 'business' && event.nthInBusiness !== undefined
+          ? event.nthInBusiness
+          : event.itemIndex !== undefined
+            ? event.itemIndex + 1
+            : count.seen + 1;
       if (position % nth !== 0) continue;
     }
     const p = rule.match.probability;
     const key = rule.match.drawBy === 'reference' ? (event.reference ?? event.key) : event.key;
     if (p !== undefined && draw(seed, index, key) >= p) continue;
-    return { match: { index, rule }, conditionsMet };
+    if (ridesAlong(rule.effect)) {
+      riders.push({ index, rule });
+      continue;
+    }
+    return { match: { index, rule }, conditionsMet, riders };
   }
-  return { match: null, conditionsMet };
+  return { match: null, conditionsMet, riders };
 }

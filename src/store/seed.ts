@@ -277,6 +277,7 @@ export async function buildInitialState(fixtures: Fixtures, seed: number): Promi
       bulkTransfers: history.bulkTransfers,
       bulkItems: history.bulkItems,
       deliveries: [],
+      scheduled: [],
     },
   };
 }

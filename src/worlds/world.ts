@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { runRefund } from '../bank/incoming-payments/refunds.js';
+import { runReversal } from '../bank/reversals/service.js';
 import type { Config } from '../config.js';
 import { sandboxPath } from '../contract/mounts.js';
 import type { Scenario } from '../contract/scenarios.js';
@@ -11,6 +13,7 @@ import type { StateDocument } from '../domain/records.js';
 import { TokenEpoch } from '../domain/token-epoch.js';
 import { BulkProcessor } from '../engine/bulk-processor.js';
 import type { Engines } from '../engine/engines.js';
+import { Scheduler } from '../engine/scheduler.js';
 import { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
 import { DrainTimeoutError } from '../errors.js';
 import { type Auth, createAuth } from '../http/auth.js';
@@ -136,6 +139,7 @@ export class World implements RequestWorld {
   async close(): Promise<void> {
     this.engines.bulk.close();
     this.engines.webhooks.close();
+    this.engines.later.close();
     await this.deps.store.close();
   }
 
@@ -148,6 +152,7 @@ export class World implements RequestWorld {
     this.disposed = true;
     this.engines.bulk.close();
     this.engines.webhooks.close();
+    this.engines.later.close();
     this.deps.scenarios.release();
     this.deps.clock.reset();
     this.liveFeed?.close();
@@ -187,8 +192,14 @@ export function buildWorld(shared: WorldShared, spec: WorldSpec): World {
     ownPort,
     tokens,
   };
-  const bulk = new BulkProcessor(deps);
-  const webhooks = new WebhookDispatcher(deps);
+  // What is due later: the bank's reversals and refunds, and the dispatcher's late duplicates.
+  const later: Scheduler = new Scheduler(deps, {
+    reversal: runReversal(deps),
+    refund: runRefund(deps),
+    duplicate: (tx, job) => webhooks.lateDuplicate(tx, job),
+  });
+  const bulk = new BulkProcessor(deps, later);
+  const webhooks = new WebhookDispatcher(deps, later);
   const journal = new RequestJournal(config.journalSize, config.journalBytes);
   const reset = async () => {
     const doc = await spec.initialState();
@@ -196,6 +207,7 @@ export function buildWorld(shared: WorldShared, spec: WorldSpec): World {
     // In one synchronous step up to the new state: work the clock wakes here finds its records gone.
     bulk.clear();
     webhooks.clear();
+    later.clear();
     scenarios.reset();
     clock.reset();
     if (spec.clock.frozenAt !== null || spec.clock.offsetMs !== 0) clock.restore(spec.clock);
@@ -212,6 +224,7 @@ export function buildWorld(shared: WorldShared, spec: WorldSpec): World {
       tokens.restore(before.tokens);
       bulk.resume();
       webhooks.resume();
+      later.resume();
       throw error;
     }
     await uploads.clear();
@@ -225,6 +238,10 @@ export function buildWorld(shared: WorldShared, spec: WorldSpec): World {
     });
     const idle = async (): Promise<'idle'> => {
       await bulk.idle();
+      await webhooks.idle();
+      // What is due now: a reversal, refund or late duplicate due later does not hold a drain.
+      await later.idle();
+      // A late duplicate handed to the dispatcher just now.
       await webhooks.idle();
       await store.idle();
       return 'idle';
@@ -248,7 +265,7 @@ export function buildWorld(shared: WorldShared, spec: WorldSpec): World {
     sandboxes: spec.sandboxes,
     sandboxId: spec.id,
   };
-  return new World(spec, deps, { bulk, webhooks }, control, journal);
+  return new World(spec, deps, { bulk, webhooks, later }, control, journal);
 }
 
 /** The log of an isolated sandbox: each of its lines names it (`sandbox` in JSON, `sandbox=ID` in text). */

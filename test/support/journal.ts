@@ -17,6 +17,7 @@ export function journalEntry(fields: Partial<RequestEntry> = {}): RequestEntry {
     scenario: null,
     fault: null,
     upstream: false,
+    committed: null,
     headers: null,
     requestBody: null,
     requestSize: null,

@@ -531,13 +531,27 @@ export const tour: Record<string, Step> = {
   incomingPayment: async (t) => {
     const body = { accountNumber: kept(t, 'virtual account'), amount: 500000, accountName: 'Tunde Bakare' };
     // Client A has no webhook URL yet: the delivery is made, and skipped.
-    keep(t, 'delivery', dataOf(await control(t, 201, 'POST', '/incoming-payments', { body })).deliveryId);
+    const received = dataOf(await control(t, 201, 'POST', '/incoming-payments', { body }));
+    keep(t, 'delivery', received.deliveryId);
+    keep(t, 'payment', received.transactionReference);
     await control(t, 404, 'POST', '/incoming-payments', { body: { ...body, accountNumber: '9999999999' } });
     // A single-use account takes exactly its reserved amount, once.
     const single = { accountNumber: kept(t, 'single-use account'), amount: 499999 };
     await control(t, 409, 'POST', '/incoming-payments', { body: single });
     await control(t, 201, 'POST', '/incoming-payments', { body: { ...single, amount: 500000 } });
     await control(t, 409, 'POST', '/incoming-payments', { body: { ...single, amount: 500000 } });
+  },
+  refundPayment: async (t) => {
+    await control(t, 200, 'POST', `/incoming-payments/${kept(t, 'payment')}/refund`, { body: {} });
+    await control(t, 409, 'POST', `/incoming-payments/${kept(t, 'payment')}/refund`, { body: {} });
+    await control(t, 404, 'POST', '/incoming-payments/SBX000/refund', { body: {} });
+  },
+  reverseTransfer: async (t) => {
+    const path = `/businesses/${A.a1.id}/transfers/tour-transfer/reverse`;
+    await control(t, 200, 'POST', path, { body: { reason: 'Beneficiary account closed' } });
+    await control(t, 409, 'POST', path, { body: {} });
+    await control(t, 404, 'POST', `/businesses/${A.a1.id}/transfers/no-such-reference/reverse`, { body: {} });
+    await control(t, 400, 'POST', path, { body: { reason: '' } });
   },
   listVirtualAccounts: async (t) => {
     await control(t, 200, 'GET', '/virtual-accounts');

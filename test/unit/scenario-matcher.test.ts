@@ -300,7 +300,7 @@ describe('firstMatch: each condition alone', () => {
   });
 
   it('matches nothing with no rules', () => {
-    expect(firstMatch([], event(), [], SEED)).toEqual({ match: null, conditionsMet: [] });
+    expect(firstMatch([], event(), [], SEED)).toEqual({ match: null, conditionsMet: [], riders: [] });
   });
 });
 
@@ -378,7 +378,7 @@ describe('firstMatch: order, times and counters', () => {
       rule({ on: 'bulk.item', effect: FAIL }),
       rule({ on: 'transfer', match: { everyNth: 5 }, effect: FAIL }),
     ];
-    expect(firstMatch(rules, event(), zero(3), SEED)).toEqual({ match: null, conditionsMet: [0, 2] });
+    expect(firstMatch(rules, event(), zero(3), SEED)).toEqual({ match: null, conditionsMet: [0, 2], riders: [] });
   });
 });
 
@@ -391,6 +391,7 @@ describe('firstMatch: error rules', () => {
     expect(firstMatch(rules, event({ on: 'error', status: 404 }), zero(2), SEED)).toEqual({
       match: { index: 1, rule: rules[1] },
       conditionsMet: [1],
+      riders: [],
     });
     expect(winner(rules, event({ on: 'error', status: 401 }))).toBe(0);
   });

@@ -3,34 +3,40 @@ import type { Deps } from '../../deps.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { incomingCharge } from '../../domain/fees.js';
-import type { DeliveryRecord, VirtualAccountRecord, WebhookPayload } from '../../domain/records.js';
+import type {
+  DeliveryRecord,
+  ScheduledRecord,
+  VirtualAccountRecord,
+  WebhookPayload,
+} from '../../domain/records.js';
 import { pruneDeliveries } from '../../engine/delivery-log.js';
+import type { ScheduleSink } from '../../engine/scheduler.js';
 import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
 import { post } from '../../ledger/ledger.js';
 import { accountState } from '../virtual-accounts/service.js';
+import { scheduleRefund } from './refunds.js';
 
 /** The payer's account number a webhook names when the payment did not say it. */
 const UNKNOWN_PAYER_ACCOUNT = '0000000000';
 
 /**
- * Refuses a payment the account cannot take (409): a temporal or single-use account past its expiry, a single-use
- * account that took its payment already, or an amount other than the one it reserves.
+ * Why the account should not take a payment (a 409 unless it is to be refunded): a temporal or single-use account
+ * past its expiry, a single-use account that took its payment already, or an amount other than the one it reserves.
+ * Null when it takes it.
  */
-function refuseClosed(account: VirtualAccountRecord, amount: number, now: number): void {
+function mispaidBecause(account: VirtualAccountRecord, amount: number, now: number): string | null {
   const kind = account.type === 'single_use' ? 'single-use' : 'temporal';
   switch (accountState(account, now)) {
     case 'used':
-      throw new ApiError(409, 'This single-use virtual account has already received its payment');
+      return 'This single-use virtual account has already received its payment';
     case 'expired':
-      throw new ApiError(409, `This ${kind} virtual account has expired`);
+      return `This ${kind} virtual account has expired`;
     case 'open':
       break;
   }
   if (account.reservedAmount !== null && amount !== account.reservedAmount)
-    throw new ApiError(
-      409,
-      `This single-use virtual account takes exactly ${account.reservedAmount} kobo, not ${amount}`,
-    );
+    return `This single-use virtual account takes exactly ${account.reservedAmount} kobo, not ${amount}`;
+  return null;
 }
 
 /**
@@ -42,12 +48,15 @@ export async function receivePayment(
   deps: Deps,
   webhooks: WebhookDispatcher,
   input: IncomingPayment,
+  later?: ScheduleSink,
 ): Promise<PaymentReceivedView> {
   const { store, clock, fixtures, config } = deps;
+  let refund: ScheduledRecord | undefined;
   const delivery = await store.mutate((tx) => {
     const account = tx.where('virtualAccounts', 'accountNumber', input.accountNumber)[0];
     if (!account) throw new ApiError(404, 'Virtual account not found');
-    refuseClosed(account, input.amount, clock.now());
+    const mispaid = mispaidBecause(account, input.amount, clock.now());
+    if (mispaid !== null && input.mispaid !== 'refund') throw new ApiError(409, mispaid);
     const client = tx.get('clients', account.clientId);
     if (!client) throw new ApiError(404, 'Virtual account not found');
     const charge = incomingCharge(input.amount, fixtures.fees);
@@ -111,11 +120,15 @@ export async function receivePayment(
       createdAt: isoAt(clock),
     };
     tx.put('deliveries', record);
+    // Money the account should not have taken goes back later; the account stays as it was (a single-use one still
+    // waits for its one right payment).
+    if (mispaid !== null) refund = scheduleRefund(tx, deps, entry, mispaid);
     // A single-use account has taken its one payment: from now on it refuses any other.
-    if (account.type === 'single_use') tx.put('virtualAccounts', { ...account, usedBy: entry.id });
+    else if (account.type === 'single_use') tx.put('virtualAccounts', { ...account, usedBy: entry.id });
     if (record.status !== 'pending') pruneDeliveries(tx, client.id, config.deliveryLogSize);
     return record;
   });
+  if (refund) later?.add(refund);
   if (delivery.status === 'pending') webhooks.deliver(delivery.id);
   return {
     transactionReference: delivery.transactionReference,

@@ -1,17 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { TransferInput, TransferResultView } from '../../contract/api/transfers.js';
-import type { FiredRule } from '../../contract/scenarios.js';
+import type { FiredRule, RuleEffect } from '../../contract/scenarios.js';
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { ApiError } from '../../domain/errors.js';
 import { transferFee } from '../../domain/fees.js';
-import type { BusinessRecord, TransactionRecord } from '../../domain/records.js';
+import type { BusinessRecord, ScheduledRecord, TransactionRecord } from '../../domain/records.js';
 import { nipSessionId } from '../../domain/references.js';
 import { INSUFFICIENT_FUNDS, type TransferFailure } from '../../domain/transfer-failure.js';
+import type { ScheduleSink } from '../../engine/scheduler.js';
 import { post } from '../../ledger/ledger.js';
+import type { Hit } from '../../scenarios/controller.js';
 import type { Tx } from '../../store/store.js';
 import { NO_PAYMENT_ACCOUNT } from '../accounts/accounts.js';
 import { recordAudit } from '../audits/service.js';
+import { scheduleReversal } from '../reversals/service.js';
 
 export type TransferKind = 'transfer' | 'anonymous_transfer';
 
@@ -23,6 +26,13 @@ export interface TransferOptions {
   fired?: (rule: FiredRule) => void;
   /** The request's `x-request-id`, kept on the ledger entry; null (the default) when no request made it. */
   requestId?: string | null;
+  /**
+   * Hears a rule with `after: "commit"` that applied, with the event it fired on: the transfer runs as if it had
+   * not, and the request's answer is lost after the commit.
+   */
+  lost?: (hit: Hit, key: string) => void;
+  /** Where a reversal the rules scheduled goes once the transfer is durable (the world's scheduler). */
+  later?: ScheduleSink;
 }
 
 /** The bank code must be one of the fixtures' CBN/NIP banks. */
@@ -73,16 +83,18 @@ export async function sendTransfer(
   business: BusinessRecord,
   input: TransferInput,
   kind: TransferKind,
-  { scenario: chosenScenario, fired, requestId = null }: TransferOptions = {},
+  { scenario: chosenScenario, fired, requestId = null, lost, later }: TransferOptions = {},
 ): Promise<TransferResultView> {
   assertKnownBank(deps, input.receiverBankCode);
   const print = fingerprint(kind, input);
   let ruled: TransferFailure | undefined;
+  let reverse: RuleEffect['reverse'];
   if (!previousTransfer(deps.store, business.id, input.retrievalReference)) {
     // Keyed on the transfer's place among its business's transfers, not on the client's reference: the same
     // sequence of calls draws the same with fresh references each run.
     const ordinal = deps.scenarios.ordinal(`transfer:${business.id}`, chosenScenario);
-    const effect = deps.scenarios.check(
+    const key = `transfer ${ordinal}`;
+    const matched = deps.scenarios.matchAll(
       {
         on: 'transfer',
         clientId: business.clientId,
@@ -90,15 +102,20 @@ export async function sendTransfer(
         accountNumber: input.receiverAccountNumber,
         bankCode: input.receiverBankCode,
         amount: input.amount,
-        key: `transfer ${ordinal}`,
+        nthInBusiness: ordinal + 1,
+        key,
         reference: input.retrievalReference,
       },
       chosenScenario,
       fired,
     );
+    if (matched.afterCommit) lost?.(matched.afterCommit, key);
+    reverse = matched.reverse?.effect.reverse;
+    const effect = matched.hit?.effect;
     if (effect?.delayMs) await deps.clock.sleep(effect.delayMs);
     ruled = effect?.fail;
   }
+  let scheduled: ScheduledRecord | undefined;
   const entry = await deps.store.mutate((tx) => {
     const current = tx.get('businesses', business.id);
     if (!current?.account) throw new ApiError(400, NO_PAYMENT_ACCOUNT);
@@ -134,7 +151,11 @@ export async function sendTransfer(
       requestId,
     });
     recordAudit(tx, deps, actor, { businessId: business.id, type: 'transaction', action: 'transfer' });
+    // A transfer that failed is never reversed.
+    if (reverse && entry.status === 'successful')
+      scheduled = scheduleReversal(tx, deps.clock, entry, reverse);
     return entry;
   });
+  if (scheduled) later?.add(scheduled);
   return outcome(entry);
 }

@@ -155,7 +155,7 @@ function suspenseView(t: TransactionRecord): SuspenseTransactionView {
     payerAccountNumber: t.counterparty?.accountNumber ?? '',
     reason: t.narration,
     date: t.createdAt,
-    refundStatus: 'none',
+    refundStatus: t.refundStatus ?? 'none',
   };
 }
 

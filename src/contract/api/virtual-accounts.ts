@@ -76,7 +76,11 @@ export const suspenseTransaction = lazy('SuspenseTransaction', () =>
     payerAccountNumber: z.string().describe('the payer’s account number; `""` when the payment did not say'),
     reason: z.string().describe('the payment’s narration'),
     date: isoDate().describe('when the business was credited, on the sandbox clock'),
-    refundStatus: z.string().describe('`none`: the sandbox refunds nothing'),
+    refundStatus: z
+      .string()
+      .describe(
+        '`none` (no refund needed), `pending` (a mispaid payment to be refunded), `refunded` or `failed` (the balance could not cover it): the docs show the field, not its values, so these words are the sandbox’s reading',
+      ),
   }),
 );
 export type SuspenseTransactionView = z.infer<ReturnType<typeof suspenseTransaction>>;

@@ -13,6 +13,12 @@ export const incomingPaymentBody = z.object({
   payerAccountNumber: accountNumber.optional(),
   payerBankCode: bankCode.optional(),
   narration: z.string().trim().min(1).max(200).optional(),
+  mispaid: z
+    .enum(['refuse', 'refund'])
+    .optional()
+    .describe(
+      'a payment the account should not take (a wrong amount, a second or late payment to a single-use account, a payment to an expired temporal account): `refuse` (the default) answers 409 and credits nothing; `refund` credits it like any other, lists it with `refundStatus: "pending"`, and refunds it `--refund-delay` later on the sandbox clock',
+    ),
 });
 
 /** A payment as code sends it (`incomingPayment()`): the account, kobo, and who paid, each optional but the first two. */
@@ -23,6 +29,8 @@ export interface IncomingPayment {
   payerAccountNumber?: string | undefined;
   payerBankCode?: string | undefined;
   narration?: string | undefined;
+  /** A payment the account should not take: `refuse` (the default, 409) or `refund` (credited, refunded later). */
+  mispaid?: 'refuse' | 'refund' | undefined;
 }
 
 // What the route answers.
@@ -42,7 +50,7 @@ export const incomingPaymentContract = contract({
   path: '/incoming-payments',
   summary: 'Receive a payment on a virtual account',
   description:
-    'Money arrives on a virtual account (`accountNumber` from `POST /api/v1/clients/business/virtual-accounts` or `…/virtual-accounts/single-use`): the business is credited `amount` less the incoming charge, and one webhook delivery is queued. A single-use account takes exactly its `reservedAmount`, once, before it expires; anything else is 409 and credits nothing.',
+    'Money arrives on a virtual account (`accountNumber` from `POST /api/v1/clients/business/virtual-accounts` or `…/virtual-accounts/single-use`): the business is credited `amount` less the incoming charge, and one webhook delivery is queued. A single-use account takes exactly its `reservedAmount`, once, before it expires; anything else is 409 and credits nothing, unless `mispaid: "refund"`: then it is credited, and refunded `--refund-delay` later.',
   tag: 'Money',
   auth: { scheme: 'none' },
   body: incomingPaymentBody,

@@ -17,6 +17,7 @@ import {
   searchRequestsContract,
   verifyRequestsContract,
 } from './requests.js';
+import { refundPaymentContract, reverseTransferContract } from './reversals.js';
 import {
   drainContract,
   healthContract,
@@ -63,6 +64,8 @@ export const controlContracts: readonly RouteContract[] = [
   accountNumbersContract,
   addSubscriptionContract,
   incomingPaymentContract,
+  refundPaymentContract,
+  reverseTransferContract,
   outboxContract,
   resolveDisputeContract,
   rejectDisputeContract,

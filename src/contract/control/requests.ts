@@ -190,6 +190,12 @@ export const requestEntry = lazy('RequestEntry', () =>
       .describe(
         'the request went to the upstream (`--upstream`) as it was sent, and the answer is the upstream’s: no scenario, auth or state of the sandbox applied',
       ),
+    committed: z
+      .strictObject({ status: z.number().int(), body: z.unknown() })
+      .optional()
+      .describe(
+        'only where a scenario rule lost the answer after the commit (`after: "commit"`): the answer the call committed to, its status and JSON body (secret fields redacted), while `status` and `response` are what went on the wire (0 for a fault that sent nothing)',
+      ),
     request: z.strictObject({
       headers: headerMap().describe('lower-case names; credentials redacted to their last 4 characters'),
       body: z

@@ -7,6 +7,6 @@ import { type ControlRuntime, route } from '../runtime.js';
 export const incomingPaymentRoutes: Route<ControlRuntime>[] = [
   route(incomingPaymentContract, async ({ deps, engines, body }) => ({
     status: 201,
-    data: await receivePayment(deps, engines.webhooks, body),
+    data: await receivePayment(deps, engines.webhooks, body, engines.later),
   })),
 ];

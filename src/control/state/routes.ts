@@ -12,8 +12,11 @@ export const stateRoutes: Route<ControlRuntime>[] = [
       headers: { 'content-type': 'application/json' },
     }),
   })),
-  route(importStateContract, async ({ deps, text }) => {
+  route(importStateContract, async ({ deps, engines, text }) => {
     await importState(deps, text);
+    // What the imported state has due later runs at its moment; what the replaced one had is gone with it.
+    engines.later.clear();
+    engines.later.resume();
     return DONE;
   }),
 ];
