@@ -34,6 +34,7 @@ export type {
 export { type Config, ConfigError, type ConfigInput, resolveConfig } from './config.js';
 export type { NewClient } from './contract/control/clients.js';
 export type { IncomingPayment } from './contract/control/incoming-payments.js';
+export type { RefundView, ReversalView } from './contract/control/reversals.js';
 export type {
   WaitingBatch,
   WaitingDelivery,

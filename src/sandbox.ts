@@ -91,6 +91,10 @@ export interface Sandbox {
   newClient(options?: NewClient): ReturnType<SandboxHandle['newClient']>;
   /** Money arrives on a virtual account; its webhook is sent (see `drain`). */
   incomingPayment(payment: IncomingPayment): ReturnType<SandboxHandle['incomingPayment']>;
+  /** Reverses a successful transfer or bulk item now; its amount and charge come back to the balance. */
+  reverseTransfer: SandboxHandle['reverseTransfer'];
+  /** Refunds an incoming payment now: what it credited is debited back. */
+  refundPayment: SandboxHandle['refundPayment'];
   /** A business's ledger, newest first; `{retrievalReference}` finds one transfer's entry. */
   ledger: SandboxHandle['ledger'];
   /** Adds a subscription plan to a business. */
@@ -342,6 +346,8 @@ function sandboxOf(
     drift: overApp.drift,
     clearDrift: overApp.clearDrift,
     ledger: overApp.ledger,
+    reverseTransfer: overApp.reverseTransfer,
+    refundPayment: overApp.refundPayment,
     addSubscription: overApp.addSubscription,
     accountNumbers: overApp.accountNumbers,
     signIn: overApp.signIn,
@@ -354,7 +360,8 @@ function sandboxOf(
       inWorld(async () =>
         withScenarioRules(await createClient(deps, parseInput(newClientBody, opts)), addRules),
       ),
-    incomingPayment: (payment) => inWorld(() => receivePayment(deps, world.engines.webhooks, payment)),
+    incomingPayment: (payment) =>
+      inWorld(() => receivePayment(deps, world.engines.webhooks, payment, world.engines.later)),
     drain: ({ timeoutMs = DRAIN_TIMEOUT_MS } = {}) => inWorld(() => world.control.drain({ timeoutMs })),
     // Through the app, as over HTTP: the route empties the journal after the state.
     reset: overApp.reset,

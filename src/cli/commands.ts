@@ -187,7 +187,7 @@ export const commands: Record<string, Command> = {
     },
   },
   pay: {
-    usage: 'pay --account N --amount KOBO [--narration TEXT] [--payer-name NAME]',
+    usage: 'pay --account N --amount KOBO [--narration TEXT] [--payer-name NAME] [--refund-mispaid]',
     summary: 'money arrives on a virtual account',
     help: [
       'Credits a virtual account and sends its webhook (POST /__sandbox/incoming-payments).',
@@ -195,12 +195,14 @@ export const commands: Record<string, Command> = {
       '  --amount KOBO       the amount in kobo',
       '  --narration TEXT    the narration of the payment',
       '  --payer-name NAME   the name of who pays',
+      '  --refund-mispaid    a payment the account should not take is credited and refunded later (mispaid: refund)',
     ],
     options: {
       account: { type: 'string' },
       amount: { type: 'string' },
       narration: { type: 'string' },
       'payer-name': { type: 'string' },
+      'refund-mispaid': { type: 'boolean' },
     },
     run: async (sandbox, values) => {
       if (typeof values.account !== 'string') throw new UsageError('--account N is required');
@@ -210,10 +212,63 @@ export const commands: Record<string, Command> = {
         amount,
         ...(typeof values.narration === 'string' ? { narration: values.narration } : {}),
         ...(typeof values['payer-name'] === 'string' ? { accountName: values['payer-name'] } : {}),
+        ...(values['refund-mispaid'] === true ? { mispaid: 'refund' as const } : {}),
       });
       return {
         line: `Payment received: ${paid.transactionReference}, webhook delivery ${paid.deliveryId} (${paid.deliveryStatus})`,
         json: paid,
+      };
+    },
+  },
+  reverse: {
+    usage: 'reverse --business ID --reference REF [--reason TEXT] [--batch ID]',
+    summary: 'reverse a successful transfer',
+    help: [
+      'Reverses a successful transfer or completed bulk item: its amount and charge come back to the balance',
+      '(POST /__sandbox/businesses/{id}/transfers/{ref}/reverse).',
+      '  --business ID       the business',
+      '  --reference REF     the transfer’s retrievalReference',
+      '  --reason TEXT       why (the ledger shows it)',
+      '  --batch ID          the batch, where items of several batches share the reference',
+    ],
+    options: {
+      business: { type: 'string' },
+      reference: { type: 'string' },
+      reason: { type: 'string' },
+      batch: { type: 'string' },
+    },
+    run: async (sandbox, values) => {
+      if (typeof values.business !== 'string') throw new UsageError('--business ID is required');
+      if (typeof values.reference !== 'string') throw new UsageError('--reference REF is required');
+      const reversed = await sandbox.reverseTransfer(values.business, values.reference, {
+        ...(typeof values.reason === 'string' ? { reason: values.reason } : {}),
+        ...(typeof values.batch === 'string' ? { bulkTransferId: values.batch } : {}),
+      });
+      return {
+        line: `Transfer ${reversed.retrievalReference} reversed: ${reversed.totalAmount} kobo back (${reversed.reason})`,
+        json: reversed,
+      };
+    },
+  },
+  refund: {
+    usage: 'refund --payment REF [--reason TEXT]',
+    summary: 'refund an incoming payment',
+    help: [
+      'Refunds an incoming payment now: what it credited is debited back',
+      '(POST /__sandbox/incoming-payments/{ref}/refund).',
+      '  --payment REF       the payment’s transactionReference',
+      '  --reason TEXT       why (the ledger shows it)',
+    ],
+    options: { payment: { type: 'string' }, reason: { type: 'string' } },
+    run: async (sandbox, values) => {
+      if (typeof values.payment !== 'string') throw new UsageError('--payment REF is required');
+      const refunded = await sandbox.refundPayment(
+        values.payment,
+        typeof values.reason === 'string' ? { reason: values.reason } : {},
+      );
+      return {
+        line: `Payment ${refunded.transactionReference} refunded: ${refunded.amount} kobo (${refunded.refundReference})`,
+        json: refunded,
       };
     },
   },

@@ -14,6 +14,7 @@ import type {
   RequestVerification,
   VerificationResultView,
 } from '../contract/control/requests.js';
+import type { RefundView, ReversalView } from '../contract/control/reversals.js';
 import type { NewSandbox, SandboxSummaryView } from '../contract/control/sandboxes.js';
 import type { Scenario, ScenarioRule } from '../contract/scenarios.js';
 
@@ -136,6 +137,21 @@ export interface SandboxHandle {
   newClient(options?: NewClient): Promise<NewClientCredentials>;
   /** Money arrives on a virtual account; its webhook is sent (see `drain`). */
   incomingPayment(payment: IncomingPayment): Promise<PaymentReceivedView>;
+  /**
+   * Reverses a successful transfer (or a `completed` bulk item) of a business, by its `retrievalReference`
+   * (`POST /__sandbox/businesses/{id}/transfers/{ref}/reverse`): its amount and charge come back to the balance.
+   * Already reversed, or not successful: a `SandboxError` (409); unknown: 404.
+   */
+  reverseTransfer(
+    businessId: string,
+    retrievalReference: string,
+    options?: { reason?: string; bulkTransferId?: string },
+  ): Promise<ReversalView>;
+  /**
+   * Refunds an incoming payment now (`POST /__sandbox/incoming-payments/{ref}/refund`): what it credited is
+   * debited back. Already refunded, or a balance that cannot cover it: a `SandboxError` (409); unknown: 404.
+   */
+  refundPayment(transactionReference: string, options?: { reason?: string }): Promise<RefundView>;
   /**
    * A page of a business's ledger, newest first (`page`, `limit`: 100 entries by default, at most 1000).
    * `{retrievalReference}` finds the entry of one transfer: its `id` is the transaction reference a dispute names,

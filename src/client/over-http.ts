@@ -10,6 +10,7 @@ import {
   searchRequestsContract,
   verifyRequestsContract,
 } from '../contract/control/requests.js';
+import { refundPaymentContract, reverseTransferContract } from '../contract/control/reversals.js';
 import { DRAIN_TIMEOUT_MS, drainContract, resetContract } from '../contract/control/sandbox.js';
 import {
   createSandboxContract,
@@ -155,6 +156,10 @@ export function handleOverHttp(url: string, transport: Transport): SandboxHandle
     newClient: async (options = {}) =>
       withScenarioRules(await control.data(createClientContract, { body: options }), addRules),
     incomingPayment: (payment) => control.data(incomingPaymentContract, { body: payment }),
+    reverseTransfer: (id, retrievalReference, options = {}) =>
+      control.data(reverseTransferContract, { params: { id, retrievalReference }, body: options }),
+    refundPayment: (transactionReference, options = {}) =>
+      control.data(refundPaymentContract, { params: { transactionReference }, body: options }),
     setScenario: async (scenario) => {
       if (scenario === null) await control.data(resetScenarioContract);
       else

@@ -378,7 +378,11 @@ describe('firstMatch: order, times and counters', () => {
       rule({ on: 'bulk.item', effect: FAIL }),
       rule({ on: 'transfer', match: { everyNth: 5 }, effect: FAIL }),
     ];
-    expect(firstMatch(rules, event(), zero(3), SEED)).toEqual({ match: null, conditionsMet: [0, 2], riders: [] });
+    expect(firstMatch(rules, event(), zero(3), SEED)).toEqual({
+      match: null,
+      conditionsMet: [0, 2],
+      riders: [],
+    });
   });
 });
 

@@ -34,7 +34,14 @@ export function listBatches(
 export function getBatch(deps: Deps, id: string): ClientBulkTransferWithItemsView {
   const batch = deps.store.get('bulkTransfers', id);
   if (!batch) throw new ApiError(404, 'Bulk transfer not found');
-  return { ...fullView(deps, batch), clientId: batch.clientId, requestId: batch.requestId };
+  const full = fullView(deps, batch);
+  // The bank's views keep a reversed item `completed` (its docs have no reversed status): the back office sees it.
+  const items = full.items.map((item) => {
+    const entry = deps.store.get('transactions', item.transactionReference);
+    if (entry?.reversedAt === undefined) return item;
+    return { ...item, reversedAt: entry.reversedAt, reversalReason: entry.reversalReason ?? '' };
+  });
+  return { ...full, items, clientId: batch.clientId, requestId: batch.requestId };
 }
 
 /**

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { idText } from '../../domain/fields.js';
 import { controlPageQuery } from '../../domain/pagination.js';
 import { bulkStatus } from '../../domain/statuses.js';
-import { bulkTransfer, bulkTransferWithItems, claimReplies } from '../api/bulk.js';
+import { bulkItem, bulkTransfer, bulkTransferWithItems, claimReplies } from '../api/bulk.js';
 import { fixture } from '../examples.js';
 import { contract, lazy, page, reply } from '../kit.js';
 
@@ -35,7 +35,19 @@ export const clientBulkTransfer = lazy('ClientBulkTransfer', () =>
 export type ClientBulkTransferView = z.infer<ReturnType<typeof clientBulkTransfer>>;
 
 export const clientBulkTransferWithItems = lazy('ClientBulkTransferWithItems', () =>
-  bulkTransferWithItems().extend({ clientId: clientId(), requestId: requestId() }),
+  bulkTransferWithItems().extend({
+    clientId: clientId(),
+    requestId: requestId(),
+    items: z.array(
+      bulkItem().extend({
+        reversedAt: z
+          .string()
+          .optional()
+          .describe('a `completed` item reversed since (the bank’s views still show it `completed`)'),
+        reversalReason: z.string().optional(),
+      }),
+    ),
+  }),
 );
 export type ClientBulkTransferWithItemsView = z.infer<ReturnType<typeof clientBulkTransferWithItems>>;
 
