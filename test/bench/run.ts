@@ -21,7 +21,8 @@
 // BENCH_SOAK_IDLE_SECONDS (20: how long the soaked process idles before its end is read),
 // BENCH_SOAK_MEMORY_LIMIT_MB (run the soak under a hard memory bound, as in a container of that size; see benchSoak),
 // BENCH_FANOUT_CLIENTS (300), BENCH_ONLY (comma-separated parts to run: cold, reads, writes, transfers, bulk, soak,
-// fanout, webhooks, worlds, typical; default all), BENCH_TYPICAL_TESTS (200), BENCH_BEFORE (a build of an earlier
+// fanout, webhooks, worlds, typical, reversals; default all), BENCH_REVERSALS (10 000 pending reversals for the part
+// reversals), BENCH_TYPICAL_TESTS (200), BENCH_BEFORE (a build of an earlier
 // commit, its dist/main.js: the parts reads, writes, transfers and cold measure it in alternation with BENCH_MAIN in
 // the same rounds, and add the rows "reads vs before", "writes vs before", "transfers vs before" (on the small state)
 // and "cold start vs before", ours / before, whose target is to stay within 5 %). Every number must be positive.
@@ -34,6 +35,7 @@ import { benchColdStart, coldStartRows } from './parts/cold-start.js';
 import { benchFanout, fanoutRows } from './parts/fanout.js';
 import { benchHooks, hooksRows } from './parts/hooks.js';
 import { benchReads, readsRows } from './parts/reads.js';
+import { benchReversals, reversalsRows } from './parts/reversals.js';
 import { benchSoak, soakRows } from './parts/soak.js';
 import { benchTypical, typicalRows } from './parts/typical.js';
 import { benchWorlds, worldsRows } from './parts/worlds.js';
@@ -53,6 +55,7 @@ const PARTS = [
   'webhooks',
   'worlds',
   'typical',
+  'reversals',
 ] as const;
 type Part = (typeof PARTS)[number];
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
@@ -73,6 +76,7 @@ const TABLE_ORDER: readonly Part[] = [
   'webhooks',
   'worlds',
   'typical',
+  'reversals',
   'cold',
 ];
 
@@ -96,6 +100,7 @@ async function main(): Promise<void> {
     if (runs('webhooks')) rows.webhooks = hooksRows(await benchHooks(dir));
     if (runs('worlds')) rows.worlds = worldsRows(await benchWorlds(dir));
     if (runs('typical')) rows.typical = typicalRows(await benchTypical(dir));
+    if (runs('reversals')) rows.reversals = reversalsRows(await benchReversals(dir));
     process.stdout.write(
       `\n${relative(root, mainJs)}${beforeJs ? ` (before: ${beforeJs})` : ''}: ${wrk ? 'wrk -t1' : 'autocannon'}, ${CONNECTIONS} connections, ` +
         `${ROUNDS} alternating rounds of ${SECONDS} s (medians) after ${WARMUP_SECONDS} s warm-up, node ${process.version}\n\n` +
