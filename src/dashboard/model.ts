@@ -11,6 +11,7 @@ import type {
   DeliveryRecord,
   DisputeRecord,
   OutboxRecord,
+  ScheduledRecord,
   TransactionRecord,
   VirtualAccountRecord,
 } from '../domain/records.js';
@@ -63,6 +64,8 @@ export interface RowFacts {
   businesses: ReadonlyMap<string, BusinessRecord>;
   /** The headers each client's webhook deliveries are sent with, by client id. */
   webhookHeaders: ReadonlyMap<string, ShownHeaders>;
+  /** What is due later for a ledger entry or a delivery (a reversal, a refund, a late duplicate), if anything. */
+  dueFor: (target: string) => ScheduledRecord | undefined;
 }
 
 /** The clock panel: what `GET /__sandbox/clock` shows. */
@@ -187,7 +190,13 @@ export function rowFacts(
   const webhookHeaders = new Map<string, ShownHeaders>();
   for (const id of deliveryClients)
     if (!webhookHeaders.has(id)) webhookHeaders.set(id, shownHeaders(store.get('clients', id)));
-  return { now: deps.clock.now(), businesses, webhookHeaders };
+  // Built on the first row that asks: most pages show no row with anything due.
+  let due: Map<string, ScheduledRecord> | undefined;
+  const dueFor = (target: string) => {
+    due ??= new Map(store.all('scheduled').map((job) => [job.target, job]));
+    return due.get(target);
+  };
+  return { now: deps.clock.now(), businesses, webhookHeaders, dueFor };
 }
 
 /** What the clock panel shows that can change by a call: where it stands against real time, frozen or not. */

@@ -197,6 +197,7 @@ export function TransactionRow({
 }) {
   const signed = t.direction === 'debit' ? `−${formatNaira(t.amount)}` : `+${formatNaira(t.amount)}`;
   const failed = t.status === 'failed';
+  const due = facts.dueFor(t.id);
   return (
     <tr
       id={ids.transaction(t.id)}
@@ -221,6 +222,17 @@ export function TransactionRow({
             {t.errorCode} {t.errorMessage}
           </div>
         ) : null}
+        {t.reversedAt ? (
+          <div class="error">
+            reversed {timeOf(t.reversedAt)}: {t.reversalReason}
+          </div>
+        ) : null}
+        {t.refundStatus ? <div class="muted">refund {t.refundStatus}</div> : null}
+        {due ? (
+          <div class="muted">
+            {due.kind} due <Relative at={due.dueAt} now={facts.now} />
+          </div>
+        ) : null}
       </td>
       <td>
         {t.counterparty ? (
@@ -240,6 +252,8 @@ export function TransactionRow({
         {t.retrievalReference ? <div class="muted">retrieval {t.retrievalReference}</div> : null}
         {t.providerReference ? <div class="muted">provider {t.providerReference}</div> : null}
         {t.narration ? <div class="muted">“{t.narration}”</div> : null}
+        {t.reverses ? <div class="muted">reverses {t.reverses.transactionReference}</div> : null}
+        {t.refunds ? <div class="muted">refunds {t.refunds}</div> : null}
       </td>
       <td class="num">{failed ? <span class="muted">unchanged</span> : formatNaira(t.balanceAfter)}</td>
       <td class="actions">
@@ -317,6 +331,7 @@ export function BatchRow({ batch: b, facts }: { batch: BulkTransferRecord; facts
 
 export function DeliveryRow({ delivery: d, facts }: { delivery: DeliveryRecord; facts: RowFacts }) {
   const headers = facts.webhookHeaders.get(d.clientId) ?? {};
+  const late = facts.dueFor(d.id);
   return (
     <tr id={ids.delivery(d.id)} data-client={d.clientId} data-status={d.status}>
       <td>{timeOf(d.createdAt)}</td>
@@ -336,6 +351,12 @@ export function DeliveryRow({ delivery: d, facts }: { delivery: DeliveryRecord; 
         ) : (
           <div class="muted">{d.attemptsLeft} attempts left</div>
         )}
+        {d.duplicateOf ? <div class="muted">late duplicate of {d.duplicateOf}</div> : null}
+        {late ? (
+          <div class="muted">
+            sent again <Relative at={late.dueAt} now={facts.now} />
+          </div>
+        ) : null}
       </td>
       <td>
         <ol class="timeline">

@@ -41,7 +41,7 @@ function issuesOf(value: unknown) {
 }
 
 describe('scenario schema: the ready files', () => {
-  it('ships the ten ready scenarios', () => {
+  it('ships the eleven ready scenarios', () => {
     expect(FILES).toEqual([
       'default.json',
       'duplicate-webhooks.json',
@@ -49,6 +49,7 @@ describe('scenario schema: the ready files', () => {
       'happy-path.json',
       'insufficient-funds-midway.json',
       'provider-outage.json',
+      'reconciliation.json',
       'slow-processing.json',
       'soft-errors.json',
       'validation-422.json',

@@ -37,6 +37,7 @@ const READY = [
   'happy-path',
   'insufficient-funds-midway',
   'provider-outage',
+  'reconciliation',
   'slow-processing',
   'soft-errors',
   'validation-422',
@@ -910,7 +911,7 @@ describe('runtime switching', () => {
     expect(dataOf(del, activeScenario).name).toBe('happy-path');
   });
 
-  it('GET /__sandbox/scenarios lists the 10 ready scenarios with their descriptions', async () => {
+  it('GET /__sandbox/scenarios lists the 11 ready scenarios with their descriptions', async () => {
     const sandbox = await open();
     const res = await call(sandbox, 'GET', '/__sandbox/scenarios');
     expect(res.status).toBe(200);

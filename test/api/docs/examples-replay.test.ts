@@ -44,6 +44,10 @@ const CANNOT_SUCCEED: Record<string, { status: number; why: string }> = {
     status: 404,
     why: 'a delivery exists once a payment was made: the fixtures hold none',
   },
+  'POST /__sandbox/businesses/{id}/transfers/{retrievalReference}/reverse': {
+    status: 404,
+    why: 'a transfer exists once one was sent: the fixtures’ only transfer is a failed bulk item',
+  },
 };
 
 type Operation = {
