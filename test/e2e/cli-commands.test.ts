@@ -122,6 +122,64 @@ describe('each command', () => {
     );
   });
 
+  it('reverse and refund: money back, as a line or JSON; bad usage exit 2, a refusal exit 1; pay --refund-mispaid credits a wrong amount', async () => {
+    const me = await sandbox.newClient({ balance: 1_000_000 });
+    const business = me.businesses[0]?.id ?? '';
+    const headers = { ...(await sandbox.signIn(me)), 'content-type': 'application/json' };
+    const sent = await fetch(`${sandbox.url}/api/v1/clients/business/customers/funds/transfer`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        amount: 150_000,
+        receiverAccountNumber: '0123456785',
+        receiverBankCode: '058',
+        retrievalReference: 'cli-reverse',
+        narration: 'CLI',
+      }),
+    });
+    expect(sent.status).toBe(200);
+    const reversed = await sh(
+      'reverse',
+      '--business',
+      business,
+      '--reference',
+      'cli-reverse',
+      '--reason',
+      'Closed',
+    );
+    expect(reversed.code).toBe(0);
+    expect(reversed.stdout).toBe('Transfer cli-reverse reversed: 151075 kobo back (Closed)\n');
+    oneLine(
+      await sh('reverse', '--business', business, '--reference', 'cli-reverse'),
+      1,
+      'banking-sandbox reverse: Transfer already reversed\n',
+    );
+    oneLine(await sh('reverse', '--reference', 'x'), 2, /--business ID is required/);
+    const paid = await sandbox.incomingPayment({
+      accountNumber: me.virtualAccount.accountNumber,
+      amount: 100_000,
+    });
+    const refunded = await sh('refund', '--payment', paid.transactionReference, '--json');
+    expect(refunded.code).toBe(0);
+    expect(JSON.parse(refunded.stdout)).toMatchObject({ refundStatus: 'refunded', amount: '99500' });
+    oneLine(await sh('refund'), 2, /--payment REF is required/);
+    oneLine(await sh('refund', '--payment', 'SBX0'), 1, 'banking-sandbox refund: Payment not found\n');
+    const single = await fetch(`${sandbox.url}/api/v1/clients/business/virtual-accounts/single-use`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        firstName: 'Ada',
+        lastName: 'Obi',
+        refCode: 'cli-su',
+        amount: 500_000,
+        duration: 600,
+      }),
+    });
+    const { accountNumber } = ((await single.json()) as { data: { accountNumber: string } }).data;
+    oneLine(await sh('pay', '--account', accountNumber, '--amount', '100'), 1, /takes exactly 500000 kobo/);
+    expect((await sh('pay', '--account', accountNumber, '--amount', '100', '--refund-mispaid')).code).toBe(0);
+  });
+
   it('subscription: a plan the API lists, as a line or JSON; bad usage exit 2, an unknown business exit 1', async () => {
     const me = await sandbox.newClient();
     const business = me.businesses[0]?.id ?? '';

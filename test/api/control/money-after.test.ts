@@ -374,6 +374,20 @@ describe('scheduled reversals', () => {
     expect((await ledgerOf(sandbox)).transactions.filter((t) => t.kind === 'reversal')).toHaveLength(1);
   });
 
+  it('drain waits for a reversal already due on a running clock', async () => {
+    const sandbox = await sandboxFor();
+    await call(sandbox, 'POST', '/__sandbox/scenario/rules', {
+      body: { rules: [{ on: 'transfer', effect: { reverse: { afterMs: 0 } } }] },
+    });
+    const headers = await ownerHeaders(sandbox);
+    const reference = ref('due-now');
+    expect((await call(sandbox, 'POST', TRANSFER, { headers, body: transferBody(reference) })).status).toBe(
+      200,
+    );
+    await sandbox.drain();
+    expect((await transferEntry(sandbox, reference)).reversedAt).toBeDefined();
+  });
+
   it('a transfer that failed is never reversed, and the rules after a reverse rule still apply', async () => {
     const { sandbox, headers } = await world([{ on: 'transfer', effect: { reverse: { afterMs: 0 } } }]);
     const reference = ref('never');
