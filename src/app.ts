@@ -6,11 +6,12 @@ import { apiRouteList } from './api/routes.js';
 import { upstreamUrl } from './config.js';
 import { apiContracts } from './contract/api/index.js';
 import { controlContracts } from './contract/control/index.js';
-import { API_PREFIX, CONTROL_PREFIX } from './contract/mounts.js';
+import { API_PREFIX, CONTROL_PREFIX, ISOLATED_PREFIX } from './contract/mounts.js';
 import { controlGuard } from './control/guard.js';
 import { controlRouteList } from './control/routes.js';
 import { createDashboard } from './dashboard/app.js';
 import { ApiError } from './domain/errors.js';
+import { maskedText } from './domain/redact.js';
 import { unmatchedRoute } from './http/allow.js';
 import type { AppEnv } from './http/env.js';
 import { errorAnswer, errorBody, jsonAnswer } from './http/envelope.js';
@@ -26,6 +27,7 @@ import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write
 import { shownUpstream, upstreamProxy } from './upstream/proxy.js';
 import type { UpstreamExchange } from './upstream/recording.js';
 import type { Worlds } from './worlds/registry.js';
+import { crossesWorlds, targetPath } from './worlds/request-target.js';
 import type { World } from './worlds/world.js';
 
 const API = API_PREFIX;
@@ -160,6 +162,18 @@ export function createApp(
     if (hostAllowed) {
       const host = requestHeader(env.incoming, request, 'host');
       if (!hostAllowed(host)) return errorAnswer(foreignHost(host ?? '', config.host));
+    }
+    // The world is the one the target names as sent: a dot segment could move a path under one sandbox's prefix
+    // to the root or to another sandbox once resolved.
+    const target = env.incoming?.url;
+    if (target !== undefined && crossesWorlds(target, env.facts.path)) {
+      env.facts.journaled = false;
+      return errorAnswer(
+        new ApiError(
+          400,
+          `The path ${maskedText(targetPath(target))} holds a dot segment ("." or ".."): a path under ${ISOLATED_PREFIX}/ is taken as it was sent, and no sandbox's path may lead out of it`,
+        ),
+      );
     }
     const found = worlds.resolve(env.facts.path);
     if (found === undefined) return honoFetch(request, env);
