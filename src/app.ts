@@ -188,10 +188,35 @@ export function createApp(
           `No route ${request.method} ${env.facts.path}: an isolated sandbox answers ${found.world.prefix}${API}/… and ${found.world.prefix}${CONTROL_PREFIX}/…`,
         ),
       );
-    found.world.touch(Date.now());
-    env.world = found.world;
+    const world = found.world;
+    // In use until it is answered; an answer to a world dropped meanwhile says so (its work went with it).
+    world.enter(Date.now());
+    env.world = world;
     env.facts.path = found.path;
-    return honoFetch(request, env);
+    let res: Response | Promise<Response>;
+    try {
+      res = honoFetch(request, env);
+    } catch (error) {
+      world.leave(Date.now());
+      throw error;
+    }
+    if (!(res instanceof Promise)) {
+      world.leave(Date.now());
+      return res;
+    }
+    return res.then(
+      (answer) => {
+        world.leave(Date.now());
+        if (!world.gone) return answer;
+        void answer.body?.cancel();
+        env.facts.journaled = false;
+        return errorAnswer(world.deletedError());
+      },
+      (error: unknown) => {
+        world.leave(Date.now());
+        throw error;
+      },
+    );
   };
   const logLine = root.deps.requestLog;
   app.fetch = front(dispatch, {

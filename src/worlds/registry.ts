@@ -160,11 +160,16 @@ export class Worlds implements SandboxesHooks {
     this.drop(world, 'deleted');
   }
 
-  /** Drops every isolated sandbox unused for longer than `--sandbox-idle-ttl`, each with a log line. */
+  /**
+   * Drops every isolated sandbox unused for longer than `--sandbox-idle-ttl`, each with a log line. One in use (a
+   * request, a drain, an event stream or a webhook delivery in flight) is never idle: its time counts from when the
+   * last of them ended.
+   */
   sweep(now = Date.now()): void {
     const ttl = this.limits.idleTtlMs;
     if (ttl === 0) return;
-    for (const world of this.worlds.values()) if (now - world.lastUsedAt >= ttl) this.drop(world, 'expired');
+    for (const world of this.worlds.values())
+      if (now - world.idleSince(now) >= ttl) this.drop(world, 'expired');
   }
 
   /** Drops them all (the process stops): nothing of theirs outlives it, one being made included. */

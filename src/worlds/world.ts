@@ -7,6 +7,7 @@ import { waitingWorkNow } from '../control/sandbox/waiting.js';
 import { LiveFeed } from '../dashboard/live.js';
 import type { Deps } from '../deps.js';
 import { type Clock, type ClockState, VirtualClock } from '../domain/clock.js';
+import { ApiError } from '../domain/errors.js';
 import type { StateDocument } from '../domain/records.js';
 import { TokenEpoch } from '../domain/token-epoch.js';
 import { BulkProcessor } from '../engine/bulk-processor.js';
@@ -92,6 +93,11 @@ export class World implements RequestWorld {
   requests = 0;
   private liveFeed: LiveFeed | undefined;
   private disposed = false;
+  /** Requests and drains of its own in flight: while any is, it is in use, whatever its idle time says. */
+  private held = 0;
+  /** Settles when it is dropped: a drain waiting on its engines learns at once that they are gone. */
+  private readonly dropped: Promise<void>;
+  private onDropped: () => void = () => undefined;
 
   constructor(
     spec: WorldSpec,
@@ -104,7 +110,13 @@ export class World implements RequestWorld {
     this.prefix = spec.id === null ? '' : sandboxPath(spec.id);
     this.deps = deps;
     this.engines = engines;
-    this.control = control;
+    this.dropped = new Promise((resolve) => {
+      this.onDropped = resolve;
+    });
+    const drain = control.drain;
+    // A drain is in use of its world until it ends; one whose world is dropped under it says so, never that its
+    // work ran.
+    this.control = { ...control, drain: (options) => this.drainHeld(drain, options) };
     this.auth = createAuth(deps);
     this.createdAt = spec.startedAt;
     this.lastUsedAt = spec.startedAt;
@@ -121,10 +133,49 @@ export class World implements RequestWorld {
     return this.liveFeed;
   }
 
-  /** A request reached it. */
-  touch(now: number): void {
+  /** A request reached it: in use until `leave`. */
+  enter(now: number): void {
     this.lastUsedAt = now;
     this.requests++;
+    this.held++;
+  }
+
+  /** A request of its own was answered: its idle time counts from now (unless another is still in flight). */
+  leave(now: number): void {
+    this.held--;
+    this.lastUsedAt = now;
+  }
+
+  /**
+   * When it was last in use (real time, ms), for the idle sweep: `now` while a request or drain of its own is in
+   * flight, a dashboard page streams its events, or a webhook delivery of its own is being attempted or waits for a
+   * retry that real time brings (a retry on a frozen clock waits for an advance, which is a request).
+   */
+  idleSince(now: number): number {
+    const { webhooks } = this.engines;
+    const realTime = this.deps.clock.state().frozenAt === null;
+    if (this.held > 0 || (this.liveFeed?.size ?? 0) > 0 || webhooks.busy(realTime)) this.lastUsedAt = now;
+    return this.lastUsedAt;
+  }
+
+  /** The refusal of a request or drain whose world was dropped under it. */
+  deletedError(): ApiError {
+    return new ApiError(410, `Sandbox "${this.id}" was deleted`);
+  }
+
+  private async drainHeld(
+    drain: ControlHooks['drain'],
+    options: Parameters<ControlHooks['drain']>[0],
+  ): Promise<void> {
+    this.held++;
+    try {
+      const outcome = await Promise.race([drain(options).then(() => 'drained' as const), this.dropped]);
+      if (outcome !== 'drained' || this.disposed) throw this.deletedError();
+    } catch (error) {
+      throw this.disposed ? this.deletedError() : error;
+    } finally {
+      this.leave(Date.now());
+    }
   }
 
   /** Whether it was dropped: a request that still holds it finds nothing more to do. */
@@ -146,6 +197,7 @@ export class World implements RequestWorld {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.onDropped();
     this.engines.bulk.close();
     this.engines.webhooks.close();
     this.deps.scenarios.release();

@@ -60,7 +60,7 @@ export const sandboxSummary = lazy('SandboxSummary', () =>
     id: z.string(),
     createdAt: isoDate(),
     lastUsedAt: isoDate().describe(
-      'when a request last reached it: one unused for `--sandbox-idle-ttl` is dropped',
+      'when it was last in use (a request, a drain, a dashboard page, a webhook delivery): one unused for `--sandbox-idle-ttl` is dropped',
     ),
     requests: z.number().int().describe('requests it answered'),
   }),
@@ -115,7 +115,7 @@ export const deleteSandboxContract = contract({
   path: `${SANDBOXES_PATH}/{id}`,
   summary: 'Delete an isolated sandbox',
   description:
-    'Drops it at once: its queued bulk items and pending webhook deliveries go with it, and its paths answer 404 from now on. Requests it is answering finish.',
+    'Drops it at once: its queued bulk items and pending webhook deliveries go with it, and its paths answer 404 from now on. A request or drain it was answering answers 410 `Sandbox "ID" was deleted`.',
   tag: TAG,
   auth: { scheme: 'none' },
   params,

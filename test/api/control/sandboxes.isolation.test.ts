@@ -4,14 +4,17 @@
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import type { Scenario } from '../../../src/contract/scenarios.js';
 import { systemClock } from '../../../src/domain/clock.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox.js';
 import type { Worlds } from '../../../src/worlds/registry.js';
 import { closedAfterEachTest } from '../../support/cleanups.js';
 import { answerCheck } from '../../support/contract.js';
+import { call, nextSleepOn } from '../../support/sandbox.js';
 
-const { later } = closedAfterEachTest();
+const { later, receiver } = closedAfterEachTest();
 
+const DETAILS = '/api/v1/clients/business/account-details';
 const TTL_MS = 1000;
 
 /** A memory sandbox with a short idle TTL, and its registry of isolated sandboxes, swept at times the test picks. */
@@ -35,6 +38,22 @@ async function withRegistry(
   };
   return { root, worlds, sweepLater };
 }
+
+/** A scenario whose one rule answers the account details after `delayMs` on the sandbox clock. */
+const slowAnswer = (delayMs: number): Scenario => ({
+  name: 'slow-answer',
+  extends: 'default',
+  description: 'The account details, late',
+  rules: [
+    {
+      on: 'http',
+      match: { method: 'GET', path: 'account-details$' },
+      effect: { http: { status: 200, body: { late: true }, delayMs } },
+    },
+  ],
+});
+
+const FROZEN = '2030-01-01T00:00:00.000Z';
 
 /**
  * Calls the app as @hono/node-server does for a request whose target was `target` on the wire: the `Request`'s URL
@@ -91,5 +110,118 @@ describe('a dot segment under /sandboxes/', () => {
     expect((await asSent(root, 'GET', '/sandboxes/b-/__sandbox/health')).status).toBe(200);
     expect((await asSent(root, 'GET', '/sandboxes/b-/__sandbox/requests.har')).status).toBe(200);
     expect((await asSent(root, 'GET', '/__sandbox/../__sandbox/health')).status).toBe(200);
+  });
+});
+
+describe('an isolated sandbox in use is not idle', () => {
+  it('a request waiting on a 9 s answer keeps it; its idle time counts from the answer', async () => {
+    const { root, worlds, sweepLater } = await withRegistry();
+    const world = await root.isolate({ id: 'slow', scenario: slowAnswer(9000), clock: FROZEN });
+    const asleep = nextSleepOn(world.clock);
+    const pending = call(world, 'GET', DETAILS);
+    expect(await asleep).toBe(9000);
+    sweepLater();
+    expect(worlds.find('slow')).toBeDefined();
+    await world.clock.advance(9000);
+    expect((await pending).status).toBe(200);
+    // Answered just now: not idle for the TTL yet, then dropped once it is.
+    worlds.sweep(Date.now() + TTL_MS / 2);
+    expect(worlds.find('slow')).toBeDefined();
+    sweepLater();
+    expect(worlds.find('slow')).toBeUndefined();
+  });
+
+  it('a drain waiting keeps it', async () => {
+    const hook = await receiver([], 'hang');
+    const { root, worlds, sweepLater } = await withRegistry({ webhookTimeout: 600_000 });
+    const world = await root.isolate({ id: 'draining' });
+    const me = await world.newClient({ webhookUrl: hook.url });
+    await world.incomingPayment({ accountNumber: me.virtualAccount.accountNumber, amount: 100000 });
+    await hook.arrived(1);
+    const drained = world.drain({ timeoutMs: 600_000 });
+    sweepLater();
+    expect(worlds.find('draining')).toBeDefined();
+    hook.answer(0, 200);
+    await drained;
+    sweepLater();
+    expect(worlds.find('draining')).toBeUndefined();
+  });
+
+  it('a webhook attempt in flight keeps it, and so does a retry due on real time; one on a frozen clock does not', async () => {
+    const hook = await receiver(['hang'], 500);
+    const { root, worlds, sweepLater } = await withRegistry({
+      webhookTimeout: 600_000,
+      webhookRetryBase: 600_000,
+    });
+    const world = await root.isolate({ id: 'sending' });
+    const me = await world.newClient({ webhookUrl: hook.url });
+    await world.incomingPayment({ accountNumber: me.virtualAccount.accountNumber, amount: 100000 });
+    await hook.arrived(1);
+    sweepLater();
+    expect(worlds.find('sending')).toBeDefined();
+    // The first attempt fails: a retry is due on the running clock.
+    hook.answer(0, 500);
+    const [delivery] = world.store.all('deliveries');
+    const retrying = new Promise<void>((resolve) => {
+      const stop = world.store.subscribe(() => {
+        if ((world.store.get('deliveries', delivery?.id ?? '')?.attempts.length ?? 0) < 1) return;
+        stop();
+        resolve();
+      });
+    });
+    await retrying;
+    expect(world.store.get('deliveries', delivery?.id ?? '')?.status).toBe('pending');
+    sweepLater();
+    expect(worlds.find('sending')).toBeDefined();
+    // Frozen, the retry waits for an advance, which would be a request: nothing of it is in flight.
+    await world.clock.freeze(true);
+    sweepLater();
+    expect(worlds.find('sending')).toBeUndefined();
+  });
+
+  it('a dashboard page streaming its events keeps it', async () => {
+    const { root, worlds, sweepLater } = await withRegistry();
+    const world = await root.isolate({ id: 'watched' });
+    const res = await world.app.request('/__sandbox/ui/events');
+    expect(res.status).toBe(200);
+    const reader = res.body?.getReader();
+    await reader?.read();
+    sweepLater();
+    expect(worlds.find('watched')).toBeDefined();
+    await reader?.cancel();
+    sweepLater();
+    expect(worlds.find('watched')).toBeUndefined();
+  });
+});
+
+describe('a sandbox deleted under a request or a drain', () => {
+  it('the request answers 410, not what the dropped world would have said', async () => {
+    const { root } = await withRegistry();
+    const world = await root.isolate({ id: 'cut', scenario: slowAnswer(9000), clock: FROZEN });
+    const asleep = nextSleepOn(world.clock);
+    const pending = call(world, 'GET', DETAILS);
+    await asleep;
+    expect((await call(root, 'DELETE', '/__sandbox/sandboxes/cut')).status).toBe(200);
+    const res = await pending;
+    expect(res.status).toBe(410);
+    expect(res.body).toEqual({ status: false, message: 'Sandbox "cut" was deleted', data: null });
+    expect(res.headers.get('x-request-id')).toMatch(/.+/);
+  });
+
+  it('a drain over HTTP and one of the handle answer 410 at once, never that the work ran', async () => {
+    const hook = await receiver([], 'hang');
+    const { root } = await withRegistry({ webhookTimeout: 600_000 });
+    const world = await root.isolate({ id: 'undrained' });
+    const me = await world.newClient({ webhookUrl: hook.url });
+    await world.incomingPayment({ accountNumber: me.virtualAccount.accountNumber, amount: 100000 });
+    await hook.arrived(1);
+    const overHttp = call(world, 'POST', '/__sandbox/drain?timeoutMs=600000');
+    const ofHandle = world.drain({ timeoutMs: 600_000 });
+    ofHandle.catch(() => undefined);
+    await world.dispose();
+    const res = await overHttp;
+    expect(res.status).toBe(410);
+    expect(res.body).toEqual({ status: false, message: 'Sandbox "undrained" was deleted', data: null });
+    await expect(ofHandle).rejects.toMatchObject({ status: 410, message: 'Sandbox "undrained" was deleted' });
   });
 });
