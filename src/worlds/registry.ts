@@ -95,7 +95,11 @@ export class Worlds implements SandboxesHooks {
     const { config } = this.shared;
     if (this.stopping) throw stoppingError();
     const id = input.id ?? this.freshId();
-    if (this.worlds.has(id) || this.making.has(id))
+    const existing = this.worlds.get(id);
+    // A rerun after a killed run names its sandbox again: `replace` drops the one left behind. One being made now
+    // is nobody's leftover.
+    if (existing && input.replace === true && !this.making.has(id)) this.drop(existing, 'deleted');
+    else if (existing || this.making.has(id))
       throw new ApiError(409, `A sandbox named "${id}" exists already`, [
         { field: 'id', message: 'is in use' },
       ]);

@@ -165,6 +165,12 @@ describe('banking-sandbox sandboxes', () => {
     expect(JSON.parse(listed.stdout).map((s: { id: string }) => s.id)).toContain('cli-world');
     const clock = await sh('clock', 'show', '--url', `${child.url}/sandboxes/cli-world`);
     expect(clock.stdout).toMatch(/^Clock at 2027-03-01T08:00:00\.000Z \(frozen, /);
+    // The id in use: refused, unless --replace.
+    expect((await sh('sandboxes', 'create', '--id', 'cli-world')).code).toBe(1);
+    const replaced = await sh('sandboxes', 'create', '--id', 'cli-world', '--replace');
+    expect(replaced.code, replaced.stderr).toBe(0);
+    const fresh = await sh('clock', 'show', '--url', `${child.url}/sandboxes/cli-world`);
+    expect(fresh.stdout).not.toMatch(/^Clock at 2027-03-01T08:00:00\.000Z/);
   }, 15_000);
 });
 

@@ -20,6 +20,12 @@ export const newSandboxBody = z.strictObject({
     )
     .optional()
     .describe('its name in its paths; one is made when absent'),
+  replace: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: a sandbox of this `id` is deleted first, with its queued work, and a new one made (a rerun after a killed run); without it an `id` in use is 409',
+    ),
   seed: z
     .number()
     .int()
@@ -87,7 +93,7 @@ export const createSandboxContract = contract({
     201: reply('Sandbox created', createdSandbox),
     400: 'a field is not valid (named in `errors`): an id that is not 1 to 63 lowercase letters, digits and dashes, a seed, a scenario no ready one is named (the message lists the ready ones, and the one meant when a name is near enough), a time that is not ISO 8601 or outside the clock’s range',
     404: 'called inside an isolated sandbox: they are made at the root only',
-    409: 'an isolated sandbox of this id exists already',
+    409: 'an isolated sandbox of this id exists already (and `replace` is not true), or one of this id is being made now',
     429: 'as many isolated sandboxes as `--max-sandboxes` exist already',
   },
 });
