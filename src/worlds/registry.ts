@@ -7,6 +7,7 @@ import { type ClockState, END_OF_TIME_MS, START_OF_TIME_MS } from '../domain/clo
 import { ApiError } from '../domain/errors.js';
 import { saltOf } from '../domain/random.js';
 import type { StateDocument } from '../domain/records.js';
+import { JournalPool } from '../http/request-log.js';
 import { sandboxDropped } from '../log-events.js';
 import { ScenarioError } from '../scenarios/library.js';
 import { Store } from '../store/store.js';
@@ -42,6 +43,8 @@ export class Worlds implements SandboxesHooks {
   private changes = 0;
   /** The process stops: nothing more is made. */
   private stopping = false;
+  /** What their request journals may hold together (`--sandboxes-journal-bytes`). */
+  readonly journals: JournalPool;
 
   constructor(
     private readonly shared: WorldShared,
@@ -51,6 +54,7 @@ export class Worlds implements SandboxesHooks {
     seeds?: SeedStates,
   ) {
     this.seeds = seeds ?? new SeedStates(shared.fixtures);
+    this.journals = new JournalPool(shared.config.sandboxesJournalBytes);
   }
 
   get version(): number {
@@ -135,6 +139,7 @@ export class Worlds implements SandboxesHooks {
         initialState,
         sandboxes: this,
         startedAt,
+        journalPool: this.journals,
       });
       if (this.stopping) {
         // The process stopped while this one was being made: it goes with the others.

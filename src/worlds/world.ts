@@ -16,7 +16,7 @@ import { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
 import { DrainTimeoutError } from '../errors.js';
 import { type Auth, createAuth } from '../http/auth.js';
 import type { RequestWorld } from '../http/env.js';
-import { RequestJournal } from '../http/request-log.js';
+import { type JournalPool, RequestJournal } from '../http/request-log.js';
 import type { Log, LogEvent } from '../log.js';
 import { ScenarioController } from '../scenarios/controller.js';
 import type { ScenarioLibrary } from '../scenarios/library.js';
@@ -72,6 +72,8 @@ export interface WorldSpec {
   startedAt: number;
   /** With `--upstream`, the root's drift report; an isolated sandbox always emulates, and has an empty one. */
   drift?: DriftReport;
+  /** The bound its request journal shares with others' (`--sandboxes-journal-bytes`); none for the root. */
+  journalPool?: JournalPool;
 }
 
 /**
@@ -203,7 +205,7 @@ export class World implements RequestWorld {
     this.deps.scenarios.release();
     this.deps.clock.reset();
     this.liveFeed?.close();
-    this.journal.clear();
+    this.journal.detach();
   }
 }
 
@@ -241,7 +243,7 @@ export function buildWorld(shared: WorldShared, spec: WorldSpec): World {
   };
   const bulk = new BulkProcessor(deps);
   const webhooks = new WebhookDispatcher(deps);
-  const journal = new RequestJournal(config.journalSize, config.journalBytes);
+  const journal = new RequestJournal(config.journalSize, config.journalBytes, spec.journalPool ?? null);
   const reset = async () => {
     const doc = await spec.initialState();
     const before = { clock: clock.state(), rules: scenarios.save(), tokens: tokens.save() };
