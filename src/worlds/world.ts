@@ -97,6 +97,8 @@ export class World implements RequestWorld {
   private disposed = false;
   /** Requests and drains of its own in flight: while any is, it is in use, whatever its idle time says. */
   private held = 0;
+  /** Whether the last `idleSince` found a page or a delivery of its own in flight. */
+  private streamingAtLastLook = false;
   /** Settles when it is dropped: a drain waiting on its engines learns at once that they are gone. */
   private readonly dropped: Promise<void>;
   private onDropped: () => void = () => undefined;
@@ -151,12 +153,17 @@ export class World implements RequestWorld {
   /**
    * When it was last in use (real time, ms), for the idle sweep: `now` while a request or drain of its own is in
    * flight, a dashboard page streams its events, or a webhook delivery of its own is being attempted or waits for a
-   * retry that real time brings (a retry on a frozen clock waits for an advance, which is a request).
+   * retry that real time brings (a retry on a frozen clock waits for an advance, which is a request). A page or a
+   * delivery that was in use at the last look and is over now ended in between: its idle time counts from now, never
+   * from before it ended (a request's counts from its answer, `leave`).
    */
   idleSince(now: number): number {
     const { webhooks } = this.engines;
     const realTime = this.deps.clock.state().frozenAt === null;
-    if (this.held > 0 || (this.liveFeed?.size ?? 0) > 0 || webhooks.busy(realTime)) this.lastUsedAt = now;
+    const streaming = (this.liveFeed?.size ?? 0) > 0 || webhooks.busy(realTime);
+    if (this.held > 0 || streaming || this.streamingAtLastLook)
+      this.lastUsedAt = Math.max(this.lastUsedAt, now);
+    this.streamingAtLastLook = streaming;
     return this.lastUsedAt;
   }
 
