@@ -176,6 +176,11 @@ describe('POST /__sandbox/sandboxes', () => {
     // The handle takes it too.
     const world = await root.isolate({ id: 'fresh', replace: true });
     expect(world.id).toBe('fresh');
+    // Anything but a boolean is a bad field, named.
+    const bad = await call(root, 'POST', '/__sandbox/sandboxes', { body: { id: 'fresh', replace: 'yes' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ status: false, data: null });
+    expect(bad.body.message).toMatch(/^replace/);
   });
 
   it('makes 20 at once, all distinct and each usable', async () => {
