@@ -6,11 +6,12 @@ import { apiRouteList } from './api/routes.js';
 import { upstreamUrl } from './config.js';
 import { apiContracts } from './contract/api/index.js';
 import { controlContracts } from './contract/control/index.js';
-import { API_PREFIX, CONTROL_PREFIX } from './contract/mounts.js';
+import { API_PREFIX, CONTROL_PREFIX, ISOLATED_PREFIX } from './contract/mounts.js';
 import { controlGuard } from './control/guard.js';
 import { controlRouteList } from './control/routes.js';
 import { createDashboard } from './dashboard/app.js';
 import { ApiError } from './domain/errors.js';
+import { maskedText } from './domain/redact.js';
 import { unmatchedRoute } from './http/allow.js';
 import type { AppEnv } from './http/env.js';
 import { errorAnswer, errorBody, jsonAnswer } from './http/envelope.js';
@@ -26,6 +27,7 @@ import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write
 import { shownUpstream, upstreamProxy } from './upstream/proxy.js';
 import type { UpstreamExchange } from './upstream/recording.js';
 import type { Worlds } from './worlds/registry.js';
+import { crossesWorlds, targetPath } from './worlds/request-target.js';
 import type { World } from './worlds/world.js';
 
 const API = API_PREFIX;
@@ -168,6 +170,18 @@ export function createApp(
       const host = requestHeader(env.incoming, request, 'host');
       if (!hostAllowed(host)) return errorAnswer(foreignHost(host ?? '', config.host));
     }
+    // The world is the one the target names as sent: a dot segment could move a path under one sandbox's prefix
+    // to the root or to another sandbox once resolved.
+    const target = env.incoming?.url;
+    if (target !== undefined && crossesWorlds(target, env.facts.path)) {
+      env.facts.journaled = false;
+      return errorAnswer(
+        new ApiError(
+          400,
+          `The path ${maskedText(targetPath(target))} holds a dot segment ("." or ".."): a path under ${ISOLATED_PREFIX}/ is taken as it was sent, and no sandbox's path may lead out of it`,
+        ),
+      );
+    }
     const found = worlds.resolve(env.facts.path);
     if (found === undefined) return honoFetch(request, env);
     // A refusal at the door of an isolated sandbox is nobody's request: not the root's journal (another test's
@@ -181,10 +195,35 @@ export function createApp(
           `No route ${request.method} ${env.facts.path}: an isolated sandbox answers ${found.world.prefix}${API}/… and ${found.world.prefix}${CONTROL_PREFIX}/…`,
         ),
       );
-    found.world.touch(Date.now());
-    env.world = found.world;
+    const world = found.world;
+    // In use until it is answered; an answer to a world dropped meanwhile says so (its work went with it).
+    world.enter(Date.now());
+    env.world = world;
     env.facts.path = found.path;
-    return honoFetch(request, env);
+    let res: Response | Promise<Response>;
+    try {
+      res = honoFetch(request, env);
+    } catch (error) {
+      world.leave(Date.now());
+      throw error;
+    }
+    if (!(res instanceof Promise)) {
+      world.leave(Date.now());
+      return res;
+    }
+    return res.then(
+      (answer) => {
+        world.leave(Date.now());
+        if (!world.gone) return answer;
+        void answer.body?.cancel();
+        env.facts.journaled = false;
+        return errorAnswer(world.deletedError());
+      },
+      (error: unknown) => {
+        world.leave(Date.now());
+        throw error;
+      },
+    );
   };
   const logLine = root.deps.requestLog;
   app.fetch = front(dispatch, {

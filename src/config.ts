@@ -332,6 +332,12 @@ export const settings = {
     'bytes the request journal may hold (bodies, plus 1024 per entry); past it the oldest entries go (default 67108864, 64 MiB)',
     int(1024).default(64 * 1_048_576),
   ),
+  sandboxesJournalBytes: setting(
+    'sandboxes-journal-bytes',
+    'SANDBOX_SANDBOXES_JOURNAL_BYTES',
+    "bytes the request journals of all isolated sandboxes may hold together (bodies, plus 1024 per entry; the root sandbox's is not counted), on top of each one's --journal-bytes; past it the oldest entries of the largest journals go first (default 268435456, 256 MiB)",
+    int(1024).default(256 * 1_048_576),
+  ),
   maxSandboxes: setting(
     'max-sandboxes',
     'SANDBOX_MAX_SANDBOXES',
@@ -341,7 +347,7 @@ export const settings = {
   sandboxIdleTtl: setting(
     'sandbox-idle-ttl',
     'SANDBOX_SANDBOX_IDLE_TTL',
-    'seconds an isolated sandbox may go unused before it is dropped, on real time; 0 keeps them until deleted (default 1800)',
+    'seconds an isolated sandbox may go unused (no request, drain, dashboard page or webhook delivery of its own in flight) before it is dropped, on real time; 0 keeps them until deleted (default 1800)',
     int(0, MAX_LIFETIME_SECONDS).default(1800),
   ),
   compactAfter: setting(

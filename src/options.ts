@@ -112,8 +112,14 @@ export interface ConfigInput {
    */
   maxSandboxes?: number;
   /**
-   * Seconds an isolated sandbox may go unused (no request reaches it) before it is dropped, on real time; 0 keeps
-   * them until deleted. Default 1800 (30 min).
+   * Seconds an isolated sandbox may go unused (no request, drain, dashboard page or webhook delivery of its own in
+   * flight) before it is dropped, on real time; 0 keeps them until deleted. Default 1800 (30 min).
    */
   sandboxIdleTtl?: number;
+  /**
+   * Bytes the request journals of all isolated sandboxes may hold together (bodies, plus 1024 per entry; the root
+   * sandbox's is not counted), on top of each one's `journalBytes`: past it, the oldest entries of the largest
+   * journals go first. Default 268435456 (256 MiB).
+   */
+  sandboxesJournalBytes?: number;
 }

@@ -169,6 +169,8 @@ export interface SandboxInternals {
   checkAnswers?: AnswerCheck;
   /** Least time between two writes of the `--record` file while answers come, ms (default 250). */
   recordingWriteEveryMs?: number;
+  /** Hears the registry of isolated sandboxes once made: a test sweeps it at a time of its own, never sleeping. */
+  worlds?: (worlds: Worlds) => void;
 }
 
 /**
@@ -217,6 +219,7 @@ async function assemble(
     startup,
     seeds,
   );
+  internals.worlds?.(worlds);
   // Whether the store built its state now, or found a state file and kept it.
   let builtNow = false;
   const store = await Store.open({

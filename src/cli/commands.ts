@@ -417,7 +417,8 @@ export const commands: Record<string, Command> = {
     },
   },
   sandboxes: {
-    usage: 'sandboxes [list] | create [--id ID] [--seed N] [--scenario NAME] [--clock ISO] | delete ID',
+    usage:
+      'sandboxes [list] | create [--id ID] [--replace] [--seed N] [--scenario NAME] [--clock ISO] | delete ID',
     summary: 'list, create or delete isolated sandboxes',
     help: [
       'Isolated sandboxes: worlds of their own in the running process, each answering the bank API at',
@@ -426,6 +427,7 @@ export const commands: Record<string, Command> = {
       '  list                every isolated sandbox (GET /__sandbox/sandboxes); the default',
       '  create              a new one (POST /__sandbox/sandboxes); prints its id and apiUrl',
       '    --id ID           its id: lowercase letters, digits and dashes (default: one is made)',
+      '    --replace         with --id: a sandbox of that id is deleted first (a rerun after a killed run)',
       "    --seed N          the seed of its fixtures (default: the process's)",
       "    --scenario NAME   its start-up scenario (default: the process's)",
       '    --clock ISO       a time its clock starts frozen at (default: real time, running)',
@@ -436,11 +438,14 @@ export const commands: Record<string, Command> = {
       seed: { type: 'string' },
       scenario: { type: 'string' },
       clock: { type: 'string' },
+      replace: { type: 'boolean' },
     },
     positionals: true,
     run: async (sandbox, values, positionals) => {
       const [action = 'list', ...rest] = positionals;
-      const given = (['id', 'seed', 'scenario', 'clock'] as const).filter((k) => values[k] !== undefined);
+      const given = (['id', 'replace', 'seed', 'scenario', 'clock'] as const).filter(
+        (k) => values[k] !== undefined,
+      );
       if (action !== 'create' && given.length > 0)
         throw new UsageError(`--${given[0]} goes with sandboxes create only`);
       if (action === 'list') {
@@ -455,6 +460,7 @@ export const commands: Record<string, Command> = {
         if (rest.length > 0) throw new UsageError(`unexpected "${rest.join(' ')}"`);
         const made = await sandbox.isolate({
           ...(typeof values.id === 'string' ? { id: values.id } : {}),
+          ...(values.replace === true ? { replace: true } : {}),
           ...(values.seed === undefined ? {} : { seed: wholeNumber(values.seed as string, '--seed') }),
           ...(typeof values.scenario === 'string' ? { scenario: values.scenario } : {}),
           ...(typeof values.clock === 'string' ? { clock: values.clock } : {}),

@@ -281,6 +281,64 @@ export function scrubWebhookError(text: string, url: string): string {
 /** Fields that identify a person, hidden from a recording whatever their value looks like. */
 const PERSONAL_FIELDS = new Set(['bvn', 'nin']);
 
+/** The words that make a field secret in a recording, wherever they stand in its name. */
+const SECRET_WORDS = new Set(['pin', 'password', 'passcode', 'secret', 'token', 'otp', 'cookie', 'key']);
+/** Of those, the ones whose every character is a real part of the secret: nothing of them is shown. */
+const WHOLLY_HIDDEN_WORDS = new Set(['pin', 'password', 'passcode', 'otp']);
+
+/**
+ * A field name's words, lowercase: split at `_`, `-` and spaces, and where the case changes (`transactionPin`:
+ * transaction, pin; `OTPCode`: otp, code; `apiKeyId`: api, key, id). `keyword` is one word.
+ */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .filter((word) => word !== '')
+    .map((word) => word.toLowerCase());
+}
+
+/** What a recording shows of a field whose name holds a secret word: null as null, nothing of anything else. */
+function secretWordField(name: string, value: unknown): unknown | undefined {
+  const words = nameWords(name);
+  if (!words.some((word) => SECRET_WORDS.has(word))) return undefined;
+  if (value === null) return null;
+  if (typeof value !== 'string' || words.some((word) => WHOLLY_HIDDEN_WORDS.has(word))) return '****';
+  return masked(value);
+}
+
+/** The request headers whose values are the app's own credentials: a recording never repeats them. */
+const CREDENTIAL_HEADERS = ['authorization', 'secret_key', 'x-api-key', 'x-api-secret', 'cookie', 'auth-key'];
+
+/** A credential shorter than this is not looked for in an answer: too many false hits. */
+const SHORTEST_CREDENTIAL = 4;
+
+/**
+ * The values of a request's credentials, as an answer could repeat them: each of `CREDENTIAL_HEADERS` whole, and
+ * the token after an `Authorization`'s scheme word; those of 4 characters or more, the longest first (a value that
+ * holds another is hidden whole).
+ */
+export function credentialValues(headers: { get(name: string): string | null }): string[] {
+  const found = new Set<string>();
+  for (const name of CREDENTIAL_HEADERS) {
+    const value = headers.get(name)?.trim();
+    if (!value) continue;
+    found.add(value);
+    const space = value.indexOf(' ');
+    if (name === 'authorization' && space > 0) found.add(value.slice(space + 1).trim());
+  }
+  return [...found].filter((v) => v.length >= SHORTEST_CREDENTIAL).sort((a, b) => b.length - a.length);
+}
+
+/** A text with every one of `credentials` in it replaced by `****`. */
+function withoutCredentials(text: string, credentials: readonly string[]): string {
+  let out = text;
+  for (const credential of credentials)
+    if (out.includes(credential)) out = out.replaceAll(credential, '****');
+  return out;
+}
+
 /** A uuid: an id the app sends back (a batch's, a business's), kept as it is though it is a long key-like run. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -305,17 +363,17 @@ function recordedText(text: string): string {
   return parts.join('');
 }
 
-function recordedValue(value: unknown, field: string): unknown {
+function recordedValue(value: unknown, field: string, credentials: readonly string[]): unknown {
   if (PERSONAL_FIELDS.has(field.toLowerCase()) && value !== null)
     return typeof value === 'string' ? masked(value) : '****';
-  if (typeof value === 'string') return recordedText(value);
-  if (Array.isArray(value)) return value.map((item) => recordedValue(item, field));
+  if (typeof value === 'string') return recordedText(withoutCredentials(value, credentials));
+  if (Array.isArray(value)) return value.map((item) => recordedValue(item, field, credentials));
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   // Defined, not assigned: a `__proto__` field of parsed JSON is a field like any other.
   for (const [key, item] of Object.entries(value))
-    Object.defineProperty(out, recordedText(key), {
-      value: recordedValue(item, key),
+    Object.defineProperty(out, recordedText(withoutCredentials(key, credentials)), {
+      value: recordedField(key, item, credentials),
       enumerable: true,
       writable: true,
       configurable: true,
@@ -323,14 +381,26 @@ function recordedValue(value: unknown, field: string): unknown {
   return out;
 }
 
+/** A field of a recorded object: one whose name holds a secret word masked whole, else recorded as any value. */
+function recordedField(key: string, value: unknown, credentials: readonly string[]): unknown {
+  // Redacted already, as the journal shows it (`redactJson`).
+  if (isSecretField(key)) return value;
+  const secret = secretWordField(key, value);
+  return secret === undefined ? recordedValue(value, key, credentials) : secret;
+}
+
 /**
  * A parsed JSON answer as a recording keeps it: the secret fields redacted as the journal shows them (`redactJson`:
- * a key to its last 4 characters, a password to `****`), a BVN or NIN to its last 4, and in every other text (keys
- * included) every run of 24 or more key-like characters masked to its last 4, as the drift report shows one; a uuid
- * is kept (the ids an app sends back). Recursive: the caller bounds the nesting.
+ * a key to its last 4 characters, a password to `****`); every field whose name holds a word `pin`, `password`,
+ * `passcode`, `secret`, `token`, `otp`, `cookie` or `key` (`nameWords`) masked whatever its value (a string to its
+ * last 4 characters, a pin, password, passcode or OTP and any value not a string to `****`); a BVN or NIN to its
+ * last 4; the request's own credentials (`credentials`, from `credentialValues`) as `****` wherever the answer
+ * repeats them; and in every other text (keys included) every run of 24 or more key-like characters masked to its
+ * last 4, as the drift report shows one; a uuid is kept (the ids an app sends back). Recursive: the caller bounds
+ * the nesting.
  */
-export function recordedJson(value: unknown): unknown {
-  return recordedValue(redactJson(value), '');
+export function recordedJson(value: unknown, credentials: readonly string[] = []): unknown {
+  return recordedValue(redactJson(value), '', credentials);
 }
 
 /**

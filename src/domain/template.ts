@@ -166,6 +166,12 @@ export function renderTemplate(
   return out.join('');
 }
 
+const HTML_REFERENCES = { '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' } as const;
+
+/** A text as it may go into a page: `< > & " '` as character references, so that it never becomes markup. */
+export const htmlEscaped = (text: string): string =>
+  text.replace(/[<>&"']/g, (c) => HTML_REFERENCES[c as keyof typeof HTML_REFERENCES]);
+
 /** A text as it goes inside a JSON string: quotes, backslashes and control characters escaped. */
 export const jsonEscaped = (text: string): string => JSON.stringify(text).slice(1, -1);
 

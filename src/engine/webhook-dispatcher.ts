@@ -119,6 +119,14 @@ export class WebhookDispatcher {
     return this.open.size;
   }
 
+  /**
+   * Whether a delivery is being attempted or waits for a slot now, or (with `realTime`: the clock runs) waits for a
+   * retry that comes due on its own. A retry on a frozen clock waits for an advance, and keeps nothing busy.
+   */
+  busy(realTime: boolean): boolean {
+    return this.open.size > this.timers.size || (realTime && this.timers.size > 0);
+  }
+
   /** Resolves once no delivery is scheduled, queued or being attempted (retries due later included). */
   idle(): Promise<void> {
     if (this.open.size === 0) return Promise.resolve();

@@ -11,6 +11,7 @@ import { isoAt } from '../domain/clock.js';
 import { ApiError } from '../domain/errors.js';
 import {
   hasTemplates,
+  htmlEscaped,
   jsonEscaped,
   parseTemplate,
   readsBody,
@@ -38,6 +39,8 @@ interface Prepared {
   headers: [string, string][];
   /** The answer is JSON: the request journal keeps its text. */
   json: boolean;
+  /** How a template's value goes into the body: HTML-escaped too unless the content type is JSON's. */
+  escaped: (text: string) => string;
 }
 
 /**
@@ -48,13 +51,34 @@ const preparedAnswers = new WeakMap<CustomAnswer, Prepared>();
 
 const JSON_TYPE = /[/+]json\b/i;
 
+/**
+ * What a custom answer carries unless its rule sets the header itself: a rule's answer is served on the sandbox's
+ * own origin, and neither a sniffed type nor a page of it may run a script there.
+ */
+const GUARD_HEADERS: readonly [string, string][] = [
+  ['x-content-type-options', 'nosniff'],
+  ['content-security-policy', 'sandbox'],
+];
+
+/** Whether a content type is JSON's: `application/json` or a `+json` type, whatever its parameters. */
+export function isJsonMediaType(contentType: string): boolean {
+  const media = contentType.split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  return media === 'application/json' || (media.endsWith('+json') && media.includes('/'));
+}
+
+/** A value into a JSON string of a body a browser may take for a page: HTML-escaped, then JSON-escaped. */
+const htmlThenJsonEscaped = (text: string): string => jsonEscaped(htmlEscaped(text));
+
 function prepare(answer: CustomAnswer): Prepared {
   const known = preparedAnswers.get(answer);
   if (known) return known;
   const given = Object.entries(answer.headers ?? {});
+  const named = new Set(given.map(([name]) => name.toLowerCase()));
   const typed = given.find(([name]) => name.toLowerCase() === 'content-type');
-  const headers: [string, string][] = typed ? given : [['content-type', 'application/json'], ...given];
+  const headers: [string, string][] = typed ? [...given] : [['content-type', 'application/json'], ...given];
+  for (const guard of GUARD_HEADERS) if (!named.has(guard[0])) headers.push(guard);
   const json = JSON_TYPE.test(typed?.[1] ?? 'application/json');
+  const escaped = isJsonMediaType(typed?.[1] ?? 'application/json') ? jsonEscaped : htmlThenJsonEscaped;
   let text: string | null;
   let parts: TemplateParts | null = null;
   if (BODYLESS_STATUSES.has(answer.status)) text = null;
@@ -69,7 +93,14 @@ function prepare(answer: CustomAnswer): Prepared {
     const message = answer.message ?? STATUS_CODES[answer.status] ?? `Status ${answer.status}`;
     text = JSON.stringify({ status: answer.status < 400, message, data: null });
   }
-  const made: Prepared = { text, parts, readsBody: parts !== null && readsBody(parts), headers, json };
+  const made: Prepared = {
+    text,
+    parts,
+    readsBody: parts !== null && readsBody(parts),
+    headers,
+    json,
+    escaped,
+  };
   preparedAnswers.set(answer, made);
   return made;
 }
@@ -118,7 +149,7 @@ function contextOf(c: Context<AppEnv>, draw: UuidDraw): TemplateContext {
 function rendered(c: Context<AppEnv>, answer: CustomAnswer, made: Prepared, draw: UuidDraw): Response {
   const parts = made.parts;
   if (parts === null) return respond(answer, made, made.text);
-  const text = renderTemplate(parts, contextOf(c, draw), jsonEscaped, MAX_RENDERED_BODY);
+  const text = renderTemplate(parts, contextOf(c, draw), made.escaped, MAX_RENDERED_BODY);
   return text === undefined ? tooLarge(c) : respond(answer, made, text);
 }
 

@@ -109,8 +109,11 @@ export class RequestJournal {
   constructor(
     private readonly capacity: number,
     private readonly maxBytes = Number.POSITIVE_INFINITY,
+    /** The bound it shares with other journals (the isolated sandboxes'), on top of its own. */
+    private pool: JournalPool | null = null,
   ) {
     this.ring = new Array(capacity);
+    pool?.join(this);
   }
 
   /** Entries held now (at most the capacity). */
@@ -143,14 +146,25 @@ export class RequestJournal {
     this.ring[(this.head + this.count) % this.capacity] = entry;
     this.count++;
     this.held += entry.cost;
+    this.pool?.grew(entry.cost);
   }
 
-  private dropOldest(): void {
+  /** Drops its oldest entry (its own bounds, or its pool's). */
+  dropOldest(): void {
     const oldest = this.ring[this.head];
     this.ring[this.head] = undefined;
     this.head = (this.head + 1) % this.capacity;
     this.count--;
-    this.held -= oldest?.cost ?? 0;
+    const cost = oldest?.cost ?? 0;
+    this.held -= cost;
+    this.pool?.shrank(cost);
+  }
+
+  /** Leaves its pool, emptied (its sandbox was dropped). */
+  detach(): void {
+    this.clear();
+    this.pool?.leave(this);
+    this.pool = null;
   }
 
   /** Newest first. */
@@ -178,8 +192,51 @@ export class RequestJournal {
     this.ring.fill(undefined);
     this.head = 0;
     this.count = 0;
+    this.pool?.shrank(this.held);
     this.held = 0;
     return removed;
+  }
+}
+
+/**
+ * A bound on the bytes several journals hold together (`--sandboxes-journal-bytes`, over every isolated sandbox's),
+ * counted as each journal counts its own (`RequestEntry.cost`). Past it, the largest journal by bytes drops its
+ * oldest entry, again until the journals fit; a journal's newest entry is kept, as its own bound keeps it.
+ */
+export class JournalPool {
+  private readonly journals = new Set<RequestJournal>();
+  private held = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  /** The bytes its journals hold together. */
+  get bytes(): number {
+    return this.held;
+  }
+
+  join(journal: RequestJournal): void {
+    this.journals.add(journal);
+    this.held += journal.bytes;
+  }
+
+  leave(journal: RequestJournal): void {
+    if (this.journals.delete(journal)) this.held -= journal.bytes;
+  }
+
+  /** A journal took an entry: the largest ones make room while the pool is over its bound. */
+  grew(cost: number): void {
+    this.held += cost;
+    while (this.held > this.maxBytes) {
+      let largest: RequestJournal | undefined;
+      for (const journal of this.journals)
+        if (journal.size > 1 && (largest === undefined || journal.bytes > largest.bytes)) largest = journal;
+      if (largest === undefined) return;
+      largest.dropOldest();
+    }
+  }
+
+  shrank(cost: number): void {
+    this.held -= cost;
   }
 }
 

@@ -41,8 +41,16 @@ export interface StoreFile {
   stat(): Promise<FileStat>;
   /** Sets the file's access and modification times (the state lock's heartbeat). */
   utimes(atime: Date, mtime: Date): Promise<void>;
+  /** Sets its permission bits (a replacement takes those of the file it replaces). */
+  chmod(mode: number): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * The mode every file the store or a recording creates is given: readable and writable by its owner only. The state
+ * holds every client's keys and the journal every request's body; nobody else on the machine needs to read them.
+ */
+export const OWNER_ONLY = 0o600;
 
 /**
  * Every file operation of the store, in one place: the real one is `node:fs`, and the tests put a layer in
@@ -51,11 +59,14 @@ export interface StoreFile {
 export interface StoreFileSystem {
   /**
    * `wx` creates the file, or fails with EEXIST when it exists (the state lock). `r` never waits: a FIFO opens at
-   * once (non-blocking) instead of waiting for a writer, so that its `stat()` can tell it is no lock file.
+   * once (non-blocking) instead of waiting for a writer, so that its `stat()` can tell it is no lock file. A file it
+   * creates has mode `OWNER_ONLY` (less the process's umask); one that exists keeps its own.
    */
   open(path: string, flags: 'a+' | 'w' | 'r' | 'wx'): Promise<StoreFile>;
   /** The status of the file at `path` (links followed); an error with code ENOENT when there is none. */
   stat(path: string): Promise<FileStat>;
+  /** The permission bits of the file at `path` (links followed); null when there is none. */
+  modeOf(path: string): Promise<number | null>;
   /** The file's bytes; an error with code ENOENT when it does not exist. */
   readFile(path: string): Promise<Buffer>;
   rename(from: string, to: string): Promise<void>;
@@ -75,8 +86,17 @@ export interface StoreFileSystem {
 
 export const nodeFileSystem: StoreFileSystem = {
   // O_NONBLOCK changes nothing for a regular file, a folder or a device; a FIFO opened without it waits for a writer.
-  open: (path, flags) => openFile(path, flags === 'r' ? constants.O_RDONLY | constants.O_NONBLOCK : flags),
+  open: (path, flags) =>
+    openFile(path, flags === 'r' ? constants.O_RDONLY | constants.O_NONBLOCK : flags, OWNER_ONLY),
   stat: (path) => stat(path),
+  modeOf: async (path) => {
+    try {
+      return (await stat(path)).mode & 0o7777;
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  },
   readFile: (path) => readFile(path),
   rename: (from, to) => rename(from, to),
   link: (existing, to) => link(existing, to),
@@ -180,8 +200,11 @@ export async function replaceFile(
 ): Promise<void> {
   const tmp = `${path}.tmp`;
   try {
+    // The file it replaces keeps its mode; a new one is its owner's only (as is a temporary file left by a crash).
+    const mode = (await fs.modeOf(path)) ?? OWNER_ONLY;
     const file = await fs.open(tmp, 'w');
     try {
+      await file.chmod(mode);
       await write(file);
       await file.datasync();
     } finally {

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { BodySettings, RouteContract } from '../contract/kit.js';
 import { API_PREFIX } from '../contract/mounts.js';
 import { ApiError } from '../domain/errors.js';
-import { maskedText } from '../domain/redact.js';
+import { credentialValues, maskedText } from '../domain/redact.js';
 import { limit } from '../http/body-limit.js';
 import type { AppEnv } from '../http/env.js';
 import { ANSWER_TEXT, errorAnswer, type WithAnswerText } from '../http/envelope.js';
@@ -170,7 +170,13 @@ export function upstreamProxy({
     if (route)
       findings.push(...checkAnswer(route, answer.status, text ? parsed(text) : undefined, contentType));
     record(answer.status);
-    recordAnswer?.({ method, path: facts.path, status: answer.status, text });
+    recordAnswer?.({
+      method,
+      path: facts.path,
+      status: answer.status,
+      text,
+      credentials: text === undefined || text === '' ? [] : credentialValues(c.req.raw.headers),
+    });
     const upstreamId = given.get('x-request-id');
     if (upstreamId !== null) headers.set('x-upstream-request-id', upstreamId);
     // A status with no body (204, 205, 304) takes none.

@@ -16,8 +16,8 @@ import { isMissing, replaceFile, type StoreFileSystem, writeFully } from '../sto
 // `--scenario FILE` replays offline. One rule per answer, in the order they came: `{on: "http", match: {method,
 // path}, effect: {http: {status, body}}}`; answers in a row to one method and path that are the same are one rule,
 // and each answer but the last of its method and path applies as often as it came (`times`), so a replay gives the
-// answers in the order the bank gave them and then the last one for good. Every secret-looking value is masked
-// (`recordedJson`), and the file holds at most `MAX_RECORDED_RULES` rules.
+// answers in the order the bank gave them and then the last one for good. Every secret-looking value is masked, and
+// every echo of the request's own credentials (`recordedJson`); the file holds at most `MAX_RECORDED_RULES` rules.
 //
 // When the file is written: opening a recording only proves that its folder takes a file (a temporary one, made
 // and removed beside it), so a start refused for any reason leaves an earlier recording byte for byte as it was.
@@ -46,6 +46,8 @@ export interface UpstreamExchange {
   status: number;
   /** The body's text when it was JSON, or empty; undefined for any other kind of body. */
   text: string | undefined;
+  /** The values of the request's own credentials (`credentialValues`): the recording never repeats them. */
+  credentials: readonly string[];
 }
 
 /** A run of equal answers to one method and path. */
@@ -95,7 +97,7 @@ function answerOf(exchange: UpstreamExchange): CustomAnswer | string {
     return 'its body is not JSON';
   }
   if (nestsDeeper(parsed, MAX_NESTING)) return `its body nests deeper than ${MAX_NESTING} levels`;
-  const body = recordedJson(parsed);
+  const body = recordedJson(parsed, exchange.credentials);
   const json = JSON.stringify(body);
   // A body whose text holds `{{` would be read as templates on replay: it goes as a text, byte for byte.
   return json.includes('{{') ? { status, bodyText: json } : { status, body };

@@ -7,6 +7,7 @@ import { type ClockState, END_OF_TIME_MS, START_OF_TIME_MS } from '../domain/clo
 import { ApiError } from '../domain/errors.js';
 import { saltOf } from '../domain/random.js';
 import type { StateDocument } from '../domain/records.js';
+import { JournalPool } from '../http/request-log.js';
 import { sandboxDropped } from '../log-events.js';
 import { ScenarioError } from '../scenarios/library.js';
 import { Store } from '../store/store.js';
@@ -42,6 +43,8 @@ export class Worlds implements SandboxesHooks {
   private changes = 0;
   /** The process stops: nothing more is made. */
   private stopping = false;
+  /** What their request journals may hold together (`--sandboxes-journal-bytes`). */
+  readonly journals: JournalPool;
 
   constructor(
     private readonly shared: WorldShared,
@@ -51,6 +54,7 @@ export class Worlds implements SandboxesHooks {
     seeds?: SeedStates,
   ) {
     this.seeds = seeds ?? new SeedStates(shared.fixtures);
+    this.journals = new JournalPool(shared.config.sandboxesJournalBytes);
   }
 
   get version(): number {
@@ -95,7 +99,11 @@ export class Worlds implements SandboxesHooks {
     const { config } = this.shared;
     if (this.stopping) throw stoppingError();
     const id = input.id ?? this.freshId();
-    if (this.worlds.has(id) || this.making.has(id))
+    const existing = this.worlds.get(id);
+    // A rerun after a killed run names its sandbox again: `replace` drops the one left behind. One being made now
+    // is nobody's leftover.
+    if (existing && input.replace === true && !this.making.has(id)) this.drop(existing, 'deleted');
+    else if (existing || this.making.has(id))
       throw new ApiError(409, `A sandbox named "${id}" exists already`, [
         { field: 'id', message: 'is in use' },
       ]);
@@ -131,6 +139,7 @@ export class Worlds implements SandboxesHooks {
         initialState,
         sandboxes: this,
         startedAt,
+        journalPool: this.journals,
       });
       if (this.stopping) {
         // The process stopped while this one was being made: it goes with the others.
@@ -160,11 +169,16 @@ export class Worlds implements SandboxesHooks {
     this.drop(world, 'deleted');
   }
 
-  /** Drops every isolated sandbox unused for longer than `--sandbox-idle-ttl`, each with a log line. */
+  /**
+   * Drops every isolated sandbox unused for longer than `--sandbox-idle-ttl`, each with a log line. One in use (a
+   * request, a drain, an event stream or a webhook delivery in flight) is never idle: its time counts from when the
+   * last of them ended.
+   */
   sweep(now = Date.now()): void {
     const ttl = this.limits.idleTtlMs;
     if (ttl === 0) return;
-    for (const world of this.worlds.values()) if (now - world.lastUsedAt >= ttl) this.drop(world, 'expired');
+    for (const world of this.worlds.values())
+      if (now - world.idleSince(now) >= ttl) this.drop(world, 'expired');
   }
 
   /** Drops them all (the process stops): nothing of theirs outlives it, one being made included. */

@@ -9,6 +9,7 @@ import { waitingWorkNow } from '../control/sandbox/waiting.js';
 import { LiveFeed } from '../dashboard/live.js';
 import type { Deps } from '../deps.js';
 import { type Clock, type ClockState, VirtualClock } from '../domain/clock.js';
+import { ApiError } from '../domain/errors.js';
 import type { StateDocument } from '../domain/records.js';
 import { TokenEpoch } from '../domain/token-epoch.js';
 import { BulkProcessor } from '../engine/bulk-processor.js';
@@ -18,7 +19,7 @@ import { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
 import { DrainTimeoutError } from '../errors.js';
 import { type Auth, createAuth } from '../http/auth.js';
 import type { RequestWorld } from '../http/env.js';
-import { RequestJournal } from '../http/request-log.js';
+import { type JournalPool, RequestJournal } from '../http/request-log.js';
 import type { Log, LogEvent } from '../log.js';
 import { ScenarioController } from '../scenarios/controller.js';
 import type { ScenarioLibrary } from '../scenarios/library.js';
@@ -74,6 +75,8 @@ export interface WorldSpec {
   startedAt: number;
   /** With `--upstream`, the root's drift report; an isolated sandbox always emulates, and has an empty one. */
   drift?: DriftReport;
+  /** The bound its request journal shares with others' (`--sandboxes-journal-bytes`); none for the root. */
+  journalPool?: JournalPool;
 }
 
 /**
@@ -95,6 +98,13 @@ export class World implements RequestWorld {
   requests = 0;
   private liveFeed: LiveFeed | undefined;
   private disposed = false;
+  /** Requests and drains of its own in flight: while any is, it is in use, whatever its idle time says. */
+  private held = 0;
+  /** Whether the last `idleSince` found a page or a delivery of its own in flight. */
+  private streamingAtLastLook = false;
+  /** Settles when it is dropped: a drain waiting on its engines learns at once that they are gone. */
+  private readonly dropped: Promise<void>;
+  private onDropped: () => void = () => undefined;
 
   constructor(
     spec: WorldSpec,
@@ -107,7 +117,13 @@ export class World implements RequestWorld {
     this.prefix = spec.id === null ? '' : sandboxPath(spec.id);
     this.deps = deps;
     this.engines = engines;
-    this.control = control;
+    this.dropped = new Promise((resolve) => {
+      this.onDropped = resolve;
+    });
+    const drain = control.drain;
+    // A drain is in use of its world until it ends; one whose world is dropped under it says so, never that its
+    // work ran.
+    this.control = { ...control, drain: (options) => this.drainHeld(drain, options) };
     this.auth = createAuth(deps);
     this.createdAt = spec.startedAt;
     this.lastUsedAt = spec.startedAt;
@@ -124,10 +140,54 @@ export class World implements RequestWorld {
     return this.liveFeed;
   }
 
-  /** A request reached it. */
-  touch(now: number): void {
+  /** A request reached it: in use until `leave`. */
+  enter(now: number): void {
     this.lastUsedAt = now;
     this.requests++;
+    this.held++;
+  }
+
+  /** A request of its own was answered: its idle time counts from now (unless another is still in flight). */
+  leave(now: number): void {
+    this.held--;
+    this.lastUsedAt = now;
+  }
+
+  /**
+   * When it was last in use (real time, ms), for the idle sweep: `now` while a request or drain of its own is in
+   * flight, a dashboard page streams its events, or a webhook delivery of its own is being attempted or waits for a
+   * retry that real time brings (a retry on a frozen clock waits for an advance, which is a request). A page or a
+   * delivery that was in use at the last look and is over now ended in between: its idle time counts from now, never
+   * from before it ended (a request's counts from its answer, `leave`).
+   */
+  idleSince(now: number): number {
+    const { webhooks } = this.engines;
+    const realTime = this.deps.clock.state().frozenAt === null;
+    const streaming = (this.liveFeed?.size ?? 0) > 0 || webhooks.busy(realTime);
+    if (this.held > 0 || streaming || this.streamingAtLastLook)
+      this.lastUsedAt = Math.max(this.lastUsedAt, now);
+    this.streamingAtLastLook = streaming;
+    return this.lastUsedAt;
+  }
+
+  /** The refusal of a request or drain whose world was dropped under it. */
+  deletedError(): ApiError {
+    return new ApiError(410, `Sandbox "${this.id}" was deleted`);
+  }
+
+  private async drainHeld(
+    drain: ControlHooks['drain'],
+    options: Parameters<ControlHooks['drain']>[0],
+  ): Promise<void> {
+    this.held++;
+    try {
+      const outcome = await Promise.race([drain(options).then(() => 'drained' as const), this.dropped]);
+      if (outcome !== 'drained' || this.disposed) throw this.deletedError();
+    } catch (error) {
+      throw this.disposed ? this.deletedError() : error;
+    } finally {
+      this.leave(Date.now());
+    }
   }
 
   /** Whether it was dropped: a request that still holds it finds nothing more to do. */
@@ -150,13 +210,14 @@ export class World implements RequestWorld {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.onDropped();
     this.engines.bulk.close();
     this.engines.webhooks.close();
     this.engines.later.close();
     this.deps.scenarios.release();
     this.deps.clock.reset();
     this.liveFeed?.close();
-    this.journal.clear();
+    this.journal.detach();
   }
 }
 
@@ -200,7 +261,7 @@ export function buildWorld(shared: WorldShared, spec: WorldSpec): World {
   });
   const bulk = new BulkProcessor(deps, later);
   const webhooks = new WebhookDispatcher(deps, later);
-  const journal = new RequestJournal(config.journalSize, config.journalBytes);
+  const journal = new RequestJournal(config.journalSize, config.journalBytes, spec.journalPool ?? null);
   const reset = async () => {
     const doc = await spec.initialState();
     const before = { clock: clock.state(), rules: scenarios.save(), tokens: tokens.save() };

@@ -1,4 +1,5 @@
-// Isolated sandboxes in a real process and over real sockets: the idle TTL and its log line, the CLI's
+// Isolated sandboxes in a real process and over real sockets: the idle TTL and its log line, a sandbox in use
+// over real time, a request whose sandbox is deleted under it, dot segments as sent on the wire, the CLI's
 // `sandboxes`, `connectSandbox().isolate()` and `startSandbox().isolate()`, and the Host rule on their paths.
 
 import { request } from 'node:http';
@@ -15,6 +16,7 @@ import {
   stop,
   waitForOutput,
 } from '../support/process.js';
+import { rawExchange } from '../support/raw-http.js';
 import { A } from '../support/sandbox.js';
 
 const { later } = closedAfterEachTest();
@@ -65,6 +67,85 @@ describe('--sandbox-idle-ttl and the log', () => {
   });
 });
 
+/** A scenario whose one rule answers the account details after `delayMs`. */
+const slowDetails = (delayMs: number) => ({
+  name: 'slow-details',
+  description: 'The account details, late',
+  extends: 'default',
+  rules: [
+    {
+      on: 'http',
+      match: { method: 'GET', path: 'account-details$' },
+      effect: { http: { status: 200, body: { late: true }, delayMs } },
+    },
+  ],
+});
+const DETAILS = '/api/v1/clients/business/account-details';
+
+describe('a sandbox in use, over real time', () => {
+  it('a request waiting longer than the idle TTL keeps its sandbox; it is dropped once idle after it', async () => {
+    const idle = await startProcess(['--in-memory', '--sandbox-idle-ttl', '1', '--log-format', 'json']);
+    later(() => stop(idle));
+    const made = await http(idle, 'POST', '/__sandbox/sandboxes', {
+      body: { id: 'busy-one', scenario: slowDetails(3000) },
+    });
+    expect(made.status).toBe(201);
+    const res = await http(idle, 'GET', `/sandboxes/busy-one${DETAILS}`);
+    expect([res.status, res.body]).toEqual([200, { late: true }]);
+    expect((await http(idle, 'GET', '/sandboxes/busy-one/__sandbox/health')).status).toBe(200);
+    await waitForOutput(idle, /"event":"sandbox\.dropped"[^\n]*"sandbox":"busy-one"/);
+  }, 20_000);
+
+  it('a request whose sandbox is deleted under it answers 410', async () => {
+    const made = await http(child, 'POST', '/__sandbox/sandboxes', {
+      body: { id: 'cut-short', scenario: slowDetails(60_000), clock: '2030-01-01T00:00:00.000Z' },
+    });
+    expect(made.status).toBe(201);
+    const pending = http(child, 'GET', `/sandboxes/cut-short${DETAILS}`);
+    // The request is in: the sandbox has counted it.
+    for (;;) {
+      const listed = await http(child, 'GET', '/__sandbox/sandboxes');
+      const row = (listed.body.data as { id: string; requests: number }[]).find((s) => s.id === 'cut-short');
+      if ((row?.requests ?? 0) > 0) break;
+    }
+    expect((await http(child, 'DELETE', '/__sandbox/sandboxes/cut-short')).status).toBe(200);
+    const res = await pending;
+    expect([res.status, res.body]).toEqual([
+      410,
+      { status: false, message: 'Sandbox "cut-short" was deleted', data: null },
+    ]);
+  });
+});
+
+describe('a dot segment under /sandboxes/, over a socket', () => {
+  const send = (method: string, target: string) =>
+    rawExchange(child.url, `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+
+  it.each([
+    '/sandboxes/b-/__sandbox/%2e%2e/%2e%2e/%2e%2e/__sandbox/reset',
+    '/sandboxes/b-/__sandbox/../../../__sandbox/reset',
+    '/sandboxes/b-/__sandbox/.%2e/%2E./.%2E/__sandbox/reset',
+    '/sandboxes/%2e%2e/__sandbox/reset',
+  ])('POST %s is 400 with the envelope, and the root is not reset', async (target) => {
+    const made = await http(child, 'POST', '/__sandbox/clients', { body: { name: 'Kept' } });
+    expect(made.status).toBe(201);
+    const { clientId } = made.body.data as { clientId: string };
+    await http(child, 'POST', '/__sandbox/sandboxes', { body: { id: 'b-' } });
+    const res = await send('POST', target);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('x-request-id')).toMatch(/.+/);
+    expect(JSON.parse(res.body)).toMatchObject({ status: false, data: null });
+    const clients = await http(child, 'GET', '/__sandbox/credentials');
+    const ids = (clients.body.data as { clients: { clientId: string }[] }).clients.map((c) => c.clientId);
+    expect(ids).toContain(clientId);
+  });
+
+  it('answers a well-formed path of an isolated sandbox as before', async () => {
+    await http(child, 'POST', '/__sandbox/sandboxes', { body: { id: 'plain' } });
+    expect((await send('GET', '/sandboxes/plain/__sandbox/health')).status).toBe(200);
+  });
+});
+
 describe('banking-sandbox sandboxes', () => {
   it('creates, lists and deletes; every other command drives one through --url …/sandboxes/ID', async () => {
     const created = await sh(
@@ -84,6 +165,12 @@ describe('banking-sandbox sandboxes', () => {
     expect(JSON.parse(listed.stdout).map((s: { id: string }) => s.id)).toContain('cli-world');
     const clock = await sh('clock', 'show', '--url', `${child.url}/sandboxes/cli-world`);
     expect(clock.stdout).toMatch(/^Clock at 2027-03-01T08:00:00\.000Z \(frozen, /);
+    // The id in use: refused, unless --replace.
+    expect((await sh('sandboxes', 'create', '--id', 'cli-world')).code).toBe(1);
+    const replaced = await sh('sandboxes', 'create', '--id', 'cli-world', '--replace');
+    expect(replaced.code, replaced.stderr).toBe(0);
+    const fresh = await sh('clock', 'show', '--url', `${child.url}/sandboxes/cli-world`);
+    expect(fresh.stdout).not.toMatch(/^Clock at 2027-03-01T08:00:00\.000Z/);
   }, 15_000);
 });
 

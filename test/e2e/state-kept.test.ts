@@ -1,12 +1,13 @@
 // A restart on a state file that exists keeps that state: a --seed or --fixtures given then does not make it. The
 // real CLI says so at start-up, in one log line, of what the flags and variables asked for and never of a default.
+// The files it makes there are its owner's only.
 
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it, type TestContext } from 'vitest';
 import { embeddedFixturesDir } from '../../src/store/fixtures.js';
-import { type SandboxProcess, startProcess, stop } from '../support/process.js';
+import { http, type SandboxProcess, startProcess, stop } from '../support/process.js';
 
 /** A folder of the test's own, and a `start` on its state file whose process is stopped when the test ends. */
 async function opened({ onTestFinished }: TestContext) {
@@ -89,4 +90,18 @@ it('SANDBOX_FIXTURES on a kept state is named with its fields in the JSON log, a
       `afresh, POST /__sandbox/reset rebuilds it from ${embeddedFixturesDir}, or stop the sandbox and delete ` +
       `${data} and ${data}.wal`,
   });
+});
+
+it('the state file, its journal and its lock are made readable by their owner only (0600)', async (context) => {
+  const { data } = await opened(context);
+  const p = await startProcess(['--data', data]);
+  try {
+    expect((await http(p, 'POST', '/__sandbox/clients', { body: { name: 'Modes' } })).status).toBe(201);
+    const modes = await Promise.all(
+      [data, `${data}.wal`, `${data}.lock`].map(async (f) => (await stat(f)).mode & 0o777),
+    );
+    expect(modes).toEqual([0o600, 0o600, 0o600]);
+  } finally {
+    await stop(p);
+  }
 });

@@ -114,8 +114,13 @@ export class FaultyFileSystem implements StoreFileSystem {
       },
       stat: () => file.stat(),
       utimes: (atime, mtime) => file.utimes(atime, mtime),
+      chmod: (mode) => file.chmod(mode),
       close: () => file.close(),
     };
+  }
+
+  modeOf(path: string): Promise<number | null> {
+    return nodeFileSystem.modeOf(path);
   }
 
   async stat(path: string): Promise<FileStat> {

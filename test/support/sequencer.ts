@@ -11,6 +11,7 @@ const LONGEST_FIRST = [
   'test/e2e/browser.test.ts', // 25.4
   'test/e2e/state-lock.test.ts', // 22.8
   'test/e2e/doc-examples.test.ts', // 14.8
+  'test/e2e/isolated.test.ts', // 13.8
   'test/e2e/cli.test.ts', // 11.4
   'test/api/control/scenarios.test.ts', // 9.9
   'test/api/http/security.test.ts', // 9.7

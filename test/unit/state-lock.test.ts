@@ -291,6 +291,7 @@ function watchedTouches(touched: (mtime: Date) => void): StoreFileSystem {
           await file.utimes(atime, mtime);
           touched(mtime);
         },
+        chmod: (mode) => file.chmod(mode),
         close: () => file.close(),
       };
       return watched;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiContracts } from '../../src/contract/api/index.js';
 import {
+  credentialValues,
   KEY_RUN,
   maskedText,
   recordedJson,
@@ -169,6 +170,67 @@ describe('recordedJson: what a recording (--record) keeps of an answer', () => {
         phoneNo: '08012345678',
       },
     });
+  });
+
+  it.each([
+    ['transactionPin', '1234', '****'],
+    ['PIN_CODE', 4321, '****'],
+    ['OTPCode', '123456', '****'],
+    ['apiKeyId', 'key_1234567890', '****7890'],
+    ['user-passcode', 'open-sesame-please', '****'],
+    ['sessionCookie', { sid: 'x' }, '****'],
+    ['clientSecretHash', ['a', 'b'], '****'],
+    ['refresh_token_v2', true, '****'],
+    ['pinned', 'kept', 'kept'],
+    ['keyword', 'kept', 'kept'],
+    ['shippingAddress', '12 Marina', '12 Marina'],
+    ['tokenized', 'kept', 'kept'],
+    ['otpSentTo', null, null],
+  ])('a field %s holding %j is recorded as %j', (name, value, shown) => {
+    expect(recordedJson({ data: { [name]: value } })).toEqual({ data: { [name]: shown } });
+  });
+
+  it('masks the request’s own credentials wherever the answer repeats them, keys included', () => {
+    const headers = new Headers({
+      authorization: 'Bearer tok-abc123',
+      SECRET_KEY: 'sk-live-1',
+      'x-api-key': 'pk_live_9',
+      'x-api-secret': 'shh!',
+      cookie: 'sid=cookie-42',
+      'AUTH-KEY': 'ak-7777',
+      'x-other': 'other-value',
+    });
+    const credentials = credentialValues(headers);
+    expect(credentials).toEqual(
+      expect.arrayContaining([
+        'Bearer tok-abc123',
+        'tok-abc123',
+        'sk-live-1',
+        'pk_live_9',
+        'shh!',
+        'sid=cookie-42',
+        'ak-7777',
+      ]),
+    );
+    expect(credentials).not.toContain('other-value');
+    const answer = {
+      message: 'You sent Bearer tok-abc123 and sk-live-1',
+      data: {
+        echo: { headers: { auth: 'tok-abc123', api: 'pk_live_9 / shh!', c: 'sid=cookie-42', k: 'ak-7777' } },
+      },
+      'sk-live-1': 'as a field name',
+    };
+    expect(recordedJson(answer, credentials)).toEqual({
+      message: 'You sent **** and ****',
+      data: { echo: { headers: { auth: '****', api: '**** / ****', c: '****', k: '****' } } },
+      '****': 'as a field name',
+    });
+  });
+
+  it('looks for no credential shorter than 4 characters', () => {
+    const credentials = credentialValues(new Headers({ 'x-api-secret': 'abc', authorization: 'Bearer xy' }));
+    expect(credentials).toEqual(['Bearer xy']);
+    expect(recordedJson({ note: 'abc xy' }, credentials)).toEqual({ note: 'abc xy' });
   });
 
   it('keeps a `__proto__` field of parsed JSON as a field', () => {

@@ -223,5 +223,6 @@ export const drainContract = contract({
   responses: {
     200: done('Queues are idle'),
     408: 'The queues were still busy after `timeoutMs`: the message and `waiting` name the batches and their open items, the pending deliveries with when each next attempt is due, and the clock (frozen or not)',
+    410: 'an isolated sandbox deleted (or dropped) before the drain ended: `Sandbox "ID" was deleted`; its queued work went with it and never ran',
   },
 });

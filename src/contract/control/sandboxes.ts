@@ -20,6 +20,12 @@ export const newSandboxBody = z.strictObject({
     )
     .optional()
     .describe('its name in its paths; one is made when absent'),
+  replace: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: a sandbox of this `id` is deleted first, with its queued work, and a new one made (a rerun after a killed run); without it an `id` in use is 409',
+    ),
   seed: z
     .number()
     .int()
@@ -60,7 +66,7 @@ export const sandboxSummary = lazy('SandboxSummary', () =>
     id: z.string(),
     createdAt: isoDate(),
     lastUsedAt: isoDate().describe(
-      'when a request last reached it: one unused for `--sandbox-idle-ttl` is dropped',
+      'when it was last in use (a request, a drain, a dashboard page, a webhook delivery): one unused for `--sandbox-idle-ttl` is dropped',
     ),
     requests: z.number().int().describe('requests it answered'),
   }),
@@ -87,7 +93,7 @@ export const createSandboxContract = contract({
     201: reply('Sandbox created', createdSandbox),
     400: 'a field is not valid (named in `errors`): an id that is not 1 to 63 lowercase letters, digits and dashes, a seed, a scenario no ready one is named (the message lists the ready ones, and the one meant when a name is near enough), a time that is not ISO 8601 or outside the clock’s range',
     404: 'called inside an isolated sandbox: they are made at the root only',
-    409: 'an isolated sandbox of this id exists already',
+    409: 'an isolated sandbox of this id exists already (and `replace` is not true), or one of this id is being made now',
     429: 'as many isolated sandboxes as `--max-sandboxes` exist already',
   },
 });
@@ -115,7 +121,7 @@ export const deleteSandboxContract = contract({
   path: `${SANDBOXES_PATH}/{id}`,
   summary: 'Delete an isolated sandbox',
   description:
-    'Drops it at once: its queued bulk items and pending webhook deliveries go with it, and its paths answer 404 from now on. Requests it is answering finish.',
+    'Drops it at once: its queued bulk items and pending webhook deliveries go with it, and its paths answer 404 from now on. A request or drain it was answering answers 410 `Sandbox "ID" was deleted`.',
   tag: TAG,
   auth: { scheme: 'none' },
   params,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { requestEntry } from '../../../src/contract/control/requests.js';
-import { formatRequest, RequestJournal } from '../../../src/http/request-log.js';
+import { formatRequest, JournalPool, RequestJournal } from '../../../src/http/request-log.js';
 import type { Sandbox } from '../../../src/sandbox.js';
 import { pageOf } from '../../support/answers.js';
 import { journalEntry } from '../../support/journal.js';
@@ -100,5 +100,51 @@ describe('request journal', () => {
     const known = { ...entry, clientId: 'client-a' };
     expect(formatRequest(known, 'pretty')).toBe('10:00:00.123 POST   /api/v1/x 201 3.4ms r1 client=client-a');
     expect(JSON.parse(formatRequest(known, 'json'))).toEqual({ ...lean, clientId: 'client-a' });
+  });
+});
+
+describe('the journals of all isolated sandboxes together (--sandboxes-journal-bytes)', () => {
+  it('the largest journal by bytes drops its oldest entries first; a journal’s newest entry stays', () => {
+    const pool = new JournalPool(10_000);
+    const big = new RequestJournal(100, Number.POSITIVE_INFINITY, pool);
+    const small = new RequestJournal(100, Number.POSITIVE_INFINITY, pool);
+    for (let i = 0; i < 3; i++) small.add(journalEntry({ path: `/s${i}`, cost: 1024 }));
+    for (let i = 0; i < 6; i++) big.add(journalEntry({ path: `/b${i}`, cost: 2048 }));
+    // 3 KiB and 12 KiB is past 10 000 bytes: the big one gave up its oldest three, the small one nothing.
+    expect(pool.bytes).toBeLessThanOrEqual(10_000);
+    expect(big.entries().map((e) => e.path)).toEqual(['/b5', '/b4', '/b3']);
+    expect(small.size).toBe(3);
+    // An entry larger than the pool alone: kept, as the newest of its journal.
+    small.add(journalEntry({ path: '/huge', cost: 50_000 }));
+    expect(small.entries().map((e) => e.path)).toEqual(['/huge']);
+    expect(big.size).toBe(1);
+    // A journal that leaves (its sandbox dropped) takes its bytes with it.
+    small.detach();
+    expect(pool.bytes).toBe(big.bytes);
+  });
+
+  it('bounds the isolated sandboxes’ journals, not the root’s', async () => {
+    // Each GET of a path no route takes costs its entry's 1024 bytes and the answer's text.
+    const root = await memorySandbox({ sandboxesJournalBytes: 20_000 });
+    try {
+      const busy = await root.isolate({ id: 'busy' });
+      const quiet = await root.isolate({ id: 'quiet' });
+      for (let i = 0; i < 3; i++) await call(quiet, 'GET', `/api/v1/quiet-${i}`);
+      for (let i = 0; i < 40; i++) await call(busy, 'GET', `/api/v1/busy-${i}`);
+      for (let i = 0; i < 40; i++) await call(root, 'GET', `/api/v1/root-${i}`);
+      const inBusy = await journal(busy);
+      expect(inBusy.length).toBeLessThan(40);
+      expect(inBusy[0]?.path).toBe('/api/v1/busy-39');
+      expect((await journal(quiet)).map((e) => e.path)).toEqual([
+        '/api/v1/quiet-2',
+        '/api/v1/quiet-1',
+        '/api/v1/quiet-0',
+      ]);
+      expect(
+        (await journal(root, '?limit=100')).filter((e) => e.path.startsWith('/api/v1/root-')),
+      ).toHaveLength(40);
+    } finally {
+      await root.close();
+    }
   });
 });

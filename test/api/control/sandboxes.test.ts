@@ -154,6 +154,35 @@ describe('POST /__sandbox/sandboxes', () => {
     ).toBe('5');
   });
 
+  it('replaces one of that id with replace: true, a fresh one from the fixtures (a rerun after a killed run)', async () => {
+    const root = await open();
+    await create(root, { id: 'run-7-worker-3' });
+    await inWorld(root, 'run-7-worker-3', 'PUT', `/__sandbox/businesses/${A.a1.id}/balance`, {
+      body: { balance: 5 },
+    });
+    const made = await create(root, { id: 'run-7-worker-3', replace: true });
+    expect(made.id).toBe('run-7-worker-3');
+    expect((await listed(root)).map((s) => s.id)).toEqual(['run-7-worker-3']);
+    const headers = schemeA(await worldToken(root, 'run-7-worker-3'), A.secretKey, A.a1.id);
+    const balance = dataOf(
+      await inWorld(root, 'run-7-worker-3', 'GET', DETAILS, { headers }),
+      accountDetails,
+    );
+    expect(balance.accountBalance).not.toBe('5');
+    // With no sandbox of that id, replace only makes one; false is as if absent.
+    expect((await create(root, { id: 'fresh', replace: true })).id).toBe('fresh');
+    const again = await call(root, 'POST', '/__sandbox/sandboxes', { body: { id: 'fresh', replace: false } });
+    expect(again.status).toBe(409);
+    // The handle takes it too.
+    const world = await root.isolate({ id: 'fresh', replace: true });
+    expect(world.id).toBe('fresh');
+    // Anything but a boolean is a bad field, named.
+    const bad = await call(root, 'POST', '/__sandbox/sandboxes', { body: { id: 'fresh', replace: 'yes' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ status: false, data: null });
+    expect(bad.body.message).toMatch(/^replace/);
+  });
+
   it('makes 20 at once, all distinct and each usable', async () => {
     const root = await open();
     const made = await Promise.all(Array.from({ length: 20 }, () => create(root)));

@@ -396,3 +396,60 @@ describe('custom answers: isolated sandboxes', () => {
     expect((await call(root, 'GET', DETAILS)).status).toBe(401);
   });
 });
+
+describe('custom answers on the sandbox’s own origin', () => {
+  const XSS = '<script>alert("x")</script>&\'';
+
+  it('a page’s templates are HTML-escaped, its own text sent as written, with nosniff and a sandboxing policy', async () => {
+    const sandbox = await open();
+    await useRules(sandbox, [
+      on('account-details$', {
+        status: 200,
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+        body: { page: '<b>Hello {{request.query.q}}</b>' },
+      }),
+    ]);
+    const res = await sandbox.app.request(`${DETAILS}?q=${encodeURIComponent(XSS)}`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(
+      JSON.stringify({
+        page: '<b>Hello &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;</b>',
+      }),
+    );
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toBe('sandbox');
+  });
+
+  it('a JSON answer’s templates are JSON-escaped only (application/json and +json alike), with the same headers', async () => {
+    const sandbox = await open();
+    await useRules(sandbox, [
+      on('account-details$', { status: 200, body: { echo: '{{request.query.q}}' } }),
+      on('customers$', {
+        status: 200,
+        headers: { 'Content-Type': 'application/problem+json' },
+        body: { echo: '{{request.query.q}}' },
+      }),
+    ]);
+    const plain = await call(sandbox, 'GET', `${DETAILS}?q=${encodeURIComponent(XSS)}`);
+    expect(plain.body).toEqual({ echo: XSS });
+    expect(plain.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(plain.headers.get('content-security-policy')).toBe('sandbox');
+    const problem = await call(sandbox, 'GET', `${CUSTOMERS}?q=${encodeURIComponent(XSS)}`);
+    expect(problem.body).toEqual({ echo: XSS });
+  });
+
+  it('keeps a rule’s own X-Content-Type-Options and Content-Security-Policy, once each', async () => {
+    const sandbox = await open();
+    await useRules(sandbox, [
+      on('account-details$', {
+        status: 200,
+        headers: { 'X-Content-Type-Options': 'none', 'Content-Security-Policy': "default-src 'self'" },
+        bodyText: '<p>as written</p>',
+      }),
+    ]);
+    const res = await sandbox.app.request(DETAILS);
+    expect(res.headers.get('x-content-type-options')).toBe('none');
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'self'");
+    expect(await res.text()).toBe('<p>as written</p>');
+  });
+});

@@ -255,6 +255,69 @@ describe('--record: what the upstream answered, written as a scenario', () => {
   });
 });
 
+describe('--record: nothing secret in any field', () => {
+  it('masks a field named for a secret whatever its type, and every echo of the app’s own credentials', async () => {
+    const credentials = {
+      authorization: 'Bearer app-token-0001',
+      SECRET_KEY: 'app-secret-0002',
+      cookie: 'session=app-cookie-0003',
+    };
+    const fake = await startFakeUpstream(() => ({
+      status: 200,
+      body: {
+        status: true,
+        message: 'Transfer queued',
+        data: {
+          transactionPin: 1234,
+          PIN_CODE: '4321',
+          OTPCode: '998877',
+          apiKeyId: 'kid_0123456789',
+          keyword: 'kept',
+          shippingAddress: '12 Marina, Lagos',
+          seen: {
+            authorization: credentials.authorization,
+            bearer: 'app-token-0001',
+            sent: `you sent ${credentials.SECRET_KEY}`,
+            jar: credentials.cookie,
+          },
+        },
+      },
+    }));
+    later(fake.close);
+    const file = join(dir, 'secrets.json');
+    const proxy = await memorySandbox({ upstream: fake.base, record: file });
+    const res = await call(proxy, 'POST', '/api/v1/clients/business/customers/funds/transfer', {
+      headers: credentials,
+      body: { amount: 100 },
+    });
+    expect(res.status).toBe(200);
+    await proxy.close();
+    const text = await readFile(file, 'utf8');
+    for (const secret of [
+      '1234',
+      '4321',
+      '998877',
+      'kid_0123456789',
+      'app-token-0001',
+      'app-secret-0002',
+      'app-cookie-0003',
+    ])
+      expect(text).not.toContain(secret);
+    const [rule] = parseScenario(JSON.parse(text), file).rules;
+    expect(rule?.effect.http?.body).toMatchObject({
+      data: {
+        transactionPin: '****',
+        PIN_CODE: '****',
+        OTPCode: '****',
+        apiKeyId: '****6789',
+        keyword: 'kept',
+        shippingAddress: '12 Marina, Lagos',
+        seen: { authorization: '****', bearer: '****', sent: 'you sent ****', jar: '****' },
+      },
+    });
+  });
+});
+
 describe('--record: a start that is refused', () => {
   /** An earlier run's recording, with spacing no write of the sandbox makes, so a rewrite of it shows. */
   const earlier =
