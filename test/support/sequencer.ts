@@ -10,6 +10,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const LONGEST_FIRST = [
   'test/e2e/browser.test.ts', // 25.4
   'test/e2e/state-lock.test.ts', // 22.8
+  'test/e2e/python-kit.test.ts', // 17.1 (one machine, 2 cores: its pytest run at -n 4)
   'test/e2e/doc-examples.test.ts', // 14.8
   'test/e2e/cli.test.ts', // 11.4
   'test/api/control/scenarios.test.ts', // 9.9
