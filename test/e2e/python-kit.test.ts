@@ -1,14 +1,14 @@
-// The Python package (clients/python) as a Python suite meets it: installed from the source tree without a network,
+// The Python package (clients/python) as a Python suite meets it, and docs/python.md's project as printed: installed from the source tree without a network,
 // its pytest plugin loaded through its entry point, its own tests run at `-n 4` (pytest-xdist) against the built
 // sandbox as a real process. Debian's python3-pytest and python3-pytest-xdist are what CI installs; where they are
 // missing the tests are skipped, saying what to install.
 
 import { existsSync, readFileSync } from 'node:fs';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ROOT } from '../support/docs.js';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CodeBlock, codeBlocks, ROOT } from '../support/docs.js';
 import { run, type SandboxProcess, startProcess, stop } from '../support/process.js';
 
 // Debian's, by its path: a pyenv or a venv earlier on PATH may have neither pytest nor xdist.
@@ -84,3 +84,68 @@ it("passes its own tests at -n 4 against the sandbox's process", async (context)
   expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
   expect(r.stdout).toMatch(/\d+ passed/);
 }, 120_000);
+
+// docs/python.md: its ```python and ```ini blocks are one project, each block's first line a comment naming its
+// file (`# tests/test_payments.py`); a block fenced `no-run` is shown only.
+const PAGE = 'docs/python.md';
+const pageBlocks = codeBlocks(PAGE, readFileSync(join(ROOT, PAGE), 'utf8')).filter(
+  (b) => b.lang === 'python' || b.lang === 'ini',
+);
+const projectBlocks = pageBlocks.filter((b) => !b.flags.includes('no-run'));
+const fileOf = (b: CodeBlock) => /^# ([\w./-]+)$/.exec(b.code.split('\n')[0] ?? '')?.[1];
+const ENGINE = process.env.CONTAINER_ENGINE ?? 'docker';
+/** The tag test/e2e/testcontainers.test.ts builds too: one image, its layers reused. */
+const TAG = 'banking-sandbox:testcontainers-test';
+
+/** Writes the page's project into a folder of its own; answers the folder and how many tests it holds. */
+async function writeProject(): Promise<{ project: string; tests: number }> {
+  const project = join(dir ?? '', 'doc-project');
+  for (const b of projectBlocks) {
+    const file = join(project, fileOf(b) ?? 'unnamed');
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, b.code);
+  }
+  const tests = projectBlocks.reduce((n, b) => n + (b.code.match(/^def test_/gm)?.length ?? 0), 0);
+  return { project, tests };
+}
+
+describe(PAGE, () => {
+  it('has its Python and its settings in blocks that each name their file, at -n 4', () => {
+    expect(pageBlocks.filter((b) => fileOf(b) === undefined).map((b) => `${b.file}:${b.line}`)).toEqual([]);
+    const files = projectBlocks.map(fileOf);
+    expect(files).toEqual(expect.arrayContaining(['conftest.py', 'pytest.ini', 'tests/conftest.py']));
+    expect(new Set(files).size).toBe(files.length);
+    expect(projectBlocks.find((b) => fileOf(b) === 'pytest.ini')?.code).toContain('-n 4');
+  });
+
+  it("runs as printed against the sandbox's process, the URL given from outside", async (context) => {
+    if (missing || !site) return context.skip(missing);
+    const { project, tests } = await writeProject();
+    const r = await python(['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], { cwd: project });
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout).toContain(`${tests} passed`);
+  }, 120_000);
+
+  it('runs as printed with no URL given: one container for every worker, started by its conftest', async (context) => {
+    if (missing || !site) return context.skip(missing);
+    const engine = await run(ENGINE, ['info']);
+    if (engine.code !== 0) {
+      const why = `skipped: \`${ENGINE} info\` failed (no container engine answers; CONTAINER_ENGINE picks another CLI)`;
+      console.warn(why);
+      return context.skip(why);
+    }
+    let image = process.env.SANDBOX_IMAGE;
+    if (!image) {
+      const built = await run(ENGINE, ['build', '-t', TAG, ROOT]);
+      expect(built.code, built.stderr).toBe(0);
+      image = TAG;
+    }
+    const { project, tests } = await writeProject();
+    const r = await python(['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], {
+      cwd: project,
+      env: { BANKING_SANDBOX_URL: '', SANDBOX_IMAGE: image, CONTAINER_ENGINE: ENGINE },
+    });
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout).toContain(`${tests} passed`);
+  }, 300_000);
+});
