@@ -59,9 +59,11 @@ describe(PAGE, () => {
     for (const b of runnable) expect(promised(b).length, b.lang).toBeGreaterThan(0);
   });
 
-  it.each(runnable.map((b) => [b.lang, b] as const))(
+  const cases: [string, CodeBlock][] = runnable.map((b) => [b.lang, b]);
+  it.for(cases)(
     'the %s recipe runs as printed and prints what it says',
-    async (lang, b, context) => {
+    { timeout: 180_000 },
+    async ([lang, b], context) => {
       const runner = RUNNERS[lang];
       if (!runner) throw new Error(`no runner for ${lang}`);
       const [command = '', ...args] = runner.command;
@@ -77,6 +79,5 @@ describe(PAGE, () => {
       expect({ code: r.code, stderr: r.stderr }, b.code).toEqual({ code: 0, stderr: '' });
       expect(r.stdout.trimEnd().split('\n'), b.code).toEqual(promised(b));
     },
-    180_000,
   );
 });
