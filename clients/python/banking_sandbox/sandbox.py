@@ -111,7 +111,7 @@ class Sandbox:
         self._call("POST", "/drain", query={"timeoutMs": timeout_ms})
 
     def credentials(self, **query: Any) -> Any:
-        """Every client's logins, keys, businesses and members (`page`, `limit` to page through many)."""
+        """The clients' logins, keys, businesses and members: `clients`, 100 a page (`page`, `limit` up to 1000)."""
         return self._call("GET", "/credentials", query=camel_keys(query))
 
     def new_client(
