@@ -1,16 +1,28 @@
 # Two stages: the first installs the toolchain and bundles dist/ (dependencies included, faker in its own chunk);
 # the second carries only dist/ and the fixtures, so the image needs no node_modules at all.
-FROM node:20-bookworm-slim AS build
+
+# One base image for both stages, so a mirror or a pinned digest is named once:
+# --build-arg NODE_IMAGE=registry.example.com/library/node:20-bookworm-slim (any Debian-based Node 20 image).
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# The build stage runs on the builder's own platform whatever the image's: dist/ is plain JavaScript, so one build
+# serves linux/amd64 and linux/arm64 alike, and a multi-platform build emulates nothing but the final stage.
+FROM --platform=$BUILDPLATFORM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --ignore-scripts --no-audit --no-fund
+# Behind a proxy that re-signs TLS, npm trusts the proxy's CA bundle given as a build secret
+# (--secret id=ca,src=proxy-ca.pem): a secret is mounted for this one command and is written to no layer, and this
+# stage is not the image anyway. NODE_EXTRA_CA_CERTS adds it to Node's own CAs, where npm's cafile would replace them.
+RUN --mount=type=secret,id=ca \
+    if [ -s /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca; fi; \
+    npm ci --ignore-scripts --no-audit --no-fund
 COPY scripts ./scripts
 COPY src ./src
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
 RUN node scripts/build.mjs --js-only
 
-FROM node:20-bookworm-slim
+FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=4010 \

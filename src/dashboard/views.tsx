@@ -231,7 +231,7 @@ export function Page({ model }: { model: DashboardModel }) {
                 id="deliveries"
                 keep={FIRST_ROWS.deliveries * 2}
                 head={['Created', 'To account', '#Amount', 'Status', 'Attempts', '']}
-                empty="No webhook deliveries yet. Send an incoming payment to a virtual account (below); the client's webhook URL is set with POST /api/v1/clients/settings/update-webhook-url."
+                empty="No webhook deliveries yet. Send an incoming payment to a virtual account (below); the client's webhook URL is set with PATCH /api/v1/clients/settings/update-webhook-url."
               >
                 {model.deliveries.map((d) => (
                   <DeliveryRow delivery={d} facts={facts} />

@@ -34,6 +34,36 @@ export function isPrivateHost(hostname: string): boolean {
   return !host.includes('.');
 }
 
+/** An IPv4 literal's first two numbers, `::ffff:`-mapped ones included; undefined for anything else. */
+function ipv4Head(host: string): [number, number] | undefined {
+  const v4 = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(host.replace(/^::ffff:/, ''));
+  return v4 ? [Number(v4[1]), Number(v4[2])] : undefined;
+}
+
+/**
+ * Hosts a plain-http webhook may name: a receiver on the tester's machine or in its containers' network, never a
+ * host on the internet, where an http URL would carry the AUTH-KEY in clear. `localhost` and `*.localhost`;
+ * `*.local` (mDNS) and `*.internal` (`host.docker.internal`, Podman's `host.containers.internal`,
+ * Testcontainers' `host.testcontainers.internal`); a loopback or private-range IP literal (`127/8`, `10/8`,
+ * `172.16/12`, `192.168/16`, `::1`, `fc00::/7`); a single-label name (a compose service). `hostname` is as a WHATWG
+ * URL gives it (lowercase, IPv6 in brackets, `127.1` spelled out).
+ */
+export function isLocalReceiverHost(hostname: string): boolean {
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host.endsWith('.local') || host.endsWith('.internal')) return true;
+  const v4 = ipv4Head(host);
+  if (v4) {
+    const [a, b] = v4;
+    return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168);
+  }
+  if (host.includes(':')) return host === '::1' || /^f[cd][0-9a-f]{2}:/.test(host);
+  return /^[a-z0-9-]+$/.test(host);
+}
+
 /** What production would say of a webhook URL the sandbox accepts: one warning per reason, none for a good one. */
 export function webhookUrlWarnings(url: string, field = 'webhookUrl'): string[] {
   let parsed: URL;

@@ -17,6 +17,7 @@ import {
 } from '../contract/kit.js';
 import { tagDescription } from '../contract/tags.js';
 import { controlErrorEnvelope, errorEnvelope, pagination } from '../contract/wire.js';
+import { webhookPayload } from '../domain/records.js';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -32,6 +33,8 @@ export interface OpenApiDocument {
   security?: Record<string, string[]>[];
   tags: { name: string; description: string }[];
   paths: Record<string, Partial<Record<Method, JsonObject>>>;
+  /** What the bank sends rather than answers (OpenAPI 3.1): the API document's incoming-payment notification. */
+  webhooks?: Record<string, Partial<Record<Method, JsonObject>>>;
   components: {
     schemas: Record<string, JsonObject>;
     securitySchemes: Record<string, JsonObject>;
@@ -356,12 +359,58 @@ function apiComponents(): Omit<OpenApiDocument['components'], 'schemas'> {
         name: 'x-api-secret',
         description: `Scheme B: the client's secret key (client A: \`${fixture.secretKey}\`).`,
       },
+      webhookAuthKey: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'AUTH-KEY',
+        description:
+          'What the bank sends its notifications with: the client’s `webhookAuthKey`, for the receiver to check.',
+      },
     },
     parameters: {
       BusinessId: {
         ...businessId,
         required: true,
         description: 'The business the call is about; an upper-cased UUID names the same one.',
+      },
+    },
+  };
+}
+
+/**
+ * The notification the bank POSTs to a client's webhook URL when money arrives on a virtual account: declared, so
+ * a receiver can be generated and checked from the same document as the client.
+ */
+function apiWebhooks(schemas: Schemas): NonNullable<OpenApiDocument['webhooks']> {
+  return {
+    incomingPayment: {
+      post: {
+        operationId: 'incomingPaymentNotification',
+        summary: 'Incoming payment notification',
+        description:
+          'Sent to the client’s webhook URL (`PATCH /clients/settings/update-webhook-url`) once per credit to one of its virtual accounts, with `content-type: application/json` and exactly these fields (`recpientAccountName` spelled as the bank spells it). Only a 200 acknowledges it: any other status, a timeout or a refused connection is retried with exponential backoff (in the sandbox: 5 s timeout, 1 s then ×2, 6 attempts, each a setting).',
+        parameters: [
+          {
+            name: 'AUTH-KEY',
+            in: 'header',
+            required: true,
+            description:
+              'The client’s `webhookAuthKey`: compare it with yours before trusting the body (the sandbox’s `GET /__sandbox/credentials` shows it)',
+            schema: { type: 'string' },
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: schemas.ref(webhookPayload, 'IncomingPaymentNotification') },
+          },
+        },
+        responses: {
+          200: { description: 'Acknowledged: the delivery is done' },
+          default: { description: 'Not acknowledged: the delivery is tried again later' },
+        },
+        security: [{ webhookAuthKey: [] }],
+        externalDocs: { url: `${BANK_DOCS}/api-reference/settings/webhook` },
       },
     },
   };
@@ -385,6 +434,7 @@ export function apiDocument(): OpenApiDocument {
     servers: [{ url: '/api/v1', description: 'This sandbox' }],
     tags: tags(apiContracts),
     paths: builtPaths,
+    webhooks: apiWebhooks(schemas),
     components: { schemas: schemas.used, ...apiComponents() },
   };
 }

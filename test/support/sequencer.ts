@@ -10,6 +10,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const LONGEST_FIRST = [
   'test/e2e/browser.test.ts', // 25.4
   'test/e2e/state-lock.test.ts', // 22.8
+  'test/e2e/python-kit.test.ts', // 25.6 (one machine, 2 cores: pytest at -n 4, twice)
   'test/e2e/doc-examples.test.ts', // 14.8
   'test/e2e/isolated.test.ts', // 13.8
   'test/e2e/cli.test.ts', // 11.4
@@ -19,6 +20,7 @@ const LONGEST_FIRST = [
   'test/e2e/crash-safety.test.ts', // 8.5
   'test/api/dashboard/dashboard.test.ts', // 8.5
   'test/fuzz/routes.fuzz.test.ts', // 8.3
+  'test/e2e/languages.test.ts', // 7.9 (one machine, 2 cores: java and go compile)
   'test/e2e/state-kept.test.ts', // 5.8
 ];
 

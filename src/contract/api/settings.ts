@@ -1,20 +1,12 @@
 import * as z from 'zod';
 import { text } from '../../domain/fields.js';
+import { isLocalReceiverHost } from '../../domain/stricter-in-production.js';
 import { contract, done, lazy, reply } from '../kit.js';
 import { BANK_CODE_DOC } from './transfers.js';
 
-/** Hosts a plain-http webhook may point at: this machine, the Docker host, and single-label container names. */
-function allowsPlainHttp(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '::1' ||
-    /^127\.\d+\.\d+\.\d+$/.test(host) ||
-    host === 'host.docker.internal' ||
-    /^[a-z0-9-]+$/.test(host)
-  );
-}
+/** The hosts a plain-http webhook URL may name, as the 400 says them. */
+const PLAIN_HTTP_HOSTS =
+  'localhost, *.localhost, *.local, *.internal (host.docker.internal, host.containers.internal, host.testcontainers.internal), a loopback or private IP address or a single-label name';
 
 export const webhookUrl = z
   .string()
@@ -29,13 +21,13 @@ export const webhookUrl = z
       return false;
     }
     if (url.protocol === 'https:') return true;
-    return url.protocol === 'http:' && allowsPlainHttp(url.hostname);
-  }, 'must be an absolute https URL (http is accepted for localhost, host.docker.internal and container names)')
+    return url.protocol === 'http:' && isLocalReceiverHost(url.hostname);
+  }, `must be an absolute https URL; plain http only to ${PLAIN_HTTP_HOSTS}`)
   // The refinement is invisible to JSON Schema: the document says it in words.
   .meta({
     format: 'uri',
     description:
-      'an absolute `https` URL; plain `http` only for `localhost` (and `*.localhost`), `127.x.x.x`, `::1`, `host.docker.internal` and single-label host names (a compose service); never the sandbox itself (its own port on a loopback or local address)',
+      'an absolute `https` URL; plain `http` only to `localhost`, a name ending in `.localhost`, `.local` or `.internal` (`host.docker.internal`, `host.containers.internal`, `host.testcontainers.internal`), a loopback or private-range IP address, or a single-label name (a compose service); never the sandbox itself (its own port on a loopback or local address)',
   });
 
 export const updateWebhookBody = z.object({ webhookUrl });
@@ -94,7 +86,7 @@ export const updateWebhookUrlContract = contract({
   path: `${SETTINGS}/update-webhook-url`,
   summary: 'Update the webhook URL',
   description:
-    'An absolute `https` URL; plain `http` is accepted for `localhost`, loopback addresses, `host.docker.internal` and single-label host names such as a compose service. A URL that points at the sandbox itself (its own port on a loopback or local address) is refused.',
+    'An absolute `https` URL; plain `http` is accepted to `localhost`, names ending in `.localhost`, `.local` or `.internal` (`host.docker.internal`, `host.containers.internal` for Podman, `host.testcontainers.internal` for Testcontainers), loopback and private-range IP addresses, and single-label host names such as a compose service; any other `http` URL is 400. A URL that points at the sandbox itself (its own port on a loopback or local address) is refused.',
   tag: TAG,
   auth: admin,
   source: {

@@ -15,7 +15,14 @@ export const newClientBody = z.object({
   balance: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   /** Members to add beside the owner (who is Admin). */
   members: z.array(roleName).max(20).optional(),
-  webhookUrl: z.url().max(2048).optional(),
+  /**
+   * Any http or https URL: a tester's CI names its receiver as it likes (a host alias, a cluster's service name),
+   * where the bank's own setting takes plain http to local names only.
+   */
+  webhookUrl: z
+    .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
+    .max(2048)
+    .optional(),
 });
 export type NewClient = z.infer<typeof newClientBody>;
 

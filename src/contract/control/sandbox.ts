@@ -143,6 +143,8 @@ export const openapiDocument = lazy('OpenApiDocument', () => {
     security: z.array(z.record(z.string(), z.array(z.string()))).optional(),
     tags: z.array(z.strictObject({ name: z.string(), description: z.string() })),
     paths: z.record(z.string(), z.record(z.string(), object.optional())),
+    // The bank's document alone: what the bank sends (its incoming-payment notification).
+    webhooks: z.record(z.string(), z.record(z.string(), object.optional())).optional(),
     components: z.strictObject({
       schemas: z.record(z.string(), object),
       securitySchemes: z.record(z.string(), object),

@@ -169,6 +169,94 @@ describe('update-webhook-url', () => {
   });
 });
 
+/** Plain-http receivers the bank's setting takes: this machine, a container network, a private address. */
+const LOCAL_HTTP = [
+  'http://localhost:3000/hooks',
+  'http://LocalHost:3000/hooks',
+  'http://app.localhost/hooks',
+  'http://printer.local:8080/in',
+  'http://host.docker.internal:8080/hooks',
+  'http://host.containers.internal:8080/hooks',
+  'http://host.testcontainers.internal:8080/hooks',
+  'http://receiver.corp.internal/hooks',
+  'http://127.0.0.1:3000/x',
+  'http://127.8.9.10/x',
+  'http://10.0.2.2:8080/x',
+  'http://172.16.0.5/x',
+  'http://172.31.255.255/x',
+  'http://192.168.1.20:3000/x',
+  'http://[::1]:3000/x',
+  'http://[fd12:3456::1]/x',
+  'http://app:3000/hooks',
+  'http://localhost./hooks',
+];
+/** Plain-http URLs to anywhere else: production's https rule stands, as an AUTH-KEY sent there travels in clear. */
+const REMOTE_HTTP = [
+  'http://example.com/x',
+  'http://hooks.example.com:3000/in',
+  'http://localhost.example.com/x',
+  'http://internal.example.com/x',
+  'http://8.8.8.8/x',
+  'http://172.32.0.1/x',
+  'http://192.169.1.1/x',
+  'http://11.0.0.1/x',
+  'http://[2001:db8::1]/x',
+  'http://[fe80::1]/x',
+];
+
+describe('a webhook URL, through each way of setting one', () => {
+  const sandbox = useSandbox();
+  let token: string;
+  beforeAll(async () => {
+    token = await tokenFor(sandbox, A.owner);
+  });
+  const patch = (webhookUrl: string) =>
+    call(sandbox, 'PATCH', WEBHOOK, { headers: schemeA(token, A.secretKey, A.a1.id), body: { webhookUrl } });
+  const create = (webhookUrl: string) =>
+    call(sandbox, 'POST', '/__sandbox/clients', { body: { webhookUrl } });
+
+  it.each(LOCAL_HTTP)('the bank takes plain http to the local host %s', async (url) => {
+    const res = await patch(url);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await clientState(sandbox, A.id)).webhookUrl).toBe(url);
+  });
+
+  it.each(REMOTE_HTTP)(
+    'the bank refuses plain http to %s with 400 naming webhookUrl, and keeps the URL',
+    async (url) => {
+      const before = (await clientState(sandbox, A.id)).webhookUrl;
+      const res = await patch(url);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(
+        'webhookUrl is invalid: must be an absolute https URL; plain http only to localhost, *.localhost, *.local, *.internal (host.docker.internal, host.containers.internal, host.testcontainers.internal), a loopback or private IP address or a single-label name',
+      );
+      expectWebhookErrors(res);
+      expect((await clientState(sandbox, A.id)).webhookUrl).toBe(before);
+    },
+  );
+
+  it.each([...LOCAL_HTTP, ...REMOTE_HTTP, 'https://hooks.example.com/in'])(
+    'the control API and the handle take any http or https URL: %s',
+    async (url) => {
+      const made = await create(url);
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const { clientId } = made.body.data as { clientId: string };
+      expect((await clientState(sandbox, clientId)).webhookUrl).toBe(url);
+      const viaHandle = await sandbox.newClient({ webhookUrl: url });
+      expect((await clientState(sandbox, viaHandle.clientId)).webhookUrl).toBe(url);
+    },
+  );
+
+  it('the control API refuses a URL of another scheme with 400 naming webhookUrl', async () => {
+    const res = await create('ftp://files.example.com/hook');
+    expect(res.status).toBe(400);
+    expectWebhookErrors(res);
+    await expect(sandbox.newClient({ webhookUrl: 'ftp://files.example.com/hook' })).rejects.toMatchObject({
+      status: 400,
+    });
+  });
+});
+
 describe('update-webhook-url: a URL pointing at the sandbox itself', () => {
   // Served on a port (0: a free one, known only once it listens), as only then can a URL reach it.
   let sandbox: RunningSandbox;
