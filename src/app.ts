@@ -13,12 +13,13 @@ import { createDashboard } from './dashboard/app.js';
 import { ApiError } from './domain/errors.js';
 import { maskedText } from './domain/redact.js';
 import { unmatchedRoute } from './http/allow.js';
-import type { AppEnv } from './http/env.js';
+import { limit } from './http/body-limit.js';
+import type { AppEnv, RequestEnv } from './http/env.js';
 import { errorAnswer, errorBody, jsonAnswer } from './http/envelope.js';
 import { foreignHost, hostCheck } from './http/exposure.js';
 import { type Dispatch, front } from './http/front.js';
 import { requestHeader } from './http/headers.js';
-import { type AnswerCheck, mountRoutes } from './http/mount.js';
+import { type AnswerCheck, honoPath, mountRoutes } from './http/mount.js';
 import { formatRequest } from './http/request-log.js';
 import { afterTheCommit, NO_ROUTE, scenarioFirst, withErrorRules } from './http/scenario.js';
 import { requestError } from './log-events.js';
@@ -26,11 +27,14 @@ import { createDocs } from './openapi/routes.js';
 import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write-error.js';
 import { shownUpstream, upstreamProxy } from './upstream/proxy.js';
 import type { UpstreamExchange } from './upstream/recording.js';
+import { routeMatcher } from './upstream/route-match.js';
 import type { Worlds } from './worlds/registry.js';
 import { crossesWorlds, targetPath } from './worlds/request-target.js';
 import type { World } from './worlds/world.js';
 
 const API = API_PREFIX;
+/** The start-up scenario when none is chosen: its magic values never shadow the real bank. */
+const DEFAULT_SCENARIO = 'default';
 const isApiPath = (path: string) => path === API || path.startsWith(`${API}/`);
 
 /**
@@ -123,7 +127,27 @@ export function createApp(
       bodySettings: config,
       record,
     });
-    const rootOnly: MiddlewareHandler<AppEnv> = (c, next) => (c.env.world === root ? proxy(c) : next());
+    const routeOf = routeMatcher(apiContracts);
+    // The rules a tester chose apply first (`--scenario`, a scenario set or rules put in front at run time): a call
+    // one answers is answered here, never forwarded nor checked for drift. The start-up default's magic values never
+    // shadow the real bank, nor does a ready scenario a request names for itself.
+    const testerRules = () => config.scenario !== DEFAULT_SCENARIO || root.deps.scenarios.changed();
+    const rootOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
+      if (c.env.world !== root) return next();
+      if (!testerRules()) return proxy(c);
+      const route = routeOf(c.req.method, c.req.path.slice(API.length));
+      const bound = route?.bodyLimit?.(config) ?? { bytes: config.bodyLimit };
+      const answer = await scenarioFirst(
+        c,
+        root.deps,
+        route ? `${API}${honoPath(route.path)}` : NO_ROUTE,
+        // A fault that spoils an answer (truncated, a slow body) is played on the sandbox's own: the call stays.
+        (c) => (c.env.facts.fault !== undefined ? undefined : proxy(c)),
+        limit(bound.bytes, bound.message, bound.status, bound.field),
+      );
+      if (answer === undefined) return next();
+      return answer;
+    };
     app.all(API, rootOnly);
     app.all(`${API}/*`, rootOnly);
   }
@@ -158,12 +182,22 @@ export function createApp(
   // under `/sandboxes/{id}` is routed inside that sandbox, as the root would route the rest of it.
   const hostAllowed = hostCheck(config);
   const hono = app.fetch;
+  /**
+   * What the rules add once the answer is ready: the answer lost after the commit (`after: "commit"`), and a 429 of
+   * a counting rule's `Retry-After`. Two properties looked at per request otherwise.
+   */
+  const lastWords = (env: RequestEnv, res: Response): Response | Promise<Response> => {
+    const { facts } = env;
+    if (facts.retryAfter !== undefined && res.status === 429 && !res.headers.has('retry-after'))
+      res.headers.set('retry-after', String(facts.retryAfter));
+    return facts.afterCommit ? afterTheCommit(env, res) : res;
+  };
   // A rule with `after: "commit"` let the call run and gives the client another answer once it has: one property
   // looked at per request otherwise.
   const honoFetch: Dispatch = (request, env) => {
     const res = hono(request, env);
-    if (res instanceof Promise) return res.then((r) => (env.facts.afterCommit ? afterTheCommit(env, r) : r));
-    return env.facts.afterCommit ? afterTheCommit(env, res) : res;
+    if (res instanceof Promise) return res.then((r) => lastWords(env, r));
+    return lastWords(env, res);
   };
   const dispatch: Dispatch = (request, env) => {
     if (hostAllowed) {

@@ -101,6 +101,18 @@ export const LOG_EVENTS = {
       scenario: '`{name, rule}` of the rule',
     },
   },
+  'scenario.header_refused': {
+    levels: ['warn'],
+    when: 'a scenario rule’s custom answer header, its templates filled in, held a line break or a character a header cannot carry, or passed 8192 bytes: it was not sent, and the request was answered 502 instead (the rule’s failure, not the sandbox’s)',
+    fields: {
+      method: '',
+      path: 'as the journal has it',
+      requestId: '',
+      scenario: 'the rule: `{name, rule}`',
+      header: 'the header’s name',
+      message: '',
+    },
+  },
   'scenario.answer_too_large': {
     levels: ['warn'],
     when: 'a scenario rule’s custom answer (`effect.http.body`) rendered past 1048576 characters once its templates were filled in (a template put a long value of the request in it): the request was answered 502 instead, the rule’s failure and not the sandbox’s',

@@ -174,6 +174,23 @@ export function answerTooLarge(
   };
 }
 
+/** A custom answer's header that rendered to something no header may carry: the request got 502 instead. */
+export function headerRefused(
+  method: string,
+  path: string,
+  requestId: string,
+  rule: FiredRule | null,
+  header: string,
+  message: string,
+): CataloguedEvent<'scenario.header_refused'> {
+  return {
+    level: 'warn',
+    event: 'scenario.header_refused',
+    fields: { method, path, requestId, scenario: rule, header, message },
+    text: `${method} ${path} request=${requestId}: ${message}`,
+  };
+}
+
 /** Work left open by the last run, taken up again at a start-up. */
 export function resumed(bulkItems: number, deliveries: number): CataloguedEvent<'sandbox.resumed'> {
   const message = `resuming ${bulkItems} bulk transfer item(s) and ${deliveries} webhook delivery(ies) left open by the last run`;

@@ -206,7 +206,7 @@ async function assemble(
     internals.recordingWriteEveryMs,
   );
   const fixtures = await loadFixtures(config.fixtures);
-  const library = await ScenarioLibrary.load(embeddedScenariosDir);
+  const library = await ScenarioLibrary.load(embeddedScenariosDir, fixtures.nibss);
   const startup = await library.choose(config.scenario);
   let servedOn: number | null = null;
   const ownPort = () => servedOn ?? (config.port === 0 ? null : config.port);

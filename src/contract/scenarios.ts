@@ -16,6 +16,89 @@ const pattern = z
     }
   }, 'must be a valid regular expression');
 
+/** A daily time in Lagos (`HH:MM`, 00:00 to 23:59). */
+export const DAILY_TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
+/** An ISO 8601 instant with its offset (`2026-12-01T10:00:00Z`, `…+01:00`), seconds and milliseconds optional. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+/** The longest window `match.over` counts in: 30 days. */
+export const MAX_WINDOW_MS = 2_592_000_000;
+
+/** Which a `between` bound is: a daily Lagos time, an instant (ms since the epoch), or neither. */
+export function readBound(text: string): { daily: number } | { instant: number } | null {
+  const daily = DAILY_TIME.exec(text);
+  if (daily) return { daily: Number(daily[1]) * 60 + Number(daily[2]) };
+  if (!ISO_INSTANT.test(text)) return null;
+  const instant = Date.parse(text);
+  return Number.isNaN(instant) ? null : { instant };
+}
+
+/**
+ * `match.between`: the rule applies while the sandbox clock is in [from, to). Both ISO instants, or both daily
+ * times in Lagos (UTC+1, no daylight saving), where a `to` before `from` spans midnight.
+ */
+const between = z
+  .object({ from: z.string().max(40), to: z.string().max(40) })
+  .strict()
+  .superRefine(({ from, to }, ctx) => {
+    const kind =
+      'must be an ISO 8601 instant with its offset (2026-12-01T10:00:00Z) or a daily time HH:MM in Lagos';
+    const a = readBound(from);
+    const b = readBound(to);
+    if (!a) ctx.addIssue({ code: 'custom', path: ['from'], message: kind });
+    if (!b) ctx.addIssue({ code: 'custom', path: ['to'], message: kind });
+    if (!a || !b) return;
+    if ('daily' in a !== 'daily' in b) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['to'],
+        message: 'must be of the same kind as from: both instants, or both daily times',
+      });
+      return;
+    }
+    const start = 'daily' in a ? a.daily : a.instant;
+    const end = 'daily' in b ? b.daily : b.instant;
+    if (start === end) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must differ from from' });
+    else if ('instant' in a && end < start)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['to'],
+        message: 'must come after from (daily times may span midnight, instants may not)',
+      });
+  });
+
+/**
+ * `match.over`: the rule applies only once, within the `windowMs` that ends at the event (on the sandbox clock), the
+ * earlier matching events of the same `per` number `count` or more, or the `amount`s of the earlier matching
+ * transfers that succeeded, plus this one's, exceed `amount` (kobo).
+ */
+const over = z
+  .object({
+    count: z.number().int().min(1).max(1_000_000).optional(),
+    amount: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+    windowMs: z.number().int().min(1).max(MAX_WINDOW_MS),
+    per: z.enum(['client', 'business', 'sandbox']).optional(),
+  })
+  .strict()
+  .refine((o) => o.count !== undefined || o.amount !== undefined, {
+    message: 'needs count, amount or both',
+  });
+export type Over = z.infer<typeof over>;
+
+/** A dotted path into a JSON body (`transfers.1.amount`), as templates name one. */
+const bodyPath = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^.]+(\.[^.]+)*$/, 'must be a dotted path (transfers.0.amount)');
+
+/** The most names `match.header`, `match.query` or `match.body` may give. */
+const MAX_NAMED = 16;
+const named = <K extends z.ZodType<string>>(key: K) =>
+  z
+    .record(key, pattern)
+    .refine((record) => Object.keys(record).length <= MAX_NAMED, { message: `at most ${MAX_NAMED} names` })
+    .optional();
+
 /** An error answer's status: what `match.status` bounds. */
 const errorStatus = z.number().int().min(400).max(599);
 
@@ -88,6 +171,18 @@ export const ruleMatch = z
      * `false` every other error.
      */
     validation: z.boolean().optional(),
+    /** Every kind of rule: only while the sandbox clock is in [from, to) (instants, or daily Lagos times). */
+    between: between.optional(),
+    /** Every kind of rule: only past a count or an amount within a sliding window (see `over`). */
+    over: over.optional(),
+    /** HTTP and error rules: request headers (names in any case), each value matched by its pattern. */
+    header: named(z.string().regex(HEADER_NAME, 'must be an HTTP header name')),
+    /** HTTP and error rules: query parameters, each value matched by its pattern. */
+    query: named(z.string().min(1).max(200)),
+    /** HTTP and error rules: values of the JSON body at dotted paths; one that is not a string as its JSON text. */
+    body: named(bodyPath),
+    /** Transfer and bulk item rules: the narration, as a regular expression. */
+    narration: pattern.optional(),
   })
   .strict();
 
@@ -187,7 +282,15 @@ export const customAnswer = z
             (name) => !CUSTOM_HEADERS_REFUSED.has(name.toLowerCase()),
             'is a header the server writes itself (the connection’s, the framing’s, the request id): a broken connection is a fault',
           ),
-        z.string().max(8192).regex(HEADER_VALUE, 'must be one line of visible characters'),
+        z
+          .string()
+          .max(8192)
+          .regex(HEADER_VALUE, 'must be one line of visible characters')
+          .superRefine((value, ctx) => {
+            // A header value is a template too: `{{request.header.x-trace}}`.
+            const parsed = parseTemplate(value);
+            if ('error' in parsed) ctx.addIssue({ code: 'custom', message: parsed.error });
+          }),
       )
       .refine((headers) => Object.keys(headers).length <= MAX_CUSTOM_HEADERS, {
         message: `at most ${MAX_CUSTOM_HEADERS} headers`,
@@ -375,6 +478,22 @@ export const scenarioRule = z
         message: `"reference" applies to transfer and bulk.item rules only, not to "${on}" rules`,
       });
     }
+    const onlyOn = (key: 'header' | 'query' | 'body' | 'narration', kinds: readonly string[]) => {
+      if (rule.match[key] !== undefined && !kinds.includes(on))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['match', key],
+          message: `applies to ${kinds.join(' and ')} rules only, not to "${on}" rules`,
+        });
+    };
+    for (const key of ['header', 'query', 'body'] as const) onlyOn(key, ['http', 'error']);
+    onlyOn('narration', ['transfer', 'bulk.item']);
+    if (rule.match.over?.amount !== undefined && on !== 'transfer' && on !== 'bulk.item')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['match', 'over', 'amount'],
+        message: `counts the amounts of transfers: it applies to transfer and bulk.item rules only, not to "${on}" rules`,
+      });
     // Only an error answer has a status and may be a validation failure: elsewhere these would never match.
     for (const key of ['status', 'validation'] as const) {
       if (rule.match[key] !== undefined && on !== 'error') {

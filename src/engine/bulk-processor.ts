@@ -10,6 +10,7 @@ import { nipSessionId } from '../domain/references.js';
 import { INSUFFICIENT_FUNDS, type TransferFailure } from '../domain/transfer-failure.js';
 import { post } from '../ledger/ledger.js';
 import { backgroundError, batchSettled, batchStarted } from '../log-events.js';
+import type { ScenarioEvent } from '../scenarios/matcher.js';
 import type { Tx } from '../store/store.js';
 import { StoreWriteError } from '../store/write-error.js';
 import { type ScheduleSink, scheduleJob } from './scheduler.js';
@@ -23,6 +24,8 @@ interface Finished {
   byScenario: boolean;
   /** The reversal a rule scheduled for the item, to hand to the scheduler. */
   reversal: ScheduledRecord | undefined;
+  /** The item went through (and was debited). */
+  completed: boolean;
 }
 
 /**
@@ -173,7 +176,7 @@ export class BulkProcessor {
     try {
       // Keyed on where the item stands (its batch's ordinal, its index, its try), not on the client's reference
       // nor on when it runs: the same batches draw the same outcomes in any run, at any concurrency.
-      const matched = scenarios.matchAll({
+      const event: ScenarioEvent = {
         on: 'bulk.item',
         clientId: batch.clientId,
         businessId: batch.businessId,
@@ -184,7 +187,9 @@ export class BulkProcessor {
         itemIndex: item.itemIndex,
         key: `batch ${batch.ordinal} item ${item.itemIndex} try ${item.reprocessCount}`,
         reference: `${item.retrievalReference}:${item.reprocessCount}`,
-      });
+        narration: item.narration,
+      };
+      const matched = scenarios.matchAll(event);
       const effect = matched.hit?.effect;
       const reverse = matched.reverse?.effect.reverse;
       const wait = config.bulkItemDelay + (effect?.delayMs ?? 0);
@@ -200,7 +205,13 @@ export class BulkProcessor {
         if (this.closed) return;
       }
       void store
-        .mutate((tx) => this.finish(tx, itemId, effect?.fail, reverse))
+        .mutate((tx) => {
+          const done = this.finish(tx, itemId, effect?.fail, reverse);
+          // Money that went out counts in the windows of the limits (`match.over`), in the same step as the debit,
+          // so the item checked next sees it whatever order the items finish in.
+          if (done?.completed) scenarios.settled(event);
+          return done;
+        })
         .then(
           (done) => {
             if (done) this.finished(done);
@@ -304,6 +315,12 @@ export class BulkProcessor {
     const settled = settledStatus(batch.totalItems, completedItems, failedItems);
     const next = { ...batch, completedItems, failedItems, status: settled ?? batch.status };
     tx.put('bulkTransfers', next);
-    return { batch: next, settled: settled !== null, byScenario: ruled !== undefined, reversal };
+    return {
+      batch: next,
+      settled: settled !== null,
+      byScenario: ruled !== undefined,
+      reversal,
+      completed: !failure,
+    };
   }
 }

@@ -20,7 +20,7 @@ import {
   type TemplateContext,
   type TemplateParts,
 } from '../domain/template.js';
-import { answerTooLarge } from '../log-events.js';
+import { answerTooLarge, headerRefused } from '../log-events.js';
 import type { AppEnv } from './env.js';
 import { ANSWER_TEXT, errorAnswer, type WithAnswerText } from './envelope.js';
 import { header } from './headers.js';
@@ -41,7 +41,14 @@ interface Prepared {
   json: boolean;
   /** How a template's value goes into the body: HTML-escaped too unless the content type is JSON's. */
   escaped: (text: string) => string;
+  /** The headers whose values hold templates, cut into parts; null when none does. */
+  headerParts: [name: string, parts: TemplateParts][] | null;
 }
+
+/** The most bytes a header's value may have once its templates are rendered. */
+const MAX_HEADER_BYTES = 8192;
+/** What a rendered header value may hold: visible characters, spaces and tabs, in one line of Latin-1. */
+const SENDABLE_HEADER = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /**
  * Each rule's answer prepared once, kept with the rule's own (parsed, never changed) object: a cache of pure
@@ -93,13 +100,22 @@ function prepare(answer: CustomAnswer): Prepared {
     const message = answer.message ?? STATUS_CODES[answer.status] ?? `Status ${answer.status}`;
     text = JSON.stringify({ status: answer.status < 400, message, data: null });
   }
+  const headerParts: [string, TemplateParts][] = [];
+  for (const [name, value] of given) {
+    const parsedValue = parseTemplate(value);
+    if ('parts' in parsedValue && hasTemplates(parsedValue.parts))
+      headerParts.push([name, parsedValue.parts]);
+  }
   const made: Prepared = {
     text,
     parts,
-    readsBody: parts !== null && readsBody(parts),
+    readsBody:
+      (parts !== null && readsBody(parts)) ||
+      headerParts.some(([, headerTemplate]) => readsBody(headerTemplate)),
     headers,
     json,
     escaped,
+    headerParts: headerParts.length > 0 ? headerParts : null,
   };
   preparedAnswers.set(answer, made);
   return made;
@@ -119,8 +135,13 @@ export interface UuidDraw {
   key: string;
 }
 
-function respond(answer: CustomAnswer, made: Prepared, text: string | null): Response {
-  const res: WithAnswerText = new Response(text, { status: answer.status, headers: made.headers });
+function respond(
+  answer: CustomAnswer,
+  made: Prepared,
+  text: string | null,
+  headers: [string, string][] = made.headers,
+): Response {
+  const res: WithAnswerText = new Response(text, { status: answer.status, headers });
   if (made.json && text !== null) res[ANSWER_TEXT] = text;
   return res;
 }
@@ -148,9 +169,36 @@ function contextOf(c: Context<AppEnv>, draw: UuidDraw): TemplateContext {
 
 function rendered(c: Context<AppEnv>, answer: CustomAnswer, made: Prepared, draw: UuidDraw): Response {
   const parts = made.parts;
-  if (parts === null) return respond(answer, made, made.text);
-  const text = renderTemplate(parts, contextOf(c, draw), made.escaped, MAX_RENDERED_BODY);
-  return text === undefined ? tooLarge(c) : respond(answer, made, text);
+  const context = parts === null && made.headerParts === null ? null : contextOf(c, draw);
+  let headers = made.headers;
+  if (made.headerParts !== null && context !== null) {
+    const values = new Map<string, string>();
+    for (const [name, template] of made.headerParts) {
+      // Rendered as they are (a header is no JSON string), then held to what a header may carry: never split.
+      const value = renderTemplate(template, context, (t) => t, MAX_HEADER_BYTES);
+      if (value === undefined || Buffer.byteLength(value) > MAX_HEADER_BYTES)
+        return refuseHeader(c, name, `rendered to more than ${MAX_HEADER_BYTES} bytes`);
+      if (!SENDABLE_HEADER.test(value))
+        return refuseHeader(c, name, 'held a line break or a character a header cannot carry');
+      values.set(name, value);
+    }
+    headers = made.headers.map(([name, value]) => [name, values.get(name) ?? value]);
+  }
+  if (parts === null || context === null) return respond(answer, made, made.text, headers);
+  const text = renderTemplate(parts, context, made.escaped, MAX_RENDERED_BODY);
+  return text === undefined ? tooLarge(c) : respond(answer, made, text, headers);
+}
+
+/**
+ * The answer to a request whose rule's header rendered to something no header may carry (a line break a template
+ * put in it, or a value past 8192 bytes): 502, and a log line, as for a body too large. Never a split header.
+ */
+function refuseHeader(c: Context<AppEnv>, name: string, why: string): Response {
+  const rule = c.env.facts.scenario ?? null;
+  const which = rule === null ? '' : ` (scenario "${rule.name}", rule ${rule.rule})`;
+  const message = `The scenario rule's custom answer${which} header ${name} ${why}: it was not sent. The rule's answer failed, not the sandbox`;
+  c.env.world.deps.log(headerRefused(c.req.method, c.req.path, c.env.facts.requestId, rule, name, message));
+  return errorAnswer(new ApiError(502, message));
 }
 
 /**

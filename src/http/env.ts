@@ -61,6 +61,10 @@ export class RequestFacts {
   afterCommit: LostAnswer | undefined = undefined;
   /** The answer the call committed to, where a rule gave the client another (`afterCommit`): for the journal. */
   committed: CommittedAnswer | undefined = undefined;
+  /** The scenario's `http` rules were asked about this request already (`scenarioFirst`). */
+  rulesAsked = false;
+  /** Where a rule with `match.over` answered: the seconds a 429 of it says in `Retry-After`. */
+  retryAfter: number | undefined = undefined;
   /** The request went to the upstream (`--upstream`) and its answer is the upstream's. */
   upstream = false;
   /** False: the request is left out of the journal (a reset that emptied it: the journal starts after it). */

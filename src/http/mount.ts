@@ -196,7 +196,15 @@ export function mountRoutes<K extends keyof RequestWorld>(
       const limited = limit(bound.bytes, bound.message, bound.status, bound.field);
       handlers.push(
         scenarios
-          ? (c, next) => scenarioFirst(c, c.env.world.deps, path, () => limited(c, next), limited)
+          ? (c, next) =>
+              scenarioFirst(
+                c,
+                c.env.world.deps,
+                path,
+                // A rule that read the body first read it within this same bound (`match.body`).
+                () => (c.env.facts.requestText === undefined ? limited(c, next) : next()),
+                limited,
+              )
           : limited,
         handle,
       );

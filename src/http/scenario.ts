@@ -4,7 +4,8 @@ import { routePath } from 'hono/route';
 import type { CustomAnswer } from '../contract/scenarios.js';
 import type { Deps } from '../deps.js';
 import { ApiError, type ErrorStatus } from '../domain/errors.js';
-import type { Hit } from '../scenarios/controller.js';
+import type { Hit, Needs } from '../scenarios/controller.js';
+import type { RequestParts } from '../scenarios/matcher.js';
 import { limit } from './body-limit.js';
 import { customAnswerOf, faultStandIn, isPlainError, sendsNoAnswer } from './custom-answer.js';
 import type { AppEnv, RequestEnv } from './env.js';
@@ -57,13 +58,82 @@ function scenarioRules(
 ): Outcome | Promise<Outcome> {
   const chosen = chosenScenario(c, deps);
   if (chosen === undefined && !deps.scenarios.has('http')) return undefined;
+  const needs = deps.scenarios.needs('http', chosen);
+  // A rule that reads the body (`match.body`), or counts a sign-in for the client whose email it names, reads it
+  // first, within the route's own bound: a body the route would refuse gets the route's refusal.
+  const readFirst =
+    c.env.facts.requestText === undefined &&
+    c.req.method !== 'GET' &&
+    (needs.body || (needs.signIn && c.req.path.endsWith(SIGN_IN)));
+  if (!readFirst) return decide(c, deps, route, bound, chosen, needs);
+  const read = (bound ?? limit(deps.config.bodyLimit))(c, async () => {
+    c.env.facts.requestText = await c.req.text();
+  });
+  return Promise.resolve(read).then((refused) =>
+    refused instanceof Response ? refused : decide(c, deps, route, bound, chosen, needs),
+  );
+}
+
+/** The sign-in path: a request of it names its client by the email in its body. */
+const SIGN_IN = '/auth/signin';
+
+/** The parts of the request a rule matches on: its headers, its query, and its JSON body once read. */
+function requestParts(c: Context<AppEnv>): RequestParts {
+  let body: unknown;
+  let parsed = false;
+  return {
+    header: (name) => header(c, name),
+    query: (name) => c.req.query(name),
+    body: () => {
+      if (!parsed) {
+        parsed = true;
+        body = jsonOrNothing(c.env.facts.requestText);
+      }
+      return body;
+    },
+  };
+}
+
+/** A JSON text parsed; undefined for none, or for text that is not JSON. */
+function jsonOrNothing(text: string | undefined): unknown {
+  if (text === undefined || text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whose request it is, as a scoped or counting rule asks; for a sign-in, also the client its email names. */
+function partyOf(
+  c: Context<AppEnv>,
+  needs: Needs,
+): { clientId?: string; businessId?: string; signingIn?: string } {
+  const party = c.env.world.auth.partyOf(c);
+  if (!needs.signIn || party.clientId !== undefined || !c.req.path.endsWith(SIGN_IN)) return party;
+  const body = jsonOrNothing(c.env.facts.requestText);
+  const email = body !== null && typeof body === 'object' ? (body as { email?: unknown }).email : undefined;
+  if (typeof email !== 'string') return party;
+  const signingIn = c.env.world.deps.store.where('users', 'email', email.toLowerCase())[0]?.clientId;
+  return signingIn === undefined ? party : { ...party, signingIn };
+}
+
+/** The rules on the request once what they read is there (see `scenarioRules`). */
+function decide(
+  c: Context<AppEnv>,
+  deps: Pick<Deps, 'scenarios' | 'clock' | 'config'>,
+  route: string,
+  bound: MiddlewareHandler<AppEnv> | undefined,
+  chosen: string | undefined,
+  needs: Needs,
+): Outcome | Promise<Outcome> {
   // Keyed on the request's place among the requests to its method and route, not on its (random) id.
   const subject = `${c.req.method} ${route}`;
-  const party = deps.scenarios.scoped('http', chosen) ? c.env.world.auth.partyOf(c) : NOBODY;
+  const party = needs.party ? partyOf(c, needs) : NOBODY;
   const ordinal = deps.scenarios.ordinal(`http:${countedFor(party)}${subject}`, chosen);
   const key = `${subject} ${ordinal}`;
   const matched = deps.scenarios.matchAll(
-    { on: 'http', ...party, method: c.req.method, path: c.req.path, key },
+    { on: 'http', ...party, method: c.req.method, path: c.req.path, key, request: requestParts(c) },
     chosen,
     (fired) => {
       c.env.facts.scenario = fired;
@@ -71,6 +141,7 @@ function scenarioRules(
   );
   if (matched.afterCommit) loseAfterCommit(c, deps, matched.afterCommit, chosen, key, bound ?? null);
   if (matched.hit === null) return undefined;
+  if (matched.admitsInMs !== undefined) c.env.facts.retryAfter = retryAfterSeconds(matched.admitsInMs);
   const { effect } = matched.hit;
   const rule = matched.hit.rule.rule;
   const { http: answer, fault } = effect;
@@ -87,6 +158,9 @@ function scenarioRules(
   if (wait) return deps.clock.sleep(wait).then(outcome);
   return outcome();
 }
+
+/** `Retry-After` of a window that admits the call in `ms`: whole seconds, at least 1. */
+export const retryAfterSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /**
  * A rule with `after: "commit"` fired for the request: the call goes on as if it had not, and once its answer is
@@ -143,6 +217,9 @@ export function scenarioFirst<T>(
   then: (c: Context<AppEnv>) => T | Promise<T>,
   bound?: MiddlewareHandler<AppEnv>,
 ): T | Response | Promise<T | Response> {
+  // Asked once a request: with `--upstream`, a call the rules left to the sandbox's own route was asked already.
+  if (c.env.facts.rulesAsked) return then(c);
+  c.env.facts.rulesAsked = true;
   const outcome = scenarioRules(c, deps, route, bound);
   if (outcome === undefined) return then(c);
   if (outcome instanceof Promise) return outcome.then((answer) => answer ?? then(c));
@@ -169,11 +246,11 @@ export function withErrorRules(
   // Counted per method and route as registered, like the http rules, so ids in the path do not split the count;
   // a path no route takes counts as `(no route)`.
   const subject = `${c.req.method} ${routePath(c, -1) || NO_ROUTE}`;
-  const party = deps.scenarios.scoped('error', chosen) ? c.env.world.auth.partyOf(c) : NOBODY;
+  const needs = deps.scenarios.needs('error', chosen);
+  const party = needs.party ? partyOf(c, needs) : NOBODY;
   const ordinal = deps.scenarios.ordinal(`error:${countedFor(party)}${subject}`, chosen);
   const key = `${subject} ${ordinal}`;
-  let rule = 0;
-  const effect = deps.scenarios.check(
+  const matched = deps.scenarios.matchAll(
     {
       on: 'error',
       ...party,
@@ -182,15 +259,18 @@ export function withErrorRules(
       status,
       validation: body.errors !== undefined,
       key,
+      request: requestParts(c),
     },
     chosen,
     (fired) => {
       // Where a transfer or http rule fired first, this one replaces it: it shaped the answer last.
       c.env.facts.scenario = fired;
-      rule = fired.rule;
     },
   );
-  if (effect === null) return jsonAnswer(c, body, status);
+  if (matched.hit === null) return jsonAnswer(c, body, status);
+  if (matched.admitsInMs !== undefined) c.env.facts.retryAfter = retryAfterSeconds(matched.admitsInMs);
+  const { effect } = matched.hit;
+  const rule = matched.hit.rule.rule;
   if (effect.fault) {
     c.env.facts.fault = effect.fault;
     if (sendsNoAnswer(effect.fault)) return faultStandIn(effect.fault);

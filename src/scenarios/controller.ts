@@ -1,6 +1,7 @@
 import type { FiredRule, RuleEffect, Scenario, ScenarioRule } from '../contract/scenarios.js';
 import type { ScenarioLibrary } from './library.js';
-import { firstMatch, type RuleCounters, type ScenarioEvent } from './matcher.js';
+import { conditionsHold, firstMatch, type RuleCounters, type ScenarioEvent } from './matcher.js';
+import { Windows } from './windows.js';
 
 interface Active {
   scenario: Scenario;
@@ -9,6 +10,8 @@ interface Active {
   counters: RuleCounters[];
   /** How many events of each subject (`transfer:<businessId>`, ...) were counted since these rules were chosen. */
   ordinals: Map<string, number>;
+  /** The sliding windows of the rules with `match.over`, by the rule's index. */
+  windows: Windows;
 }
 
 /** What `ScenarioController.save()` answers: opaque to the caller. */
@@ -28,6 +31,8 @@ export interface Matched {
   hit: Hit | null;
   afterCommit: Hit | null;
   reverse: Hit | null;
+  /** Where the winner has `match.over`: the ms until its window would admit the event (a 429's `Retry-After`). */
+  admitsInMs?: number;
 }
 
 const NOTHING: Matched = Object.freeze({ hit: null, afterCommit: null, reverse: null });
@@ -37,7 +42,45 @@ const fresh = (scenario: Scenario): Active => ({
   overrides: [],
   counters: [],
   ordinals: new Map(),
+  windows: new Windows(),
 });
+
+/**
+ * What the rules of a kind read of an event: its party (a rule scoped to a client or business, or counting per
+ * client or business), an HTTP request's body (`match.body`), and the client a sign-in names by its email (a rule
+ * counting per client, which counts a sign-in for it).
+ */
+export interface Needs {
+  party: boolean;
+  body: boolean;
+  signIn: boolean;
+}
+
+function needsOf(rules: readonly ScenarioRule[], on: ScenarioRule['on']): Needs {
+  let party = false;
+  let body = false;
+  let signIn = false;
+  for (const r of rules) {
+    if (r.on !== on) continue;
+    const m = r.match;
+    const counting = m.over !== undefined && m.over.per !== 'sandbox';
+    party ||= m.clientId !== undefined || m.businessId !== undefined || counting;
+    body ||= m.body !== undefined;
+    signIn ||= counting && (m.over?.per ?? 'client') === 'client';
+  }
+  return { party, body, signIn };
+}
+
+/** Money sent out: single transfers and bulk items share the windows of their rules (a business's limits). */
+const MONEY_OUT: ReadonlySet<ScenarioRule['on']> = new Set(['transfer', 'bulk.item']);
+
+/** Whose events a rule's window counts together: its `per`, else a client's requests and a business's money. */
+function windowKey(rule: ScenarioRule, event: ScenarioEvent): string {
+  const per = rule.match.over?.per ?? (rule.on === 'http' || rule.on === 'error' ? 'client' : 'business');
+  if (per === 'client') return `c:${event.clientId ?? event.signingIn ?? ''}`;
+  if (per === 'business') return `b:${event.businessId ?? ''}`;
+  return '';
+}
 
 /**
  * The failure rules in force. They start as the start-up scenario; a runtime choice replaces them, overrides go
@@ -57,6 +100,8 @@ export class ScenarioController {
     readonly library: ScenarioLibrary,
     /** The seed of scenarios that do not set their own. */
     private readonly defaultSeed: number,
+    /** The sandbox clock, ms: what `match.between` and `match.over` read. */
+    private readonly now: () => number = Date.now,
   ) {
     this.active = fresh(startup);
     this.activeRules = [...startup.rules];
@@ -73,6 +118,7 @@ export class ScenarioController {
   private activate(next: Active): void {
     this.active = next;
     this.activeRules = [...next.overrides, ...next.scenario.rules];
+    this.activeNeeds = new Map();
   }
 
   /** What `GET /__sandbox/scenario` shows. */
@@ -101,7 +147,16 @@ export class ScenarioController {
       overrides: [...rules, ...this.active.overrides],
       counters: [],
       ordinals: new Map(),
+      windows: new Windows(),
     });
+  }
+
+  /**
+   * Whether the rules in force are other than the start-up ones (a scenario set, rules put in front): with
+   * `--upstream`, only rules a tester chose apply before the real bank.
+   */
+  changed(): boolean {
+    return this.active.scenario !== this.startup || this.active.overrides.length > 0;
   }
 
   /** The rules in force now, with their counters and ordinals, for `restore()`. */
@@ -152,7 +207,22 @@ export class ScenarioController {
     if (!state) return NOTHING;
     const rules = state === this.active ? this.rules() : state.scenario.rules;
     const seed = state.scenario.seed ?? this.defaultSeed;
-    const { match, conditionsMet, riders } = firstMatch(rules, event, state.counters, seed);
+    const at = this.now();
+    const timed: ScenarioEvent = { ...event, at };
+    const { windows } = state;
+    const { match, conditionsMet, riders } = firstMatch(rules, timed, state.counters, seed, (index, rule) =>
+      rule.match.over
+        ? windows.holds(index, rule.match.over, windowKey(rule, timed), at, timed.amount ?? 0)
+        : true,
+    );
+    // Requests and webhook attempts count as they come, but for the rule that answered one; money counts once it
+    // went out (`settled`).
+    if (!MONEY_OUT.has(event.on))
+      for (const index of conditionsMet) {
+        const rule = rules[index];
+        if (rule?.match.over && index !== match?.index)
+          windows.record(index, rule.match.over, windowKey(rule, timed), at, 0);
+      }
     const bump = (i: number, key: keyof RuleCounters) => {
       const c = state.counters[i] ?? { seen: 0, applied: 0 };
       state.counters[i] = { ...c, [key]: c[key] + 1 };
@@ -172,7 +242,41 @@ export class ScenarioController {
       if (rider.rule.effect.after === 'commit') afterCommit ??= hit;
       if (rider.rule.effect.reverse !== undefined) reverse ??= hit;
     }
-    return { hit: match ? hitOf(match) : null, afterCommit, reverse };
+    const over = match?.rule.match.over;
+    const admitsInMs =
+      match && over
+        ? windows.admitsIn(match.index, over, windowKey(match.rule, timed), at, timed.amount ?? 0)
+        : undefined;
+    return {
+      hit: match ? hitOf(match) : null,
+      afterCommit,
+      reverse,
+      ...(admitsInMs === undefined ? {} : { admitsInMs }),
+    };
+  }
+
+  /**
+   * A transfer or bulk item went out (`event` as it was matched): it counts in the windows of every rule with
+   * `match.over` on money sent out whose conditions hold for it, single transfers and bulk items together. A
+   * refused one counts in none: `count` and `amount` count what succeeded.
+   */
+  settled(event: ScenarioEvent, chosen?: string): void {
+    const state = chosen === undefined ? this.active : this.perRequestState(chosen);
+    if (!state) return;
+    const rules = state === this.active ? this.rules() : state.scenario.rules;
+    const at = this.now();
+    rules.forEach((rule, index) => {
+      const over = rule.match.over;
+      if (!over || !MONEY_OUT.has(rule.on) || !conditionsHold(rule, { ...event, on: rule.on, at })) return;
+      state.windows.record(index, over, windowKey(rule, event), at, event.amount ?? 0);
+    });
+  }
+
+  /** Events the windows hold, over every scenario in force: bounded by the windows, whatever the calls. */
+  windowEvents(): number {
+    let n = this.active.windows.size;
+    for (const state of this.perRequest.values()) n += state.windows.size;
+    return n;
   }
 
   /**
@@ -197,15 +301,22 @@ export class ScenarioController {
   }
 
   /**
-   * Whether a rule of this kind in force (the active ones, or the ready scenario a request picked) is scoped to a
-   * client or a business: only then does a request's party need looking up.
+   * What the rules of this kind in force (the active ones, or the ready scenario a request picked) read of an event:
+   * its party (a rule scoped to a client or business, or one counting per client or business with `over`), and an
+   * HTTP request's body (`match.body`). Only then is the party looked up, or the body read first.
    */
-  scoped(on: ScenarioRule['on'], chosen?: string): boolean {
-    const rules = chosen === undefined ? this.activeRules : (this.library.get(chosen)?.rules ?? []);
-    return rules.some(
-      (r) => r.on === on && (r.match.clientId !== undefined || r.match.businessId !== undefined),
-    );
+  needs(on: ScenarioRule['on'], chosen?: string): Needs {
+    if (chosen !== undefined) return needsOf(this.library.get(chosen)?.rules ?? [], on);
+    let known = this.activeNeeds.get(on);
+    if (!known) {
+      known = needsOf(this.activeRules, on);
+      this.activeNeeds.set(on, known);
+    }
+    return known;
   }
+
+  /** What `needs` answered for the active rules, by kind: asked on every request. */
+  private activeNeeds = new Map<ScenarioRule['on'], Needs>();
 
   /** Whether any active rule is of this kind (so a hook with nothing to do costs nothing). */
   has(on: ScenarioRule['on']): boolean {

@@ -7,6 +7,7 @@ import { type Scenario, scenario, scenarioName } from '../contract/scenarios.js'
 import { nearestName } from '../domain/nearest-name.js';
 import { fieldPath, inOurWords } from '../domain/parse.js';
 import { keepName, SandboxError } from '../errors.js';
+import { embeddedFixturesDir } from '../store/fixtures.js';
 
 /** The ready scenarios shipped with the package: the nearest `scenarios/` folder above this module. */
 export const embeddedScenariosDir = (() => {
@@ -45,13 +46,66 @@ export function parseScenario(value: unknown, source: string): Scenario {
   return parsed.data;
 }
 
+/** A NIBSS response code and its message, as the fixtures keep them (`nibss.json`). */
+export interface NibssCode {
+  code: string;
+  message: string;
+}
+
+/** The embedded fixtures' NIBSS codes; none when the file is missing. */
+async function embeddedCodes(): Promise<NibssCode[]> {
+  const file = join(embeddedFixturesDir, 'nibss.json');
+  if (!existsSync(file)) return [];
+  return JSON.parse(await readFile(file, 'utf8')) as NibssCode[];
+}
+
+/** Where a narration's marker ends: not in the middle of a longer word (`#sandbox:51` is not `#sandbox:510`). */
+const MARKER_END = '(?![0-9A-Za-z])';
+const HOUR = 3_600_000;
+
+/**
+ * The ready scenario `narration-codes`, for testers who drive an app by hand: a transfer or bulk item whose
+ * narration holds `#sandbox:CODE` fails with that NIBSS code and its message (a code not in the list is ignored),
+ * `#sandbox:reverse` succeeds and is reversed an hour later, and `#sandbox:lost` commits and then resets the
+ * connection.
+ */
+export function narrationCodes(codes: readonly NibssCode[]) {
+  const marked = (word: string) => ({ narration: `#sandbox:${word}${MARKER_END}` });
+  const kinds = ['transfer', 'bulk.item'] as const;
+  return {
+    name: 'narration-codes',
+    description: `Failures a tester types into an app: a transfer or bulk item whose narration holds #sandbox:CODE fails with that NIBSS code and its message (${codes.map((c) => c.code).join(', ') || 'none'}: the fixtures’ nibss.json; another code is ignored); #sandbox:reverse succeeds and is reversed an hour later; #sandbox:lost (single transfers) commits and then resets the connection, so a retry of its reference answers the committed answer. The magic accounts still fail.`,
+    extends: 'default',
+    rules: [
+      ...kinds.flatMap((on) =>
+        codes.map(({ code, message }) => ({
+          on,
+          match: marked(code),
+          effect: { fail: { errorCode: code, errorMessage: message } },
+        })),
+      ),
+      ...kinds.map((on) => ({
+        on,
+        match: marked('reverse'),
+        effect: { reverse: { afterMs: HOUR, reason: 'Reversed by the receiving bank (#sandbox:reverse)' } },
+      })),
+      { on: 'transfer', match: marked('lost'), effect: { after: 'commit', fault: { kind: 'reset' } } },
+    ],
+  };
+}
+
 /** The ready scenarios, by name, with `extends` resolved (their rules then the extended one's). */
 export class ScenarioLibrary {
   private constructor(private readonly byName: Map<string, Scenario>) {}
 
-  /** Loads every `*.json` of `dir`; a bad file fails with its name and the bad field. */
-  static async load(dir: string): Promise<ScenarioLibrary> {
-    const byName = new Map<string, Scenario>();
+  /**
+   * Loads every `*.json` of `dir`; a bad file fails with its name and the bad field. The ready scenario
+   * `narration-codes` is made from `codes` (the fixtures' NIBSS codes; the embedded fixtures' when not given).
+   */
+  static async load(dir: string, codes?: readonly NibssCode[]): Promise<ScenarioLibrary> {
+    const found = new Map<string, Scenario>();
+    const made = narrationCodes(codes ?? (await embeddedCodes()));
+    found.set(made.name, parseScenario(made, 'narration-codes (made from the fixtures’ nibss.json)'));
     const files = existsSync(dir) ? (await readdir(dir)).filter((f) => f.endsWith('.json')).sort() : [];
     for (const file of files) {
       const path = join(dir, file);
@@ -64,8 +118,10 @@ export class ScenarioLibrary {
       const s = parseScenario(raw, path);
       if (`${s.name}.json` !== file)
         throw new ScenarioError(`scenario ${path}: name must be "${file.slice(0, -5)}"`);
-      byName.set(s.name, s);
+      found.set(s.name, s);
     }
+    // In the order of their names, the made one among the files.
+    const byName = new Map([...found].sort(([a], [b]) => (a < b ? -1 : 1)));
     const library = new ScenarioLibrary(byName);
     for (const s of byName.values()) library.resolve(s);
     return library;

@@ -1,4 +1,4 @@
-import { ridesAlong, type ScenarioRule } from '../contract/scenarios.js';
+import { readBound, ridesAlong, type ScenarioRule } from '../contract/scenarios.js';
 
 /** Something a rule can match: a transfer, a bulk item, a webhook attempt, an HTTP request or an error answer. */
 export interface ScenarioEvent {
@@ -32,6 +32,89 @@ export interface ScenarioEvent {
   key: string;
   /** The client's reference (transfers and bulk items), for rules that draw on it (`drawBy: "reference"`). */
   reference?: string;
+  /** A transfer's or bulk item's narration: what `match.narration` reads. */
+  narration?: string;
+  /** What `match.header`, `match.query` and `match.body` read of an HTTP request (http and error rules). */
+  request?: RequestParts;
+  /** When the event happened on the sandbox clock (ms): what `match.between` reads. */
+  at?: number;
+  /**
+   * A sign-in's client, by the email in its body: a window counting per client counts the sign-in for it, while
+   * scoped rules do not take the request for that client's (it is nobody's until it succeeds).
+   */
+  signingIn?: string;
+}
+
+/** The parts of a request a rule may match on. */
+export interface RequestParts {
+  /** A header's value, by its name in lower case. */
+  header(name: string): string | undefined;
+  query(name: string): string | undefined;
+  /** The JSON body, parsed; undefined when there is none (or it is not JSON). */
+  body(): unknown;
+}
+
+/** Each pattern compiled once: the rules are data, and their patterns a handful. */
+const compiled = new Map<string, RegExp>();
+function test(source: string, text: string): boolean {
+  let re = compiled.get(source);
+  if (re === undefined) {
+    // Bounded: a long run that sets many scenarios never holds more than a thousand patterns.
+    if (compiled.size >= 1000) compiled.clear();
+    re = new RegExp(source);
+    compiled.set(source, re);
+  }
+  return re.test(text);
+}
+
+/** Minutes into the day in Lagos (UTC+1, no daylight saving) at `ms`. */
+const lagosMinute = (ms: number) => (((Math.floor(ms / 60_000) + 60) % 1440) + 1440) % 1440;
+
+/** Whether the clock at `at` is inside a rule's `between`. */
+function inside(between: { from: string; to: string }, at: number): boolean {
+  const from = readBound(between.from);
+  const to = readBound(between.to);
+  if (!from || !to) return false;
+  if ('instant' in from && 'instant' in to) return at >= from.instant && at < to.instant;
+  if ('daily' in from && 'daily' in to) {
+    const m = lagosMinute(at);
+    return from.daily < to.daily ? m >= from.daily && m < to.daily : m >= from.daily || m < to.daily;
+  }
+  return false;
+}
+
+/** A value of a JSON body at a dotted path (array items by their index). */
+function valueAt(body: unknown, path: string): unknown {
+  let value = body;
+  for (const segment of path.split('.')) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, segment)) return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
+}
+
+/** Whether every named part matches its pattern (a missing part matches nothing). */
+function partsMatch(
+  wanted: Record<string, string> | undefined,
+  read: (name: string) => string | undefined,
+): boolean {
+  if (wanted === undefined) return true;
+  for (const [name, source] of Object.entries(wanted)) {
+    const value = read(name);
+    if (value === undefined || !test(source, value)) return false;
+  }
+  return true;
+}
+
+function requestMatches(m: ScenarioRule['match'], request: RequestParts | undefined): boolean {
+  if (m.header === undefined && m.query === undefined && m.body === undefined) return true;
+  if (!request) return false;
+  if (!partsMatch(m.header, (name) => request.header(name.toLowerCase()))) return false;
+  if (!partsMatch(m.query, (name) => request.query(name))) return false;
+  return partsMatch(m.body, (path) => {
+    const value = valueAt(request.body(), path);
+    return value === undefined ? undefined : typeof value === 'string' ? value : JSON.stringify(value);
+  });
 }
 
 /** What the controller knows about each rule: how often it matched its conditions, and applied. */
@@ -59,16 +142,14 @@ export function draw(seed: number, ruleIndex: number, key: string): number {
   return ((x ^ (x >>> 16)) >>> 0) / 4294967296;
 }
 
-function conditionsHold(rule: ScenarioRule, event: ScenarioEvent): boolean {
+/** Whether the rule's conditions hold for the event, all but `everyNth`, `probability` and `over`. */
+export function conditionsHold(rule: ScenarioRule, event: ScenarioEvent): boolean {
   const m = rule.match;
   if (rule.on !== event.on) return false;
   if (m.clientId !== undefined && m.clientId !== event.clientId) return false;
   if (m.businessId !== undefined && m.businessId !== event.businessId) return false;
   if (m.accountNumber !== undefined && m.accountNumber !== event.accountNumber) return false;
-  if (
-    m.accountNumberPattern !== undefined &&
-    !new RegExp(m.accountNumberPattern).test(event.accountNumber ?? '')
-  ) {
+  if (m.accountNumberPattern !== undefined && !test(m.accountNumberPattern, event.accountNumber ?? '')) {
     return false;
   }
   if (m.bankCode !== undefined && m.bankCode !== event.bankCode) return false;
@@ -79,10 +160,13 @@ function conditionsHold(rule: ScenarioRule, event: ScenarioEvent): boolean {
   if (m.itemIndex?.max !== undefined && (event.itemIndex ?? Number.POSITIVE_INFINITY) > m.itemIndex.max)
     return false;
   if (m.method !== undefined && m.method !== event.method) return false;
-  if (m.path !== undefined && !new RegExp(m.path).test(event.path ?? '')) return false;
+  if (m.path !== undefined && !test(m.path, event.path ?? '')) return false;
   if (m.status?.min !== undefined && (event.status ?? -1) < m.status.min) return false;
   if (m.status?.max !== undefined && (event.status ?? Number.POSITIVE_INFINITY) > m.status.max) return false;
   if (m.validation !== undefined && m.validation !== event.validation) return false;
+  if (m.narration !== undefined && !test(m.narration, event.narration ?? '')) return false;
+  if (m.between !== undefined && !inside(m.between, event.at ?? Date.now())) return false;
+  if (!requestMatches(m, event.request)) return false;
   // An error rule that would give the answer the status it has changes nothing: it does not use its `times`,
   // shows in no journal entry, and leaves the answer to a later rule.
   if (rule.effect.status !== undefined && rule.effect.status === event.status) return false;
@@ -113,6 +197,8 @@ export function firstMatch(
   event: ScenarioEvent,
   counters: readonly RuleCounters[],
   seed: number,
+  /** Whether a rule's `match.over` holds for the event (its window's count or amount): the caller keeps windows. */
+  overHolds: (index: number, rule: ScenarioRule) => boolean = () => true,
 ): MatchResult {
   const conditionsMet: number[] = [];
   const riders: MatchResult['riders'] = [];
@@ -120,6 +206,7 @@ export function firstMatch(
     const rule = rules[index];
     if (!rule || !conditionsHold(rule, event)) continue;
     conditionsMet.push(index);
+    if (rule.match.over !== undefined && !overHolds(index, rule)) continue;
     const count = counters[index] ?? { seen: 0, applied: 0 };
     if (rule.times !== undefined && count.applied >= rule.times) continue;
     const nth = rule.match.everyNth;

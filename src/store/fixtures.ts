@@ -66,6 +66,19 @@ const fixtureSchemas = {
       }),
     )
     .default([]),
+  /**
+   * NIBSS response codes and their messages: what the `narration-codes` scenario fails a transfer with when its
+   * narration holds `#sandbox:CODE`. Optional: a fixtures folder written before it existed has none.
+   */
+  nibss: z
+    .array(
+      z.object({
+        code: z.string().regex(/^\d{2}$/, 'must be 2 digits'),
+        message: z.string().min(1).max(200),
+      }),
+    )
+    .max(100)
+    .default([]),
   states: z.array(z.object({ id: z.string(), name: z.string() })).min(1),
   clients: z.array(
     z.object({
@@ -226,7 +239,7 @@ export class FixtureError extends SandboxError {
 }
 
 /** The fixture files a folder may leave out (added since folders of one's own were first written). */
-const OPTIONAL = new Set(['bvns']);
+const OPTIONAL = new Set(['bvns', 'nibss']);
 
 /** Reads and validates every fixture file of `dir`; a bad file fails with its name and the bad field. */
 export async function loadFixtures(dir: string): Promise<Fixtures> {

@@ -124,7 +124,9 @@ export function upstreamProxy({
     // every route answers a body too large, without calling the upstream. The bound protects the sandbox's memory;
     // it says nothing of the bank's rules, so it is always the plain 413, never a route's own words for it.
     let body: Buffer | undefined;
-    if (hasBody) {
+    // A rule that matched on the body read it first, within the same bound: it is read from there.
+    if (hasBody && facts.requestText !== undefined) body = Buffer.from(await c.req.arrayBuffer());
+    else if (hasBody) {
       const bytes = route?.bodyLimit?.(bodySettings).bytes ?? bodySettings.bodyLimit;
       await limit(bytes)(c, async () => {
         body = Buffer.from(await c.req.arrayBuffer());

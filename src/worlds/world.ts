@@ -238,7 +238,7 @@ export function buildWorld(shared: WorldShared, spec: WorldSpec): World {
       if (meta) tx.put('meta', { ...meta, clock: state });
     }),
   );
-  const scenarios = new ScenarioController(spec.scenario, library, spec.seed);
+  const scenarios = new ScenarioController(spec.scenario, library, spec.seed, () => clock.now());
   const tokens = new TokenEpoch();
   const worldLog: Log = spec.id === null ? log : inSandbox(log, spec.id);
   const deps: Deps = {

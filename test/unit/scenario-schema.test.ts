@@ -41,13 +41,14 @@ function issuesOf(value: unknown) {
 }
 
 describe('scenario schema: the ready files', () => {
-  it('ships the eleven ready scenarios', () => {
+  it('ships the twelve ready scenario files (narration-codes is made from the fixtures)', () => {
     expect(FILES).toEqual([
       'default.json',
       'duplicate-webhooks.json',
       'flaky-bank.json',
       'happy-path.json',
       'insufficient-funds-midway.json',
+      'limits.json',
       'provider-outage.json',
       'reconciliation.json',
       'slow-processing.json',

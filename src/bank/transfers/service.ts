@@ -11,6 +11,7 @@ import { INSUFFICIENT_FUNDS, type TransferFailure } from '../../domain/transfer-
 import type { ScheduleSink } from '../../engine/scheduler.js';
 import { post } from '../../ledger/ledger.js';
 import type { Hit } from '../../scenarios/controller.js';
+import type { ScenarioEvent } from '../../scenarios/matcher.js';
 import type { Tx } from '../../store/store.js';
 import { NO_PAYMENT_ACCOUNT } from '../accounts/accounts.js';
 import { recordAudit } from '../audits/service.js';
@@ -89,26 +90,25 @@ export async function sendTransfer(
   const print = fingerprint(kind, input);
   let ruled: TransferFailure | undefined;
   let reverse: RuleEffect['reverse'];
+  let event: ScenarioEvent | undefined;
   if (!previousTransfer(deps.store, business.id, input.retrievalReference)) {
     // Keyed on the transfer's place among its business's transfers, not on the client's reference: the same
     // sequence of calls draws the same with fresh references each run.
     const ordinal = deps.scenarios.ordinal(`transfer:${business.id}`, chosenScenario);
     const key = `transfer ${ordinal}`;
-    const matched = deps.scenarios.matchAll(
-      {
-        on: 'transfer',
-        clientId: business.clientId,
-        businessId: business.id,
-        accountNumber: input.receiverAccountNumber,
-        bankCode: input.receiverBankCode,
-        amount: input.amount,
-        nthInBusiness: ordinal + 1,
-        key,
-        reference: input.retrievalReference,
-      },
-      chosenScenario,
-      fired,
-    );
+    event = {
+      on: 'transfer',
+      clientId: business.clientId,
+      businessId: business.id,
+      accountNumber: input.receiverAccountNumber,
+      bankCode: input.receiverBankCode,
+      amount: input.amount,
+      nthInBusiness: ordinal + 1,
+      key,
+      reference: input.retrievalReference,
+      narration: input.narration,
+    };
+    const matched = deps.scenarios.matchAll(event, chosenScenario, fired);
     if (matched.afterCommit) lost?.(matched.afterCommit, key);
     reverse = matched.reverse?.effect.reverse;
     const effect = matched.hit?.effect;
@@ -154,6 +154,9 @@ export async function sendTransfer(
     // A transfer that failed is never reversed.
     if (reverse && entry.status === 'successful')
       scheduled = scheduleReversal(tx, deps.clock, entry, reverse);
+    // Money that went out counts in the windows of the limits (`match.over`), in the same step as the debit, so a
+    // transfer checked right after this one sees it.
+    if (event && entry.status === 'successful') deps.scenarios.settled(event, chosenScenario);
     return entry;
   });
   if (scheduled) later?.add(scheduled);

@@ -36,6 +36,8 @@ const READY = [
   'flaky-bank',
   'happy-path',
   'insufficient-funds-midway',
+  'limits',
+  'narration-codes',
   'provider-outage',
   'reconciliation',
   'slow-processing',
@@ -911,7 +913,7 @@ describe('runtime switching', () => {
     expect(dataOf(del, activeScenario).name).toBe('happy-path');
   });
 
-  it('GET /__sandbox/scenarios lists the 11 ready scenarios with their descriptions', async () => {
+  it('GET /__sandbox/scenarios lists the 13 ready scenarios with their descriptions', async () => {
     const sandbox = await open();
     const res = await call(sandbox, 'GET', '/__sandbox/scenarios');
     expect(res.status).toBe(200);
