@@ -21,7 +21,13 @@ import { type Dispatch, front } from './http/front.js';
 import { requestHeader } from './http/headers.js';
 import { type AnswerCheck, honoPath, mountRoutes } from './http/mount.js';
 import { formatRequest } from './http/request-log.js';
-import { afterTheCommit, NO_ROUTE, scenarioFirst, withErrorRules } from './http/scenario.js';
+import {
+  afterTheCommit,
+  NO_ROUTE,
+  scenarioFirst,
+  transferRulesFirst,
+  withErrorRules,
+} from './http/scenario.js';
 import { requestError } from './log-events.js';
 import { createDocs } from './openapi/routes.js';
 import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write-error.js';
@@ -135,15 +141,21 @@ export function createApp(
     const rootOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
       if (c.env.world !== root) return next();
       if (!testerRules()) return proxy(c);
+      // Rules put in front of the start-up default apply; the default's own magic values do not.
+      c.env.facts.overridesOnly = config.scenario === DEFAULT_SCENARIO && root.deps.scenarios.startupActive();
       const route = routeOf(c.req.method, c.req.path.slice(API.length));
-      const bound = route?.bodyLimit?.(config) ?? { bytes: config.bodyLimit };
+      const { bytes, message, status, field } = route?.bodyLimit?.(config) ?? { bytes: config.bodyLimit };
+      const bound = limit(bytes, message, status, field);
       const answer = await scenarioFirst(
         c,
         root.deps,
         route ? `${API}${honoPath(route.path)}` : NO_ROUTE,
         // A fault that spoils an answer (truncated, a slow body) is played on the sandbox's own: the call stays.
-        (c) => (c.env.facts.fault !== undefined ? undefined : proxy(c)),
-        limit(bound.bytes, bound.message, bound.status, bound.field),
+        async (c) =>
+          c.env.facts.fault !== undefined
+            ? undefined
+            : ((await transferRulesFirst(c, root.deps, route?.operationId, bound)) ?? proxy(c)),
+        bound,
       );
       if (answer === undefined) return next();
       return answer;

@@ -61,6 +61,8 @@ export class RequestFacts {
   afterCommit: LostAnswer | undefined = undefined;
   /** The answer the call committed to, where a rule gave the client another (`afterCommit`): for the journal. */
   committed: CommittedAnswer | undefined = undefined;
+  /** With `--upstream`: only the rules a tester put in front apply to this request, not the start-up ones. */
+  overridesOnly = false;
   /** The scenario's `http` rules were asked about this request already (`scenarioFirst`). */
   rulesAsked = false;
   /** Where a rule with `match.over` answered: the seconds a 429 of it says in `Retry-After`. */

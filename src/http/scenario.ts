@@ -133,7 +133,15 @@ function decide(
   const ordinal = deps.scenarios.ordinal(`http:${countedFor(party)}${subject}`, chosen);
   const key = `${subject} ${ordinal}`;
   const matched = deps.scenarios.matchAll(
-    { on: 'http', ...party, method: c.req.method, path: c.req.path, key, request: requestParts(c) },
+    {
+      on: 'http',
+      ...party,
+      method: c.req.method,
+      path: c.req.path,
+      key,
+      request: requestParts(c),
+      overridesOnly: c.env.facts.overridesOnly,
+    },
     chosen,
     (fired) => {
       c.env.facts.scenario = fired;
@@ -157,6 +165,60 @@ function decide(
   const wait = effect.delayMs ?? answer?.delayMs;
   if (wait) return deps.clock.sleep(wait).then(outcome);
   return outcome();
+}
+
+/** The operations that send money, whose `transfer` rules may fail a call before it goes upstream. */
+const SENDS_MONEY: ReadonlySet<string> = new Set(['transfer', 'anonymousTransfer']);
+
+/**
+ * With `--upstream`, a transfer the tester's `transfer` rules fail (`fail`, after a `delayMs`) is answered here as the
+ * bank answers a refused transfer, 400 with the failure's message, and never forwarded; a rule with `after:
+ * "commit"` lets it go upstream and loses the real bank's answer. Resolves to nothing when the call goes upstream.
+ */
+export async function transferRulesFirst(
+  c: Context<AppEnv>,
+  deps: Pick<Deps, 'scenarios' | 'clock' | 'config'>,
+  operationId: string | undefined,
+  bound: MiddlewareHandler<AppEnv>,
+): Promise<Response | undefined> {
+  if (operationId === undefined || !SENDS_MONEY.has(operationId) || !deps.scenarios.has('transfer'))
+    return undefined;
+  const { facts } = c.env;
+  if (facts.requestText === undefined) {
+    const refused = await bound(c, async () => {
+      facts.requestText = await c.req.text();
+    });
+    if (refused instanceof Response) return refused;
+  }
+  const body = jsonOrNothing(facts.requestText);
+  const given = (body !== null && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const text = (key: string) => (typeof given[key] === 'string' ? (given[key] as string) : undefined);
+  const party = c.env.world.auth.partyOf(c);
+  const ordinal = deps.scenarios.ordinal(`transfer:${party.businessId ?? ''}`);
+  const key = `transfer ${ordinal}`;
+  const matched = deps.scenarios.matchAll(
+    {
+      on: 'transfer',
+      ...party,
+      accountNumber: text('receiverAccountNumber'),
+      bankCode: text('receiverBankCode'),
+      amount: Number(given.amount),
+      nthInBusiness: ordinal + 1,
+      key,
+      reference: text('retrievalReference'),
+      narration: text('narration'),
+      overridesOnly: facts.overridesOnly,
+    },
+    undefined,
+    (fired) => {
+      facts.scenario = fired;
+    },
+  );
+  if (matched.afterCommit) loseAfterCommit(c, deps, matched.afterCommit, undefined, key, null);
+  const effect = matched.hit?.effect;
+  if (effect?.delayMs) await deps.clock.sleep(effect.delayMs);
+  if (effect?.fail) throw new ApiError(400, effect.fail.errorMessage);
+  return undefined;
 }
 
 /** `Retry-After` of a window that admits the call in `ms`: whole seconds, at least 1. */

@@ -159,6 +159,11 @@ export class ScenarioController {
     return this.active.scenario !== this.startup || this.active.overrides.length > 0;
   }
 
+  /** Whether the start-up scenario is still the active one (rules may have been put in front of it). */
+  startupActive(): boolean {
+    return this.active.scenario === this.startup;
+  }
+
   /** The rules in force now, with their counters and ordinals, for `restore()`. */
   save(): SavedRules {
     return { active: this.active, perRequest: new Map(this.perRequest) };
@@ -205,7 +210,9 @@ export class ScenarioController {
   matchAll(event: ScenarioEvent, chosen?: string, fired?: (rule: FiredRule) => void): Matched {
     const state = chosen === undefined ? this.active : this.perRequestState(chosen);
     if (!state) return NOTHING;
-    const rules = state === this.active ? this.rules() : state.scenario.rules;
+    // The overrides come first among the rules in force: alone, they keep their indices (and counters).
+    const rules =
+      state !== this.active ? state.scenario.rules : event.overridesOnly ? state.overrides : this.rules();
     const seed = state.scenario.seed ?? this.defaultSeed;
     const at = this.now();
     const timed: ScenarioEvent = { ...event, at };

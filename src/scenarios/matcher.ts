@@ -43,6 +43,11 @@ export interface ScenarioEvent {
    * scoped rules do not take the request for that client's (it is nobody's until it succeeds).
    */
   signingIn?: string;
+  /**
+   * Only the rules put in front of the scenario apply (with `--upstream`, over the start-up scenario: its magic
+   * values never shadow the real bank).
+   */
+  overridesOnly?: boolean;
 }
 
 /** The parts of a request a rule may match on. */

@@ -77,6 +77,29 @@ describe('--upstream with rules a tester set', () => {
     expect(entry?.upstream).toBe(false);
   });
 
+  it('a transfer rule that fails a transfer answers it here as the bank refuses one; another transfer goes upstream', async () => {
+    const { fake, sandbox } = await bankAndSandbox();
+    const rules = [
+      {
+        on: 'transfer',
+        match: { accountNumber: '0123456789' },
+        effect: { fail: { errorCode: '91', errorMessage: 'Beneficiary Bank not available' } },
+      },
+    ];
+    expect((await call(sandbox, 'POST', '/__sandbox/scenario/rules', { body: { rules } })).status).toBe(200);
+    const failed = await call(sandbox, 'POST', TRANSFER, {
+      body: { ...transfer, receiverAccountNumber: '0123456789' },
+    });
+    expect(failed.status).toBe(400);
+    expect(failed.body).toEqual({ status: false, message: 'Beneficiary Bank not available', data: null });
+    expect(fake.received).toHaveLength(0);
+    expect(
+      (await call(sandbox, 'POST', TRANSFER, { body: { ...transfer, receiverAccountNumber: '1234567890' } }))
+        .status,
+    ).toBe(200);
+    expect(fake.received).toHaveLength(1);
+  });
+
   it('the start-up default’s magic values never shadow the real bank; --scenario does apply first', async () => {
     const plain = await bankAndSandbox();
     expect((await call(plain.sandbox, 'POST', TRANSFER, { body: transfer })).status).toBe(200);
