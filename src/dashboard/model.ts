@@ -77,6 +77,8 @@ export interface ScenarioView {
   description: string;
   overrides: number;
   ready: { name: string; description: string }[];
+  /** The rules in force, overrides first, each as its JSON: what they match (calendars and counts included) and do. */
+  rules: string[];
 }
 
 /** The sandboxes the page's picker moves between: the root (null) and the isolated ones, and the one shown. */
@@ -216,8 +218,14 @@ export function scenarioKey(deps: Pick<Deps, 'scenarios'>): string {
 
 /** The scenario panel's model. */
 export function scenarioModel(deps: Pick<Deps, 'scenarios'>): ScenarioView {
-  const { name, description, overrides } = deps.scenarios.describe();
-  return { name, description, overrides: overrides.length, ready: deps.scenarios.library.list() };
+  const { name, description, overrides, rules } = deps.scenarios.describe();
+  return {
+    name,
+    description,
+    overrides: overrides.length,
+    ready: deps.scenarios.library.list(),
+    rules: rules.map((rule) => JSON.stringify(rule)),
+  };
 }
 
 /** What a page render is asked for. */

@@ -127,6 +127,16 @@ export function ScenarioPanel({ scenario: active }: { scenario: ScenarioView }) 
         {active.overrides > 0 ? ` (+${active.overrides} override rules)` : ''}
         <span class="muted"> — {active.description}</span>
       </p>
+      <details id="scenario-rules" class="detail">
+        <summary>{active.rules.length} rules in force</summary>
+        <ol class="rules">
+          {active.rules.map((rule) => (
+            <li>
+              <code>{rule}</code>
+            </li>
+          ))}
+        </ol>
+      </details>
       <div class="inline">
         <form class="inline" data-call="PUT /__sandbox/scenario">
           <select name="name" aria-label="Ready scenario">

@@ -75,10 +75,18 @@ function test(source: string, text: string): boolean {
 /** Minutes into the day in Lagos (UTC+1, no daylight saving) at `ms`. */
 const lagosMinute = (ms: number) => (((Math.floor(ms / 60_000) + 60) % 1440) + 1440) % 1440;
 
+type Bound = ReturnType<typeof readBound>;
+/** Each rule's `between` read once: the rules are data, and a read costs a parse of two dates. */
+const bounds = new WeakMap<{ from: string; to: string }, [Bound, Bound]>();
+
 /** Whether the clock at `at` is inside a rule's `between`. */
 function inside(between: { from: string; to: string }, at: number): boolean {
-  const from = readBound(between.from);
-  const to = readBound(between.to);
+  let read = bounds.get(between);
+  if (read === undefined) {
+    read = [readBound(between.from), readBound(between.to)];
+    bounds.set(between, read);
+  }
+  const [from, to] = read;
   if (!from || !to) return false;
   if ('instant' in from && 'instant' in to) return at >= from.instant && at < to.instant;
   if ('daily' in from && 'daily' in to) {

@@ -21,7 +21,7 @@
 // BENCH_SOAK_IDLE_SECONDS (20: how long the soaked process idles before its end is read),
 // BENCH_SOAK_MEMORY_LIMIT_MB (run the soak under a hard memory bound, as in a container of that size; see benchSoak),
 // BENCH_FANOUT_CLIENTS (300), BENCH_ONLY (comma-separated parts to run: cold, reads, writes, transfers, bulk, soak,
-// fanout, webhooks, worlds, typical, reversals; default all), BENCH_REVERSALS (10 000 pending reversals for the part
+// fanout, webhooks, worlds, typical, reversals, rules; default all), BENCH_REVERSALS (10 000 pending reversals for the part
 // reversals), BENCH_TYPICAL_TESTS (200), BENCH_BEFORE (a build of an earlier
 // commit, its dist/main.js: the parts reads, writes, transfers and cold measure it in alternation with BENCH_MAIN in
 // the same rounds, and add the rows "reads vs before", "writes vs before", "transfers vs before" (on the small state)
@@ -36,6 +36,7 @@ import { benchFanout, fanoutRows } from './parts/fanout.js';
 import { benchHooks, hooksRows } from './parts/hooks.js';
 import { benchReads, readsRows } from './parts/reads.js';
 import { benchReversals, reversalsRows } from './parts/reversals.js';
+import { benchRules, rulesRows } from './parts/rules.js';
 import { benchSoak, soakRows } from './parts/soak.js';
 import { benchTypical, typicalRows } from './parts/typical.js';
 import { benchWorlds, worldsRows } from './parts/worlds.js';
@@ -56,6 +57,7 @@ const PARTS = [
   'worlds',
   'typical',
   'reversals',
+  'rules',
 ] as const;
 type Part = (typeof PARTS)[number];
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
@@ -77,6 +79,7 @@ const TABLE_ORDER: readonly Part[] = [
   'worlds',
   'typical',
   'reversals',
+  'rules',
   'cold',
 ];
 
@@ -101,6 +104,7 @@ async function main(): Promise<void> {
     if (runs('worlds')) rows.worlds = worldsRows(await benchWorlds(dir));
     if (runs('typical')) rows.typical = typicalRows(await benchTypical(dir));
     if (runs('reversals')) rows.reversals = reversalsRows(await benchReversals(dir));
+    if (runs('rules')) rows.rules = rulesRows(await benchRules(dir));
     process.stdout.write(
       `\n${relative(root, mainJs)}${beforeJs ? ` (before: ${beforeJs})` : ''}: ${wrk ? 'wrk -t1' : 'autocannon'}, ${CONNECTIONS} connections, ` +
         `${ROUNDS} alternating rounds of ${SECONDS} s (medians) after ${WARMUP_SECONDS} s warm-up, node ${process.version}\n\n` +

@@ -49,3 +49,27 @@ describe('the dashboard shows money after the answer', () => {
     expect(transactionRow(after, reversal?.id ?? '')).toContain(`reverses ${original.id}`);
   });
 });
+
+describe('the dashboard lists the rules in force', () => {
+  it('each with what it matches, calendars and counts included', async () => {
+    const sandbox = await sandboxFor();
+    const rule = {
+      on: 'http',
+      match: {
+        path: '^/api/v1/',
+        between: { from: '10:00', to: '10:30' },
+        over: { count: 60, windowMs: 60000 },
+      },
+      effect: { http: { status: 429 } },
+    };
+    await call(sandbox, 'POST', '/__sandbox/scenario/rules', { body: { rules: [rule] } });
+    const html = await page(sandbox);
+    const from = html.indexOf('<details id="scenario-rules"');
+    expect(from).toBeGreaterThanOrEqual(0);
+    const panel = html.slice(from, html.indexOf('</details>', from));
+    expect(panel).toContain(
+      '&quot;between&quot;:{&quot;from&quot;:&quot;10:00&quot;,&quot;to&quot;:&quot;10:30&quot;}',
+    );
+    expect(panel).toContain('&quot;over&quot;:{&quot;count&quot;:60,&quot;windowMs&quot;:60000}');
+  });
+});
