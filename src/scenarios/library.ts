@@ -104,8 +104,6 @@ export class ScenarioLibrary {
    */
   static async load(dir: string, codes?: readonly NibssCode[]): Promise<ScenarioLibrary> {
     const found = new Map<string, Scenario>();
-    const made = narrationCodes(codes ?? (await embeddedCodes()));
-    found.set(made.name, parseScenario(made, 'narration-codes (made from the fixtures’ nibss.json)'));
     const files = existsSync(dir) ? (await readdir(dir)).filter((f) => f.endsWith('.json')).sort() : [];
     for (const file of files) {
       const path = join(dir, file);
@@ -119,6 +117,11 @@ export class ScenarioLibrary {
       if (`${s.name}.json` !== file)
         throw new ScenarioError(`scenario ${path}: name must be "${file.slice(0, -5)}"`);
       found.set(s.name, s);
+    }
+    // Made where it can extend the default scenario, unless a file of that name says otherwise.
+    if (found.has('default') && !found.has('narration-codes')) {
+      const made = narrationCodes(codes ?? (await embeddedCodes()));
+      found.set(made.name, parseScenario(made, 'narration-codes (made from the fixtures’ nibss.json)'));
     }
     // In the order of their names, the made one among the files.
     const byName = new Map([...found].sort(([a], [b]) => (a < b ? -1 : 1)));

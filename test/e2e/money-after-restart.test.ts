@@ -26,7 +26,10 @@ async function ledgerOf(p: SandboxProcess) {
 }
 
 describe('money after the answer, across kill -9', () => {
-  it('a transfer acknowledged with its reversal scheduled, then kill -9: after the restart the reversal runs at its moment, once', async () => {
+  // Three starts of the built process, one after another: given the time a busy machine takes to start them.
+  it('a transfer acknowledged with its reversal scheduled, then kill -9: after the restart the reversal runs at its moment, once', {
+    timeout: 90_000,
+  }, async () => {
     const data = join(dir, 'db.json');
     const first = await startProcess(['--data', data]);
     running.push(first);

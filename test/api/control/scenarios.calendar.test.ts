@@ -194,6 +194,32 @@ describe('match.over', () => {
     expect((res.body.errors as { field: string }[]).map((e) => e.field)).toContain(field);
   });
 
+  it('counts in each isolated sandbox apart, on its own clock', async () => {
+    const sandbox = await sandboxFor();
+    const rule = {
+      on: 'http' as const,
+      match: { path: '/account-details$', over: { count: 1, windowMs: 60_000, per: 'sandbox' as const } },
+      effect: { http: { status: 429 } },
+    };
+    const one = await sandbox.isolate({ clock: '2030-01-01T00:00:00.000Z' });
+    const two = await sandbox.isolate({ clock: '2030-01-01T00:00:00.000Z' });
+    for (const world of [one, two])
+      await world.setScenario({ name: 'counting', description: 'one a minute', rules: [rule] });
+    const read = async (world: typeof one) => {
+      const [client] = await world.credentials();
+      if (!client) throw new Error('no client');
+      const headers = await world.signIn(client);
+      return (await world.app.request(DETAILS, { headers })).status;
+    };
+    expect(await read(one)).toBe(200);
+    expect(await read(one)).toBe(429);
+    expect(await read(two)).toBe(200);
+    await one.clock.advance(60_000);
+    expect(await read(one)).toBe(200);
+    await one.dispose();
+    await two.dispose();
+  });
+
   it('a reset and a scenario change start the windows afresh', async () => {
     const rule = {
       on: 'http',

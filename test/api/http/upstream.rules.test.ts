@@ -62,8 +62,16 @@ describe('--upstream with rules a tester set', () => {
       },
     ];
     expect((await call(sandbox, 'POST', '/__sandbox/scenario/rules', { body: { rules } })).status).toBe(200);
-    const local = await call(sandbox, 'POST', TRANSFER, { body: transfer });
+    const secrets = { authorization: 'Bearer app-token-9f8e7d6c5b4a', SECRET_KEY: 'sk_live_app_secret_0001' };
+    const local = await call(sandbox, 'POST', TRANSFER, { headers: secrets, body: transfer });
     expect([local.status, local.body.message]).toEqual([504, 'Local timeout']);
+    // The app's credentials reach neither the drift report nor the journal whole.
+    const drift = JSON.stringify((await call(sandbox, 'GET', '/__sandbox/drift')).body);
+    const journal = JSON.stringify(await sandbox.requests({}));
+    for (const secret of ['app-token-9f8e7d6c5b4a', 'sk_live_app_secret_0001']) {
+      expect(drift).not.toContain(secret);
+      expect(journal).not.toContain(secret);
+    }
     expect(fake.received).toHaveLength(0);
     const forwarded = await call(sandbox, 'POST', TRANSFER, { body: { ...transfer, amount: 100 } });
     expect([forwarded.status, forwarded.body.message]).toEqual([200, 'Transfer successful']);
