@@ -5,6 +5,10 @@
 // src/openapi/answer-examples.json, which src/openapi/document.ts reads; test/api/docs/answer-examples.test.ts
 // fails while the committed file differs from what this makes.
 
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import states from '../fixtures/states.json' with { type: 'json' };
 import type { App } from '../src/app.js';
 import { apiContracts } from '../src/contract/api/index.js';
@@ -431,5 +435,16 @@ export async function answerExamplesText(): Promise<string> {
     ...examplesOf(apiDocument(), apiContracts, true, recorded),
     ...examplesOf(controlDocument(), controlContracts, false, recorded),
   };
-  return `${JSON.stringify(sorted(examples), null, 2)}\n`;
+  return biomeFormatted(JSON.stringify(sorted(examples), null, 2), ANSWER_EXAMPLES_PATH);
+}
+
+/** The project's formatter, which checks every file of src/, run on `text` as the file at `path` would be. */
+function biomeFormatted(text: string, path: string): string {
+  const biome = createRequire(import.meta.url).resolve('@biomejs/biome/bin/biome');
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+  return execFileSync(process.execPath, [biome, 'format', `--stdin-file-path=${path}`], {
+    input: text,
+    encoding: 'utf8',
+    cwd: root,
+  });
 }
