@@ -1,10 +1,10 @@
 // The `example` of every JSON answer of both OpenAPI documents, taken from the sandbox's own answers: the contract
-// tour (test/support/tour.ts, one step per operation with a success and an error) runs on a memory sandbox whose
-// clock stands still, and the first body each operation answers with each status is kept. A documented status the
-// tour does not reach gets the sandbox's envelope for its first cause. `npm run docs` writes the result to
-// src/openapi/answer-examples.json, which src/openapi/document.ts reads; test/api/docs/answer-examples.test.ts
+// tour (test/support/tour.ts, one step per operation with a success and an error, the one
+// test/api/http/contract.test.ts checks every answer with) runs on a memory sandbox whose clock stands still, and
+// the first body each operation answers with each status is kept. A documented status the tour does not reach is
+// made from the sandbox's own words (`envelopeFor`, `UNREACHED`, `beyondTheTour`). `npm run docs` writes the result
+// to src/openapi/answer-examples.json, which src/openapi/document.ts reads; test/api/docs/answer-examples.test.ts
 // fails while the committed file differs from what this makes.
-
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
