@@ -1,12 +1,15 @@
-// `npm run docs`: writes the reference pages of docs/reference/ from the code (scripts/reference-pages.ts), and
-// says which ones changed. The tests fail while a committed page differs from what the code renders.
+// `npm run docs`: writes the reference pages of docs/reference/ from the code (scripts/reference-pages.ts) and the
+// OpenAPI documents' answer examples from the sandbox's own answers (scripts/answer-examples.ts), and says which
+// ones changed. The tests fail while a committed file differs from what the code renders.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ANSWER_EXAMPLES_PATH, answerExamplesText } from './answer-examples.js';
 import { referencePages } from './reference-pages.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-for (const { path, text } of referencePages()) {
+const generated = [...referencePages(), { path: ANSWER_EXAMPLES_PATH, text: await answerExamplesText() }];
+for (const { path, text } of generated) {
   const file = join(root, path);
   const before = await readFile(file, 'utf8').catch(() => undefined);
   if (before === text) continue;

@@ -1,0 +1,161 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { ANSWER_EXAMPLES_PATH, answerExamplesText } from '../../../scripts/answer-examples.js';
+import type { JsonObject, OpenApiDocument } from '../../../src/openapi/document.js';
+import { memorySandbox } from '../../support/sandbox.js';
+
+// Every JSON answer of both documents shows an example, the sandbox's own answer (`npm run docs` records them from
+// the contract tour into src/openapi/answer-examples.json), so that a mock server fed the document (Prism, Mockoon)
+// answers what the sandbox would: each example is held against its response's schema, and the committed file
+// against what the generator makes now.
+
+const require = createRequire(import.meta.url);
+const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
+const root = join(import.meta.dirname, '..', '..', '..');
+
+type Response = { content?: Record<string, { schema?: JsonObject; example?: unknown }> };
+
+/** A schema of the document, its `$ref`s pointed at the document added to ajv under `base`. */
+function rebased(schema: unknown, base: string): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => rebased(item, base));
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' && value.startsWith('#')
+        ? `${base}${value}`
+        : rebased(value, base),
+    ]),
+  );
+}
+
+const DOCUMENTS = [
+  ['the bank’s API', '/openapi.json'],
+  ['the control API', '/__sandbox/openapi.json'],
+] as const;
+
+/** Both documents as the sandbox serves them. */
+async function served(): Promise<Map<string, OpenApiDocument>> {
+  const sandbox = await memorySandbox();
+  try {
+    const docs = new Map<string, OpenApiDocument>();
+    for (const [, location] of DOCUMENTS) {
+      const res = await sandbox.app.request(location);
+      expect(res.status).toBe(200);
+      docs.set(location, (await res.json()) as OpenApiDocument);
+    }
+    return docs;
+  } finally {
+    await sandbox.close();
+  }
+}
+
+const documents = await served();
+
+/** Each operation of a document, by `METHOD path`, with its responses. */
+function operationsOf(doc: OpenApiDocument) {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({
+      name: `${method.toUpperCase()} ${doc.servers[0]?.url}${path}`,
+      operationId: String((op as JsonObject).operationId),
+      responses: (op as { responses: Record<string, Response> }).responses,
+    })),
+  );
+}
+
+describe.each(DOCUMENTS)('the answer examples of %s', (_name, location) => {
+  const doc = documents.get(location) as OpenApiDocument;
+  const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+  const base = `https://sandbox.test${location}`;
+  ajv.addSchema({ $id: base, components: { schemas: doc.components.schemas } });
+  const operations = operationsOf(doc);
+
+  it('show an example on every JSON answer of every operation', () => {
+    const json = operations.flatMap(({ name, responses }) =>
+      Object.entries(responses)
+        .filter(([, response]) => response.content?.['application/json'])
+        .map(([status, response]) => ({
+          at: `${name} ${status}`,
+          media: response.content?.['application/json'],
+        })),
+    );
+    expect(json.length).toBeGreaterThan(0);
+    expect(json.filter(({ media }) => media?.example === undefined).map(({ at }) => at)).toEqual([]);
+  });
+
+  it('show no example on an answer that is not JSON (a page, a stream, a redirect)', () => {
+    const others = operations.flatMap(({ name, responses }) =>
+      Object.entries(responses).flatMap(([status, response]) =>
+        Object.entries(response.content ?? {})
+          .filter(([type, media]) => type !== 'application/json' && media.example !== undefined)
+          .map(([type]) => `${name} ${status} ${type}`),
+      ),
+    );
+    expect(others).toEqual([]);
+  });
+
+  it.each(operations.map((op) => [op.name, op] as const))('%s: each example fits its schema', (name, op) => {
+    for (const [status, response] of Object.entries(op.responses)) {
+      const media = response.content?.['application/json'];
+      if (media?.example === undefined) continue;
+      const validate = ajv.compile(rebased(media.schema ?? {}, base) as JsonObject);
+      const valid = validate(media.example);
+      expect(validate.errors ?? [], `${name} ${status}: the example fits the schema`).toEqual([]);
+      expect(valid).toBe(true);
+    }
+  });
+
+  it('show the error envelope with `status: false` on every error status', () => {
+    const wrong = operations.flatMap(({ name, responses }) =>
+      Object.entries(responses)
+        .filter(([status]) => Number(status) >= 400)
+        .map(([status, response]) => ({
+          at: `${name} ${status}`,
+          example: response.content?.['application/json']?.example,
+        }))
+        .filter(({ example }) => example !== undefined && (example as JsonObject).status !== false)
+        .map(({ at }) => at),
+    );
+    // Health's 503 is its own body (`status: "degraded"`), not the envelope.
+    expect(wrong).toEqual(location === '/__sandbox/openapi.json' ? ['GET /__sandbox/health 503'] : []);
+  });
+});
+
+describe(`${ANSWER_EXAMPLES_PATH}`, () => {
+  it('holds documented JSON answers only, each operation by its operationId', async () => {
+    const committed = JSON.parse(await readFile(join(root, ANSWER_EXAMPLES_PATH), 'utf8')) as Record<
+      string,
+      Record<string, unknown>
+    >;
+    const documented = new Set(
+      [...documents.values()].flatMap((doc) =>
+        operationsOf(doc).flatMap(({ operationId, responses }) =>
+          Object.entries(responses)
+            .filter(([, response]) => response.content?.['application/json'])
+            .map(([status]) => `${operationId} ${status}`),
+        ),
+      ),
+    );
+    const held = Object.entries(committed).flatMap(([id, byStatus]) =>
+      Object.keys(byStatus).map((status) => `${id} ${status}`),
+    );
+    expect(held.filter((key) => !documented.has(key))).toEqual([]);
+    expect(held.length).toBe(documented.size);
+  });
+
+  it('is what `npm run docs` makes from the sandbox’s answers, the same on every run', async () => {
+    const committed = await readFile(join(root, ANSWER_EXAMPLES_PATH), 'utf8').catch(() => '(no such file)');
+    const made = await answerExamplesText();
+    if (committed !== made) {
+      const [a, b] = [committed.split('\n'), made.split('\n')];
+      const line = a.findIndex((text, i) => text !== b[i]);
+      expect.fail(
+        `${ANSWER_EXAMPLES_PATH} differs from what the sandbox answers now at line ${line + 1} (${JSON.stringify(a[line])}, made ${JSON.stringify(b[line])}): run npm run docs`,
+      );
+    }
+    expect(committed).toBe(made);
+  }, 60_000);
+});
