@@ -1,17 +1,9 @@
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { RequestError } from '@hono/node-server';
+import type { ClientRefusal } from '../log-events.js';
 import { errorBody } from './envelope.js';
 import { newRequestId } from './request-id.js';
-
-/** What the sandbox answered a request that Node's HTTP parser refused: the log's account of it. */
-export interface ClientRefusal {
-  status: number;
-  message: string;
-  /** Node's code for what it refused: `HPE_HEADER_OVERFLOW`, `HPE_INVALID_METHOD`, `ERR_HTTP_REQUEST_TIMEOUT`... */
-  code: string;
-  requestId: string;
-}
 
 /**
  * The refusals Node answers with a status of their own when nobody listens for `clientError` (its
