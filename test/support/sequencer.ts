@@ -34,13 +34,11 @@ export default class LongestFirst extends BaseSequencer {
       );
       return at === -1 ? LONGEST_FIRST.length : at;
     };
-    // Stable: within a project, and among the files not listed, vitest's order stays.
+    // Stable: among the files not listed, vitest's order stays. Across projects too: most of the longest files are
+    // end-to-end ones, in a project of their own, and they must not wait for the others.
     return sorted
       .map((spec, index) => ({ spec, index }))
-      .sort((a, b) => {
-        if (a.spec.project.name !== b.spec.project.name) return a.index - b.index;
-        return rank(a.spec) - rank(b.spec) || a.index - b.index;
-      })
+      .sort((a, b) => rank(a.spec) - rank(b.spec) || a.index - b.index)
       .map(({ spec }) => spec);
   }
 }
