@@ -17,8 +17,10 @@ export default defineConfig({
     pool: 'threads',
     // The longest files first, also in a clean clone, which has no durations of a last run (test/support/sequencer.ts).
     sequence: { sequencer: LongestFirst },
-    testTimeout: 15_000,
-    hookTimeout: 20_000,
+    // Guards against a hang, not budgets: a test is bounded by its work, and a busy machine (two cores shared with
+    // other runs) may take several times what a quiet one takes for the same work.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     projects: [
       {
         extends: true,

@@ -47,8 +47,8 @@ import {
 
 const UI = '/__sandbox/ui';
 const EVENTS = '/__sandbox/ui/events';
-/** How long a test waits for one event before it fails. */
-const WAIT_MS = 5000;
+/** How long a test waits for one event before it fails: a guard against an event that never comes, not a budget. */
+const WAIT_MS = 30_000;
 /** A receiver account the default scenario fails with 51 Insufficient Funds. */
 const FAILING_ACCOUNT = '0000000051';
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';

@@ -10,11 +10,10 @@ import { call } from '../../support/sandbox.js';
 
 // Transport faults (CONTRACT §9, `effect.fault`): a real server, raw sockets and keep-alive pools, since what breaks is
 // the connection, which `app.request()` never has. No test sleeps: each waits for the socket's own events, and each
-// has a time limit.
+// has the suite's guard against a hang.
 
 const DETAILS = '/api/v1/clients/business/account-details';
 const CUSTOMERS = '/api/v1/clients/business/customers';
-const LIMIT = { timeout: 15_000 };
 const OK = {
   status: true,
   message: 'Account details retrieved successfully',
@@ -184,7 +183,6 @@ async function journal(sandbox: Sandbox) {
 describe('each fault over a raw socket', () => {
   it(
     'reset: the connection is reset, nothing answered; journaled and logged as a reset with no status',
-    LIMIT,
     async () => {
       const { sandbox, lines, port } = await serve();
       await useRules(sandbox, [breaking(DETAILS, { kind: 'reset' })]);
@@ -206,7 +204,7 @@ describe('each fault over a raw socket', () => {
     },
   );
 
-  it('empty: the connection is closed with no answer', LIMIT, async () => {
+  it('empty: the connection is closed with no answer', async () => {
     const { sandbox, port } = await serve();
     await useRules(sandbox, [breaking(DETAILS, { kind: 'empty' })]);
     const connection = await Connection.open(port);
@@ -215,7 +213,7 @@ describe('each fault over a raw socket', () => {
     expect((await journal(sandbox))[0]).toMatchObject({ status: 0, fault: 'empty', response: NO_ANSWER });
   });
 
-  it('garbage: bytes that are not HTTP, then the connection closed', LIMIT, async () => {
+  it('garbage: bytes that are not HTTP, then the connection closed', async () => {
     const { sandbox, port } = await serve();
     await useRules(sandbox, [breaking(DETAILS, { kind: 'garbage' })]);
     const connection = await Connection.open(port);
@@ -229,7 +227,6 @@ describe('each fault over a raw socket', () => {
 
   it(
     'truncated: the status, the headers and the whole length, half the body, then closed',
-    LIMIT,
     async () => {
       const { sandbox, lines, port } = await serve();
       await useRules(sandbox, [
@@ -253,7 +250,7 @@ describe('each fault over a raw socket', () => {
     },
   );
 
-  it('truncated cuts the route’s own answer too: the route ran, the answer broke', LIMIT, async () => {
+  it('truncated cuts the route’s own answer too: the route ran, the answer broke', async () => {
     const { sandbox, port } = await serve();
     await useRules(sandbox, [breaking(DETAILS, { kind: 'truncated' })]);
     const connection = await Connection.open(port);
@@ -266,7 +263,6 @@ describe('each fault over a raw socket', () => {
 
   it(
     'truncated on an answer that has no body (a HEAD request): half its head, then closed',
-    LIMIT,
     async () => {
       const { sandbox, port } = await serve();
       await useRules(sandbox, [
@@ -284,7 +280,6 @@ describe('each fault over a raw socket', () => {
 
   it(
     'slowBody: the whole answer, a little at a time, on a connection that then takes the next request',
-    LIMIT,
     async () => {
       const { sandbox, port } = await serve();
       await useRules(sandbox, [
@@ -312,7 +307,7 @@ describe('each fault over a raw socket', () => {
     },
   );
 
-  it('an error rule breaks an error answer: every 401 reset', LIMIT, async () => {
+  it('an error rule breaks an error answer: every 401 reset', async () => {
     const { sandbox, port } = await serve();
     await useRules(sandbox, [
       { on: 'error', match: { status: { min: 401, max: 401 } }, effect: { fault: { kind: 'reset' } } },
@@ -324,7 +319,7 @@ describe('each fault over a raw socket', () => {
     expect((await journal(sandbox))[0]).toMatchObject({ status: 0, fault: 'reset', response: NO_ANSWER });
   });
 
-  it('an isolated sandbox breaks its own connections, the root none', LIMIT, async () => {
+  it('an isolated sandbox breaks its own connections, the root none', async () => {
     const { sandbox, port } = await serve();
     const isolated = await sandbox.isolate({ id: 'breaks' });
     await useRules(isolated, [breaking(DETAILS, { kind: 'reset' })]);
@@ -338,7 +333,7 @@ describe('each fault over a raw socket', () => {
     root.close();
   });
 
-  it('the HAR export says which fault, with the status 0 HAR gives no answer', LIMIT, async () => {
+  it('the HAR export says which fault, with the status 0 HAR gives no answer', async () => {
     const { sandbox, port } = await serve();
     await useRules(sandbox, [breaking(DETAILS, { kind: 'empty' })]);
     const connection = await Connection.open(port);
@@ -354,7 +349,7 @@ describe('each fault over a raw socket', () => {
 });
 
 describe('a fault harms no other connection, route or sandbox', () => {
-  it('a keep-alive connection opened before a reset answers after it', LIMIT, async () => {
+  it('a keep-alive connection opened before a reset answers after it', async () => {
     const { sandbox, port } = await serve();
     await useRules(sandbox, [breaking(CUSTOMERS, { kind: 'reset' }), answering(DETAILS)]);
     const kept = await Connection.open(port);
@@ -370,7 +365,6 @@ describe('a fault harms no other connection, route or sandbox', () => {
 
   it(
     'a body dribbling out slowly holds up no other connection, and the sandbox goes on once its client goes',
-    LIMIT,
     async () => {
       const { sandbox, port } = await serve();
       // One byte a second: the body would take a minute.
@@ -395,7 +389,7 @@ describe('a fault harms no other connection, route or sandbox', () => {
 });
 
 describe('a body dribbling out stops when its client goes', () => {
-  it('its timer is cleared as the connection closes', LIMIT, async () => {
+  it('its timer is cleared as the connection closes', async () => {
     // Played on a plain Node server, so that the test holds the response and hears its close after the fault does.
     // The timer is the one `setInterval` gave the fault; whether it was cleared is read at that close, not by waiting
     // to see if another byte comes (a byte a second would take a while to miss).
@@ -443,7 +437,7 @@ describe('a keep-alive pool recovers on its next request', () => {
     match: { path: `${DETAILS}$`, everyNth: 2 },
   });
 
-  it.each(faults)("Node's fetch (undici), after $kind", LIMIT, async (fault) => {
+  it.each(faults)("Node's fetch (undici), after $kind", async (fault) => {
     const { sandbox } = await serve();
     await useRules(sandbox, [secondOnly(fault), answering(DETAILS)]);
     const get = () => fetch(`${sandbox.url}${DETAILS}`).then(async (res) => [res.status, await res.json()]);
@@ -452,7 +446,7 @@ describe('a keep-alive pool recovers on its next request', () => {
     expect(await get()).toEqual([200, OK]);
   });
 
-  it.each(faults)("Node's http.Agent with one keep-alive socket, after $kind", LIMIT, async (fault) => {
+  it.each(faults)("Node's http.Agent with one keep-alive socket, after $kind", async (fault) => {
     const { sandbox } = await serve();
     await useRules(sandbox, [secondOnly(fault), answering(DETAILS)]);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
