@@ -8,7 +8,7 @@ import { pageOf } from '../../support/answers.js';
 import { closedAfterEachTest } from '../../support/cleanups.js';
 import { call } from '../../support/sandbox.js';
 
-// Transport faults (CONTRACT §9, `effect.fault`): a real server, raw sockets and keep-alive pools, since what breaks is
+// Transport faults (`effect.fault`): a real server, raw sockets and keep-alive pools, since what breaks is
 // the connection, which `app.request()` never has. No test sleeps: each waits for the socket's own events, and each
 // has the suite's guard against a hang.
 

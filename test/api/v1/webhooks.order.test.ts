@@ -1,4 +1,4 @@
-// Issue 18, target 3: one client's deliveries when a receiver hangs on one of them. A hang is real time (the
+// One client's deliveries when a receiver hangs on one of them. A hang is real time (the
 // sender gives up after --webhook-timeout of real time, and an advance of a frozen clock waits for the request
 // in flight), so these run on the clock as it runs, and wait for requests to arrive, never for time to pass.
 import { afterEach, describe, expect, it } from 'vitest';
