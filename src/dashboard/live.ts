@@ -17,6 +17,7 @@ import {
   scenarioModel,
 } from './model.js';
 import { ClockPanel, DriftPanel, SandboxPicker, ScenarioPanel } from './panels.js';
+import { ids } from './row-parts.js';
 import {
   BatchRow,
   BusinessOption,
@@ -24,7 +25,6 @@ import {
   ClientRows,
   DeliveryRow,
   DisputeRow,
-  ids,
   MessageRow,
   RequestRow,
   TransactionRow,
