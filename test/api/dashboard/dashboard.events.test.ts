@@ -9,9 +9,9 @@ import {
   FLUSH_MS,
   MAX_REST_TICKS,
   PAGE_BYTES_PER_SECOND,
-  PAGES_PER_TURN,
   REQUESTS_PER_FRAME,
 } from '../../../src/dashboard/live.js';
+import { PAGES_PER_TURN } from '../../../src/dashboard/page-streams.js';
 import { version } from '../../../src/sandbox.js';
 import { dataOf, pageOf } from '../../support/answers.js';
 import { BANK, keysA1, processBatch, RECEIVER } from '../../support/bulk.js';
