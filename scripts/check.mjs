@@ -1,7 +1,7 @@
-// `npm test`: the type check, the lint and the tests at once. The tests use both cores of a small machine only
-// part of the time (they wait on child processes, a browser, the network), and the type check fills those gaps: a
-// few seconds less than one after the other. The tests print as they run; the type check's and the lint's output is
-// printed whole after them. A failure of any of the three fails the run. `--no-tests` runs the first two only;
+// `npm test`: the type check, the lint, the layering rules and the tests at once. The tests use both cores of a
+// small machine only part of the time (they wait on child processes, a browser, the network), and the other steps
+// fill those gaps: a few seconds less than one after the other. The tests print as they run; the other steps'
+// output is printed whole after them. A failure of any step fails the run. `--no-tests` runs all but the tests;
 // other arguments go to vitest.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -25,6 +25,8 @@ const run = (name, args, live = false) =>
 const steps = [
   run('typecheck', [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json', '--noEmit']),
   run('lint', [bin('@biomejs/biome', 'bin/biome'), 'check', '--error-on-warnings', 'src', 'test', 'scripts']),
+  // dependency-cruiser over src/ with the house's rules (tools/house-layers.cjs).
+  run('layers', ['scripts/layers.mjs']),
 ];
 // For example `npm test -- --reporter=json …`, as .ci/run gives.
 const args = process.argv.slice(2);

@@ -2,7 +2,6 @@ import type { FiredRule } from './contract/scenarios.js';
 import { isoOf } from './domain/clock.js';
 import type { BulkTransferRecord, DeliveryAttempt, DeliveryRecord } from './domain/records.js';
 import { redactWebhookUrl, scrubWebhookError } from './domain/redact.js';
-import type { ClientRefusal } from './http/client-error.js';
 import type { CataloguedEvent } from './log-catalogue.js';
 import type { WriteHealth } from './store/store.js';
 import type { StateTakenOverError } from './store/write-error.js';
@@ -335,6 +334,15 @@ export function requestError(
     fields: { method, path, requestId, error: stack },
     text: `${method} ${path} request=${requestId}: ${stack}`,
   };
+}
+
+/** What the sandbox answered a request that Node's HTTP parser refused: the log's account of it. */
+export interface ClientRefusal {
+  status: number;
+  message: string;
+  /** Node's code for what it refused: `HPE_HEADER_OVERFLOW`, `HPE_INVALID_METHOD`, `ERR_HTTP_REQUEST_TIMEOUT`... */
+  code: string;
+  requestId: string;
 }
 
 /**

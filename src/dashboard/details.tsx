@@ -3,7 +3,7 @@ import type { RequestEntryWithCurlView } from '../contract/control/requests.js';
 import type { BulkItemRecord, BulkTransferRecord } from '../domain/records.js';
 import { isSecretHeader } from '../domain/redact.js';
 import { formatNaira } from './format.js';
-import { ids, Pairs, RequestLink } from './rows.js';
+import { ids, Pairs, RequestLink } from './row-parts.js';
 
 // What the page fetches when the reader asks for it (`GET /__sandbox/ui/fragments/…`, `app.tsx`): a batch's
 // items, a request's detail. Rendered here once, as the rows are; the page's script only swaps the elements in by

@@ -1,17 +1,9 @@
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { RequestError } from '@hono/node-server';
+import type { ClientRefusal } from '../log-events.js';
 import { errorBody } from './envelope.js';
 import { newRequestId } from './request-id.js';
-
-/** What the sandbox answered a request that Node's HTTP parser refused: the log's account of it. */
-export interface ClientRefusal {
-  status: number;
-  message: string;
-  /** Node's code for what it refused: `HPE_HEADER_OVERFLOW`, `HPE_INVALID_METHOD`, `ERR_HTTP_REQUEST_TIMEOUT`... */
-  code: string;
-  requestId: string;
-}
 
 /**
  * The refusals Node answers with a status of their own when nobody listens for `clientError` (its
@@ -34,7 +26,7 @@ const inFlight = (socket: Duplex) =>
 /**
  * The `clientError` listener of the sandbox's server. A request that Node's parser refuses (headers over its limit,
  * a request line that is not HTTP, one that did not arrive in time) never reaches the app, and Node would answer it
- * a bare `400 Bad Request`; this answers it like every other error (CONTRACT §1): the envelope, an `x-request-id`,
+ * a bare `400 Bad Request`; this answers it like every other error: the envelope, an `x-request-id`,
  * `connection: close`. Only where a response can still be written: the socket open and nothing of another response
  * sent on it. Otherwise (a reset, a closed socket, an answer half sent) the socket is destroyed, as Node does.
  * `answered` hears each refusal that was answered, for the log.

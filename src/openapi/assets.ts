@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { type AssetTypes, assetReader, nearestFolder } from '../http/static-assets.js';
+import { type AssetTypes, assetReader } from '../http/static-assets.js';
+import { nearestFolder } from '../store/nearest-folder.js';
 
 /** The files of `swagger-ui-dist` the reference page loads, with their content types. */
 export const DOCS_ASSETS: AssetTypes = {

@@ -6,19 +6,15 @@ import * as z from 'zod';
 import { incomingCharge } from '../domain/fees.js';
 import { roleName } from '../domain/roles.js';
 import { keepName, SandboxError } from '../errors.js';
+import { nearestFolder } from './nearest-folder.js';
 
 /**
  * The fixtures folder shipped with the package (the default of `--fixtures`): the nearest `fixtures/` above this
  * module, which is `src/store/` when run from source and `dist/` when bundled.
  */
-export const embeddedFixturesDir = (() => {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 4; i++) {
-    if (existsSync(join(dir, 'fixtures', 'banks.json'))) return join(dir, 'fixtures');
-    dir = dirname(dir);
-  }
-  return join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
-})();
+export const embeddedFixturesDir =
+  nearestFolder(import.meta.url, 'fixtures', 'banks.json', 4) ??
+  join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 
 const digits = (n: number) => z.string().regex(new RegExp(`^\\d{${n}}$`), `must be ${n} digits`);
 const bankCode = z.string().regex(/^\d{3}$|^\d{6}$/, 'must be a 3- or 6-digit bank code');

@@ -1,4 +1,4 @@
-// The reads' floor: a Hono app on @hono/node-server that does only what issue 18 requires of a read and nothing
+// The reads' floor: a Hono app on @hono/node-server that does only what the sandbox requires of a read and nothing
 // else, the least any implementation could do. It answers GET /api/v1/clients/business/account-details with the
 // sandbox's exact answer (its 232 bytes), after the three checks of scheme A at their cheapest (a token already
 // verified, found in a map, and its expiry; SECRET_KEY compared in constant time; the business looked up), with a

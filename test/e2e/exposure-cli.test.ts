@@ -1,4 +1,4 @@
-// Issue 28, points 2 to 4, on the real process: the Host and cross-site rules as Node hands the headers over, and
+// On the real process: the Host and cross-site rules as Node hands the headers over, and
 // what start-up says of where it listens and what it exposes.
 
 import { request } from 'node:http';

@@ -235,7 +235,7 @@ describe.each(ways)('%s', (_way, handle) => {
       expect(timeout.waiting.deliveries.map((d) => d.id)).toContain(deliveryId);
       // The retries come due on the clock: an hour takes the delivery to failed, and the queues are idle.
       await sandbox.clock.advance(3_600_000);
-      await sandbox.drain({ timeoutMs: 5_000 });
+      await sandbox.drain();
     } finally {
       await sandbox.clock.freeze(false);
     }

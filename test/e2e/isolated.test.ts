@@ -94,7 +94,7 @@ describe('a sandbox in use, over real time', () => {
     expect([res.status, res.body]).toEqual([200, { late: true }]);
     expect((await http(idle, 'GET', '/sandboxes/busy-one/__sandbox/health')).status).toBe(200);
     await waitForOutput(idle, /"event":"sandbox\.dropped"[^\n]*"sandbox":"busy-one"/);
-  }, 20_000);
+  });
 
   it('a request whose sandbox is deleted under it answers 410', async () => {
     const made = await http(child, 'POST', '/__sandbox/sandboxes', {
@@ -171,7 +171,7 @@ describe('banking-sandbox sandboxes', () => {
     expect(replaced.code, replaced.stderr).toBe(0);
     const fresh = await sh('clock', 'show', '--url', `${child.url}/sandboxes/cli-world`);
     expect(fresh.stdout).not.toMatch(/^Clock at 2027-03-01T08:00:00\.000Z/);
-  }, 15_000);
+  });
 });
 
 describe('the CLI binary: sandboxes', () => {
@@ -188,7 +188,7 @@ describe('the CLI binary: sandboxes', () => {
     const stray = await runCli(['sandboxes', 'list', '--seed', '3', '--url', child.url]);
     expect(stray.code).toBe(2);
     expect(stray.stderr).toContain('--seed goes with sandboxes create only');
-  }, 20_000);
+  });
 });
 
 describe('connectSandbox(url).isolate()', () => {

@@ -14,11 +14,12 @@ const LONGEST_FIRST = [
   'test/e2e/doc-examples.test.ts', // 14.8
   'test/e2e/isolated.test.ts', // 13.8
   'test/e2e/cli.test.ts', // 11.4
-  'test/api/control/scenarios.test.ts', // 9.9
-  'test/api/http/security.test.ts', // 9.7
+  'test/api/control/scenarios.test.ts', // 9.9 before scenarios.switching.test.ts was split off
+  'test/api/http/security.test.ts', // 9.7 before security.paths and security.secrets were split off
   'test/e2e/vitest-setup.test.ts', // 8.7
   'test/e2e/crash-safety.test.ts', // 8.5
-  'test/api/dashboard/dashboard.test.ts', // 8.5
+  'test/api/control/scenarios.switching.test.ts', // 6.2 (the two files alone, on a loaded machine)
+  'test/api/dashboard/dashboard.events.test.ts', // 4.5 (the two files alone, on a loaded machine), of dashboard.test.ts's 8.5 before
   'test/fuzz/routes.fuzz.test.ts', // 8.3
   'test/e2e/languages.test.ts', // 7.9 (one machine, 2 cores: java and go compile)
   'test/e2e/state-kept.test.ts', // 5.8
@@ -34,13 +35,11 @@ export default class LongestFirst extends BaseSequencer {
       );
       return at === -1 ? LONGEST_FIRST.length : at;
     };
-    // Stable: within a project, and among the files not listed, vitest's order stays.
+    // Stable: among the files not listed, vitest's order stays. Across projects too: most of the longest files are
+    // end-to-end ones, in a project of their own, and they must not wait for the others.
     return sorted
       .map((spec, index) => ({ spec, index }))
-      .sort((a, b) => {
-        if (a.spec.project.name !== b.spec.project.name) return a.index - b.index;
-        return rank(a.spec) - rank(b.spec) || a.index - b.index;
-      })
+      .sort((a, b) => rank(a.spec) - rank(b.spec) || a.index - b.index)
       .map(({ spec }) => spec);
   }
 }

@@ -48,7 +48,7 @@ export function customer(id: string, businessId = 'b1'): CustomerRecord {
   };
 }
 
-/** A record as a version before the bank's docs were followed wrote it (issue 27): loose, as a file holds it. */
+/** A record as a version before the bank's docs were followed wrote it: loose, as a file holds it. */
 type OldRecord = Record<string, unknown>;
 
 /** Records of the collections whose shape changed, as written before, and each as it reads now. */
@@ -173,7 +173,7 @@ export function oldShapes(
 }
 
 /**
- * `state` (an export, in the current shapes) as a version before issue 27 would have written it: the old records
+ * `state` (an export, in the current shapes) as a version before the bank's docs were followed would have written it: the old records
  * of `shapes` added to their collections, and no `subscriptions` collection (it came later). A JSON value.
  */
 export function inOldShapes(

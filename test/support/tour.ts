@@ -11,7 +11,7 @@ import { A, B, call, schemeA, schemeB, tokenFor } from './sandbox.js';
 
 // The tour: one step per operation of both lists, run in order on one fresh sandbox, each calling its operation
 // with a success and, where it can, an error. `test/api/http/contract.test.ts` holds every answer against its
-// document with it (issue 14), and `test/api/http/upstream.flow.test.ts` runs the bank API's steps through a
+// document with it, and `test/api/http/upstream.flow.test.ts` runs the bank API's steps through a
 // sandbox whose --upstream is another sandbox, which must then report no drift. The operations to cover are read
 // from the contract lists: a new route fails the first until the tour has a step for it.
 

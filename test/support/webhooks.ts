@@ -5,8 +5,11 @@ import type { Sandbox, SandboxOptions } from '../../src/sandbox.js';
 import { dataOf } from './answers.js';
 import { call, ownerHeaders } from './sandbox.js';
 
-/** Fast webhook retries, so a test waits milliseconds, never the real backoff. */
-export const FAST: SandboxOptions = { webhookRetryBase: 5, webhookTimeout: 2000 };
+/**
+ * Fast webhook retries, so a test waits milliseconds, never the real backoff. The timeout guards against a receiver
+ * that never answers, not a budget: the receivers here answer at once, if late on a busy machine.
+ */
+export const FAST: SandboxOptions = { webhookRetryBase: 5, webhookTimeout: 30_000 };
 
 /** Sets the webhook URL of the client of `headers`; answers the response as it is. */
 export function setWebhookUrl(sandbox: Sandbox, headers: Record<string, string>, webhookUrl: string) {

@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import { Duplex } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { answerClientError, type ClientRefusal } from '../../src/http/client-error.js';
+import { answerClientError } from '../../src/http/client-error.js';
+import type { ClientRefusal } from '../../src/log-events.js';
 
 // The branches a real socket does not reach on demand (a timeout, a reset, an answer half sent), over a stand-in
 // socket that keeps what is written to it. test/api/http/client-error.test.ts covers the real server.

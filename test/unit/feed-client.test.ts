@@ -5,7 +5,7 @@ import {
   MAX_BACKLOG_BYTES,
   PAGES_PER_TURN,
   type PageStream,
-} from '../../src/dashboard/live.js';
+} from '../../src/dashboard/page-streams.js';
 
 /** A page's stream that records what it is written; each write finishes when `finish()` does. */
 function recordingStream(finish: () => Promise<void>) {

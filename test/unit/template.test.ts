@@ -9,7 +9,7 @@ import {
   type TemplateParts,
 } from '../../src/domain/template.js';
 
-// The template language of custom answers (CONTRACT §9): what it takes, what it refuses, how it renders.
+// The template language of custom answers: what it takes, what it refuses, how it renders.
 
 const context: TemplateContext = {
   path: '/api/v1/clients/business/customers',

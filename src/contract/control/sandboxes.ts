@@ -3,7 +3,7 @@ import { contract, done, lazy, reply } from '../kit.js';
 import { scenario, scenarioName } from '../scenarios.js';
 import { isoDate } from '../wire.js';
 
-// Isolated sandboxes: many worlds in one process (CONTRACT section 11).
+// Isolated sandboxes: many worlds in one process.
 
 /** An isolated sandbox's id: what its paths (`/sandboxes/{id}/…`) name it by. */
 export const SANDBOX_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;

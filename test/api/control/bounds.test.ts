@@ -1,4 +1,4 @@
-// Issue 28, point 5: a control answer that grows with the state is a page (the ledger, the outbox, the
+// A control answer that grows with the state is a page (the ledger, the outbox, the
 // credentials), and the one that cannot be (the state export) is streamed a chunk at a time.
 
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -272,7 +272,7 @@ describe('one advance runs everything that comes due', () => {
     await sandbox.clock.advance(HOUR);
     expect(sandbox.clock.now()).toBe(start + HOUR);
     await expectSettled(sandbox, work);
-    await sandbox.drain({ timeoutMs: 5000 });
+    await sandbox.drain();
   });
 
   it('runs what is due in time order and stops at the target: what is due later waits for the next advance', async () => {
@@ -394,7 +394,7 @@ describe('drain gives up and says what is still waiting', () => {
     expect(error.message).toContain(s.deliveryId);
     expectReport(error.waiting, s);
     await sandbox.clock.advance(HOUR);
-    await sandbox.drain({ timeoutMs: 5000 });
+    await sandbox.drain();
   });
 
   it('over HTTP, through the handle: a DrainTimeoutError with the timeout it asked for and `waiting` as sent, whatever the message says', async () => {
@@ -421,7 +421,7 @@ describe('drain gives up and says what is still waiting', () => {
     expectReport(error.waiting, s);
     expect(sent).toEqual([expect.objectContaining({ waiting: error.waiting })]);
     await handle.clock.advance(HOUR);
-    await handle.drain({ timeoutMs: 5000 });
+    await handle.drain();
   });
 });
 

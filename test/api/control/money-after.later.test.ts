@@ -79,7 +79,7 @@ describe('webhooks later', () => {
       body: { rules: [{ on: 'webhook', effect: { webhook: 'duplicate', afterMs: 1000 } }] },
     });
     await incomingPayment(sandbox, { accountNumber: account.accountNumber, amount: 500000 });
-    await sandbox.drain({ timeoutMs: 5000 });
+    await sandbox.drain();
     expect(sandbox.store.all('scheduled')).toHaveLength(1);
     await sandbox.reset();
     expect(sandbox.store.all('scheduled')).toHaveLength(0);

@@ -359,7 +359,7 @@ describe('scheduled reversals', () => {
       200,
     );
     const after = await balance(sandbox, headers);
-    await sandbox.drain({ timeoutMs: 2000 });
+    await sandbox.drain();
     await advance(sandbox, HOUR - 1);
     expect(await transferEntry(sandbox, reference)).not.toHaveProperty('reversedAt');
     expect(await balance(sandbox, headers)).toBe(after);

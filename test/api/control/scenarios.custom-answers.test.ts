@@ -11,7 +11,7 @@ import { dataOf, pageOf } from '../../support/answers.js';
 import { closedAfterEachTest } from '../../support/cleanups.js';
 import { call, memorySandbox, nextSleepOn, ownerHeaders } from '../../support/sandbox.js';
 
-// Custom answers (CONTRACT §9): an `http` or `error` rule's `effect.http` answers any status 200..599 with the
+// Custom answers: an `http` or `error` rule's `effect.http` answers any status 200..599 with the
 // envelope, a JSON body as written (its templates rendered) or a text byte for byte, with headers and a delay.
 
 const DETAILS = '/api/v1/clients/business/account-details';

@@ -11,7 +11,7 @@ import { closedAfterEachTest } from '../../support/cleanups.js';
 import { ledgerOf, transferEntry } from '../../support/money.js';
 import { A, B, call, ownerHeaders, schemeA, tokenFor } from '../../support/sandbox.js';
 
-// The `error` rules and the two ready scenarios made of them (CONTRACT §1, §9): the bank's docs list 422 for a
+// The `error` rules and the two ready scenarios made of them: the bank's docs list 422 for a
 // validation error and say some errors come back 200 with `status: false`.
 
 const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';

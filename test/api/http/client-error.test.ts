@@ -4,8 +4,8 @@ import { errorEnvelope } from '../../../src/contract/wire.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox.js';
 import { type RawAnswer, rawExchange } from '../../support/raw-http.js';
 
-// A request Node's HTTP parser refuses never reaches the app; it still gets the envelope and an `x-request-id`
-// (CONTRACT §1). A real server and raw sockets: the refusal is Node's, which neither `app.request()` nor `fetch`
+// A request Node's HTTP parser refuses never reaches the app; it still gets the envelope and an `x-request-id`.
+// A real server and raw sockets: the refusal is Node's, which neither `app.request()` nor `fetch`
 // (which would not send such a request) reaches.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

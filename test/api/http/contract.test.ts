@@ -4,7 +4,7 @@ import { checkedAnswers } from '../../support/contract.js';
 import { A, memorySandbox, schemeA, schemeB, tokenFor } from '../../support/sandbox.js';
 import { documentsOwnError, ROUTES, type Tour, tour } from '../../support/tour.js';
 
-// Issue 14: every operation's success and error answers are validated against its documented schema: the tour
+// Every operation's success and error answers are validated against its documented schema: the tour
 // (test/support/tour.ts) calls every operation of both lists with a success and an error on one fresh sandbox,
 // and `checkedAnswers` says whether each answer was checked.
 

@@ -16,7 +16,7 @@ import { A, call, closedAfterEach, ownerHeaders, tokenFor } from '../../support/
 import { stateOf } from '../../support/store.js';
 import { attemptsRecorded } from '../../support/webhooks.js';
 
-// Issue 28, point 7: a sandbox whose clock stands at (or a second before) the end of its range,
+// A sandbox whose clock stands at (or a second before) the end of its range,
 // 9999-12-31T23:59:59.999Z, answers every call without a 5xx and writes every time with a four-digit year.
 
 const SECOND = 1000;

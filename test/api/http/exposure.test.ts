@@ -1,4 +1,4 @@
-// Issue 28, points 2 and 3: without --control-token, no page of another site can drive the control API (a
+// Without --control-token, no page of another site can drive the control API (a
 // cross-site form or script), and no page can reach the sandbox by a name that is not its own (DNS rebinding).
 
 import { describe, expect, it } from 'vitest';

@@ -16,7 +16,7 @@ import { BANK, BULK, keysA1, RECEIVER } from '../../support/bulk.js';
 import { transferEntry } from '../../support/money.js';
 import { A, call, memorySandbox, schemeA, tokenFor, useSandbox } from '../../support/sandbox.js';
 
-// Issue 17: the sandbox takes what the bank takes. Each rule the bank does not state, removed, with the value a
+// The sandbox takes what the bank takes. Each rule the bank does not state, removed, with the value a
 // production request may carry; the Bearer scheme in any case; ids in any case; messages in the sandbox's words;
 // `businessDocuments[]`; 405 with `Allow`.
 

@@ -8,13 +8,12 @@ import { pageOf } from '../../support/answers.js';
 import { closedAfterEachTest } from '../../support/cleanups.js';
 import { call } from '../../support/sandbox.js';
 
-// Transport faults (CONTRACT §9, `effect.fault`): a real server, raw sockets and keep-alive pools, since what breaks is
+// Transport faults (`effect.fault`): a real server, raw sockets and keep-alive pools, since what breaks is
 // the connection, which `app.request()` never has. No test sleeps: each waits for the socket's own events, and each
-// has a time limit.
+// has the suite's guard against a hang.
 
 const DETAILS = '/api/v1/clients/business/account-details';
 const CUSTOMERS = '/api/v1/clients/business/customers';
-const LIMIT = { timeout: 15_000 };
 const OK = {
   status: true,
   message: 'Account details retrieved successfully',
@@ -182,31 +181,27 @@ async function journal(sandbox: Sandbox) {
 }
 
 describe('each fault over a raw socket', () => {
-  it(
-    'reset: the connection is reset, nothing answered; journaled and logged as a reset with no status',
-    LIMIT,
-    async () => {
-      const { sandbox, lines, port } = await serve();
-      await useRules(sandbox, [breaking(DETAILS, { kind: 'reset' })]);
-      const connection = await Connection.open(port);
-      connection.get(DETAILS);
-      const { bytes, error } = await connection.closed();
-      expect(error).toBe('ECONNRESET');
-      expect(bytes.length).toBe(0);
-      const [entry] = await journal(sandbox);
-      expect(entry).toMatchObject({
-        path: DETAILS,
-        status: 0,
-        fault: 'reset',
-        scenario: { name: 'faults', rule: 0 },
-      });
-      // Not the 502 that stands in for it in process: nothing went out.
-      expect(entry?.response).toEqual(NO_ANSWER);
-      expect(lines.find((line) => line.includes(` ${DETAILS} `))).toMatch(/ 0 [\d.]+ms .* fault=reset$/);
-    },
-  );
+  it('reset: the connection is reset, nothing answered; journaled and logged as a reset with no status', async () => {
+    const { sandbox, lines, port } = await serve();
+    await useRules(sandbox, [breaking(DETAILS, { kind: 'reset' })]);
+    const connection = await Connection.open(port);
+    connection.get(DETAILS);
+    const { bytes, error } = await connection.closed();
+    expect(error).toBe('ECONNRESET');
+    expect(bytes.length).toBe(0);
+    const [entry] = await journal(sandbox);
+    expect(entry).toMatchObject({
+      path: DETAILS,
+      status: 0,
+      fault: 'reset',
+      scenario: { name: 'faults', rule: 0 },
+    });
+    // Not the 502 that stands in for it in process: nothing went out.
+    expect(entry?.response).toEqual(NO_ANSWER);
+    expect(lines.find((line) => line.includes(` ${DETAILS} `))).toMatch(/ 0 [\d.]+ms .* fault=reset$/);
+  });
 
-  it('empty: the connection is closed with no answer', LIMIT, async () => {
+  it('empty: the connection is closed with no answer', async () => {
     const { sandbox, port } = await serve();
     await useRules(sandbox, [breaking(DETAILS, { kind: 'empty' })]);
     const connection = await Connection.open(port);
@@ -215,7 +210,7 @@ describe('each fault over a raw socket', () => {
     expect((await journal(sandbox))[0]).toMatchObject({ status: 0, fault: 'empty', response: NO_ANSWER });
   });
 
-  it('garbage: bytes that are not HTTP, then the connection closed', LIMIT, async () => {
+  it('garbage: bytes that are not HTTP, then the connection closed', async () => {
     const { sandbox, port } = await serve();
     await useRules(sandbox, [breaking(DETAILS, { kind: 'garbage' })]);
     const connection = await Connection.open(port);
@@ -227,33 +222,27 @@ describe('each fault over a raw socket', () => {
     expect((await journal(sandbox))[0]).toMatchObject({ status: 0, fault: 'garbage', response: NO_ANSWER });
   });
 
-  it(
-    'truncated: the status, the headers and the whole length, half the body, then closed',
-    LIMIT,
-    async () => {
-      const { sandbox, lines, port } = await serve();
-      await useRules(sandbox, [
-        breaking(DETAILS, { kind: 'truncated' }, { http: { status: 200, body: OK } }),
-      ]);
-      const connection = await Connection.open(port);
-      connection.get(DETAILS);
-      const { bytes, error } = await connection.closed();
-      expect(error).toBeNull();
-      const answer = parseAnswer(bytes);
-      expect(answer?.status).toBe(200);
-      expect(answer?.headers.get('content-length')).toBe(String(Buffer.byteLength(OK_TEXT)));
-      expect(answer?.headers.get('x-sandbox-fault')).toBe('truncated');
-      expect(answer?.headers.get('x-request-id')).toBeTruthy();
-      expect(answer?.body.toString()).toBe(OK_TEXT.slice(0, Math.floor(OK_TEXT.length / 2)));
-      // The journal has the answer the app made, and says it went out cut.
-      const [entry] = await journal(sandbox);
-      expect(entry).toMatchObject({ status: 200, fault: 'truncated' });
-      expect(entry?.response.body).toEqual(OK);
-      expect(lines.find((line) => line.includes(` ${DETAILS} `))).toMatch(/ 200 .* fault=truncated$/);
-    },
-  );
+  it('truncated: the status, the headers and the whole length, half the body, then closed', async () => {
+    const { sandbox, lines, port } = await serve();
+    await useRules(sandbox, [breaking(DETAILS, { kind: 'truncated' }, { http: { status: 200, body: OK } })]);
+    const connection = await Connection.open(port);
+    connection.get(DETAILS);
+    const { bytes, error } = await connection.closed();
+    expect(error).toBeNull();
+    const answer = parseAnswer(bytes);
+    expect(answer?.status).toBe(200);
+    expect(answer?.headers.get('content-length')).toBe(String(Buffer.byteLength(OK_TEXT)));
+    expect(answer?.headers.get('x-sandbox-fault')).toBe('truncated');
+    expect(answer?.headers.get('x-request-id')).toBeTruthy();
+    expect(answer?.body.toString()).toBe(OK_TEXT.slice(0, Math.floor(OK_TEXT.length / 2)));
+    // The journal has the answer the app made, and says it went out cut.
+    const [entry] = await journal(sandbox);
+    expect(entry).toMatchObject({ status: 200, fault: 'truncated' });
+    expect(entry?.response.body).toEqual(OK);
+    expect(lines.find((line) => line.includes(` ${DETAILS} `))).toMatch(/ 200 .* fault=truncated$/);
+  });
 
-  it('truncated cuts the route’s own answer too: the route ran, the answer broke', LIMIT, async () => {
+  it('truncated cuts the route’s own answer too: the route ran, the answer broke', async () => {
     const { sandbox, port } = await serve();
     await useRules(sandbox, [breaking(DETAILS, { kind: 'truncated' })]);
     const connection = await Connection.open(port);
@@ -264,55 +253,45 @@ describe('each fault over a raw socket', () => {
     expect(answer?.body.length).toBe(Math.floor(length / 2));
   });
 
-  it(
-    'truncated on an answer that has no body (a HEAD request): half its head, then closed',
-    LIMIT,
-    async () => {
-      const { sandbox, port } = await serve();
-      await useRules(sandbox, [
-        breaking(DETAILS, { kind: 'truncated' }, { http: { status: 200, body: OK } }),
-      ]);
-      const connection = await Connection.open(port);
-      connection.get(DETAILS, 'HEAD');
-      const { bytes, error } = await connection.closed();
-      expect(error).toBeNull();
-      const text = bytes.toString('latin1');
-      expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
-      expect(text).not.toContain('\r\n\r\n');
-    },
-  );
+  it('truncated on an answer that has no body (a HEAD request): half its head, then closed', async () => {
+    const { sandbox, port } = await serve();
+    await useRules(sandbox, [breaking(DETAILS, { kind: 'truncated' }, { http: { status: 200, body: OK } })]);
+    const connection = await Connection.open(port);
+    connection.get(DETAILS, 'HEAD');
+    const { bytes, error } = await connection.closed();
+    expect(error).toBeNull();
+    const text = bytes.toString('latin1');
+    expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(text).not.toContain('\r\n\r\n');
+  });
 
-  it(
-    'slowBody: the whole answer, a little at a time, on a connection that then takes the next request',
-    LIMIT,
-    async () => {
-      const { sandbox, port } = await serve();
-      await useRules(sandbox, [
-        breaking(
-          DETAILS,
-          { kind: 'slowBody', bytesPerSecond: 200 },
-          { http: { status: 200, body: OK }, times: 1 },
-        ),
-        answering(DETAILS),
-      ]);
-      const connection = await Connection.open(port);
-      connection.get(DETAILS);
-      const slow = await connection.answer();
-      expect(slow.status).toBe(200);
-      expect(slow.headers.get('x-sandbox-fault')).toBe('slowBody');
-      expect(slow.body.toString()).toBe(OK_TEXT);
-      // 20 bytes a tick: the body came in several reads after the head.
-      expect(connection.reads).toBeGreaterThanOrEqual(Math.ceil(OK_TEXT.length / 20));
-      connection.get(DETAILS);
-      const next = await connection.answer();
-      expect([next.status, JSON.parse(next.body.toString())]).toEqual([200, OK]);
-      expect(next.headers.has('x-sandbox-fault')).toBe(false);
-      connection.close();
-      expect((await journal(sandbox)).map((e) => e.fault)).toEqual([null, 'slowBody']);
-    },
-  );
+  it('slowBody: the whole answer, a little at a time, on a connection that then takes the next request', async () => {
+    const { sandbox, port } = await serve();
+    await useRules(sandbox, [
+      breaking(
+        DETAILS,
+        { kind: 'slowBody', bytesPerSecond: 200 },
+        { http: { status: 200, body: OK }, times: 1 },
+      ),
+      answering(DETAILS),
+    ]);
+    const connection = await Connection.open(port);
+    connection.get(DETAILS);
+    const slow = await connection.answer();
+    expect(slow.status).toBe(200);
+    expect(slow.headers.get('x-sandbox-fault')).toBe('slowBody');
+    expect(slow.body.toString()).toBe(OK_TEXT);
+    // 20 bytes a tick: the body came in several reads after the head.
+    expect(connection.reads).toBeGreaterThanOrEqual(Math.ceil(OK_TEXT.length / 20));
+    connection.get(DETAILS);
+    const next = await connection.answer();
+    expect([next.status, JSON.parse(next.body.toString())]).toEqual([200, OK]);
+    expect(next.headers.has('x-sandbox-fault')).toBe(false);
+    connection.close();
+    expect((await journal(sandbox)).map((e) => e.fault)).toEqual([null, 'slowBody']);
+  });
 
-  it('an error rule breaks an error answer: every 401 reset', LIMIT, async () => {
+  it('an error rule breaks an error answer: every 401 reset', async () => {
     const { sandbox, port } = await serve();
     await useRules(sandbox, [
       { on: 'error', match: { status: { min: 401, max: 401 } }, effect: { fault: { kind: 'reset' } } },
@@ -324,7 +303,7 @@ describe('each fault over a raw socket', () => {
     expect((await journal(sandbox))[0]).toMatchObject({ status: 0, fault: 'reset', response: NO_ANSWER });
   });
 
-  it('an isolated sandbox breaks its own connections, the root none', LIMIT, async () => {
+  it('an isolated sandbox breaks its own connections, the root none', async () => {
     const { sandbox, port } = await serve();
     const isolated = await sandbox.isolate({ id: 'breaks' });
     await useRules(isolated, [breaking(DETAILS, { kind: 'reset' })]);
@@ -338,7 +317,7 @@ describe('each fault over a raw socket', () => {
     root.close();
   });
 
-  it('the HAR export says which fault, with the status 0 HAR gives no answer', LIMIT, async () => {
+  it('the HAR export says which fault, with the status 0 HAR gives no answer', async () => {
     const { sandbox, port } = await serve();
     await useRules(sandbox, [breaking(DETAILS, { kind: 'empty' })]);
     const connection = await Connection.open(port);
@@ -354,7 +333,7 @@ describe('each fault over a raw socket', () => {
 });
 
 describe('a fault harms no other connection, route or sandbox', () => {
-  it('a keep-alive connection opened before a reset answers after it', LIMIT, async () => {
+  it('a keep-alive connection opened before a reset answers after it', async () => {
     const { sandbox, port } = await serve();
     await useRules(sandbox, [breaking(CUSTOMERS, { kind: 'reset' }), answering(DETAILS)]);
     const kept = await Connection.open(port);
@@ -368,34 +347,30 @@ describe('a fault harms no other connection, route or sandbox', () => {
     kept.close();
   });
 
-  it(
-    'a body dribbling out slowly holds up no other connection, and the sandbox goes on once its client goes',
-    LIMIT,
-    async () => {
-      const { sandbox, port } = await serve();
-      // One byte a second: the body would take a minute.
-      await useRules(sandbox, [
-        breaking(CUSTOMERS, { kind: 'slowBody', bytesPerSecond: 1 }, { http: { status: 200, body: OK } }),
-        answering(DETAILS),
-      ]);
-      const slow = await Connection.open(port);
-      slow.get(CUSTOMERS);
-      const other = await Connection.open(port);
-      other.get(DETAILS);
-      expect((await other.answer()).status).toBe(200);
-      slow.close();
-      await slow.closed();
-      other.get(DETAILS);
-      expect((await other.answer()).status).toBe(200);
-      other.close();
-      // The sandbox goes on: its control API answers, and it closes cleanly (`afterEach`).
-      expect((await fetch(`${sandbox.url}/__sandbox/health`)).status).toBe(200);
-    },
-  );
+  it('a body dribbling out slowly holds up no other connection, and the sandbox goes on once its client goes', async () => {
+    const { sandbox, port } = await serve();
+    // One byte a second: the body would take a minute.
+    await useRules(sandbox, [
+      breaking(CUSTOMERS, { kind: 'slowBody', bytesPerSecond: 1 }, { http: { status: 200, body: OK } }),
+      answering(DETAILS),
+    ]);
+    const slow = await Connection.open(port);
+    slow.get(CUSTOMERS);
+    const other = await Connection.open(port);
+    other.get(DETAILS);
+    expect((await other.answer()).status).toBe(200);
+    slow.close();
+    await slow.closed();
+    other.get(DETAILS);
+    expect((await other.answer()).status).toBe(200);
+    other.close();
+    // The sandbox goes on: its control API answers, and it closes cleanly (`afterEach`).
+    expect((await fetch(`${sandbox.url}/__sandbox/health`)).status).toBe(200);
+  });
 });
 
 describe('a body dribbling out stops when its client goes', () => {
-  it('its timer is cleared as the connection closes', LIMIT, async () => {
+  it('its timer is cleared as the connection closes', async () => {
     // Played on a plain Node server, so that the test holds the response and hears its close after the fault does.
     // The timer is the one `setInterval` gave the fault; whether it was cleared is read at that close, not by waiting
     // to see if another byte comes (a byte a second would take a while to miss).
@@ -443,7 +418,7 @@ describe('a keep-alive pool recovers on its next request', () => {
     match: { path: `${DETAILS}$`, everyNth: 2 },
   });
 
-  it.each(faults)("Node's fetch (undici), after $kind", LIMIT, async (fault) => {
+  it.each(faults)("Node's fetch (undici), after $kind", async (fault) => {
     const { sandbox } = await serve();
     await useRules(sandbox, [secondOnly(fault), answering(DETAILS)]);
     const get = () => fetch(`${sandbox.url}${DETAILS}`).then(async (res) => [res.status, await res.json()]);
@@ -452,7 +427,7 @@ describe('a keep-alive pool recovers on its next request', () => {
     expect(await get()).toEqual([200, OK]);
   });
 
-  it.each(faults)("Node's http.Agent with one keep-alive socket, after $kind", LIMIT, async (fault) => {
+  it.each(faults)("Node's http.Agent with one keep-alive socket, after $kind", async (fault) => {
     const { sandbox } = await serve();
     await useRules(sandbox, [secondOnly(fault), answering(DETAILS)]);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });

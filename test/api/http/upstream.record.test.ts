@@ -23,7 +23,7 @@ import { FaultyFileSystem } from '../../support/faulty-fs.js';
 import { A, call, memorySandbox, schemeA } from '../../support/sandbox.js';
 import { startFakeUpstream } from '../../support/upstream.js';
 
-// `--record FILE` with `--upstream` (issue #38): what the real bank answered, as a scenario of custom answers that
+// `--record FILE` with `--upstream`: what the real bank answered, as a scenario of custom answers that
 // `--scenario FILE` replays offline, with every secret-looking value masked. The bank here is another sandbox of the
 // same build, on a real port.
 

@@ -15,7 +15,7 @@ import {
   type UpstreamAnswer,
 } from '../../support/upstream.js';
 
-// What no upstream answer may do, however long or strange (CONTRACT §7, issue #36), over real sockets: a local
+// What no upstream answer may do, however long or strange, over real sockets: a local
 // upstream sends an endless body, one just over --upstream-max-body, decompression bombs, bytes that are not HTTP,
 // a message of 10 MB; the app gets 502 with the envelope (never a 500), the report an `upstream-error`, and the
 // sandbox reads no more than the cap. The path goes upstream byte for byte, as the upstream's request line shows.

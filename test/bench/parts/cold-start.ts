@@ -88,7 +88,7 @@ export function coldStartRows(cold: ColdStarts): Row[] {
       verdict(cold.ours.median < 300),
     ],
     ['cold start, min', ms(cold.ours.min), ms(cold.bare.min), ratio(cold.ours.min, cold.bare.min), '', ''],
-    // Issue 29: within 5 % of the earlier build; three decimals, as a target of 5 % needs.
+    // Within 5 % of the earlier build; three decimals, as a target of 5 % needs.
     ...(before
       ? ([
           [

@@ -18,7 +18,7 @@ export interface Reads extends Pair {
 
 /**
  * The sandbox's reads against a bare Hono app, and, in the same rounds, the reads' floor: a Hono app doing only what
- * issue 18 requires of a read (the same answer after the checks of scheme A, a request id, a journal entry), to show
+ * the sandbox requires of a read (the same answer after the checks of scheme A, a request id, a journal entry), to show
  * how much of the distance to the bare app any implementation would have. With BENCH_BEFORE, the same read on that
  * build joins the same rounds, so that ours and the earlier build share whatever the neighbours do to the machine.
  */
@@ -95,7 +95,7 @@ export function readsRows(reads: Reads): Row[] {
 }
 
 /**
- * Ours against the BENCH_BEFORE build (issue 29): within 5 % of its requests/s. The ratio has three decimals, as a
+ * Ours against the BENCH_BEFORE build: within 5 % of its requests/s. The ratio has three decimals, as a
  * target of 5 % needs, and is the median of the per-round ratios, as every other pair's.
  */
 function beforeRows(before: Pair): Row[] {

@@ -22,7 +22,7 @@ const SOAK_IDLE_SECONDS = envNumber('BENCH_SOAK_IDLE_SECONDS', 20);
 const SOAK_MEMORY_LIMIT_MB = process.env.BENCH_SOAK_MEMORY_LIMIT_MB
   ? envNumber('BENCH_SOAK_MEMORY_LIMIT_MB', 0)
   : null;
-/** The issue's figures for the soak before it was worked on (issue 18): RSS and live heap at the end. */
+/** The soak's figures before it was worked on: RSS and live heap at the end. */
 const ISSUE_BASELINE = { rssMb: 943, liveHeapMb: 107 };
 /** How long a reading waits after its collection before it reads the memory (see `reading`). */
 const SETTLE_MS = 250;
@@ -304,15 +304,15 @@ export async function benchSoak(dir: string): Promise<Soak> {
 }
 
 /**
- * Issue 18's first target: at the end of the soak, RSS within twice the live heap plus 100 MB, and 400 MB at
- * most; next to the RSS the issue measured at the end of the same soak before the work on it.
+ * The soak's target: at the end of the soak, RSS within twice the live heap plus 100 MB, and 400 MB at
+ * most; next to the RSS measured at the end of the same soak before the work on it.
  */
 function soakTargetRow(soak: Soak): Row {
   const rssMb = soak.after.memory.rssBytes / 1_048_576;
   const liveMb = soak.after.memory.heapUsedBytes / 1_048_576;
   const boundMb = Math.min(2 * liveMb + 100, 400);
   return [
-    `soak: RSS at the end (idle ${SOAK_IDLE_SECONDS} s) vs live heap ${liveMb.toFixed(0)} MB (baseline: issue 18, RSS ${ISSUE_BASELINE.rssMb} MB for a live heap of ${ISSUE_BASELINE.liveHeapMb} MB)`,
+    `soak: RSS at the end (idle ${SOAK_IDLE_SECONDS} s) vs live heap ${liveMb.toFixed(0)} MB (baseline before the soak was worked on: RSS ${ISSUE_BASELINE.rssMb} MB for a live heap of ${ISSUE_BASELINE.liveHeapMb} MB)`,
     `${rssMb.toFixed(0)} MB`,
     `${ISSUE_BASELINE.rssMb} MB`,
     ratio(rssMb, ISSUE_BASELINE.rssMb),

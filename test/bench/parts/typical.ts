@@ -1,4 +1,4 @@
-// Part `typical` (issue 39): a typical integration test, the same steps against the sandbox and against a bare Hono
+// Part `typical`: a typical integration test, the same steps against the sandbox and against a bare Hono
 // app that answers each with a fixed body (bare-typical.ts), in the same rounds: a fresh client, sign in, a
 // transfer, a 10-item batch, process it, drain, read it back, verify the journal. Sequentially and with 4 workers
 // at once, and once more with each worker in an isolated sandbox of its own that it makes first. The servers run

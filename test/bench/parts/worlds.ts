@@ -1,4 +1,4 @@
-// Part `worlds`: isolated sandboxes (issue 35). A test file's whole life in one (create, sign in, one read, delete)
+// Part `worlds`: isolated sandboxes. A test file's whole life in one (create, sign in, one read, delete)
 // against a process's cold start, measured in the same rounds; the resident memory an idle one holds (the growth
 // over 90 of them, after a full collection on either side); and the authenticated read inside one against the same
 // read on the root, in alternation on one process.

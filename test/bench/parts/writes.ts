@@ -102,7 +102,7 @@ export interface Writes {
 /**
  * The same write against a large and a small state, in alternation: its cost must not grow with the state. With
  * BENCH_BEFORE, that build joins the same rounds on a small state of its own, so that what a change costs a write
- * (the state lock's checks, issue 36) is measured against the same neighbours.
+ * (the state lock's checks) is measured against the same neighbours.
  */
 async function benchWrites(
   dir: string,

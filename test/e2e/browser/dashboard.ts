@@ -415,7 +415,7 @@ describe('many tenants', () => {
   });
 
   browserTest(
-    'loads live within a second with 100 clients, 300 batches and 6,000 journal lines, every heading on the first screen',
+    'loads live with 100 clients, 300 batches and 6,000 journal lines, every heading on the first screen',
     async () => {
       for (let i = 0; i < 98; i++) await sandbox.newClient();
       for (let i = 0; i < 300; i++) await create(sandbox, transfers(1), undefined, `Batch ${i}`);
@@ -434,8 +434,7 @@ describe('many tenants', () => {
       console.log(
         `dashboard load to live with 100 clients, 300 batches, 6,000 journal lines: ${Math.round(loadMs)} ms`,
       );
-      // A bound far above the figure (see test-results/dashboard-load.json): a sanity check, not the benchmark.
-      expect(loadMs).toBeLessThan(10_000);
+      // The figure is written down, not asserted: a test never asserts a duration (the benchmark measures it).
 
       // The clients table starts folded, and every section's heading is on the first screen.
       await expect(page.locator('#sec-clients details').getAttribute('open')).resolves.toBeNull();
