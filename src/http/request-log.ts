@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import { type IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { FaultKind, FiredRule } from '../contract/scenarios.js';
 
 /**
@@ -40,6 +40,11 @@ export interface RequestEntry {
   committed: { status: number; text: string | null } | null;
   /** The request headers as received (Node's parsed ones; the fetch `Headers` in process); null in unit tests. */
   headers: IncomingHttpHeaders | Headers | null;
+  /**
+   * Node's raw header lines, where there is a Node request: what the journal keeps of the headers (it makes Node's
+   * object of them again, by Node's rule, when read).
+   */
+  rawHeaders?: readonly string[] | undefined;
   /**
    * The request body kept: the text a JSON route read, or the bytes of a body drained unread; null when there
    * was none, it was a form, or it was larger than `--journal-body-limit`.
@@ -93,69 +98,197 @@ export function envelopeMessage(text: string): string | null {
 }
 
 /**
- * An entry as the journal keeps it: one JSON string of everything but what the ring holds in its columns. One flat
- * string per entry is all the collector ever copies of the last thousand requests: an entry kept as its object
- * (Node's headers object, the URL, the answer text, the id, each an object of its own) was copied at every
- * scavenge that found it young, which cost every read more than the rest of its garbage.
- * The order: the request id and the path first, so that `requestIdOf` and `pathOf` read them without parsing.
+ * An entry as the journal keeps it, one text: a head of numbers (the duration, the flags, the length of each part),
+ * then the parts as they are: the request id, the path, the time, the URL, the request headers, the request body,
+ * the answer, and the rarer fields as JSON (`Extras`, absent when all are at their usual values). Nothing of a
+ * request's own is escaped or serialised on its way in (the answer is JSON text full of quotes): each part is cut
+ * out again by its length.
  */
-type Packed = [
-  requestId: string,
-  path: string,
-  time: string,
-  durationMs: number,
-  warnings: readonly string[],
-  url: string,
-  scenario: FiredRule | null,
-  fault: FaultKind | null,
-  upstream: boolean,
-  committed: RequestEntry['committed'],
-  headers: Record<string, string | string[] | undefined> | null,
-  /** 1: `requestBody` was bytes, kept here as latin1 text (one char a byte). */
-  bytes: 0 | 1,
-  requestBody: string | null,
-  requestSize: number | null,
-  requestTruncated: boolean,
-  answer: string | null,
-  answerSize: number | null,
-  answerType: string | null,
-  answerMessage: string | null,
-  truncated: boolean,
-];
+interface Extras {
+  warnings?: readonly string[];
+  scenario?: FiredRule;
+  fault?: FaultKind;
+  committed?: NonNullable<RequestEntry['committed']>;
+  requestSize?: number;
+  answerSize?: number;
+  answerType?: string;
+  answerMessage?: string;
+}
 
-/** The request headers of an entry as plain data: Node's object as it is, the fetch `Headers` (in process) as one. */
-function plainHeaders(headers: RequestEntry['headers']): Packed[10] {
-  if (headers === null || !(headers instanceof Headers)) return headers;
-  const out: Record<string, string> = {};
-  for (const [name, value] of headers) out[name] = value;
+/** The head's flags. */
+const UPSTREAM = 1;
+const REQUEST_TRUNCATED = 2;
+const TRUNCATED = 4;
+/** The request body was bytes, kept as latin1 text (one character a byte). */
+const BYTES = 8;
+/** The headers' kind (`HeadersKind`) is the flags divided by this. */
+const HEADERS_KIND = 16;
+
+/**
+ * How the request headers are kept: none; Node's raw lines (`rawHeaders`, names and values alternating, one a
+ * line), made into Node's object when read, by Node's own rule; the fetch `Headers` of a request in process, as
+ * name and value lines; an object as JSON (a caller's own entry).
+ */
+enum HeadersKind {
+  None = 0,
+  Raw = 1,
+  Fetch = 2,
+  Json = 3,
+}
+
+/** The request headers of an entry as text, and how to read it back. */
+function headersText(entry: RequestEntry): [HeadersKind, string] {
+  // A header line holds no line break (Node and fetch refuse one): one a line is unambiguous.
+  if (entry.rawHeaders !== undefined) return [HeadersKind.Raw, entry.rawHeaders.join('\n')];
+  const headers = entry.headers;
+  if (headers === null) return [HeadersKind.None, ''];
+  if (headers instanceof Headers) {
+    const lines: string[] = [];
+    for (const [name, value] of headers) lines.push(name, value);
+    return [HeadersKind.Fetch, lines.join('\n')];
+  }
+  return [HeadersKind.Json, JSON.stringify(headers)];
+}
+
+interface NodeHeaderLines {
+  /** Node's own rule for one header line into its `headers` object (`_http_incoming.js`). */
+  _addHeaderLine?: (
+    this: { joinDuplicateHeaders: boolean },
+    name: string,
+    value: string,
+    into: object,
+  ) => void;
+}
+const addHeaderLine = (IncomingMessage.prototype as NodeHeaderLines)._addHeaderLine;
+
+/**
+ * Node's `headers` object of raw header lines: by Node's own rule where it has one (lower-case names, duplicates
+ * joined with `, `, cookies with `; `, `set-cookie` a list, a duplicate of a single-valued header such as
+ * `authorization` dropped), else the lines lower-cased, the first of each name kept.
+ */
+function nodeHeaders(lines: readonly string[]): IncomingHttpHeaders {
+  const out: IncomingHttpHeaders = {};
+  const node = { joinDuplicateHeaders: false };
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    const name = lines[i] ?? '';
+    const value = lines[i + 1] ?? '';
+    if (addHeaderLine) addHeaderLine.call(node, name, value, out);
+    else out[name.toLowerCase()] ??= value;
+  }
   return out;
 }
 
+/** The rarer fields of an entry that are not at their usual values, as JSON; '' when none is. */
+function extrasOf(entry: RequestEntry): string {
+  const { warnings, scenario, fault, committed, requestSize, answerSize, answerType, answerMessage } = entry;
+  if (
+    warnings.length === 0 &&
+    scenario === null &&
+    fault === null &&
+    committed === null &&
+    requestSize === null &&
+    answerSize === null &&
+    answerType === null &&
+    answerMessage === null
+  )
+    return '';
+  const extras: Extras = {};
+  if (warnings.length > 0) extras.warnings = warnings;
+  if (scenario !== null) extras.scenario = scenario;
+  if (fault !== null) extras.fault = fault;
+  if (committed !== null) extras.committed = committed;
+  if (requestSize !== null) extras.requestSize = requestSize;
+  if (answerSize !== null) extras.answerSize = answerSize;
+  if (answerType !== null) extras.answerType = answerType;
+  if (answerMessage !== null) extras.answerMessage = answerMessage;
+  return JSON.stringify(extras);
+}
+
+/**
+ * The head of the entry `pack` made last, written before its text in binary: the duration, the flags and the
+ * length of each of the eight parts (-1: not kept).
+ */
+const HEAD_BYTES = 8 + 4 + 8 * 4;
+const head = { durationMs: 0, flags: 0, lengths: new Int32Array(8) };
+
+/** The text of an entry, its head left in `head`. */
 function pack(entry: RequestEntry): string {
   const body = entry.requestBody;
-  const packed: Packed = [
-    entry.requestId,
-    entry.path,
-    entry.time,
-    entry.durationMs,
-    entry.warnings,
-    entry.url,
-    entry.scenario,
-    entry.fault,
-    entry.upstream,
-    entry.committed,
-    plainHeaders(entry.headers),
-    typeof body === 'string' || body === null ? 0 : 1,
-    typeof body === 'string' || body === null ? body : body.toString('latin1'),
-    entry.requestSize,
-    entry.requestTruncated,
-    entry.answer,
-    entry.answerSize,
-    entry.answerType,
-    entry.answerMessage,
-    entry.truncated,
-  ];
-  return JSON.stringify(packed);
+  const bodyText = body === null || typeof body === 'string' ? body : body.toString('latin1');
+  const [kind, headers] = headersText(entry);
+  const { requestId, path, time, url, answer } = entry;
+  const extras = extrasOf(entry);
+  const flags =
+    (entry.upstream ? UPSTREAM : 0) +
+    (entry.requestTruncated ? REQUEST_TRUNCATED : 0) +
+    (entry.truncated ? TRUNCATED : 0) +
+    (body !== null && typeof body !== 'string' ? BYTES : 0) +
+    kind * HEADERS_KIND;
+  head.durationMs = entry.durationMs;
+  head.flags = flags;
+  const { lengths } = head;
+  lengths[0] = requestId.length;
+  lengths[1] = path.length;
+  lengths[2] = time.length;
+  lengths[3] = url.length;
+  lengths[4] = headers.length;
+  lengths[5] = bodyText === null ? -1 : bodyText.length;
+  lengths[6] = answer === null ? -1 : answer.length;
+  lengths[7] = extras.length;
+  return `${requestId}${path}${time}${url}${headers}${bodyText ?? ''}${answer ?? ''}${extras}`;
+}
+
+/** What `KeptEntry` reads of an entry's text. */
+interface Unpacked {
+  requestId: string;
+  path: string;
+  time: string;
+  url: string;
+  durationMs: number;
+  flags: number;
+  headers: IncomingHttpHeaders | null;
+  requestBody: string | Buffer | null;
+  answer: string | null;
+  extras: Extras;
+}
+
+const NO_EXTRAS: Extras = Object.freeze({});
+
+/** An entry from its bytes in `slab`, `start` to `end`: its head, then its text. */
+function unpack(slab: Buffer, start: number, end: number): Unpacked {
+  const durationMs = slab.readDoubleLE(start);
+  const flags = slab.readInt32LE(start + 8);
+  const lengths: number[] = [];
+  for (let i = 0; i < 8; i++) lengths.push(slab.readInt32LE(start + 12 + i * 4));
+  const text = slab.toString('utf8', start + HEAD_BYTES, end);
+  let at = 0;
+  /** The next part, of `length` characters; null for a length of -1 (not kept). */
+  const part = (length: number | undefined): string | null => {
+    if (length === undefined || length < 0) return null;
+    at += length;
+    return text.slice(at - length, at);
+  };
+  const [requestId, path, time, url, headers, body = null, answer = null, extras] = lengths.map(part);
+  const kind = Math.floor(flags / HEADERS_KIND) as HeadersKind;
+  let parsed: IncomingHttpHeaders | null = null;
+  const lines = headers ? headers.split('\n') : [];
+  if (kind === HeadersKind.Raw) parsed = nodeHeaders(lines);
+  else if (kind === HeadersKind.Fetch) {
+    parsed = {};
+    for (let i = 0; i + 1 < lines.length; i += 2) parsed[lines[i] ?? ''] = lines[i + 1] ?? '';
+  } else if (kind === HeadersKind.Json) parsed = JSON.parse(headers ?? 'null') as IncomingHttpHeaders;
+  return {
+    requestId: requestId ?? '',
+    path: path ?? '',
+    time: time ?? '',
+    url: url ?? '',
+    durationMs,
+    flags,
+    headers: parsed,
+    requestBody: (flags & BYTES) !== 0 && body !== null ? Buffer.from(body, 'latin1') : body,
+    answer,
+    extras: extras ? (JSON.parse(extras) as Extras) : NO_EXTRAS,
+  };
 }
 
 /**
@@ -163,8 +296,8 @@ function pack(entry: RequestEntry): string {
  * first read of a field of it (a verification of method, status and client decodes none).
  */
 class KeptEntry implements RequestEntry {
-  private text: string | undefined;
-  private unpacked: Packed | undefined;
+  private unpacked: Unpacked | undefined;
+  readonly rawHeaders = undefined;
 
   constructor(
     public seq: number,
@@ -178,81 +311,67 @@ class KeptEntry implements RequestEntry {
     private readonly end: number,
   ) {}
 
-  private get packed(): string {
-    this.text ??= this.slab.toString('utf8', this.start, this.end);
-    return this.text;
-  }
-
-  private get all(): Packed {
-    this.unpacked ??= JSON.parse(this.packed) as Packed;
+  private get all(): Unpacked {
+    this.unpacked ??= unpack(this.slab, this.start, this.end);
     return this.unpacked;
   }
 
-  /** The first field, read off the text: an id is word characters and `.:-`, nothing JSON escapes. */
-  get requestId(): string {
-    if (this.unpacked) return this.unpacked[0];
-    return this.packed.slice(2, this.packed.indexOf('"', 2));
+  get requestId() {
+    return this.all.requestId;
   }
-
-  /** The second field, read off the text unless it holds an escape. */
-  get path(): string {
-    if (this.unpacked) return this.unpacked[1];
-    const from = this.packed.indexOf('"', 2) + 3;
-    const path = this.packed.slice(from, this.packed.indexOf('"', from));
-    return path.includes('\\') ? this.all[1] : path;
+  get path() {
+    return this.all.path;
   }
-
   get time() {
-    return this.all[2];
+    return this.all.time;
   }
   get durationMs() {
-    return this.all[3];
-  }
-  get warnings() {
-    return this.all[4];
+    return this.all.durationMs;
   }
   get url() {
-    return this.all[5];
+    return this.all.url;
+  }
+  get warnings() {
+    return this.all.extras.warnings ?? NO_WARNINGS;
   }
   get scenario() {
-    return this.all[6];
+    return this.all.extras.scenario ?? null;
   }
   get fault() {
-    return this.all[7];
-  }
-  get upstream() {
-    return this.all[8];
+    return this.all.extras.fault ?? null;
   }
   get committed() {
-    return this.all[9];
+    return this.all.extras.committed ?? null;
+  }
+  get upstream() {
+    return (this.all.flags & UPSTREAM) !== 0;
   }
   get headers(): IncomingHttpHeaders | null {
-    return this.all[10];
+    return this.all.headers;
   }
   get requestBody(): string | Buffer | null {
-    const [, , , , , , , , , , , bytes, body] = this.all;
-    return bytes === 1 && body !== null ? Buffer.from(body, 'latin1') : body;
+    return this.all.requestBody;
   }
   get requestSize() {
-    return this.all[13];
+    return this.all.extras.requestSize ?? null;
   }
   get requestTruncated() {
-    return this.all[14];
+    return (this.all.flags & REQUEST_TRUNCATED) !== 0;
   }
   get answer() {
-    return this.all[15];
+    return this.all.answer;
   }
   get answerSize() {
-    return this.all[16];
+    return this.all.extras.answerSize ?? null;
   }
   get answerType() {
-    return this.all[17];
+    return this.all.extras.answerType ?? null;
   }
   get answerMessage() {
-    return this.all[18];
+    return this.all.extras.answerMessage ?? null;
   }
   get truncated() {
-    return this.all[19];
+    return (this.all.flags & TRUNCATED) !== 0;
   }
 }
 
@@ -368,21 +487,29 @@ export class RequestJournal {
     this.pool?.shrank(cost);
   }
 
-  /** Writes an entry's text into the tail slab, or a new one where it does not fit, for slot `at`. */
+  /**
+   * Writes an entry, its head (`head`) and its text, into the tail slab, or a new one where it does not fit, for
+   * slot `at`.
+   */
   private write(at: number, text: string): void {
     const room = this.tail === undefined ? 0 : this.tail.length - this.used;
     // A character is at most 3 bytes in UTF-8 (a surrogate pair 4 for 2); the exact count only near the end.
-    const bytes = text.length * 3 <= room ? text.length * 3 : Buffer.byteLength(text);
+    const bytes =
+      HEAD_BYTES + (HEAD_BYTES + text.length * 3 <= room ? text.length * 3 : Buffer.byteLength(text));
     if (this.tail === undefined || bytes > room) {
       this.tail = this.slabFor(bytes);
       this.used = 0;
     }
     const slab = this.tail;
-    const written = slab.write(text, this.used, 'utf8');
+    const start = this.used;
+    slab.writeDoubleLE(head.durationMs, start);
+    slab.writeInt32LE(head.flags, start + 8);
+    for (let i = 0; i < 8; i++) slab.writeInt32LE(head.lengths[i] ?? -1, start + 12 + i * 4);
+    const end = start + HEAD_BYTES + slab.write(text, start + HEAD_BYTES, 'utf8');
     this.slabs[at] = slab;
-    this.starts[at] = this.used;
-    this.ends[at] = this.used + written;
-    this.used += written;
+    this.starts[at] = start;
+    this.ends[at] = end;
+    this.used = end;
   }
 
   /** A new slab for at least `bytes`, twice the size of the last (a journal little used holds little). */
