@@ -246,10 +246,37 @@ interface Unpacked {
   url: string;
   durationMs: number;
   flags: number;
-  headers: IncomingHttpHeaders | null;
+  /** The headers' text, and how to read it (`headersOf`). */
+  headers: string;
+  headersKind: HeadersKind;
   requestBody: string | Buffer | null;
   answer: string | null;
   extras: Extras;
+}
+
+/** The request headers of an entry's text, as the views read them. */
+function headersOf(text: string, kind: HeadersKind): IncomingHttpHeaders | null {
+  const lines = text ? text.split('\n') : [];
+  if (kind === HeadersKind.Raw) return nodeHeaders(lines);
+  if (kind === HeadersKind.Fetch) {
+    const out: IncomingHttpHeaders = {};
+    for (let i = 0; i + 1 < lines.length; i += 2) out[lines[i] ?? ''] = lines[i + 1] ?? '';
+    return out;
+  }
+  return kind === HeadersKind.Json ? (JSON.parse(text) as IncomingHttpHeaders) : null;
+}
+
+/**
+ * The request id and the path of an entry in `slab`, decoding only the bytes they can take (3 a character at
+ * most): what a verification by path reads of every entry of the method it asks for.
+ */
+function idAndPath(slab: Buffer, start: number, end: number): [string, string] {
+  const idLength = slab.readInt32LE(start + 12);
+  const pathLength = slab.readInt32LE(start + 16);
+  const from = start + HEAD_BYTES;
+  // A character cut at the end of the bytes read lies past the path: the two come out whole.
+  const text = slab.toString('utf8', from, Math.min(end, from + (idLength + pathLength) * 3));
+  return [text.slice(0, idLength), text.slice(idLength, idLength + pathLength)];
 }
 
 const NO_EXTRAS: Extras = Object.freeze({});
@@ -269,14 +296,6 @@ function unpack(slab: Buffer, start: number, end: number): Unpacked {
     return text.slice(at - length, at);
   };
   const [requestId, path, time, url, headers, body = null, answer = null, extras] = lengths.map(part);
-  const kind = Math.floor(flags / HEADERS_KIND) as HeadersKind;
-  let parsed: IncomingHttpHeaders | null = null;
-  const lines = headers ? headers.split('\n') : [];
-  if (kind === HeadersKind.Raw) parsed = nodeHeaders(lines);
-  else if (kind === HeadersKind.Fetch) {
-    parsed = {};
-    for (let i = 0; i + 1 < lines.length; i += 2) parsed[lines[i] ?? ''] = lines[i + 1] ?? '';
-  } else if (kind === HeadersKind.Json) parsed = JSON.parse(headers ?? 'null') as IncomingHttpHeaders;
   return {
     requestId: requestId ?? '',
     path: path ?? '',
@@ -284,7 +303,8 @@ function unpack(slab: Buffer, start: number, end: number): Unpacked {
     url: url ?? '',
     durationMs,
     flags,
-    headers: parsed,
+    headers: headers ?? '',
+    headersKind: Math.floor(flags / HEADERS_KIND) as HeadersKind,
     requestBody: (flags & BYTES) !== 0 && body !== null ? Buffer.from(body, 'latin1') : body,
     answer,
     extras: extras ? (JSON.parse(extras) as Extras) : NO_EXTRAS,
@@ -297,6 +317,8 @@ function unpack(slab: Buffer, start: number, end: number): Unpacked {
  */
 class KeptEntry implements RequestEntry {
   private unpacked: Unpacked | undefined;
+  private head: [requestId: string, path: string] | undefined;
+  private parsedHeaders: IncomingHttpHeaders | null | undefined;
   readonly rawHeaders = undefined;
 
   constructor(
@@ -316,11 +338,18 @@ class KeptEntry implements RequestEntry {
     return this.unpacked;
   }
 
+  /** The request id and the path, decoded alone unless the whole entry was. */
+  private get idAndPath(): [string, string] {
+    if (this.unpacked) return [this.unpacked.requestId, this.unpacked.path];
+    this.head ??= idAndPath(this.slab, this.start, this.end);
+    return this.head;
+  }
+
   get requestId() {
-    return this.all.requestId;
+    return this.idAndPath[0];
   }
   get path() {
-    return this.all.path;
+    return this.idAndPath[1];
   }
   get time() {
     return this.all.time;
@@ -347,7 +376,11 @@ class KeptEntry implements RequestEntry {
     return (this.all.flags & UPSTREAM) !== 0;
   }
   get headers(): IncomingHttpHeaders | null {
-    return this.all.headers;
+    if (this.parsedHeaders === undefined) {
+      const { headers, headersKind } = this.all;
+      this.parsedHeaders = headersOf(headers, headersKind);
+    }
+    return this.parsedHeaders;
   }
   get requestBody(): string | Buffer | null {
     return this.all.requestBody;
