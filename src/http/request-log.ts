@@ -656,6 +656,23 @@ export class JournalPool {
 
 export type LogFormat = 'pretty' | 'json';
 
+/** The methods a pretty line names, each padded to the width of the longest, made once. */
+const PADDED = new Map(
+  ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((m) => [m, m.padEnd(6)]),
+);
+const paddedMethod = (method: string) => PADDED.get(method) ?? method.padEnd(6);
+
+/** The time of day a pretty line shows, cut once per distinct time (requests answered in one millisecond share it). */
+let lastTime = '';
+let lastClock = '';
+function clockOf(time: string): string {
+  if (time !== lastTime) {
+    lastTime = time;
+    lastClock = time.slice(11, 23);
+  }
+  return lastClock;
+}
+
 /**
  * A request as one log line: method, path, status, duration, request id, warnings and the client when known.
  * Never a header or a body, so never a secret, and nothing to serialise beyond these few fields.
@@ -683,7 +700,7 @@ export function formatRequest(entry: RequestEntry, format: LogFormat, prefix = '
         : { time, method, path, status, durationMs, requestId, warnings, clientId },
     );
   }
-  let line = `${time.slice(11, 23)} ${method.padEnd(6)} ${path} ${status} ${durationMs.toFixed(1)}ms ${requestId}`;
+  let line = `${clockOf(time)} ${paddedMethod(method)} ${path} ${status} ${durationMs.toFixed(1)}ms ${requestId}`;
   if (clientId !== null) line += ` client=${clientId}`;
   if (fault !== null) line += ` fault=${fault}`;
   return warnings.length === 0 ? line : `${line} warning: ${warnings.join(' | ')}`;
