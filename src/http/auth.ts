@@ -12,10 +12,10 @@ import { isoOf } from '../domain/clock.js';
 import { ApiError } from '../domain/errors.js';
 import { canonicalId } from '../domain/ids.js';
 import { issuedLater, type TokenClaims, tokenExpired, verifyToken } from '../domain/jwt.js';
-import type { BusinessRecord, ClientRecord } from '../domain/records.js';
+import type { BusinessRecord, ClientRecord, UserRecord } from '../domain/records.js';
 import { type Area, permits, type RoleName } from '../domain/roles.js';
 import { isClientSecret, isCurrentSecret, isProductionKey } from '../domain/secrets.js';
-import { type AppEnv, callerOf } from './env.js';
+import { type AppEnv, callerOf as authenticatedCaller, type Caller } from './env.js';
 import { header } from './headers.js';
 import { warn } from './warnings.js';
 
@@ -80,6 +80,10 @@ export function createAuth(deps: Deps) {
   // (`PUT /__sandbox/state`) or a reset that brings another key empties it, so no token of the old key verifies.
   const verified = new Map<string, TokenClaims>();
   let verifiedWith = '';
+  // Who a token's caller was, the last time its records were looked at: the same object as long as the user, the
+  // client and the role are the same records (the store replaces a record on every change, never edits one), so
+  // a read builds none. Emptied with the tokens.
+  const callers = new Map<string, Caller>();
 
   function claimsOf(token: string): TokenClaims {
     const now = clock.now();
@@ -87,6 +91,7 @@ export function createAuth(deps: Deps) {
     const signingKey = store.meta().jwtSecret;
     if (signingKey !== verifiedWith) {
       verified.clear();
+      callers.clear();
       verifiedWith = signingKey;
     }
     const cached = verified.get(token);
@@ -99,13 +104,24 @@ export function createAuth(deps: Deps) {
     }
     const result = verifyToken(token, signingKey, now);
     if (!result.ok) throw new ApiError(401, TOKEN_REFUSED[result.reason]);
-    if (verified.size >= TOKEN_CACHE_LIMIT) verified.clear();
+    if (verified.size >= TOKEN_CACHE_LIMIT) {
+      verified.clear();
+      callers.clear();
+    }
     verified.set(token, result.claims);
     return result.claims;
   }
 
-  function roleName(roleId: string): RoleName {
-    return (store.get('roles', roleId)?.name ?? 'Viewer') as RoleName;
+  /** The caller of a token whose user and client were found: the one made last time if its records are the same. */
+  function callerOf(token: string, user: UserRecord, client: ClientRecord): Caller {
+    const roleRecord = store.get('roles', user.roleId);
+    const role = (roleRecord?.name ?? 'Viewer') as RoleName;
+    const known = callers.get(token);
+    if (known !== undefined && known.user === user && known.client === client && known.role === role)
+      return known;
+    const caller: Caller = { client, user, role };
+    callers.set(token, caller);
+    return caller;
   }
 
   /**
@@ -128,7 +144,8 @@ export function createAuth(deps: Deps) {
 
   /** Scheme A: `Authorization: Bearer <token>`, `SECRET_KEY`, and (per route) `businessId`; then the role rules. */
   function schemeA(c: Context<AppEnv>, options: SchemeAOptions): void {
-    const claims = claimsOf(bearerToken(header(c, 'authorization')));
+    const token = bearerToken(header(c, 'authorization'));
+    const claims = claimsOf(token);
     const resetAt = epochs.resetAfter(claims.rst);
     if (resetAt !== null) {
       // Still the bank's answer; the warning tells a test that lost a race with another's reset why.
@@ -150,11 +167,11 @@ export function createAuth(deps: Deps) {
     // The spec: a missing or invalid credential is 401, and `businessId` is one of the three standard headers.
     const business =
       options.business === 'header' ? businessOf(c, client, 401, SCHEME_A_FOREIGN_BUSINESS) : undefined;
-    const role = roleName(user.roleId);
-    if (!permits(role, options.area, c.req.method)) {
-      throw new ApiError(403, `The ${role} role does not have permission for this action`);
+    const caller = callerOf(token, user, client);
+    if (!permits(caller.role, options.area, c.req.method)) {
+      throw new ApiError(403, `The ${caller.role} role does not have permission for this action`);
     }
-    c.env.facts.caller = { client, user, role };
+    c.env.facts.caller = caller;
     c.env.facts.business = business;
   }
 
@@ -244,7 +261,7 @@ export function clientIp(c: Context<AppEnv>): string {
 
 /** The acting user of an authenticated request, for the audit log. */
 export function actorOf(c: Context<AppEnv>): Actor {
-  const { client, user, role } = callerOf(c.env.facts);
+  const { client, user, role } = authenticatedCaller(c.env.facts);
   return {
     clientId: client.id,
     email: user?.email ?? client.email,

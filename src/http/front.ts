@@ -226,6 +226,7 @@ function journalEntry(
     upstream: facts.upstream,
     committed: facts.committed ?? null,
     headers: incoming?.headers ?? request.headers,
+    rawHeaders: incoming?.rawHeaders,
     requestBody,
     requestSize,
     requestTruncated,

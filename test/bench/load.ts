@@ -1,8 +1,10 @@
 // Load runs: one run against one target (wrk, or autocannon without it), and the alternation of several targets
 // over rounds that every comparison of the benchmark rests on.
 import { tmpdir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { cpuMicros } from './proc.js';
+import { gcMicros } from './processes.js';
 import { CONNECTIONS, log, ROUNDS, SECONDS, WARMUP_SECONDS } from './settings.js';
 import { findWrk, type Load, type LoadTarget, wrkLoad } from './wrk.js';
 
@@ -24,12 +26,17 @@ export const loadGenerator = (): string | null => wrk;
 
 /**
  * One load run, with wrk when there is one. `{n}` in a body becomes a number unique to the request. With `pid`
- * (the server's), the server's CPU time per request as well.
+ * (the server's), the server's CPU time per request as well, and the time its collections paused it per request
+ * (its GC meter writes every 50 ms: read once more after the run, when the last of it is written).
  */
 export async function load(target: LoadTarget, seconds: number, pid?: number): Promise<Load> {
   const before = cpuMicros(pid);
+  const gcBefore = gcMicros(pid);
   const done = await loadRun(target, seconds);
-  return { ...done, cpuUs: (cpuMicros(pid) - before) / done.requests };
+  const cpuUs = (cpuMicros(pid) - before) / done.requests;
+  if (pid === undefined) return { ...done, cpuUs };
+  await sleep(120);
+  return { ...done, cpuUs, gcUs: (gcMicros(pid) - gcBefore) / done.requests };
 }
 
 async function loadRun(target: LoadTarget, seconds: number): Promise<Load> {
@@ -83,6 +90,7 @@ export const summary = (runs: Load[]): Load => ({
   requests: runs.reduce((sum, r) => sum + r.requests, 0),
   errors: runs.reduce((sum, r) => sum + r.errors, 0),
   cpuUs: median(runs.map((r) => r.cpuUs ?? Number.NaN)),
+  gcUs: median(runs.map((r) => r.gcUs ?? Number.NaN)),
 });
 
 /**
@@ -137,7 +145,8 @@ export async function alternated(targets: LoadTarget[], pids: (number | undefine
       log(
         `  round ${round + 1}: ${figures.map((r) => Math.round(r?.rps ?? 0)).join(' vs ')} req/s` +
           (pids.length > 0
-            ? `, ${figures.map((r) => Math.round(r?.cpuUs ?? Number.NaN)).join(' vs ')} µs CPU a request`
+            ? `, ${figures.map((r) => Math.round(r?.cpuUs ?? Number.NaN)).join(' vs ')} µs CPU a request` +
+              `, ${figures.map((r) => (r?.gcUs ?? Number.NaN).toFixed(2)).join(' vs ')} µs GC a request`
             : ''),
       );
     },

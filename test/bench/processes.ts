@@ -2,8 +2,10 @@
 // starting them, waiting for their health route, and stopping every one of them whatever happened.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -31,6 +33,22 @@ export interface Server {
 /** Every child still running, so that `stopAll` can end them whatever happened. */
 const running = new Set<Server>();
 
+/** Where each server's GC meter (gc-meter.mjs) writes the pauses it summed. */
+const gcDir = mkdtempSync(join(tmpdir(), 'sandbox-bench-gc-'));
+const gcMeter = join(import.meta.dirname, 'gc-meter.mjs');
+
+/**
+ * The time a server has spent in V8's collections since it started, in microseconds, as its GC meter last wrote it
+ * (every 50 ms while it changes); NaN for a server started without one.
+ */
+export function gcMicros(pid: number | undefined): number {
+  try {
+    return Number(readFileSync(join(gcDir, `gc-${pid}`), 'utf8'));
+  } catch {
+    return pid === undefined ? Number.NaN : 0;
+  }
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -52,8 +70,15 @@ function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-export function spawnServer(name: string, launch: Launch, port: number): Server {
-  const { args, env, runner = [] } = launch(port);
+/**
+ * Starts a server. With `meter` (all but the cold starts, which it would slow), node preloads the GC meter, which
+ * `gcMicros` reads.
+ */
+export function spawnServer(name: string, launch: Launch, port: number, meter = true): Server {
+  const launched = launch(port);
+  const { runner = [] } = launched;
+  const args = meter ? ['--import', gcMeter, ...launched.args] : launched.args;
+  const env = meter ? { ...launched.env, BENCH_GC_DIR: gcDir } : launched.env;
   const [command = process.execPath, ...before] = [
     ...runner,
     ...(runner.length > 0 ? [process.execPath] : []),
@@ -120,6 +145,7 @@ export async function stopServer(server: Server): Promise<void> {
 
 export async function stopAll(): Promise<void> {
   await Promise.all([...running].map(stopServer));
+  rmSync(gcDir, { recursive: true, force: true });
 }
 
 /** The sandbox's CLI at `main` (a build's dist/main.js) on the file store `dataFile`. */

@@ -11,6 +11,8 @@ export interface Load {
   errors: number;
   /** The server's CPU time per request, µs (user and system, all threads), where the run measured it. */
   cpuUs?: number;
+  /** The time V8's collections paused the server per request, µs (its GC meter), where the run measured it. */
+  gcUs?: number;
 }
 
 /** One target of a load run. `{n}` in the body is replaced by a number unique to each request. */

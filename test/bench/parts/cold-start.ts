@@ -37,7 +37,7 @@ export interface ColdStarts {
 export async function timeStart(name: string, launch: Launch): Promise<number> {
   const port = await freePort();
   const started = performance.now();
-  const server = spawnServer(name, launch, port);
+  const server = spawnServer(name, launch, port, false);
   try {
     await waitHealthy(server);
     return performance.now() - started;

@@ -62,6 +62,19 @@ export async function benchReads(dir: string, bareBundle: string): Promise<Reads
   }
 }
 
+/** The GC pause each request cost the server, measured and baseline (the ratio: baseline / measured). */
+function gcRow(measure: string, { a, b }: Pair, target = '', ok = ''): Row {
+  const us = (load: Load) => load.gcUs ?? Number.NaN;
+  return [
+    measure,
+    `${us(a).toFixed(2)} µs`,
+    `${us(b).toFixed(2)} µs`,
+    (us(b) / us(a)).toFixed(2),
+    target,
+    ok,
+  ];
+}
+
 /** The CPU each request cost the server, measured and baseline, and the baseline's share of the measured. */
 function cpuRow(measure: string, { a, b }: Pair): Row {
   const us = (load: Load) => load.cpuUs ?? Number.NaN;
@@ -90,6 +103,13 @@ export function readsRows(reads: Reads): Row[] {
     // Less at the mercy of the neighbours than req/s: what each request cost the server, all its threads.
     cpuRow('reads CPU per request (ratio: baseline / ours)', reads),
     cpuRow('reads CPU per request at the floor (ratio: baseline / floor)', reads.floor),
+    // What the collector cost each read (the pauses of the main thread, default journal and V8 flags).
+    gcRow(
+      'reads GC pause per request (ratio: baseline / ours)',
+      reads,
+      '≤ 1.2 µs',
+      verdict((reads.a.gcUs ?? Number.POSITIVE_INFINITY) <= 1.2),
+    ),
     ...(reads.before ? beforeRows(reads.before) : []),
   ];
 }
@@ -109,5 +129,6 @@ function beforeRows(before: Pair): Row[] {
       verdict(before.ratio >= 0.95),
     ],
     cpuRow('reads vs before: CPU per request (ratio: before / ours)', before),
+    gcRow('reads vs before: GC pause per request (ratio: before / ours)', before),
   ];
 }
