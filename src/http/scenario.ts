@@ -28,7 +28,7 @@ export function chosenScenario(c: Context<AppEnv>, deps: Pick<Deps, 'scenarios'>
 }
 
 /** The party of a request no scoped rule asks about: nobody is looked up. */
-const NOBODY = {};
+const NOBODY: { clientId?: string; businessId?: string; signingIn?: string } = {};
 
 /**
  * Whose count a request joins: where a rule is scoped to a client, each client's requests count apart, so that
@@ -135,7 +135,9 @@ function decide(
   const matched = deps.scenarios.matchAll(
     {
       on: 'http',
-      ...party,
+      clientId: party.clientId,
+      businessId: party.businessId,
+      signingIn: party.signingIn,
       method: c.req.method,
       path: c.req.path,
       key,
@@ -315,7 +317,9 @@ export function withErrorRules(
   const matched = deps.scenarios.matchAll(
     {
       on: 'error',
-      ...party,
+      clientId: party.clientId,
+      businessId: party.businessId,
+      signingIn: party.signingIn,
       method: c.req.method,
       path: c.req.path,
       status,

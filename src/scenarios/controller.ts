@@ -1,6 +1,13 @@
 import type { FiredRule, RuleEffect, Scenario, ScenarioRule } from '../contract/scenarios.js';
 import type { ScenarioLibrary } from './library.js';
-import { conditionsHold, firstMatch, type RuleCounters, type ScenarioEvent } from './matcher.js';
+import {
+  type Conditions,
+  conditionsFor,
+  conditionsHold,
+  firstMatch,
+  type RuleCounters,
+  type ScenarioEvent,
+} from './matcher.js';
 import { Windows } from './windows.js';
 
 interface Active {
@@ -105,6 +112,7 @@ export class ScenarioController {
   ) {
     this.active = fresh(startup);
     this.activeRules = [...startup.rules];
+    this.activeConditions = this.activeRules.map(conditionsFor);
   }
 
   /** The active rules, overrides first. */
@@ -118,8 +126,12 @@ export class ScenarioController {
   private activate(next: Active): void {
     this.active = next;
     this.activeRules = [...next.overrides, ...next.scenario.rules];
+    this.activeConditions = this.activeRules.map(conditionsFor);
     this.activeNeeds = new Map();
   }
+
+  /** Each active rule's conditions made once, in their order (the overrides' first, as with `overridesOnly`). */
+  private activeConditions: Conditions[] = [];
 
   /** What `GET /__sandbox/scenario` shows. */
   describe() {
@@ -215,12 +227,21 @@ export class ScenarioController {
       state !== this.active ? state.scenario.rules : event.overridesOnly ? state.overrides : this.rules();
     const seed = state.scenario.seed ?? this.defaultSeed;
     const at = this.now();
-    const timed: ScenarioEvent = { ...event, at };
+    // The event is the caller's own, made for this call: its time is set on it rather than on a copy of it.
+    event.at = at;
+    const timed = event;
     const { windows } = state;
-    const { match, conditionsMet, riders } = firstMatch(rules, timed, state.counters, seed, (index, rule) =>
-      rule.match.over
-        ? windows.holds(index, rule.match.over, windowKey(rule, timed), at, timed.amount ?? 0)
-        : true,
+    const made = state === this.active ? this.activeConditions : undefined;
+    const { match, conditionsMet, riders } = firstMatch(
+      rules,
+      timed,
+      state.counters,
+      seed,
+      made,
+      (index, rule) =>
+        rule.match.over
+          ? windows.holds(index, rule.match.over, windowKey(rule, timed), at, timed.amount ?? 0)
+          : true,
     );
     // Requests and webhook attempts count as they come, but for the rule that answered one; money counts once it
     // went out (`settled`).

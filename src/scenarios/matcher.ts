@@ -155,36 +155,77 @@ export function draw(seed: number, ruleIndex: number, key: string): number {
   return ((x ^ (x >>> 16)) >>> 0) / 4294967296;
 }
 
-/** Whether the rule's conditions hold for the event, all but `everyNth`, `probability` and `over`. */
-export function conditionsHold(rule: ScenarioRule, event: ScenarioEvent): boolean {
+/** A rule's conditions as one test of an event. */
+export type Conditions = (event: ScenarioEvent) => boolean;
+
+type Check = (e: ScenarioEvent) => boolean;
+
+/**
+ * A rule's conditions, all but `everyNth`, `probability` and `over`, made into one test of only the conditions the
+ * rule has. Every request meets every `http` rule in force, and rules of as many shapes as they have conditions
+ * made a test that looked each condition up in each rule slow (a lookup by name per condition); a test made once per
+ * rule reads its own values only.
+ */
+export function conditionsOf(rule: ScenarioRule): Conditions {
   const m = rule.match;
+  const checks: Check[] = [];
+  const add = (check: Check) => checks.push(check);
+  const { on } = rule;
   // The cheapest tests that tell most rules apart first: the kind, the method.
-  if (rule.on !== event.on) return false;
-  if (m.method !== undefined && m.method !== event.method) return false;
-  if (m.clientId !== undefined && m.clientId !== event.clientId) return false;
-  if (m.businessId !== undefined && m.businessId !== event.businessId) return false;
-  if (m.accountNumber !== undefined && m.accountNumber !== event.accountNumber) return false;
-  if (m.accountNumberPattern !== undefined && !test(m.accountNumberPattern, event.accountNumber ?? '')) {
-    return false;
-  }
-  if (m.bankCode !== undefined && m.bankCode !== event.bankCode) return false;
-  if (m.amount?.min !== undefined && (event.amount ?? -1) < m.amount.min) return false;
-  if (m.amount?.max !== undefined && (event.amount ?? Number.POSITIVE_INFINITY) > m.amount.max) return false;
-  if (m.batchName !== undefined && m.batchName !== event.batchName) return false;
-  if (m.itemIndex?.min !== undefined && (event.itemIndex ?? -1) < m.itemIndex.min) return false;
-  if (m.itemIndex?.max !== undefined && (event.itemIndex ?? Number.POSITIVE_INFINITY) > m.itemIndex.max)
-    return false;
-  if (m.path !== undefined && !test(m.path, event.path ?? '')) return false;
-  if (m.status?.min !== undefined && (event.status ?? -1) < m.status.min) return false;
-  if (m.status?.max !== undefined && (event.status ?? Number.POSITIVE_INFINITY) > m.status.max) return false;
-  if (m.validation !== undefined && m.validation !== event.validation) return false;
-  if (m.narration !== undefined && !test(m.narration, event.narration ?? '')) return false;
-  if (m.between !== undefined && !inside(m.between, event.at ?? Date.now())) return false;
-  if (!requestMatches(m, event.request)) return false;
+  add((e) => e.on === on);
+  const { method, clientId, businessId, accountNumber, accountNumberPattern, bankCode, batchName, path } = m;
+  if (method !== undefined) add((e) => e.method === method);
+  if (clientId !== undefined) add((e) => e.clientId === clientId);
+  if (businessId !== undefined) add((e) => e.businessId === businessId);
+  if (accountNumber !== undefined) add((e) => e.accountNumber === accountNumber);
+  if (accountNumberPattern !== undefined) add((e) => test(accountNumberPattern, e.accountNumber ?? ''));
+  if (bankCode !== undefined) add((e) => e.bankCode === bankCode);
+  const amountMin = m.amount?.min;
+  const amountMax = m.amount?.max;
+  if (amountMin !== undefined) add((e) => (e.amount ?? -1) >= amountMin);
+  if (amountMax !== undefined) add((e) => (e.amount ?? Number.POSITIVE_INFINITY) <= amountMax);
+  if (batchName !== undefined) add((e) => e.batchName === batchName);
+  const indexMin = m.itemIndex?.min;
+  const indexMax = m.itemIndex?.max;
+  if (indexMin !== undefined) add((e) => (e.itemIndex ?? -1) >= indexMin);
+  if (indexMax !== undefined) add((e) => (e.itemIndex ?? Number.POSITIVE_INFINITY) <= indexMax);
+  if (path !== undefined) add((e) => test(path, e.path ?? ''));
+  const statusMin = m.status?.min;
+  const statusMax = m.status?.max;
+  if (statusMin !== undefined) add((e) => (e.status ?? -1) >= statusMin);
+  if (statusMax !== undefined) add((e) => (e.status ?? Number.POSITIVE_INFINITY) <= statusMax);
+  const { validation, narration, between } = m;
+  if (validation !== undefined) add((e) => e.validation === validation);
+  if (narration !== undefined) add((e) => test(narration, e.narration ?? ''));
+  if (between !== undefined) add((e) => inside(between, e.at ?? Date.now()));
+  if (m.header !== undefined || m.query !== undefined || m.body !== undefined)
+    add((e) => requestMatches(m, e.request));
   // An error rule that would give the answer the status it has changes nothing: it does not use its `times`,
   // shows in no journal entry, and leaves the answer to a later rule.
-  if (rule.effect.status !== undefined && rule.effect.status === event.status) return false;
-  return true;
+  const answered = rule.effect.status;
+  if (answered !== undefined) add((e) => e.status !== answered);
+  return (event) => {
+    for (const check of checks) if (!check(event)) return false;
+    return true;
+  };
+}
+
+/** Each rule's conditions made once (`conditionsOf`): rules are data, never changed once parsed. */
+const madeConditions = new WeakMap<ScenarioRule, Conditions>();
+
+/** A rule's conditions, made once (`conditionsOf`). */
+export function conditionsFor(rule: ScenarioRule): Conditions {
+  let conditions = madeConditions.get(rule);
+  if (conditions === undefined) {
+    conditions = conditionsOf(rule);
+    madeConditions.set(rule, conditions);
+  }
+  return conditions;
+}
+
+/** Whether the rule's conditions hold for the event, all but `everyNth`, `probability` and `over`. */
+export function conditionsHold(rule: ScenarioRule, event: ScenarioEvent): boolean {
+  return conditionsFor(rule)(event);
 }
 
 /** What the matcher found: the winning rule (or null) and every rule whose conditions held on the way to it. */
@@ -211,6 +252,8 @@ export function firstMatch(
   event: ScenarioEvent,
   counters: readonly RuleCounters[],
   seed: number,
+  /** The rules' conditions made beforehand (`conditionsOf`), in the same order; made here when not given. */
+  conditions?: readonly Conditions[],
   /** Whether a rule's `match.over` holds for the event (its window's count or amount): the caller keeps windows. */
   overHolds: (index: number, rule: ScenarioRule) => boolean = () => true,
 ): MatchResult {
@@ -218,7 +261,8 @@ export function firstMatch(
   const riders: MatchResult['riders'] = [];
   for (let index = 0; index < rules.length; index++) {
     const rule = rules[index];
-    if (!rule || !conditionsHold(rule, event)) continue;
+    const holds = conditions?.[index];
+    if (!rule || !(holds ? holds(event) : conditionsHold(rule, event))) continue;
     conditionsMet.push(index);
     if (rule.match.over !== undefined && !overHolds(index, rule)) continue;
     const count = counters[index] ?? { seen: 0, applied: 0 };
