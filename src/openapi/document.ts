@@ -18,7 +18,7 @@ import {
 import { tagDescription } from '../contract/tags.js';
 import { controlErrorEnvelope, errorEnvelope, pagination } from '../contract/wire.js';
 import { webhookPayload } from '../domain/records.js';
-import answerExamples from './answer-examples.json' with { type: 'json' };
+import { withExamples } from './examples.js';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -166,20 +166,6 @@ const VALIDATION_422 =
   'Validation error, as the bank’s [errors page](https://docs.interstellas.stellas.africa/essentials/errors) lists it: the sandbox answers a validation failure (a 400 with `errors`) 422 under scenario `validation-422`, same envelope and `errors`';
 const SOFT_ERROR =
   'A refusal with `status: false`, which the bank’s [errors page](https://docs.interstellas.stellas.africa/essentials/errors) says some errors come back as: the sandbox answers every refused call (4xx) so under scenario `soft-errors`, with the body it would have had. Check `status`, not only the HTTP code';
-
-/**
- * The sandbox's own answers, one per operation and status (`npm run docs` writes them, from the contract tour): each
- * JSON answer's `example`, so that a mock server fed the document answers what the sandbox would.
- */
-const EXAMPLES: Record<string, Record<string, unknown> | undefined> = answerExamples;
-
-function withExamples(op: RouteContract, result: JsonObject): void {
-  for (const [status, response] of Object.entries(result)) {
-    const json = (response as { content?: Record<string, JsonObject> }).content?.['application/json'];
-    const example = EXAMPLES[op.operationId]?.[status];
-    if (json && example !== undefined) json.example = example;
-  }
-}
 
 function responses(op: RouteContract, api: boolean, schemas: Schemas): JsonObject {
   const result: JsonObject = {};
