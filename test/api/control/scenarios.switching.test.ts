@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import defaultScenario from '../../../scenarios/default.json' with { type: 'json' };
-import type { BulkItemView, BulkTransferWithItemsView } from '../../../src/contract/api/bulk.js';
 import { paymentReceived } from '../../../src/contract/control/incoming-payments.js';
 import {
   type ActiveScenarioView,
@@ -14,23 +13,34 @@ import { scenario as scenarioSchema } from '../../../src/contract/scenarios.js';
 import type { Sandbox } from '../../../src/sandbox.js';
 import { ScenarioError } from '../../../src/scenarios/library.js';
 import { dataOf } from '../../support/answers.js';
-import { bulkHelpers, keysA1, processBatch, RECEIVER, type Transfer } from '../../support/bulk.js';
+import { keysA1, processBatch, RECEIVER } from '../../support/bulk.js';
 import { closedAfterEachTest } from '../../support/cleanups.js';
-import { ledgerOf, transferEntry } from '../../support/money.js';
-import { A, call, memorySandbox, ownerHeaders } from '../../support/sandbox.js';
+import { call, memorySandbox, ownerHeaders } from '../../support/sandbox.js';
+import {
+  balanceOf,
+  create,
+  drain,
+  expectOutage,
+  expectTransferFailed,
+  expectTransferOk,
+  getBatch,
+  itemAt,
+  ref,
+  send,
+  settle,
+  TRANSFER,
+  transfer,
+} from '../../support/scenario-calls.js';
 import { delivery, FAST, incomingPayment, webhookSetup } from '../../support/webhooks.js';
 
 // A scenario put whole through PUT /__sandbox/scenario, switched at run time, chosen per request or at start-up
 // (scenarios.test.ts has the ready scenarios one by one).
 
-const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 const _ANONYMOUS = '/api/v1/clients/business/customers/funds/anonymous-transfer';
 const DETAILS = '/api/v1/clients/business/account-details';
 const CUSTOMERS = '/api/v1/clients/business/customers';
 const SCENARIO = '/__sandbox/scenario';
-const OUTAGE = 'Service temporarily unavailable';
 
-const AMOUNT = 100_000;
 const READY = [
   'default',
   'duplicate-webhooks',
@@ -47,70 +57,9 @@ const READY = [
   'webhook-receiver-down',
 ];
 
-type Headers = Record<string, string>;
 type Response = Awaited<ReturnType<typeof call>>;
 
 const { later, open, receiver } = closedAfterEachTest();
-
-const bulk = bulkHelpers({ label: 'scn', narration: 'Scenario test', batchName: 'Scenarios' });
-const { ref, create, getBatch, settle } = bulk;
-
-/** A transfer of AMOUNT kobo to `account`, with a fresh retrieval reference. */
-function transfer(account = RECEIVER, overrides: Partial<Transfer> = {}): Transfer {
-  return bulk.transfer({ amount: AMOUNT, receiverAccountNumber: account, ...overrides });
-}
-
-/** A transfer's answer, with what it was sent with: its reference and the business it was sent from. */
-type Sent = Response & { sandbox: Sandbox; reference: string; businessId: string };
-
-async function send(
-  sandbox: Sandbox,
-  headers: Headers,
-  account = RECEIVER,
-  extra: Headers = {},
-  path = TRANSFER,
-): Promise<Sent> {
-  const body = transfer(account);
-  const res = await call(sandbox, 'POST', path, { headers: { ...headers, ...extra }, body: { ...body } });
-  return { ...res, sandbox, reference: body.retrievalReference, businessId: headers.businessId ?? A.a1.id };
-}
-
-/**
- * A refused transfer: 400 with the provider's message and nothing else (the docs' envelope, `data: null`); its
- * provider code is on its ledger entry, which is `failed`.
- */
-async function expectTransferFailed(res: Sent, errorCode: string, message?: string): Promise<void> {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(Object.keys(res.body).sort()).toEqual(['data', 'message', 'status']);
-  expect(res.body).toMatchObject({ status: false, data: null });
-  const entry = await transferEntry(res.sandbox, res.reference, res.businessId);
-  expect(entry).toMatchObject({ status: 'failed', errorCode, errorMessage: res.body.message });
-  if (message !== undefined) expect(res.body.message).toBe(message);
-}
-
-function expectTransferOk(res: Response): void {
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  expect(res.body).toMatchObject({ status: true, message: 'Transfer successful' });
-}
-
-function expectOutage(res: Response, status = 503, message = OUTAGE): void {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toEqual({ status: false, message, data: null });
-}
-
-async function balanceOf(sandbox: Sandbox, businessId = A.a1.id): Promise<number> {
-  return (await ledgerOf(sandbox, businessId)).balance;
-}
-
-async function drain(sandbox: Sandbox, query = ''): Promise<Response> {
-  return call(sandbox, 'POST', `/__sandbox/drain${query}`);
-}
-
-function itemAt(batch: BulkTransferWithItemsView, index: number): BulkItemView {
-  const item = batch.items.find((i) => i.itemIndex === index);
-  if (!item) throw new Error(`batch ${batch.id} has no item ${index}`);
-  return item;
-}
 
 async function describeScenario(sandbox: Sandbox): Promise<ActiveScenarioView> {
   const res = await call(sandbox, 'GET', SCENARIO);
