@@ -1,15 +1,20 @@
 import { expect } from 'vitest';
 import type { BulkItemView, BulkTransferWithItemsView } from '../../src/contract/api/bulk.js';
+import { paymentReceived } from '../../src/contract/control/incoming-payments.js';
+import { activeScenario } from '../../src/contract/control/scenarios.js';
 import type { Sandbox } from '../../src/sandbox.js';
+import { dataOf } from './answers.js';
 import { bulkHelpers, RECEIVER, type Transfer } from './bulk.js';
 import { ledgerOf, transferEntry } from './money.js';
 import { A, call } from './sandbox.js';
+import { incomingPayment, webhookSetup } from './webhooks.js';
 
 // What the scenario tests share: transfers of one amount, and what a refused, a passed or an outage answer is.
 
 export const TRANSFER = '/api/v1/clients/business/customers/funds/transfer';
 export const OUTAGE = 'Service temporarily unavailable';
 export const AMOUNT = 100_000;
+const SCENARIO = '/__sandbox/scenario';
 
 type Headers = Record<string, string>;
 type Response = Awaited<ReturnType<typeof call>>;
@@ -72,4 +77,28 @@ export function itemAt(batch: BulkTransferWithItemsView, index: number): BulkIte
   const item = batch.items.find((i) => i.itemIndex === index);
   if (!item) throw new Error(`batch ${batch.id} has no item ${index}`);
   return item;
+}
+
+export async function putScenario(sandbox: Sandbox, body: Record<string, unknown>): Promise<Response> {
+  return call(sandbox, 'PUT', SCENARIO, { body });
+}
+
+/** Makes a whole scenario object active; it must be accepted. */
+export async function useScenario(sandbox: Sandbox, rules: Record<string, unknown>[]): Promise<void> {
+  const res = await putScenario(sandbox, { name: 'under-test', description: 'Made by a test', rules });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(dataOf(res, activeScenario).name).toBe('under-test');
+}
+
+/** Client A with a webhook URL and a permanent virtual account of business A1; answers its account number. */
+export async function webhookAccount(sandbox: Sandbox, webhookUrl: string): Promise<string> {
+  const { account } = await webhookSetup(sandbox, webhookUrl, { type: 'permanent', reference: ref('va') });
+  return account.accountNumber;
+}
+
+/** An incoming payment to `accountNumber`; answers its delivery id. */
+export async function pay(sandbox: Sandbox, accountNumber: string): Promise<string> {
+  const res = await incomingPayment(sandbox, { accountNumber, amount: 250_000, accountName: 'Tunde Bakare' });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return dataOf(res, paymentReceived).deliveryId;
 }

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import defaultScenario from '../../../scenarios/default.json' with { type: 'json' };
-import { paymentReceived } from '../../../src/contract/control/incoming-payments.js';
 import {
   type ActiveScenarioView,
   activeScenario,
@@ -25,13 +24,16 @@ import {
   expectTransferOk,
   getBatch,
   itemAt,
-  ref,
+  pay,
+  putScenario,
   send,
   settle,
   TRANSFER,
   transfer,
+  useScenario,
+  webhookAccount,
 } from '../../support/scenario-calls.js';
-import { delivery, FAST, incomingPayment, webhookSetup } from '../../support/webhooks.js';
+import { delivery, FAST } from '../../support/webhooks.js';
 
 // A scenario put whole through PUT /__sandbox/scenario, switched at run time, chosen per request or at start-up
 // (scenarios.test.ts has the ready scenarios one by one).
@@ -57,38 +59,12 @@ const READY = [
   'webhook-receiver-down',
 ];
 
-type Response = Awaited<ReturnType<typeof call>>;
-
 const { later, open, receiver } = closedAfterEachTest();
 
 async function describeScenario(sandbox: Sandbox): Promise<ActiveScenarioView> {
   const res = await call(sandbox, 'GET', SCENARIO);
   expect(res.status).toBe(200);
   return dataOf(res, activeScenario);
-}
-
-async function putScenario(sandbox: Sandbox, body: Record<string, unknown>): Promise<Response> {
-  return call(sandbox, 'PUT', SCENARIO, { body });
-}
-
-/** Makes a whole scenario object active; it must be accepted. */
-async function useScenario(sandbox: Sandbox, rules: Record<string, unknown>[]): Promise<void> {
-  const res = await putScenario(sandbox, { name: 'under-test', description: 'Made by a test', rules });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  expect(dataOf(res, activeScenario).name).toBe('under-test');
-}
-
-/** Client A with a webhook URL and a permanent virtual account of business A1; answers its account number. */
-async function webhookAccount(sandbox: Sandbox, webhookUrl: string): Promise<string> {
-  const { account } = await webhookSetup(sandbox, webhookUrl, { type: 'permanent', reference: ref('va') });
-  return account.accountNumber;
-}
-
-/** An incoming payment to `accountNumber`; answers its delivery id. */
-async function pay(sandbox: Sandbox, accountNumber: string): Promise<string> {
-  const res = await incomingPayment(sandbox, { accountNumber, amount: 250_000, accountName: 'Tunde Bakare' });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return dataOf(res, paymentReceived).deliveryId;
 }
 
 describe('effects through PUT /__sandbox/scenario with a whole scenario', () => {

@@ -2,9 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { BulkItemView, BulkTransferWithItemsView } from '../../../src/contract/api/bulk.js';
 import { accountDetails } from '../../../src/contract/api/business.js';
-import { paymentReceived } from '../../../src/contract/control/incoming-payments.js';
-import { activeScenario } from '../../../src/contract/control/scenarios.js';
-import type { Sandbox } from '../../../src/sandbox.js';
 import { dataOf } from '../../support/answers.js';
 import { BULK, keysA1, processBatch, RECEIVER, type Transfer } from '../../support/bulk.js';
 import { closedAfterEachTest } from '../../support/cleanups.js';
@@ -21,13 +18,16 @@ import {
   getBatch,
   itemAt,
   OUTAGE,
-  ref,
+  pay,
+  putScenario,
   send,
   settle,
   TRANSFER,
   transfer,
+  useScenario,
+  webhookAccount,
 } from '../../support/scenario-calls.js';
-import { delivery, FAST, incomingPayment, webhookSetup } from '../../support/webhooks.js';
+import { delivery, FAST } from '../../support/webhooks.js';
 
 const ANONYMOUS = '/api/v1/clients/business/customers/funds/anonymous-transfer';
 const DETAILS = '/api/v1/clients/business/account-details';
@@ -42,33 +42,7 @@ const FLAKY_CODES: Record<string, string> = {
   '05': 'Do not honor',
 };
 
-type Response = Awaited<ReturnType<typeof call>>;
-
 const { open, receiver } = closedAfterEachTest();
-
-async function putScenario(sandbox: Sandbox, body: Record<string, unknown>): Promise<Response> {
-  return call(sandbox, 'PUT', SCENARIO, { body });
-}
-
-/** Makes a whole scenario object active; it must be accepted. */
-async function useScenario(sandbox: Sandbox, rules: Record<string, unknown>[]): Promise<void> {
-  const res = await putScenario(sandbox, { name: 'under-test', description: 'Made by a test', rules });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  expect(dataOf(res, activeScenario).name).toBe('under-test');
-}
-
-/** Client A with a webhook URL and a permanent virtual account of business A1; answers its account number. */
-async function webhookAccount(sandbox: Sandbox, webhookUrl: string): Promise<string> {
-  const { account } = await webhookSetup(sandbox, webhookUrl, { type: 'permanent', reference: ref('va') });
-  return account.accountNumber;
-}
-
-/** An incoming payment to `accountNumber`; answers its delivery id. */
-async function pay(sandbox: Sandbox, accountNumber: string): Promise<string> {
-  const res = await incomingPayment(sandbox, { accountNumber, amount: 250_000, accountName: 'Tunde Bakare' });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return dataOf(res, paymentReceived).deliveryId;
-}
 
 describe('ready scenario: default', () => {
   it.each(MAGIC)('fails a transfer to %s with %s %s and debits nothing', async (account, code, message) => {
