@@ -25,8 +25,8 @@ import { apiDocument, controlDocument, type JsonObject } from '../src/openapi/do
 import { createSandbox, type Sandbox, type SandboxOptions } from '../src/sandbox.js';
 import { StoreWriteError } from '../src/store/write-error.js';
 import type { Worlds } from '../src/worlds/registry.js';
-import { A, schemeA, schemeB, tokenFor } from '../test/support/sandbox.js';
-import { type Tour, tour } from '../test/support/tour.js';
+import { A, schemeA, tokenFor } from '../test/support/sandbox.js';
+import { runTour, startTour } from '../test/support/tour.js';
 
 /** Where `npm run docs` writes the examples, relative to the project root. */
 export const ANSWER_EXAMPLES_PATH = 'src/openapi/answer-examples.json';
@@ -212,29 +212,8 @@ async function recordTour(): Promise<Map<string, unknown>> {
   const real = { from: Date.now(), to: Date.now() };
   try {
     const numbered = numberedRequests(sandbox);
-    const [owner, manager, viewer] = [
-      await tokenFor(numbered, A.owner),
-      await tokenFor(numbered, A.manager),
-      await tokenFor(numbered, A.viewer),
-    ];
-    const t: Tour = {
-      sandbox: numbered,
-      owner: schemeA(owner, A.secretKey, A.a1.id),
-      ownerNoBusiness: schemeA(owner, A.secretKey),
-      manager: schemeA(manager, A.secretKey, A.a1.id),
-      viewer: schemeA(viewer, A.secretKey, A.a1.id),
-      keys: schemeB(A.publicKey, A.secretKey, A.a1.id),
-      kept: new Map(),
-    };
-    for (const [operationId, step] of Object.entries(tour)) {
-      try {
-        await step(t);
-      } catch (error) {
-        throw new Error(`tour step ${operationId}: ${error instanceof Error ? error.message : error}`, {
-          cause: error,
-        });
-      }
-    }
+    const t = await startTour(numbered);
+    await runTour(t);
     // The state export streams its body, which the answer check does not read: the tour kept its text.
     const state = t.kept.get('state');
     if (state !== undefined) recorded.set('exportState 200', JSON.parse(state));

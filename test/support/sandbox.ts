@@ -63,12 +63,41 @@ export function useSandbox(options: SandboxOptions = {}): Sandbox {
     await open?.close();
     open = undefined;
   });
+  return standIn(() => open, 'useSandbox()');
+}
+
+/** Where a block of tests runs: at the root of a process, or inside an isolated sandbox of it. */
+export const EVERY_WORLD = ['at the root', 'in an isolated sandbox'] as const;
+export type Where = (typeof EVERY_WORLD)[number];
+
+/**
+ * `useSandbox(options)`, or an isolated sandbox made in it (closed with it), as `where` says: the same tests run in
+ * either world with `describe.each(EVERY_WORLD)`.
+ */
+export function useWorld(where: Where, options: SandboxOptions = {}): Sandbox {
+  const root = useSandbox(options);
+  if (where === 'at the root') return root;
+  let open: Sandbox | undefined;
+  beforeAll(async () => {
+    open = await root.isolate();
+  });
+  afterAll(() => {
+    open = undefined;
+  });
+  return standIn(() => open, 'useWorld()');
+}
+
+/**
+ * A stand-in that reaches the sandbox `open()` answers when it is used, so a test reads it as the sandbox itself
+ * (and a block's own `beforeAll`, registered after the one that opens it, finds it open); reached outside a test or
+ * a hook, it throws. A proxy rather than a getter, so that the tests read as they did when they held the sandbox.
+ */
+function standIn(open: () => Sandbox | undefined, maker: string): Sandbox {
   const current = (): Sandbox => {
-    if (open) return open;
-    throw new Error('useSandbox(): the sandbox is open only in the tests and hooks of its block');
+    const sandbox = open();
+    if (sandbox) return sandbox;
+    throw new Error(`${maker}: the sandbox is open only in the tests and hooks of its block`);
   };
-  // The stand-in holds nothing of its own: every property is read from the open sandbox when it is used. A proxy
-  // rather than a getter, so that the tests read as they did when they held the sandbox itself.
   return new Proxy(Object.create(null) as Sandbox, { get: (_target, key) => Reflect.get(current(), key) });
 }
 

@@ -73,7 +73,10 @@ const transferBody = (retrievalReference: string, receiverAccountNumber = '01234
 
 /** What the steps share: the sandbox, the callers' headers, and the ids earlier steps made. */
 export interface Tour {
+  /** The world the tour runs in: the root, or an isolated sandbox of `root`. */
   sandbox: Sandbox;
+  /** The root of the process: where isolated sandboxes are made, listed and deleted. */
+  root: Sandbox;
   /** Client A's owner (Admin), Manager and Viewer, on business A1; the owner without `businessId`. */
   owner: Record<string, string>;
   ownerNoBusiness: Record<string, string>;
@@ -97,6 +100,9 @@ const api = (t: Tour, status: number, method: string, path: string, options?: Op
   expectCall(t, status, method, `/api/v1${path}`, options);
 const control = (t: Tour, status: number, method: string, path: string, options?: Options) =>
   expectCall(t, status, method, `/__sandbox${path}`, options);
+
+/** The tour at the root of the process, for the operations of the isolated sandboxes' registry, which lives there. */
+const atRoot = (t: Tour): Tour => (t.sandbox === t.root ? t : { ...t, sandbox: t.root });
 
 /** `data` of an answer, as an object. */
 const dataOf = (body: Body) => body.data as Record<string, unknown>;
@@ -433,19 +439,22 @@ export const tour: Record<string, Step> = {
   },
   createSandbox: async (t) => {
     const body = { id: 'tour-world', seed: 7, scenario: 'happy-path', clock: '2026-01-15T09:00:00.000Z' };
-    await control(t, 201, 'POST', '/sandboxes', { body });
-    await control(t, 409, 'POST', '/sandboxes', { body: { id: 'tour-world' } });
-    await control(t, 400, 'POST', '/sandboxes', { body: { id: 'Not An Id' } });
+    await control(atRoot(t), 201, 'POST', '/sandboxes', { body });
+    await control(atRoot(t), 409, 'POST', '/sandboxes', { body: { id: 'tour-world' } });
+    await control(atRoot(t), 400, 'POST', '/sandboxes', { body: { id: 'Not An Id' } });
     // Inside an isolated sandbox, none is made.
-    await expectCall(t, 404, 'POST', '/sandboxes/tour-world/__sandbox/sandboxes', { body: {} });
+    await expectCall(atRoot(t), 404, 'POST', '/sandboxes/tour-world/__sandbox/sandboxes', { body: {} });
+    if (t.sandbox !== t.root) await control(t, 404, 'POST', '/sandboxes', { body: {} });
   },
   listSandboxes: async (t) => {
-    await control(t, 200, 'GET', '/sandboxes');
-    await expectCall(t, 404, 'GET', '/sandboxes/tour-world/__sandbox/sandboxes');
+    await control(atRoot(t), 200, 'GET', '/sandboxes');
+    await expectCall(atRoot(t), 404, 'GET', '/sandboxes/tour-world/__sandbox/sandboxes');
+    if (t.sandbox !== t.root) await control(t, 404, 'GET', '/sandboxes');
   },
   deleteSandbox: async (t) => {
-    await control(t, 200, 'DELETE', '/sandboxes/tour-world');
-    await control(t, 404, 'DELETE', '/sandboxes/tour-world');
+    if (t.sandbox !== t.root) await control(t, 404, 'DELETE', '/sandboxes/tour-world');
+    await control(atRoot(t), 200, 'DELETE', '/sandboxes/tour-world');
+    await control(atRoot(t), 404, 'DELETE', '/sandboxes/tour-world');
   },
   credentials: async (t) => {
     await control(t, 200, 'GET', '/credentials');
@@ -666,3 +675,36 @@ export const tour: Record<string, Step> = {
     await control(t, 200, 'POST', '/reset');
   },
 };
+
+/**
+ * The tour's callers signed in on `sandbox`, a world of `root` (the root itself unless it is an isolated sandbox of
+ * it), with nothing kept yet.
+ */
+export async function startTour(sandbox: Sandbox, root: Sandbox = sandbox): Promise<Tour> {
+  const owner = await tokenFor(sandbox, A.owner);
+  const manager = await tokenFor(sandbox, A.manager);
+  const viewer = await tokenFor(sandbox, A.viewer);
+  return {
+    sandbox,
+    root,
+    owner: schemeA(owner, A.secretKey, A.a1.id),
+    ownerNoBusiness: schemeA(owner, A.secretKey),
+    manager: schemeA(manager, A.secretKey, A.a1.id),
+    viewer: schemeA(viewer, A.secretKey, A.a1.id),
+    keys: schemeB(A.publicKey, A.secretKey, A.a1.id),
+    kept: new Map(),
+  };
+}
+
+/** Runs every step in order; a failing step is named in the error. */
+export async function runTour(t: Tour): Promise<void> {
+  for (const [operationId, step] of Object.entries(tour)) {
+    try {
+      await step(t);
+    } catch (error) {
+      throw new Error(`tour step ${operationId}: ${error instanceof Error ? error.message : error}`, {
+        cause: error,
+      });
+    }
+  }
+}

@@ -7,8 +7,8 @@ import { systemClock } from '../../../src/domain/clock.js';
 import type { AppEnv } from '../../../src/http/env.js';
 import { type RunningSandbox, type Sandbox, startSandbox } from '../../../src/sandbox.js';
 import { dataOf } from '../../support/answers.js';
-import { A, call, memorySandbox, schemeA, schemeB, tokenFor } from '../../support/sandbox.js';
-import { type Tour, tour } from '../../support/tour.js';
+import { call, memorySandbox } from '../../support/sandbox.js';
+import { runTour, startTour, type Tour } from '../../support/tour.js';
 
 // A sandbox whose --upstream is another sandbox of the same build: the bank's API answered by the upstream through
 // the proxy must match the routes the proxy emulates, so a flow that touches every /api/v1 route reports no drift.
@@ -36,20 +36,7 @@ describe('--upstream set to a sandbox of the same build', () => {
         executionCtx,
       );
     const tourSandbox: Sandbox = { ...upstream, app };
-    const [owner, manager, viewer] = await Promise.all([
-      tokenFor(tourSandbox, A.owner),
-      tokenFor(tourSandbox, A.manager),
-      tokenFor(tourSandbox, A.viewer),
-    ]);
-    t = {
-      sandbox: tourSandbox,
-      owner: schemeA(owner, A.secretKey, A.a1.id),
-      ownerNoBusiness: schemeA(owner, A.secretKey),
-      manager: schemeA(manager, A.secretKey, A.a1.id),
-      viewer: schemeA(viewer, A.secretKey, A.a1.id),
-      keys: schemeB(A.publicKey, A.secretKey, A.a1.id),
-      kept: new Map(),
-    };
+    t = await startTour(tourSandbox);
   });
   afterAll(async () => {
     await proxy?.close();
@@ -57,16 +44,8 @@ describe('--upstream set to a sandbox of the same build', () => {
   });
 
   it('every /api/v1 route, called through the proxy for a success and an error, reports no finding', async () => {
-    for (const [operationId, step] of Object.entries(tour)) {
-      // The control steps too: the API steps after them read what they set up (an approval, an invitation).
-      try {
-        await step(t);
-      } catch (error) {
-        throw new Error(`step ${operationId}: ${error instanceof Error ? error.message : error}`, {
-          cause: error,
-        });
-      }
-    }
+    // The control steps too: the API steps after them read what they set up (an approval, an invitation).
+    await runTour(t);
     const report = dataOf(await call(proxy, 'GET', '/__sandbox/drift'), driftReport);
     expect(report.upstream).toBe(`${upstream.url}${API_PREFIX}`);
     expect(
