@@ -8,16 +8,12 @@ import { nearestName } from '../domain/nearest-name.js';
 import { fieldPath, inOurWords } from '../domain/parse.js';
 import { keepName, SandboxError } from '../errors.js';
 import { embeddedFixturesDir } from '../store/fixtures.js';
+import { nearestFolder } from '../store/nearest-folder.js';
 
 /** The ready scenarios shipped with the package: the nearest `scenarios/` folder above this module. */
-export const embeddedScenariosDir = (() => {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 4; i++) {
-    if (existsSync(join(dir, 'scenarios', 'default.json'))) return join(dir, 'scenarios');
-    dir = dirname(dir);
-  }
-  return join(dirname(fileURLToPath(import.meta.url)), 'scenarios');
-})();
+export const embeddedScenariosDir =
+  nearestFolder(import.meta.url, 'scenarios', 'default.json', 4) ??
+  join(dirname(fileURLToPath(import.meta.url)), 'scenarios');
 
 /** A scenario that is unknown or does not hold (a bad file, a bad rule, a broken `extends`): 400. */
 export class ScenarioError extends SandboxError {
