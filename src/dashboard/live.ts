@@ -42,8 +42,8 @@ export const FLUSH_MS = 100;
 export const REQUESTS_PER_FRAME = 20;
 /**
  * The bytes a second the feed writes to each page, at most on average. Every page gets every frame: with 300 pages
- * open and transfers flowing, the socket writes were the largest cost of the whole process (17 % of its CPU, a
- * profile of the fan-out bench said). A busy sandbox therefore gets fewer, larger frames: after a frame of n bytes
+ * open and transfers flowing, the socket writes were the largest cost of the whole process (docs/performance.md,
+ * "The dashboard"). A busy sandbox therefore gets fewer, larger frames: after a frame of n bytes
  * the feed waits about n / PAGE_BYTES_PER_SECOND before the next. A record still goes once per frame, and the
  * newest requests and ledger entries are the ones sent, so the page shows the same, a little less often.
  */

@@ -26,7 +26,7 @@ export function createDocs(options: {
 }): Hono<AppEnv> {
   const { config, scenarios, check } = options;
   // Loaded and built on the first request: the bundle keeps the documents (operations, response schemas) in a
-  // chunk of their own, so start-up, which the benchmark watches, does not pay for them (about 13 ms when it did).
+  // chunk of their own, so start-up does not pay for them.
   const builder = () => import('./document.js');
   // The control document names the ready scenarios `x-sandbox-scenario` takes: the files of this sandbox's
   // `scenarios/` folder, known once it has started.

@@ -249,7 +249,7 @@ export async function loadFixtures(dir: string): Promise<Fixtures> {
       throw new FixtureError(`fixture ${file}: ${(error as Error).message}`);
     }
     // Read once, at start-up: without compiling each schema's fast path first (zod's JIT), which costs more than
-    // the one parse it would speed up (a cold start spent some 15 ms on it).
+    // the one parse it would speed up.
     const parsed = schema.safeParse(raw, { jitless: true });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
