@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { bodyFlags } from '../../src/cli/body-flags.js';
 import { commands, run } from '../../src/cli/commands.js';
 import type { SandboxHandle } from '../../src/client/handle.js';
 
@@ -193,5 +195,70 @@ describe('bad usage of a command that sends a body', () => {
       stdout: '',
       stderr: `banking-sandbox ${line} (see banking-sandbox ${name} --help)\n`,
     });
+  });
+});
+
+describe('bodyFlags', () => {
+  const schema = z.object({
+    bankCode: z.string(),
+    count: z.coerce.number().int().default(1),
+    amount: z.union([z.number(), z.string()]),
+    frozen: z.boolean().optional(),
+    mode: z.enum(['a', 'b']).optional(),
+    note: z.string().optional(),
+  });
+  const flags = bodyFlags(schema, {
+    'bank-code': {},
+    count: { min: 1, max: 9 },
+    sum: { field: 'amount' },
+    frozen: {},
+    'mode-b': { field: 'mode', sets: 'b' },
+    note: {},
+  });
+
+  it('takes text for a text or number field, no value for a boolean field or a flag that sets one', () => {
+    expect(flags.options).toEqual({
+      'bank-code': { type: 'string' },
+      count: { type: 'string' },
+      sum: { type: 'string' },
+      frozen: { type: 'boolean' },
+      'mode-b': { type: 'boolean' },
+      note: { type: 'string' },
+    });
+  });
+
+  it('fills each field in the flags’ order, a number (or its digits) read as a whole number, absent ones left out', () => {
+    const body = flags.read({ note: 'n', 'mode-b': true, frozen: true, sum: '12', 'bank-code': '058' });
+    expect(JSON.stringify(body)).toBe('{"bankCode":"058","amount":12,"frozen":true,"mode":"b","note":"n"}');
+    expect(flags.read({ 'bank-code': '', sum: '0', count: '9' })).toEqual({
+      bankCode: '',
+      count: 9,
+      amount: 0,
+    });
+  });
+
+  it('refuses a field the schema requires that is not given, and a number out of its bounds, naming the flag', () => {
+    expect(() => flags.read({ sum: '1' })).toThrow('--bank-code is required');
+    expect(() => flags.read({ 'bank-code': '1' })).toThrow(
+      '--sum must be a whole number of at least 0, not ""',
+    );
+    expect(() => flags.read({ 'bank-code': '1', sum: '1', count: '10' })).toThrow(
+      '--count must be a whole number from 1 to 9, not "10"',
+    );
+  });
+
+  it('reads the schema a contract builds on first use as the schema itself', () => {
+    const built = bodyFlags(() => schema, { 'bank-code': {}, sum: { field: 'amount' }, frozen: {} });
+    expect(built.options).toEqual({
+      'bank-code': { type: 'string' },
+      sum: { type: 'string' },
+      frozen: { type: 'boolean' },
+    });
+    expect(built.read({ sum: '3', 'bank-code': 'x' })).toEqual({ bankCode: 'x', amount: 3 });
+  });
+
+  it('refuses a flag whose field the body does not have, in types and when the command is made', () => {
+    // @ts-expect-error: `why` is no field of the body, and names none
+    expect(() => bodyFlags(schema, { why: {} })).toThrow('--why: the body has no field why');
   });
 });
