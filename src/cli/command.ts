@@ -6,7 +6,8 @@ import type { SandboxHandle } from '../client/handle.js';
 export class UsageError extends Error {}
 
 export type Options = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
-export type Values = Record<string, string | boolean | string[] | undefined>;
+/** The flags as `parseArgs` reads them. */
+export type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
 export interface Command {
   usage: string;
@@ -27,17 +28,18 @@ export interface Command {
   ): Promise<{ line: string; json: unknown; exitCode?: number }>;
 }
 
-/** A whole number of at least `min`, or bad usage naming the option. */
+/** A whole number of at least `min`, or bad usage naming the option: a value that is no text (absent) too. */
 export function wholeNumber(
-  value: string | undefined,
+  value: Values[string],
   name: string,
   min = 0,
   max = Number.MAX_SAFE_INTEGER,
 ): number {
-  const n = Number(value);
-  if (value === undefined || value.trim() === '' || !Number.isSafeInteger(n) || n < min || n > max) {
+  const text = typeof value === 'string' ? value : '';
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isSafeInteger(n) || n < min || n > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
-    throw new UsageError(`${name} must be a whole number ${range}, not "${value ?? ''}"`);
+    throw new UsageError(`${name} must be a whole number ${range}, not "${text}"`);
   }
   return n;
 }

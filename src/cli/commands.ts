@@ -113,7 +113,7 @@ export async function run(argv: readonly string[], io: CommandIo): Promise<numbe
         },
         strict: true,
         allowPositionals: true,
-      }) as { values: Values; positionals: string[] };
+      });
     } catch (error) {
       throw new UsageError((error as Error).message.split('\n')[0]);
     }
@@ -125,8 +125,8 @@ export async function run(argv: readonly string[], io: CommandIo): Promise<numbe
     if (!command.positionals && positionals.length > 0)
       throw new UsageError(`unexpected "${positionals.join(' ')}"`);
     const env = (key: string) => (io.env[key] === '' ? undefined : io.env[key]);
-    const url = (values.url as string | undefined) ?? env('SANDBOX_URL') ?? DEFAULT_URL;
-    const token = (values.token as string | undefined) ?? env('SANDBOX_CONTROL_TOKEN');
+    const url = typeof values.url === 'string' ? values.url : (env('SANDBOX_URL') ?? DEFAULT_URL);
+    const token = typeof values.token === 'string' ? values.token : env('SANDBOX_CONTROL_TOKEN');
     let sandbox: SandboxHandle;
     try {
       sandbox = connectSandbox(url, token === undefined ? {} : { controlToken: token });

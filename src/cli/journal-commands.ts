@@ -65,7 +65,7 @@ function filterOf(values: Values): RequestFilter {
   }
   if (typeof values['client-id'] === 'string') filter.clientId = values['client-id'];
   if (typeof values['business-id'] === 'string') filter.businessId = values['business-id'];
-  if (Array.isArray(values.body) && values.body.length > 0) filter.body = bodySubset(values.body);
+  if (Array.isArray(values.body) && values.body.length > 0) filter.body = bodySubset(values.body.map(String));
   return filter;
 }
 
@@ -127,7 +127,7 @@ export const journalCommands = {
     options: { ...FILTER_OPTIONS, limit: { type: 'string' } },
     run: async (sandbox, values) => {
       const filter: RequestSearchInput = filterOf(values);
-      if (values.limit !== undefined) filter.limit = wholeNumber(values.limit as string, '--limit', 1);
+      if (values.limit !== undefined) filter.limit = wholeNumber(values.limit, '--limit', 1);
       const entries = await sandbox.requests(filter);
       const lines = entries.map(entryLine);
       return {
@@ -173,7 +173,7 @@ export const journalCommands = {
       const [which] = given;
       if (which === undefined || given.length > 1)
         throw new UsageError('give exactly one of --at-least N, --exactly N, --at-most N');
-      const n = wholeNumber(values[which] as string, `--${which}`);
+      const n = wholeNumber(values[which], `--${which}`);
       const filter = filterOf(values);
       const expectation =
         which === 'at-least' ? { atLeast: n } : which === 'exactly' ? { exactly: n } : { atMost: n };

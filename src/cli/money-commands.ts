@@ -1,5 +1,32 @@
-import { MAX_ACCOUNT_NUMBERS } from '../contract/control/account-numbers.js';
-import { type Command, UsageError, wholeNumber } from './command.js';
+import { newSubscriptionBody } from '../contract/api/subscriptions.js';
+import { accountNumbersQuery, MAX_ACCOUNT_NUMBERS } from '../contract/control/account-numbers.js';
+import { incomingPaymentBody } from '../contract/control/incoming-payments.js';
+import { refundBody, reverseBody } from '../contract/control/reversals.js';
+import { bodyFlags, requiredText } from './body-flags.js';
+import type { Command } from './command.js';
+
+const payment = bodyFlags(incomingPaymentBody, {
+  account: { field: 'accountNumber', name: '--account N' },
+  amount: { min: 1 },
+  narration: {},
+  'payer-name': { field: 'accountName' },
+  'refund-mispaid': { field: 'mispaid', sets: 'refund' },
+});
+
+const reversal = bodyFlags(reverseBody, { reason: {}, batch: { field: 'bulkTransferId' } });
+
+const refund = bodyFlags(refundBody, { reason: {} });
+
+const plan = bodyFlags(newSubscriptionBody, {
+  package: { field: 'packageName', noBlank: true },
+  amount: {},
+  interval: { noBlank: true },
+});
+
+const accountNumbers = bodyFlags(accountNumbersQuery, {
+  'bank-code': { name: '--bank-code CODE' },
+  count: { min: 1, max: MAX_ACCOUNT_NUMBERS },
+});
 
 /**
  * The commands that move money or make what money moves through: incoming payments, reversals, refunds,
@@ -17,23 +44,9 @@ export const moneyCommands = {
       '  --payer-name NAME   the name of who pays',
       '  --refund-mispaid    a payment the account should not take is credited and refunded later (mispaid: refund)',
     ],
-    options: {
-      account: { type: 'string' },
-      amount: { type: 'string' },
-      narration: { type: 'string' },
-      'payer-name': { type: 'string' },
-      'refund-mispaid': { type: 'boolean' },
-    },
+    options: payment.options,
     run: async (sandbox, values) => {
-      if (typeof values.account !== 'string') throw new UsageError('--account N is required');
-      const amount = wholeNumber(values.amount as string | undefined, '--amount', 1);
-      const paid = await sandbox.incomingPayment({
-        accountNumber: values.account,
-        amount,
-        ...(typeof values.narration === 'string' ? { narration: values.narration } : {}),
-        ...(typeof values['payer-name'] === 'string' ? { accountName: values['payer-name'] } : {}),
-        ...(values['refund-mispaid'] === true ? { mispaid: 'refund' as const } : {}),
-      });
+      const paid = await sandbox.incomingPayment(payment.read(values));
       return {
         line: `Payment received: ${paid.transactionReference}, webhook delivery ${paid.deliveryId} (${paid.deliveryStatus})`,
         json: paid,
@@ -51,19 +64,13 @@ export const moneyCommands = {
       '  --reason TEXT       why (the ledger shows it)',
       '  --batch ID          the batch, where items of several batches share the reference',
     ],
-    options: {
-      business: { type: 'string' },
-      reference: { type: 'string' },
-      reason: { type: 'string' },
-      batch: { type: 'string' },
-    },
+    options: { business: { type: 'string' }, reference: { type: 'string' }, ...reversal.options },
     run: async (sandbox, values) => {
-      if (typeof values.business !== 'string') throw new UsageError('--business ID is required');
-      if (typeof values.reference !== 'string') throw new UsageError('--reference REF is required');
-      const reversed = await sandbox.reverseTransfer(values.business, values.reference, {
-        ...(typeof values.reason === 'string' ? { reason: values.reason } : {}),
-        ...(typeof values.batch === 'string' ? { bulkTransferId: values.batch } : {}),
-      });
+      const reversed = await sandbox.reverseTransfer(
+        requiredText(values, 'business', { name: '--business ID' }),
+        requiredText(values, 'reference', { name: '--reference REF' }),
+        reversal.read(values),
+      );
       return {
         line: `Transfer ${reversed.retrievalReference} reversed: ${reversed.totalAmount} kobo back (${reversed.reason})`,
         json: reversed,
@@ -79,12 +86,11 @@ export const moneyCommands = {
       '  --payment REF       the payment’s transactionReference',
       '  --reason TEXT       why (the ledger shows it)',
     ],
-    options: { payment: { type: 'string' }, reason: { type: 'string' } },
+    options: { payment: { type: 'string' }, ...refund.options },
     run: async (sandbox, values) => {
-      if (typeof values.payment !== 'string') throw new UsageError('--payment REF is required');
       const refunded = await sandbox.refundPayment(
-        values.payment,
-        typeof values.reason === 'string' ? { reason: values.reason } : {},
+        requiredText(values, 'payment', { name: '--payment REF' }),
+        refund.read(values),
       );
       return {
         line: `Payment ${refunded.transactionReference} refunded: ${refunded.amount} kobo (${refunded.refundReference})`,
@@ -102,26 +108,15 @@ export const moneyCommands = {
       '  --amount KOBO       the amount in kobo',
       '  --interval TEXT     e.g. monthly, weekly, daily',
     ],
-    options: {
-      business: { type: 'string' },
-      package: { type: 'string' },
-      amount: { type: 'string' },
-      interval: { type: 'string' },
-    },
+    options: { business: { type: 'string' }, ...plan.options },
     run: async (sandbox, values) => {
-      const text = (name: string) => {
-        const value = values[name];
-        if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
-        return value;
-      };
-      const plan = await sandbox.addSubscription(text('business'), {
-        packageName: text('package'),
-        amount: wholeNumber(values.amount as string | undefined, '--amount'),
-        interval: text('interval'),
-      });
+      const added = await sandbox.addSubscription(
+        requiredText(values, 'business', { noBlank: true }),
+        plan.read(values),
+      );
       return {
-        line: `Subscription ${plan.id} added: ${plan.packageName}, ${plan.amount} kobo ${plan.interval}`,
-        json: plan,
+        line: `Subscription ${added.id} added: ${added.packageName}, ${added.amount} kobo ${added.interval}`,
+        json: added,
       };
     },
   },
@@ -134,14 +129,10 @@ export const moneyCommands = {
       "  --bank-code CODE    a bank code of the sandbox's list (3 or 6 digits), e.g. 058",
       `  --count N           how many, 1 to ${MAX_ACCOUNT_NUMBERS} (default 1)`,
     ],
-    options: { 'bank-code': { type: 'string' }, count: { type: 'string' } },
+    options: accountNumbers.options,
     run: async (sandbox, values) => {
-      const bankCode = values['bank-code'];
-      if (typeof bankCode !== 'string') throw new UsageError('--bank-code CODE is required');
-      const count =
-        values.count === undefined
-          ? 1
-          : wholeNumber(values.count as string, '--count', 1, MAX_ACCOUNT_NUMBERS);
+      // One when not asked, as the query's default: the call the command always made.
+      const { bankCode, count = 1 } = accountNumbers.read(values);
       const numbers = await sandbox.accountNumbers(bankCode, count);
       return { line: numbers.join('\n'), json: { bankCode, accountNumbers: numbers } };
     },

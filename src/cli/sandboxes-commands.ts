@@ -1,4 +1,8 @@
-import { type Command, UsageError, wholeNumber } from './command.js';
+import { newSandboxBody } from '../contract/control/sandboxes.js';
+import { bodyFlags } from './body-flags.js';
+import { type Command, UsageError } from './command.js';
+
+const sandboxFlags = bodyFlags(newSandboxBody, { id: {}, replace: {}, seed: {}, scenario: {}, clock: {} });
 
 /** The command that creates, lists and deletes isolated sandboxes. */
 export const sandboxesCommands = {
@@ -19,19 +23,11 @@ export const sandboxesCommands = {
       '    --clock ISO       a time its clock starts frozen at (default: real time, running)',
       '  delete ID           delete it, with its queued work (DELETE /__sandbox/sandboxes/{id})',
     ],
-    options: {
-      id: { type: 'string' },
-      seed: { type: 'string' },
-      scenario: { type: 'string' },
-      clock: { type: 'string' },
-      replace: { type: 'boolean' },
-    },
+    options: sandboxFlags.options,
     positionals: true,
     run: async (sandbox, values, positionals) => {
       const [action = 'list', ...rest] = positionals;
-      const given = (['id', 'replace', 'seed', 'scenario', 'clock'] as const).filter(
-        (k) => values[k] !== undefined,
-      );
+      const given = Object.keys(sandboxFlags.options).filter((k) => values[k] !== undefined);
       if (action !== 'create' && given.length > 0)
         throw new UsageError(`--${given[0]} goes with sandboxes create only`);
       if (action === 'list') {
@@ -44,13 +40,7 @@ export const sandboxesCommands = {
       }
       if (action === 'create') {
         if (rest.length > 0) throw new UsageError(`unexpected "${rest.join(' ')}"`);
-        const made = await sandbox.isolate({
-          ...(typeof values.id === 'string' ? { id: values.id } : {}),
-          ...(values.replace === true ? { replace: true } : {}),
-          ...(values.seed === undefined ? {} : { seed: wholeNumber(values.seed as string, '--seed') }),
-          ...(typeof values.scenario === 'string' ? { scenario: values.scenario } : {}),
-          ...(typeof values.clock === 'string' ? { clock: values.clock } : {}),
-        });
+        const made = await sandbox.isolate(sandboxFlags.read(values));
         return {
           line: `Sandbox ${made.id} created: point the app at ${made.apiUrl}`,
           json: { id: made.id, apiUrl: made.apiUrl, url: made.url },

@@ -1,7 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { SandboxHandle } from '../client/handle.js';
+import { drainQuery } from '../contract/control/sandbox.js';
 import { SandboxError } from '../errors.js';
+import { bodyFlags } from './body-flags.js';
 import { type Command, UsageError, wholeNumber } from './command.js';
+
+const drainFlags = bodyFlags(drainQuery, { timeout: { field: 'timeoutMs', min: 1 } });
 
 function clockLine(c: { now: string; frozen: boolean; offsetMs: number }): string {
   return `${c.now} (${c.frozen ? 'frozen' : 'running'}, ${c.offsetMs} ms from real time)`;
@@ -30,11 +34,9 @@ export const worldCommands = {
       'Waits until the bulk and webhook queues are idle and every change is on disk (POST /__sandbox/drain).',
       '  --timeout MS        give up after MS milliseconds (default 30000), naming what is still waiting: exit 1',
     ],
-    options: { timeout: { type: 'string' } },
+    options: drainFlags.options,
     run: async (sandbox, values) => {
-      const timeoutMs =
-        values.timeout === undefined ? undefined : wholeNumber(values.timeout as string, '--timeout', 1);
-      await sandbox.drain(timeoutMs === undefined ? {} : { timeoutMs });
+      await sandbox.drain(drainFlags.read(values));
       return { line: 'Queues are idle', json: { idle: true } };
     },
   },

@@ -1,9 +1,10 @@
-import type { AuditEntryView, AuditQuery } from '../../contract/api/audits.js';
+import { type AuditEntryView, type AuditQuery, auditEntryFields } from '../../contract/api/audits.js';
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { type Pagination, paginate } from '../../domain/pagination.js';
+import { project } from '../../domain/projection.js';
 import type { AuditRecord, BusinessRecord } from '../../domain/records.js';
 import type { AuditAction, AuditType } from '../../domain/statuses.js';
 import type { Tx } from '../../store/store.js';
@@ -29,18 +30,7 @@ export function recordAudit(
   });
 }
 
-function view(a: AuditRecord): AuditEntryView {
-  return {
-    id: a.id,
-    email: a.email,
-    user: a.user,
-    action: a.action,
-    type: a.type,
-    date: a.date,
-    role: a.role,
-    ipAddress: a.ipAddress,
-  };
-}
+const view = (a: AuditRecord): AuditEntryView => project(a, auditEntryFields);
 
 /** Entries a business may see: its own and its client's client-wide ones. */
 function visible(a: AuditRecord, business: BusinessRecord): boolean {

@@ -1,14 +1,19 @@
-import type {
-  AccountDetailsView,
-  BusinessView,
-  CreatedBusinessView,
-  CustomerView,
+import {
+  type AccountDetailsView,
+  accountFields,
+  type BusinessView,
+  businessFields,
+  type CreatedBusinessView,
+  type CustomerView,
+  createdBusinessFields,
+  customerFields,
 } from '../../contract/api/business.js';
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { type PageQuery, type Pagination, paginate } from '../../domain/pagination.js';
+import { project } from '../../domain/projection.js';
 import type { BusinessRecord, ClientRecord, CustomerRecord } from '../../domain/records.js';
 import { NO_PAYMENT_ACCOUNT, newAccountNumber } from '../accounts/accounts.js';
 import { recordAudit } from '../audits/service.js';
@@ -17,14 +22,7 @@ import { recordAudit } from '../audits/service.js';
 export function businessView(deps: Deps, b: BusinessRecord): BusinessView {
   const state = deps.fixtures.states.find((s) => s.id === b.stateId);
   return {
-    id: b.id,
-    businessName: b.businessName,
-    bvn: b.bvn,
-    photoIdUrl: b.photoIdUrl,
-    businessDocumentsUrls: b.businessDocumentsUrls,
-    isApproved: b.isApproved,
-    residentialAddress: b.residentialAddress,
-    stateId: b.stateId,
+    ...project(b, businessFields),
     state: state ? { id: state.id, name: state.name } : null,
     clientId: b.clientId,
   };
@@ -34,9 +32,7 @@ export function businessView(deps: Deps, b: BusinessRecord): BusinessView {
 export function accountDetailsOf(business: BusinessRecord): AccountDetailsView {
   if (!business.account) throw new ApiError(400, NO_PAYMENT_ACCOUNT);
   return {
-    accountNumber: business.account.accountNumber,
-    accountType: business.account.accountType,
-    customerId: business.account.customerId,
+    ...project(business.account, accountFields),
     businessId: business.id,
     accountBalance: String(business.balance),
   };
@@ -96,19 +92,10 @@ export async function createBusiness(
     });
     return record;
   });
-  return { business: { id: business.id, businessName: business.businessName } };
+  return { business: project(business, createdBusinessFields) };
 }
 
-function customerView(c: CustomerRecord): CustomerView {
-  return {
-    id: c.id,
-    name: c.name,
-    phoneNo: c.phoneNo,
-    email: c.email,
-    dateCreated: c.dateCreated,
-    nuban: c.nuban,
-  };
-}
+const customerView = (c: CustomerRecord): CustomerView => project(c, customerFields);
 
 export function listCustomers(
   deps: Deps,

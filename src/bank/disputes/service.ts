@@ -1,22 +1,15 @@
-import type { DisputeQuery, DisputeView } from '../../contract/api/disputes.js';
+import { type DisputeQuery, type DisputeView, disputeFields } from '../../contract/api/disputes.js';
 import type { Deps } from '../../deps.js';
 import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { type Pagination, paginate } from '../../domain/pagination.js';
+import { project } from '../../domain/projection.js';
 import type { BusinessRecord, DisputeRecord } from '../../domain/records.js';
 import type { DisputeStatus } from '../../domain/statuses.js';
 import { recordAudit } from '../audits/service.js';
 
-function view(d: DisputeRecord): DisputeView {
-  return {
-    id: d.id,
-    transactionId: d.transactionId,
-    description: d.description,
-    status: d.status,
-    dateCreated: d.dateCreated,
-  };
-}
+const view = (d: DisputeRecord): DisputeView => project(d, disputeFields);
 
 /** Opens a dispute on a transaction of the business; one open dispute per transaction. */
 export async function createDispute(

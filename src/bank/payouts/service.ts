@@ -2,6 +2,7 @@ import {
   MAX_PAYOUT_ACCOUNTS,
   type PayoutAccountView,
   type PayoutInput,
+  payoutAccountFields,
   TOO_MANY_PAYOUT_ACCOUNTS,
 } from '../../contract/api/payouts.js';
 import type { Deps } from '../../deps.js';
@@ -9,22 +10,13 @@ import type { Actor } from '../../domain/actor.js';
 import { isoAt } from '../../domain/clock.js';
 import { ApiError } from '../../domain/errors.js';
 import { type PageQuery, type Pagination, paginate } from '../../domain/pagination.js';
+import { project } from '../../domain/projection.js';
 import type { BusinessRecord, PayoutRecord } from '../../domain/records.js';
 import type { Tx } from '../../store/store.js';
 import { recordAudit } from '../audits/service.js';
 import { assertKnownBank } from '../transfers/service.js';
 
-function view(p: PayoutRecord): PayoutAccountView {
-  return {
-    id: p.id,
-    accountName: p.accountName,
-    accountNumber: p.accountNumber,
-    bankCode: p.bankCode,
-    bankName: p.bankName,
-    clientId: p.clientId,
-    createdAt: p.createdAt,
-  };
-}
+const view = (p: PayoutRecord): PayoutAccountView => project(p, payoutAccountFields);
 
 function assertNotDuplicate(tx: Tx, clientId: string, input: PayoutInput, exceptId?: string): void {
   const same = tx

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { idText, MAX_TEXT, text } from '../../domain/fields.js';
 import { pageQuery } from '../../domain/pagination.js';
+import { accountRecord, businessRecord, customerRecord } from '../../domain/records.js';
 import { fixture, NO_PAYMENT_ACCOUNT_CAUSE } from '../examples.js';
 import { type BodySettings, contract, done, lazy, page, reply } from '../kit.js';
 import { isoDate, kobo } from '../wire.js';
@@ -51,19 +52,27 @@ export const registrationForm = registrationFields.extend({
 
 // What the routes answer.
 
+/** The fields of a business the API shows as they are kept, in its order; `state` and `clientId` follow them. */
+export const businessFields = {
+  id: true,
+  businessName: true,
+  bvn: true,
+  photoIdUrl: true,
+  businessDocumentsUrls: true,
+  isApproved: true,
+  residentialAddress: true,
+  stateId: true,
+} as const;
+
 export const business = lazy('Business', () =>
-  z.strictObject({
-    id: z.string(),
-    businessName: z.string(),
-    bvn: z.string(),
-    photoIdUrl: z.string(),
-    businessDocumentsUrls: z.array(z.string()),
-    isApproved: z.boolean(),
-    residentialAddress: z.string(),
-    stateId: z.string(),
-    state: z.strictObject({ id: z.string(), name: z.string() }).nullable(),
-    clientId: z.string(),
-  }),
+  businessRecord
+    .pick(businessFields)
+    .extend({
+      state: z.strictObject({ id: z.string(), name: z.string() }).nullable(),
+      // After `state`, as the spec shows it, where a pick would put it before.
+      clientId: businessRecord.shape.clientId,
+    })
+    .strict(),
 );
 export type BusinessView = z.infer<ReturnType<typeof business>>;
 
@@ -80,31 +89,34 @@ export const bvnIdentity = lazy('BvnIdentity', () =>
 );
 export type BvnIdentityView = z.infer<ReturnType<typeof bvnIdentity>>;
 
+/** The fields of a payment account the API shows, in its order: all of them. */
+export const accountFields = { accountNumber: true, accountType: true, customerId: true } as const;
+
 export const accountDetails = lazy('AccountDetails', () =>
-  z.strictObject({
-    accountNumber: z.string(),
-    accountType: z.string(),
-    customerId: z.string(),
-    businessId: z.string(),
-    accountBalance: kobo(),
-  }),
+  accountRecord.pick(accountFields).extend({ businessId: z.string(), accountBalance: kobo() }).strict(),
 );
 export type AccountDetailsView = z.infer<ReturnType<typeof accountDetails>>;
 
+/** The fields of a business the answer to its creation shows. */
+export const createdBusinessFields = { id: true, businessName: true } as const;
+
 export const createdBusiness = lazy('CreatedBusiness', () =>
-  z.strictObject({ business: z.strictObject({ id: z.string(), businessName: z.string() }) }),
+  z.strictObject({ business: businessRecord.pick(createdBusinessFields).strict() }),
 );
 export type CreatedBusinessView = z.infer<ReturnType<typeof createdBusiness>>;
 
+/** The fields of a customer the API shows, in its order: not its business. */
+export const customerFields = {
+  id: true,
+  name: true,
+  phoneNo: true,
+  email: true,
+  dateCreated: true,
+  nuban: true,
+} as const;
+
 export const customer = lazy('Customer', () =>
-  z.strictObject({
-    id: z.string(),
-    name: z.string(),
-    phoneNo: z.string(),
-    email: z.string(),
-    dateCreated: isoDate(),
-    nuban: z.string(),
-  }),
+  customerRecord.pick(customerFields).extend({ dateCreated: isoDate() }).strict(),
 );
 export type CustomerView = z.infer<ReturnType<typeof customer>>;
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { idText, text } from '../../domain/fields.js';
 import { pageQuery } from '../../domain/pagination.js';
+import { disputeRecord } from '../../domain/records.js';
 import { disputeStatus } from '../../domain/statuses.js';
 import { fixture } from '../examples.js';
 import { contract, done, lazy, page, reply } from '../kit.js';
@@ -25,14 +26,20 @@ export type DisputeQuery = z.infer<typeof disputeQuery>;
 
 // What the routes answer (the control API's resolve and reject too: a decided dispute looks the same).
 
+/** The fields of a dispute the API shows, in its order: not its business, nor when the operator decided it. */
+export const disputeFields = {
+  id: true,
+  transactionId: true,
+  description: true,
+  status: true,
+  dateCreated: true,
+} as const;
+
 export const dispute = lazy('Dispute', () =>
-  z.strictObject({
-    id: z.string(),
-    transactionId: z.string(),
-    description: z.string(),
-    status: disputeStatus,
-    dateCreated: isoDate().describe('when it was opened'),
-  }),
+  disputeRecord
+    .pick(disputeFields)
+    .extend({ dateCreated: isoDate().describe('when it was opened') })
+    .strict(),
 );
 export type DisputeView = z.infer<ReturnType<typeof dispute>>;
 

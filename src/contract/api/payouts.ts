@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { text } from '../../domain/fields.js';
 import { pageQuery } from '../../domain/pagination.js';
+import { payoutRecord } from '../../domain/records.js';
 import { fixture } from '../examples.js';
 import { contract, done, lazy, page } from '../kit.js';
 import { isoDate } from '../wire.js';
@@ -20,16 +21,27 @@ export type PayoutInput = z.infer<typeof payoutBody>;
 
 // What the routes answer.
 
+/** The fields of a payout account the API shows, in its order. */
+export const payoutAccountFields = {
+  id: true,
+  accountName: true,
+  accountNumber: true,
+  bankCode: true,
+  bankName: true,
+  clientId: true,
+  createdAt: true,
+} as const;
+
 export const payoutAccount = lazy('PayoutAccount', () =>
-  z.strictObject({
-    id: z.string(),
-    accountName: z.string(),
-    accountNumber: z.string(),
-    bankCode: z.string(),
-    bankName: z.string(),
-    clientId: z.string().describe('the client the account belongs to: every business of the client sees it'),
-    createdAt: isoDate(),
-  }),
+  payoutRecord
+    .pick(payoutAccountFields)
+    .extend({
+      clientId: z
+        .string()
+        .describe('the client the account belongs to: every business of the client sees it'),
+      createdAt: isoDate(),
+    })
+    .strict(),
 );
 export type PayoutAccountView = z.infer<ReturnType<typeof payoutAccount>>;
 
