@@ -562,8 +562,9 @@ export class StateSnapshot {
 
 /**
  * The state as `GET /__sandbox/state` sends it: its handler answers `store.exportState()` as JSON, and reading it
- * here spares each step two requests through the router and the answer check of a 27 KB document (a third of the
- * file's time). The route itself is fuzzed like every other, and the re-import check of property (3) sends it.
+ * here spares each step two requests through the router and the answer check of the whole state, most of the
+ * file's time then (docs/performance.md). The route itself is fuzzed like every other, and the re-import check of
+ * property (3) sends it.
  */
 export async function stateOf(target: Target): Promise<StateSnapshot> {
   return new StateSnapshot(JSON.stringify(target.sandbox.store.exportState()));
