@@ -19,6 +19,9 @@ export default defineConfig({
     // other runs) may take several times what a quiet one takes for the same work.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Each module as vite transformed it is kept on disk (node_modules/.experimental-vitest-cache, by its content),
+    // so a run transforms only what changed since the last, and a file's run starts sooner.
+    experimental: { fsModuleCache: true },
     projects: [
       {
         extends: true,

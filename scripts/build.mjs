@@ -1,5 +1,5 @@
-// Bundles the CLI and the programmatic entry into dist/. One bundled file starts about 70 ms faster than
-// loading the same modules from node_modules one by one, which is what keeps cold start under 300 ms.
+// Bundles the CLI and the programmatic entry into dist/. One bundled file starts faster than loading the same
+// modules from node_modules one by one (docs/performance.md, "Start-up").
 // faker stays in a chunk of its own, loaded only when fixtures are generated.
 import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
@@ -18,19 +18,16 @@ const { metafile } = await build({
   chunkNames: 'chunks/[name]-[hash]',
   // Whitespace and syntax minified, names kept and lines cut at about 200 characters. For an error nobody catches,
   // Node prints the line of the file that threw before the stack: on a bundle minified onto one line that was the
-  // whole chunk, some 20 KB ahead of the one useful line, and the stack named `s` and `os`. Now it prints one short
-  // line and a stack that reads `at resolveConfig`, `at startSandbox` (test/e2e/readable-errors.test.ts). Measured
-  // against full minification: the JavaScript grows by a fifth (951 to 1,149 KB; the packed tarball, source maps
-  // included, stays at 1.8 MB), compiling it takes 4 to 7 ms more, and the cold start of `npm run bench` (with
-  // BENCH_BEFORE, in alternation) came out at 0.962, 1.025 and 1.005 of the minified build's in three runs on a
-  // loaded host: inside the 5 % it may cost. Full minification with `lineLimit` alone costs nothing but leaves the
-  // shortened names; no minification at all cost 4 to 7 %.
+  // whole chunk ahead of the one useful line, and the stack named `s` and `os`. Now it prints one short line and a
+  // stack that reads `at resolveConfig`, `at startSandbox` (test/e2e/readable-errors.test.ts). What it costs against
+  // full minification, in size and in cold start, is in docs/performance.md ("Start-up"); no minification at all
+  // cost more.
   minifyWhitespace: process.env.BUILD_NO_MINIFY !== '1',
   minifySyntax: process.env.BUILD_NO_MINIFY !== '1',
   lineLimit: 200,
-  // No `keepNames`: it wraps every function in a naming call, closures made per request included (a fifth of the
-  // cheapest read). Kept identifiers are not that, and esbuild still renames one that collides in the bundle (`env`
-  // becomes `env2`), so the error classes a user catches name themselves (`keepName` in src/errors.ts).
+  // No `keepNames`: it wraps every function in a naming call, closures made per request included, a cost to every
+  // request (docs/performance.md). Kept identifiers are not that, and esbuild still renames one that collides in the
+  // bundle (`env` becomes `env2`), so the error classes a user catches name themselves (`keepName` in src/errors.ts).
   sourcemap: 'linked',
   legalComments: 'linked',
   banner: {

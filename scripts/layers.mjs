@@ -35,6 +35,18 @@ process.argv = [
   'tools/house-layers.cjs',
   '--ts-config',
   'tsconfig.json',
-  ...(given.length > 0 ? given : ['--output-type', 'err', 'src']),
+  // What the last run found is kept in node_modules/.cache, and only the files whose content changed since are
+  // read again.
+  ...(given.length > 0
+    ? given
+    : [
+        '--output-type',
+        'err',
+        '--cache',
+        'node_modules/.cache/dependency-cruiser',
+        '--cache-strategy',
+        'content',
+        'src',
+      ]),
 ];
 await import(new URL('../node_modules/dependency-cruiser/bin/dependency-cruise.mjs', import.meta.url).href);

@@ -465,7 +465,7 @@ async function verify(
   if (load.disk.compactionCut) figures.compactionsCut++;
   if (load.disk.tornBytes > 0) figures.tornJournals++;
 
-  const drained = await http(p, 'POST', '/__sandbox/drain?timeoutMs=20000');
+  const drained = await http(p, 'POST', '/__sandbox/drain');
   if (drained.status !== 200) problems.push(`drain answered ${drained.status}`);
   else problems.push(...(await invariantProblems(p, settled)));
   expect(problems, where).toEqual([]);

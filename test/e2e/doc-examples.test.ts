@@ -9,7 +9,7 @@
 //   sandbox's HTTP API can run here: any other is fenced ```sh no-run, and an unfenced one that would reach for
 //   docker, npm, npx, git or podman fails the test rather than run.
 // Each block gets a sandbox of its own (fixtures as shipped), so one that sets a scenario or resets cannot disturb
-// another.
+// another; a block of code that starts its own (and never reads SANDBOX_URL) gets none.
 
 import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
@@ -44,8 +44,12 @@ function promised(b: CodeBlock): string[] {
 /** Runs a shell script to its end with `bash -e`. */
 const runBash = (script: string, env: NodeJS.ProcessEnv) => run('bash', ['-e', '-c', script], { env });
 
-/** Runs `use` with a sandbox of the block's own, closed afterwards. */
-async function withSandbox<T>(use: (url: string) => Promise<T>): Promise<T> {
+/** Whether a block of code reaches the sandbox started for it (through its URL); the others start their own. */
+const usesGiven = (b: CodeBlock) => /SANDBOX_URL|SANDBOX_CONTROL_TOKEN|connectSandbox/.test(b.code);
+
+/** Runs `use` with a sandbox of the block's own, closed afterwards; with none where `started` is false. */
+async function withSandbox<T>(use: (url: string) => Promise<T>, started = true): Promise<T> {
+  if (!started) return use('');
   // Its log is the block's business only: a failing webhook receiver is a warning an example may mean to cause.
   const sandbox = await startSandbox({ log: () => {} });
   try {
@@ -86,8 +90,9 @@ describe('the examples of the handle', () => {
       const { code: js } = await transform(b.code, { loader: 'ts', format: 'esm', target: 'node20' });
       const file = join(dir, `${b.file.replace(/\W/g, '-')}-${b.line}.mjs`);
       await writeFile(file, js);
-      const r = await withSandbox((url) =>
-        runNode([file], { env: { SANDBOX_URL: url, SANDBOX_CONTROL_TOKEN: '' } }),
+      const r = await withSandbox(
+        (url) => runNode([file], { env: { SANDBOX_URL: url, SANDBOX_CONTROL_TOKEN: '' } }),
+        usesGiven(b),
       );
       // Node prints the bundled line that threw: the end of the output holds the error itself.
       expect({ exit: r.code, stderr: r.stderr.slice(-800) }, b.code).toEqual({ exit: 0, stderr: '' });

@@ -35,7 +35,7 @@ let dir: string;
 beforeAll(async () => {
   sandbox = await startProcess(['--in-memory']);
   dir = await mkdtemp(join(tmpdir(), 'languages-'));
-}, 30_000);
+});
 afterAll(async () => {
   if (sandbox) await stop(sandbox);
   if (dir) await rm(dir, { recursive: true, force: true });

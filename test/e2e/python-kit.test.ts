@@ -49,7 +49,7 @@ beforeAll(async () => {
   if (missing) return;
   dir = await mkdtemp(join(tmpdir(), 'python-kit-'));
   sandbox = await startProcess(['--in-memory', '--max-sandboxes', '200']);
-}, 30_000);
+});
 
 afterAll(async () => {
   if (sandbox) await stop(sandbox);
@@ -77,7 +77,7 @@ it('installs from the source tree without a network, with its pytest plugin as a
   ]);
   // The version is package.json's: one release, one number, whichever registry a user installs from.
   expect(installed.stdout.trim()).toBe(`${version} ['banking_sandbox.plugin']`);
-}, 60_000);
+});
 
 it("passes its own tests at -n 4 against the sandbox's process", async (context) => {
   if (missing || !site) return context.skip(missing);

@@ -562,8 +562,9 @@ export class StateSnapshot {
 
 /**
  * The state as `GET /__sandbox/state` sends it: its handler answers `store.exportState()` as JSON, and reading it
- * here spares each step two requests through the router and the answer check of a 27 KB document (a third of the
- * file's time). The route itself is fuzzed like every other, and the re-import check of property (3) sends it.
+ * here spares each step two requests through the router and the answer check of the whole state, most of the
+ * file's time then (docs/performance.md). The route itself is fuzzed like every other, and the re-import check of
+ * property (3) sends it.
  */
 export async function stateOf(target: Target): Promise<StateSnapshot> {
   return new StateSnapshot(JSON.stringify(target.sandbox.store.exportState()));
@@ -576,9 +577,9 @@ export async function stateOf(target: Target): Promise<StateSnapshot> {
  */
 export async function drain(target: Target): Promise<void> {
   // A frozen clock's drain waits its whole timeout, so it gets a short one; a running clock's drain answers as
-  // soon as the queues are idle, and gets room for retries that come due on a loaded machine.
-  const timeoutMs = target.sandbox.clock.describe().frozen ? 500 : 10_000;
-  const res = await target.sandbox.app.request(`/__sandbox/drain?timeoutMs=${timeoutMs}`, { method: 'POST' });
+  // soon as the queues are idle, and gets the default's room for retries that come due on a loaded machine.
+  const query = target.sandbox.clock.describe().frozen ? '?timeoutMs=500' : '';
+  const res = await target.sandbox.app.request(`/__sandbox/drain${query}`, { method: 'POST' });
   if (res.status === 200) return;
   if (res.status === 408 && target.sandbox.clock.describe().frozen) return;
   throw new Error(`POST /__sandbox/drain answered ${res.status}: ${await res.text()}`);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
 import { it } from 'vitest';
 
 // The browser tests' one headless Chromium: starting it is the dearest part of a page test, and two of them side by
@@ -40,15 +40,11 @@ export function skipWithoutChromium(context: { skip: (note: string) => void }): 
 }
 
 /** A test that needs Chromium: where there is none, skipped with `chromiumMissing` as its note. */
-export function browserTest(name: string, fn: () => Promise<void>, timeout?: number): void {
-  it(
-    name,
-    async (context) => {
-      skipWithoutChromium(context);
-      await fn();
-    },
-    timeout,
-  );
+export function browserTest(name: string, fn: () => Promise<void>): void {
+  it(name, async (context) => {
+    skipWithoutChromium(context);
+    await fn();
+  });
 }
 
 let launched: Promise<Browser> | undefined;
@@ -71,6 +67,17 @@ export function sharedChromium(): Promise<Browser> {
     ],
   });
   return launched;
+}
+
+/**
+ * A fresh context (cookies, storage and cache, as a fresh profile) of the shared browser. Its waits have no time
+ * limit of their own: a page is waited for as long as its work takes, which a busy machine stretches, and only the
+ * test's hang guard (vitest.config.ts) ends a wait for what never comes.
+ */
+export async function newContext(options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await (await sharedChromium()).newContext(options);
+  context.setDefaultTimeout(0);
+  return context;
 }
 
 /** Closes the shared browser, if it was started. */

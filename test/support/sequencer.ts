@@ -2,27 +2,30 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that take longest, longest first, with their seconds in a clean clone's CI run (3 workers, 2 cores).
- * They start first: vitest orders files by the durations of the last run it remembers, and a clean clone (CI) has
- * none, so it ran them in the order it found them, and the browser test, started at 89 s of 114, made the run's
- * last 25 s alone. A file missing here only starts later; a name here that is no file is ignored.
+ * The files that take longest, longest first (their seconds are in docs/performance.md, "The test suite"). They
+ * start first: vitest orders files by the durations of the last run it remembers, and a clean clone (CI) has none,
+ * so it ran them in the order it found them, and the browser test, started late, made the run's last seconds
+ * alone. A file missing here only starts later; a name here that is no file is ignored.
  */
 const LONGEST_FIRST = [
-  'test/e2e/browser.test.ts', // 25.4
-  'test/e2e/state-lock.test.ts', // 22.8
-  'test/e2e/python-kit.test.ts', // 25.6 (one machine, 2 cores: pytest at -n 4, twice)
-  'test/e2e/doc-examples.test.ts', // 14.8
-  'test/e2e/isolated.test.ts', // 13.8
-  'test/e2e/cli.test.ts', // 11.4
-  'test/api/control/scenarios.test.ts', // 9.9 before scenarios.switching.test.ts was split off
-  'test/api/http/security.test.ts', // 9.7 before security.paths and security.secrets were split off
-  'test/e2e/vitest-setup.test.ts', // 8.7
-  'test/e2e/crash-safety.test.ts', // 8.5
-  'test/api/control/scenarios.switching.test.ts', // 6.2 (the two files alone, on a loaded machine)
-  'test/api/dashboard/dashboard.events.test.ts', // 4.5 (the two files alone, on a loaded machine), of dashboard.test.ts's 8.5 before
-  'test/fuzz/routes.fuzz.test.ts', // 8.3
-  'test/e2e/languages.test.ts', // 7.9 (one machine, 2 cores: java and go compile)
-  'test/e2e/state-kept.test.ts', // 5.8
+  'test/e2e/browser.test.ts',
+  'test/e2e/doc-examples.test.ts',
+  'test/e2e/python-kit.test.ts',
+  'test/e2e/state-lock.test.ts',
+  'test/e2e/isolated.test.ts',
+  'test/e2e/cli.test.ts',
+  'test/fuzz/routes.fuzz.test.ts',
+  'test/api/docs/answer-examples.test.ts',
+  'test/e2e/vitest-setup.test.ts',
+  'test/e2e/crash-safety.test.ts',
+  'test/api/docs/examples-replay.test.ts',
+  'test/api/docs/openapi-lint.test.ts',
+  'test/e2e/state-kept.test.ts',
+  'test/e2e/languages.test.ts',
+  'test/api/control/scenarios.test.ts',
+  'test/api/v1/bulk.test.ts',
+  'test/e2e/disk-full.test.ts',
+  'test/e2e/state-import.test.ts',
 ];
 
 /** Vitest's own order (by the last run's durations where it has them), the longest files known here first. */

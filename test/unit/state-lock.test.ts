@@ -196,6 +196,14 @@ describe('a lock whose holder cannot be checked is judged by its heartbeat', () 
     expect(await readdir(dir)).toEqual(['db.json.lock']);
   });
 
+  it('by default the window is ten seconds', async () => {
+    const machine = new Machine();
+    await leaveLock({ ...OTHER, host: 'there' }, T0 - 1000);
+    held.push(await StateLock.acquire(nodeFileSystem, file, 'db.json', { probes: machine }));
+    expect(machine.waited).toBeGreaterThanOrEqual(STALE_AFTER_MS - 1000);
+    expect(machine.waited).toBeLessThanOrEqual(STALE_AFTER_MS);
+  });
+
   it('a holder whose clock runs ahead (an mtime in the future) is taken over after the window, not never', async () => {
     const machine = new Machine();
     await leaveLock({ ...OTHER, host: 'there' }, T0 + 60_000);

@@ -197,7 +197,7 @@ describe('the virtual clock', () => {
     expect(hook.received).toHaveLength(1);
 
     await call(sandbox, 'POST', '/__sandbox/clock/advance', { body: { ms: 60_000 } });
-    expect((await call(sandbox, 'POST', '/__sandbox/drain?timeoutMs=5000')).status).toBe(200);
+    expect((await call(sandbox, 'POST', '/__sandbox/drain')).status).toBe(200);
     const d = await delivery(sandbox, deliveryId);
     expect(d.attempts.map((a) => a.statusCode)).toEqual([500, 200]);
     expect(Date.parse(d.attempts[1]?.at ?? '') - Date.parse(d.attempts[0]?.at ?? '')).toBeGreaterThanOrEqual(
@@ -224,7 +224,7 @@ describe('the virtual clock', () => {
     const during = dataOf(await call(sandbox, 'GET', `${base}/${id}`, { headers }), bulkTransferWithItems);
     expect(during.items.map((i) => i.status)).toEqual(['processing', 'processing']);
     await call(sandbox, 'POST', '/__sandbox/clock/advance', { body: { ms: 30_000 } });
-    expect((await call(sandbox, 'POST', '/__sandbox/drain?timeoutMs=5000')).status).toBe(200);
+    expect((await call(sandbox, 'POST', '/__sandbox/drain')).status).toBe(200);
     const after = dataOf(await call(sandbox, 'GET', `${base}/${id}`, { headers }), bulkTransferWithItems);
     expect(after.status).toBe('completed');
   });
@@ -259,7 +259,7 @@ describe('one advance runs everything that comes due', () => {
     expect(res.body.data).toMatchObject({ now: new Date(start + HOUR).toISOString(), frozen: true });
     // Settled when the advance answers: no drain needed, and nothing is left for one.
     await expectSettled(sandbox, work);
-    expect((await call(sandbox, 'POST', '/__sandbox/drain?timeoutMs=5000')).status).toBe(200);
+    expect((await call(sandbox, 'POST', '/__sandbox/drain')).status).toBe(200);
   });
 
   it('in code: await sandbox.clock.advance(hour) settles the same two', async () => {

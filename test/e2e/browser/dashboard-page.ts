@@ -1,12 +1,12 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { sharedChromium } from '../../support/chromium.js';
+import { newContext } from '../../support/chromium.js';
 
 // Opening the dashboard in the shared Chromium, for the dashboard's browser tests.
 
 /** A fresh browser context on the shared Chromium, every request outside the sandbox refused and noted. */
 export async function openContext(base: string, viewport = { width: 1400, height: 1800 }) {
-  const context = await (await sharedChromium()).newContext({ viewport });
+  const context = await newContext({ viewport });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   const outside: string[] = [];
   const errors: string[] = [];

@@ -174,6 +174,5 @@ describe('the dashboard at 1024, 1200 and 1440 px', () => {
         }
       }
     },
-    60_000,
   );
 });

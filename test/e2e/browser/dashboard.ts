@@ -99,7 +99,7 @@ describe('the dashboard in a browser', () => {
       await row.locator('[role=progressbar][aria-valuenow="50"]').waitFor();
       await sandbox.clock.advance(6 * 60);
       await sandbox.clock.freeze(false);
-      await row.locator('[role=progressbar][aria-valuenow="100"]').waitFor({ timeout: 20_000 });
+      await row.locator('[role=progressbar][aria-valuenow="100"]').waitFor();
       await row.locator('.badge', { hasText: 'completed' }).waitFor();
       const seen = (await page.evaluate('window.progressSeen')) as string[];
       expect(seen.at(-1)).toBe('100');
@@ -155,7 +155,7 @@ describe('the dashboard in a browser', () => {
       await formResult.waitFor();
       await expect(formResult.textContent()).resolves.toMatch(/^Payment received/);
       const delivery = page.locator('#deliveries tr', { hasText: account.accountNumber });
-      await delivery.locator('.badge', { hasText: 'delivered' }).waitFor({ timeout: 20_000 });
+      await delivery.locator('.badge', { hasText: 'delivered' }).waitFor();
       await expect(delivery.textContent()).resolves.toContain('₦1,500.00');
       await expect(delivery.locator('.timeline li.ok').textContent()).resolves.toContain('200');
       expect(receiver.received.at(-1)?.body).toMatchObject({
@@ -217,7 +217,6 @@ describe('the dashboard in a browser', () => {
       expect(outside).toEqual([]);
       expect(errors).toEqual([]);
     },
-    60_000,
   );
 });
 
@@ -324,7 +323,7 @@ describe('every part of the state, live', () => {
       });
       expect(paid.status).toBe(201);
       const delivery = page.locator('#deliveries tr', { hasText: account.accountNumber });
-      await delivery.locator('.timeline li.bad').waitFor({ timeout: 10_000 });
+      await delivery.locator('.timeline li.bad').waitFor();
       await expect(delivery.locator('.badge').textContent()).resolves.toBe('pending');
       await delivery.getByText(/next attempt in \d+ s/).waitFor();
       await delivery.getByText('Payload and headers').click();
@@ -399,7 +398,6 @@ describe('every part of the state, live', () => {
       expect(outside).toEqual([]);
       expect(errors).toEqual([]);
     },
-    60_000,
   );
 });
 
@@ -490,6 +488,5 @@ describe('many tenants', () => {
       expect(outside).toEqual([]);
       expect(errors).toEqual([]);
     },
-    60_000,
   );
 });

@@ -11,7 +11,7 @@ import { DASHBOARD_ASSETS } from '../../../src/dashboard/app.js';
 import { DOCS_ASSETS } from '../../../src/openapi/assets.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox.js';
 import { answerOf, bodyOf } from '../../support/answers.js';
-import { ARTIFACTS, browserTest, hasChromium, sharedChromium } from '../../support/chromium.js';
+import { ARTIFACTS, browserTest, hasChromium, newContext } from '../../support/chromium.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const TOKEN = 'docs-c0ntrol-token';
@@ -35,7 +35,7 @@ describe('the API reference page in a browser', () => {
     ]);
     if (!hasChromium) return;
     // A context of the shared browser, for both tests.
-    context = await (await sharedChromium()).newContext();
+    context = await newContext();
     // Every request of the page passes here: the sandboxes' own go through, anything else is noted and refused.
     await context.route('**/*', (route) => {
       const url = route.request().url();
@@ -63,37 +63,30 @@ describe('the API reference page in a browser', () => {
     return { page, failed, errors };
   }
 
-  browserTest(
-    'renders both documents in headless Chromium with no request outside 127.0.0.1',
-    async () => {
-      expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const { page, failed, errors } = await openPage();
-      try {
-        const loaded = await page.goto(`${sandbox.url}/docs`);
-        expect(loaded?.status()).toBe(200);
-        await page
-          .getByText('Process a bulk transfer')
-          .first()
-          .waitFor({ state: 'visible', timeout: 20_000 });
-        // Swagger UI breaks paths with zero-width spaces; the path itself is in `data-path`.
-        const path = page.locator('[data-path="/clients/business/customers/funds/bulk-transfer/process"]');
-        expect(await path.first().isVisible()).toBe(true);
-        expect(await page.getByText('Sign in', { exact: true }).first().isVisible()).toBe(true);
+  browserTest('renders both documents in headless Chromium with no request outside 127.0.0.1', async () => {
+    expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const { page, failed, errors } = await openPage();
+    try {
+      const loaded = await page.goto(`${sandbox.url}/docs`);
+      expect(loaded?.status()).toBe(200);
+      await page.getByText('Process a bulk transfer').first().waitFor({ state: 'visible' });
+      // Swagger UI breaks paths with zero-width spaces; the path itself is in `data-path`.
+      const path = page.locator('[data-path="/clients/business/customers/funds/bulk-transfer/process"]');
+      expect(await path.first().isVisible()).toBe(true);
+      expect(await page.getByText('Sign in', { exact: true }).first().isVisible()).toBe(true);
 
-        // The other document, through the page's own selector.
-        await page.locator('select').first().selectOption({ label: CONTROL_DOCUMENT_NAME });
-        await page.getByText('Wait for the queues').first().waitFor({ state: 'visible', timeout: 20_000 });
-        // With no control token, nothing to ask for.
-        expect(await page.locator('#token-notice').isVisible()).toBe(false);
-      } finally {
-        await page.close();
-      }
-      expect(outside).toEqual([]);
-      expect(failed).toEqual([]);
-      expect(errors).toEqual([]);
-    },
-    60_000,
-  );
+      // The other document, through the page's own selector.
+      await page.locator('select').first().selectOption({ label: CONTROL_DOCUMENT_NAME });
+      await page.getByText('Wait for the queues').first().waitFor({ state: 'visible' });
+      // With no control token, nothing to ask for.
+      expect(await page.locator('#token-notice').isVisible()).toBe(false);
+    } finally {
+      await page.close();
+    }
+    expect(outside).toEqual([]);
+    expect(failed).toEqual([]);
+    expect(errors).toEqual([]);
+  });
 
   browserTest(
     'with --control-token, the control document sends to the token page, which comes back to it',
@@ -118,7 +111,7 @@ describe('the API reference page in a browser', () => {
         // document is never rendered here, which would only cost time.
         await page.goto(`${guarded.url}${CONTROL_DOCS_URL}`);
         const notice = page.locator('#token-notice');
-        await notice.waitFor({ state: 'visible', timeout: 10_000 });
+        await notice.waitFor({ state: 'visible' });
         expect(await notice.textContent()).toContain('The control document needs the control token');
 
         // The notice's link: the page that asks for the token.
@@ -139,7 +132,7 @@ describe('the API reference page in a browser', () => {
         await page.getByRole('button', { name: 'Open' }).click();
         await page.waitForURL((url) => url.pathname === '/docs');
         // Back on /docs, on the control document, which now loads with the cookie.
-        await page.getByText('Wait for the queues').first().waitFor({ state: 'visible', timeout: 20_000 });
+        await page.getByText('Wait for the queues').first().waitFor({ state: 'visible' });
         // The page opened on it: the selector shows it.
         expect(await page.locator('select').first().locator('option:checked').textContent()).toBe(
           CONTROL_DOCUMENT_NAME,
@@ -161,7 +154,6 @@ describe('the API reference page in a browser', () => {
       expect(failed).toEqual(['401 /__sandbox/openapi.json', '401 /__sandbox/ui', '401 /__sandbox/ui']);
       expect(errors).toEqual([]);
     },
-    60_000,
   );
 });
 
