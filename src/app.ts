@@ -34,9 +34,8 @@ import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write
 import { shownUpstream, upstreamProxy } from './upstream/proxy.js';
 import type { UpstreamExchange } from './upstream/recording.js';
 import { routeMatcher } from './upstream/route-match.js';
-import type { Worlds } from './worlds/registry.js';
+import { noSuchSandbox, type Worlds } from './worlds/registry.js';
 import { crossesWorlds, targetPath } from './worlds/request-target.js';
-import type { World } from './worlds/world.js';
 
 const API = API_PREFIX;
 /** The start-up scenario when none is chosen: its magic values never shadow the real bank. */
@@ -65,11 +64,11 @@ const isJournalRoute = (path: string) =>
  * port is opened here. `record` (`--record`) hears each answer of the upstream.
  */
 export function createApp(
-  root: World,
   worlds: Worlds,
   check?: AnswerCheck,
   record?: (exchange: UpstreamExchange) => void,
 ) {
+  const { root } = worlds;
   const { config } = root.deps;
   // The path is read once, by the front (which journals it), and routed from there.
   const app = new Hono<AppEnv>({
@@ -106,8 +105,9 @@ export function createApp(
     if (error instanceof ApiError) {
       const body = errorBody(error.message, error.errors, error.waiting, error.data);
       const route = c.env.facts.route;
-      // Held against what the route documents as it answers it, before a scenario changes its status.
-      if (route) check?.(route, error.status, body);
+      // Held against what the route documents as it answers it, before a scenario changes its status. A 503 is the
+      // process's (it stops, or its disk refuses a write), never a route's own answer, as below.
+      if (route && error.status !== 503) check?.(route, error.status, body);
       return refuse(c, body, error.status);
     }
     // A disk that refuses a write: the change was undone, and the client may try again once space returns.
@@ -229,11 +229,11 @@ export function createApp(
       );
     }
     const found = worlds.resolve(env.facts.path);
-    if (found === undefined) return honoFetch(request, env);
+    if ('world' in found && found.world === root) return honoFetch(request, env);
     // A refusal at the door of an isolated sandbox is nobody's request: not the root's journal (another test's
     // world), and no sandbox's. It is still in the request log.
     if ('missing' in found || !isWorldPath(found.path)) env.facts.journaled = false;
-    if ('missing' in found) return errorAnswer(new ApiError(404, `No sandbox named "${found.missing}"`));
+    if ('missing' in found) return errorAnswer(noSuchSandbox(found.missing));
     if (!isWorldPath(found.path))
       return errorAnswer(
         new ApiError(
@@ -292,3 +292,17 @@ const isWorldPath = (path: string) =>
   path.startsWith('/uploads/');
 
 export type App = ReturnType<typeof createApp>;
+
+/**
+ * The app as an isolated sandbox's handle offers it: `request('/api/v1/…')` reaches that sandbox, its paths put
+ * under its `/sandboxes/{id}` before the process's app routes them.
+ */
+export function underPrefix(app: App, prefix: string): App {
+  const scoped = new Hono<AppEnv>();
+  scoped.fetch = (request, env) => {
+    const url = new URL(request.url);
+    url.pathname = `${prefix}${url.pathname}`;
+    return app.fetch(new Request(url, request), env);
+  };
+  return scoped;
+}

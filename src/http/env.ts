@@ -71,6 +71,11 @@ export class RequestFacts {
   upstream = false;
   /** False: the request is left out of the journal (a reset that emptied it: the journal starts after it). */
   journaled = true;
+  /**
+   * False: a call the in-process handle makes for the test itself (see `Given`), answered but neither journaled nor
+   * given a request line.
+   */
+  recorded = true;
 
   constructor(
     readonly requestId: string,

@@ -18,6 +18,17 @@ import {
 import { FAULT_HEADER, playFault } from './transport-fault.js';
 import { unreadBody } from './unread-body.js';
 
+/**
+ * What a request comes with besides itself: @hono/node-server's pair, or in process (`app.request()`) nothing, or
+ * `recorded: false` for a call of the in-process handle that is the test's own set-up or waiting, not what its app
+ * sent (`src/client/in-process.ts`).
+ */
+export interface Given {
+  incoming?: IncomingMessage;
+  outgoing?: ServerResponse;
+  recorded?: false;
+}
+
 /** The app's own `fetch`: Hono's, given the request's environment. */
 export type Dispatch = (request: Request, env: RequestEnv) => Response | Promise<Response>;
 
@@ -57,6 +68,7 @@ function isoNow(): string {
  */
 export function front(dispatch: Dispatch, { root, answered, bodyLimit, failed }: FrontOptions) {
   const journal = (entry: RequestEntry, env: RequestEnv) => {
+    if (!env.facts.recorded) return;
     try {
       answered(entry, env.facts, env.world);
     } catch (error) {
@@ -109,15 +121,13 @@ export function front(dispatch: Dispatch, { root, answered, bodyLimit, failed }:
       ? unread.then((body) => finish(request, env, res, body))
       : finish(request, env, res, unread);
   };
-  return (
-    request: Request,
-    given?: { incoming?: IncomingMessage; outgoing?: ServerResponse },
-  ): Response | Promise<Response> => {
+  return (request: Request, given?: Given): Response | Promise<Response> => {
     const started = performance.now();
     const incoming = given?.incoming;
     const outgoing = given?.outgoing;
     const facts = new RequestFacts(requestIdOf(request, incoming), getPath(request), started);
     outgoing?.setHeader('x-request-id', facts.requestId);
+    if (given?.recorded === false) facts.recorded = false;
     const env = new RequestEnv(incoming, outgoing, facts, root);
     const res = dispatch(request, env);
     return res instanceof Promise ? res.then((r) => settle(request, env, r)) : settle(request, env, res);

@@ -195,29 +195,33 @@ export class World implements RequestWorld {
     return this.disposed;
   }
 
-  /** Stops the engines and flushes the state (the process stops): pending work stays in the state for the next start. */
-  async close(): Promise<void> {
-    this.engines.bulk.close();
-    this.engines.webhooks.close();
-    this.engines.later.close();
-    await this.deps.store.close();
-  }
-
   /**
-   * Drops it at once (an isolated sandbox deleted or expired): its queued items and pending deliveries go, the work
-   * sleeping on its clock wakes to find its engines stopped, and its dashboard pages are told to reload.
+   * Ends it. `keepState` (the root, as the process stops): the engines stop and the state is flushed and closed, its
+   * open work kept in it for the next start. Without (an isolated sandbox deleted or expired): it is dropped at once,
+   * before this resolves, its queued items and pending deliveries gone, the work sleeping on its clock woken to find
+   * its engines stopped, and its dashboard pages told to reload.
    */
-  dispose(): void {
+  async close({ keepState }: { keepState: boolean }): Promise<void> {
+    if (keepState) {
+      this.stopEngines();
+      await this.deps.store.close();
+      return;
+    }
     if (this.disposed) return;
     this.disposed = true;
     this.onDropped();
-    this.engines.bulk.close();
-    this.engines.webhooks.close();
-    this.engines.later.close();
+    this.stopEngines();
     this.deps.scenarios.release();
     this.deps.clock.reset();
     this.liveFeed?.close();
     this.journal.detach();
+    await this.deps.store.close();
+  }
+
+  private stopEngines(): void {
+    this.engines.bulk.close();
+    this.engines.webhooks.close();
+    this.engines.later.close();
   }
 }
 
