@@ -5,7 +5,6 @@ import type { Config } from '../config.js';
 import { sandboxPath } from '../contract/mounts.js';
 import type { Scenario } from '../contract/scenarios.js';
 import type { ControlHooks, SandboxesHooks } from '../control/hooks.js';
-import { waitingWorkNow } from '../control/sandbox/waiting.js';
 import { LiveFeed } from '../dashboard/live.js';
 import type { Deps } from '../deps.js';
 import { type Clock, type ClockState, VirtualClock } from '../domain/clock.js';
@@ -27,6 +26,7 @@ import type { Fixtures } from '../store/fixtures.js';
 import type { Store } from '../store/store.js';
 import type { Uploads } from '../store/uploads.js';
 import { DriftReport } from '../upstream/drift.js';
+import { waitingWorkNow } from './waiting.js';
 
 declare module '../http/env.js' {
   /** What each door's handlers read of their world, besides its deps (see `RequestWorld`). */
