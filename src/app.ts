@@ -36,6 +36,7 @@ import type { UpstreamExchange } from './upstream/recording.js';
 import { routeMatcher } from './upstream/route-match.js';
 import { noSuchSandbox, type Worlds } from './worlds/registry.js';
 import { crossesWorlds, targetPath } from './worlds/request-target.js';
+import type { World } from './worlds/world.js';
 
 const API = API_PREFIX;
 /** The start-up scenario when none is chosen: its magic values never shadow the real bank. */
@@ -164,12 +165,19 @@ export function createApp(
     app.all(`${API}/*`, rootOnly);
   }
   // The four doors, side by side. The bank's API gets the deps and the engines, nothing of the sandbox's own.
-  mountRoutes(app, API, apiRouteList, ['deps', 'engines'], config, check, true);
+  mountRoutes<World, 'deps' | 'engines'>(app, API, apiRouteList, ['deps', 'engines'], config, check, true);
   // The dashboard before the control API's guard: it applies the same rules itself, with its token flow in front.
-  app.route(CONTROL_PREFIX, createDashboard({ config, check }));
+  app.route(CONTROL_PREFIX, createDashboard<World>({ config, check }));
   // Before every other /__sandbox path: the control document too, and a path no route answers.
   app.use(`${CONTROL_PREFIX}/*`, controlGuard(config));
-  mountRoutes(app, CONTROL_PREFIX, controlRouteList, ['deps', 'engines', 'control'], config, check);
+  mountRoutes<World, 'deps' | 'engines' | 'control'>(
+    app,
+    CONTROL_PREFIX,
+    controlRouteList,
+    ['deps', 'engines', 'control'],
+    config,
+    check,
+  );
   app.route('/', createDocs({ config, scenarios: root.deps.scenarios.library, check }));
   // Uploaded registration files, at the URLs the business record holds.
   app.get('/uploads/:businessId/:file', async (c) => {
@@ -211,7 +219,7 @@ export function createApp(
     if (res instanceof Promise) return res.then((r) => lastWords(env, r));
     return lastWords(env, res);
   };
-  const dispatch: Dispatch = (request, env) => {
+  const dispatch: Dispatch<World> = (request, env) => {
     if (hostAllowed) {
       const host = requestHeader(env.incoming, request, 'host');
       if (!hostAllowed(host)) return errorAnswer(foreignHost(host ?? '', config.host));

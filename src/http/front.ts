@@ -29,18 +29,21 @@ export interface Given {
   recorded?: false;
 }
 
-/** The app's own `fetch`: Hono's, given the request's environment. */
-export type Dispatch = (request: Request, env: RequestEnv) => Response | Promise<Response>;
+/** The app's own `fetch`: Hono's, given the request's environment (`W`: the app's worlds). */
+export type Dispatch<W extends RequestWorld = RequestWorld> = (
+  request: Request,
+  env: RequestEnv<W>,
+) => Response | Promise<Response>;
 
 /** What the front needs besides the app: where an answered request goes, and how much of a body it keeps. */
-export interface FrontOptions {
+export interface FrontOptions<W extends RequestWorld> {
   /** The world every request starts in; the app moves one whose path names an isolated sandbox to that one. */
-  root: RequestWorld;
+  root: W;
   /**
    * Every answered request, its journal entry made, with the facts it left and the world it was answered in (the
    * journal, the log line).
    */
-  answered: (entry: RequestEntry, facts: RequestFacts, world: RequestWorld) => void;
+  answered: (entry: RequestEntry, facts: RequestFacts, world: W) => void;
   /** `--journal-body-limit`: a larger body is counted, not kept. */
   bodyLimit: number;
   /** A failure of `answered` (a journal listener's): logged; the answer still goes out. */
@@ -66,8 +69,11 @@ function isoNow(): string {
  * then answers within the turn that parsed it. Under @hono/node-server the id goes straight onto Node's response
  * (merged at writeHead); in process (`app.request()`) the id and the warnings are put on the answer's headers.
  */
-export function front(dispatch: Dispatch, { root, answered, bodyLimit, failed }: FrontOptions) {
-  const journal = (entry: RequestEntry, env: RequestEnv) => {
+export function front<W extends RequestWorld>(
+  dispatch: Dispatch<W>,
+  { root, answered, bodyLimit, failed }: FrontOptions<W>,
+) {
+  const journal = (entry: RequestEntry, env: RequestEnv<W>) => {
     if (!env.facts.recorded) return;
     try {
       answered(entry, env.facts, env.world);
@@ -77,7 +83,7 @@ export function front(dispatch: Dispatch, { root, answered, bodyLimit, failed }:
   };
   const finish = (
     request: Request,
-    env: RequestEnv,
+    env: RequestEnv<W>,
     res: Response,
     unread: Buffer | undefined,
   ): Response | Promise<Response> => {
@@ -95,7 +101,7 @@ export function front(dispatch: Dispatch, { root, answered, bodyLimit, failed }:
    */
   const faulted = async (
     request: Request,
-    env: RequestEnv,
+    env: RequestEnv<W>,
     res: Response,
     unread: Buffer | undefined,
     fault: TransportFault,
@@ -114,7 +120,7 @@ export function front(dispatch: Dispatch, { root, answered, bodyLimit, failed }:
     return playFault(fault, outgoing, res, body);
   };
   // What the route left of the body, settled first where it was still arriving (`unreadBody`).
-  const settle = (request: Request, env: RequestEnv, res: Response): Response | Promise<Response> => {
+  const settle = (request: Request, env: RequestEnv<W>, res: Response): Response | Promise<Response> => {
     const { incoming, outgoing } = env;
     const unread = incoming && outgoing ? unreadBody(incoming, outgoing, res, bodyLimit) : undefined;
     return unread instanceof Promise

@@ -28,18 +28,6 @@ import type { Uploads } from '../store/uploads.js';
 import { DriftReport } from '../upstream/drift.js';
 import { waitingWorkNow } from './waiting.js';
 
-declare module '../http/env.js' {
-  /** What each door's handlers read of their world, besides its deps (see `RequestWorld`). */
-  interface WorldParts {
-    /** Its credentials' checks, with their cache of verified tokens. */
-    readonly auth: Auth;
-    readonly engines: Engines;
-    readonly control: ControlHooks;
-    /** The dashboard's live feed, made when a page first asks for it. */
-    readonly feed: LiveFeed;
-  }
-}
-
 /** What every world of a process shares: settings, fixtures, ready scenarios and where lines go. */
 export interface WorldShared {
   config: Config;
