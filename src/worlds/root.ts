@@ -11,7 +11,7 @@ import type { SeedStates } from './seed-states.js';
 import type { WorldShared } from './world.js';
 
 /** What the caller named itself (code's options, the CLI's flags and variables), as against a default. */
-export interface Given {
+export interface CallerGave {
   seed?: number | undefined;
   fixtures?: string | undefined;
 }
@@ -24,7 +24,7 @@ export interface Given {
 export async function rootOpening(
   shared: WorldShared,
   seeds: SeedStates,
-  given: Given,
+  given: CallerGave,
   files: { storeFs?: StoreFileSystem | undefined; probeIntervalMs?: number | undefined },
 ): Promise<RootOpening> {
   const { config, fixtures, library, log } = shared;
