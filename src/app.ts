@@ -34,7 +34,7 @@ import { asWriteError, isWriteFailureCode, StoreWriteError } from './store/write
 import { shownUpstream, upstreamProxy } from './upstream/proxy.js';
 import type { UpstreamExchange } from './upstream/recording.js';
 import { routeMatcher } from './upstream/route-match.js';
-import type { Worlds } from './worlds/registry.js';
+import { noSuchSandbox, type Worlds } from './worlds/registry.js';
 import { crossesWorlds, targetPath } from './worlds/request-target.js';
 import type { World } from './worlds/world.js';
 
@@ -65,11 +65,11 @@ const isJournalRoute = (path: string) =>
  * port is opened here. `record` (`--record`) hears each answer of the upstream.
  */
 export function createApp(
-  root: World,
   worlds: Worlds,
   check?: AnswerCheck,
   record?: (exchange: UpstreamExchange) => void,
 ) {
+  const { root } = worlds;
   const { config } = root.deps;
   // The path is read once, by the front (which journals it), and routed from there.
   const app = new Hono<AppEnv>({
@@ -106,8 +106,9 @@ export function createApp(
     if (error instanceof ApiError) {
       const body = errorBody(error.message, error.errors, error.waiting, error.data);
       const route = c.env.facts.route;
-      // Held against what the route documents as it answers it, before a scenario changes its status.
-      if (route) check?.(route, error.status, body);
+      // Held against what the route documents as it answers it, before a scenario changes its status. A 503 is the
+      // process's (it stops, or its disk refuses a write), never a route's own answer, as below.
+      if (route && error.status !== 503) check?.(route, error.status, body);
       return refuse(c, body, error.status);
     }
     // A disk that refuses a write: the change was undone, and the client may try again once space returns.
@@ -164,12 +165,19 @@ export function createApp(
     app.all(`${API}/*`, rootOnly);
   }
   // The four doors, side by side. The bank's API gets the deps and the engines, nothing of the sandbox's own.
-  mountRoutes(app, API, apiRouteList, ['deps', 'engines'], config, check, true);
+  mountRoutes<World, 'deps' | 'engines'>(app, API, apiRouteList, ['deps', 'engines'], config, check, true);
   // The dashboard before the control API's guard: it applies the same rules itself, with its token flow in front.
-  app.route(CONTROL_PREFIX, createDashboard({ config, check }));
+  app.route(CONTROL_PREFIX, createDashboard<World>({ config, check }));
   // Before every other /__sandbox path: the control document too, and a path no route answers.
   app.use(`${CONTROL_PREFIX}/*`, controlGuard(config));
-  mountRoutes(app, CONTROL_PREFIX, controlRouteList, ['deps', 'engines', 'control'], config, check);
+  mountRoutes<World, 'deps' | 'engines' | 'control'>(
+    app,
+    CONTROL_PREFIX,
+    controlRouteList,
+    ['deps', 'engines', 'control'],
+    config,
+    check,
+  );
   app.route('/', createDocs({ config, scenarios: root.deps.scenarios.library, check }));
   // Uploaded registration files, at the URLs the business record holds.
   app.get('/uploads/:businessId/:file', async (c) => {
@@ -211,7 +219,7 @@ export function createApp(
     if (res instanceof Promise) return res.then((r) => lastWords(env, r));
     return lastWords(env, res);
   };
-  const dispatch: Dispatch = (request, env) => {
+  const dispatch: Dispatch<World> = (request, env) => {
     if (hostAllowed) {
       const host = requestHeader(env.incoming, request, 'host');
       if (!hostAllowed(host)) return errorAnswer(foreignHost(host ?? '', config.host));
@@ -229,11 +237,11 @@ export function createApp(
       );
     }
     const found = worlds.resolve(env.facts.path);
-    if (found === undefined) return honoFetch(request, env);
+    if ('world' in found && found.world === root) return honoFetch(request, env);
     // A refusal at the door of an isolated sandbox is nobody's request: not the root's journal (another test's
     // world), and no sandbox's. It is still in the request log.
     if ('missing' in found || !isWorldPath(found.path)) env.facts.journaled = false;
-    if ('missing' in found) return errorAnswer(new ApiError(404, `No sandbox named "${found.missing}"`));
+    if ('missing' in found) return errorAnswer(noSuchSandbox(found.missing));
     if (!isWorldPath(found.path))
       return errorAnswer(
         new ApiError(
@@ -292,3 +300,17 @@ const isWorldPath = (path: string) =>
   path.startsWith('/uploads/');
 
 export type App = ReturnType<typeof createApp>;
+
+/**
+ * The app as an isolated sandbox's handle offers it: `request('/api/v1/…')` reaches that sandbox, its paths put
+ * under its `/sandboxes/{id}` before the process's app routes them.
+ */
+export function underPrefix(app: App, prefix: string): App {
+  const scoped = new Hono<AppEnv>();
+  scoped.fetch = (request, env) => {
+    const url = new URL(request.url);
+    url.pathname = `${prefix}${url.pathname}`;
+    return app.fetch(new Request(url, request), env);
+  };
+  return scoped;
+}

@@ -1,56 +1,27 @@
-import { createServer, type Server } from 'node:http';
-import { dirname, join } from 'node:path';
-import { getRequestListener } from '@hono/node-server';
-import { Hono } from 'hono';
 import pkg from '../package.json' with { type: 'json' };
-import { type App, createApp } from './app.js';
-import { receivePayment } from './bank/incoming-payments/service.js';
-import { credentials } from './bank/tenants/credentials.js';
-import { createClient } from './bank/tenants/service.js';
+import { type App, createApp, underPrefix } from './app.js';
 import type { IsolatedParts, IsolateOptions, SandboxHandle } from './client/handle.js';
-import {
-  handleOverHttp,
-  scenarioRulesOverHttp,
-  type Transport,
-  withScenarioRules,
-} from './client/over-http.js';
-import { type Config, ConfigError, type ConfigInput, resolveConfig, upstreamUrl } from './config.js';
-import { type NewClient, newClientBody } from './contract/control/clients.js';
+import { type InProcessApp, inProcessHandle } from './client/in-process.js';
+import { type Config, type ConfigInput, resolveConfig } from './config.js';
+import type { NewClient } from './contract/control/clients.js';
 import type { IncomingPayment } from './contract/control/incoming-payments.js';
-import { DRAIN_TIMEOUT_MS } from './contract/control/sandbox.js';
-import { newSandboxBody } from './contract/control/sandboxes.js';
-import { API_PREFIX, CONTROL_PREFIX, sandboxPath } from './contract/mounts.js';
+import { sandboxPath } from './contract/mounts.js';
 import type { Scenario } from './contract/scenarios.js';
-import { type Clock, REAL_TIME, systemClock, type VirtualClock } from './domain/clock.js';
-import { ApiError } from './domain/errors.js';
-import { parseInput } from './domain/parse.js';
+import { type Clock, systemClock, type VirtualClock } from './domain/clock.js';
 import { ControlApiError } from './errors.js';
-import { answerClientError, answerUnreadableRequest } from './http/client-error.js';
-import type { AppEnv } from './http/env.js';
-import { listensOnLoopback } from './http/exposure.js';
 import type { AnswerCheck } from './http/mount.js';
+import { serve } from './http/serve.js';
 import { createLog, type Log } from './log.js';
-import {
-  clientRefused,
-  compactionFailed,
-  exposed,
-  requestError,
-  resumed,
-  stateKept,
-  takenOver,
-  writeHealth,
-} from './log-events.js';
 import { embeddedScenariosDir, ScenarioLibrary } from './scenarios/library.js';
-import { nodeFileSystem, type StoreFileSystem } from './store/file-system.js';
-import { type Fixtures, isFixtureState, loadFixtures } from './store/fixtures.js';
-import { Store } from './store/store.js';
-import { Uploads } from './store/uploads.js';
-import { DriftReport } from './upstream/drift.js';
-import { shownUpstream } from './upstream/proxy.js';
-import { Recording } from './upstream/recording.js';
-import { Worlds } from './worlds/registry.js';
+import type { StoreFileSystem } from './store/file-system.js';
+import { type Fixtures, loadFixtures } from './store/fixtures.js';
+import type { Store } from './store/store.js';
+import { openRecording } from './upstream/open-recording.js';
+import type { Recording } from './upstream/recording.js';
+import { noSuchSandbox, Worlds } from './worlds/registry.js';
+import { rootOpening } from './worlds/root.js';
 import { SeedStates } from './worlds/seed-states.js';
-import { buildWorld, type World, type WorldShared } from './worlds/world.js';
+import type { World, WorldShared } from './worlds/world.js';
 
 export const version: string = pkg.version;
 
@@ -188,232 +159,58 @@ export async function createSandbox(
   return sandbox;
 }
 
+/** What a world's handle holds directly; every other control goes through the app (`inProcessHandle`). */
+type Direct = Pick<Sandbox, 'app' | 'store' | 'config' | 'fixtures' | 'clock' | 'listeningOn'>;
+
 /** `createSandbox`, with the log its parts write to, for the server `startSandbox` puts in front of it. */
 async function assemble(
   options: SandboxOptions,
   timeSource: Clock,
   internals: SandboxInternals,
-): Promise<{ sandbox: Sandbox; log: Log; worlds: Worlds; recording: Recording | undefined }> {
+): Promise<{ sandbox: Sandbox; log: Log; recording: Recording | undefined }> {
   const { log: write = (line: string) => process.stderr.write(`${line}\n`), ...input } = options;
   const config = resolveConfig({ inMemory: input.data === undefined, port: 0, quiet: true, ...input });
   const { log, requests: requestLog } = createLog(config, write);
   // Before anything holds a file or a port: a recording that cannot be written stops the start at once. Its file is
   // only written once the caller says the start is complete (`begin()`), so a refusal below leaves it as it was.
-  const recording = await openRecording(
-    config,
-    internals.storeFs ?? nodeFileSystem,
-    log,
-    internals.recordingWriteEveryMs,
-  );
+  const recording = await openRecording(config, internals.storeFs, log, internals.recordingWriteEveryMs);
   const fixtures = await loadFixtures(config.fixtures);
   const library = await ScenarioLibrary.load(embeddedScenariosDir, fixtures.nibss);
-  const startup = await library.choose(config.scenario);
   let servedOn: number | null = null;
   const ownPort = () => servedOn ?? (config.port === 0 ? null : config.port);
   const shared: WorldShared = { config, fixtures, library, log, requestLog, ownPort, timeSource, version };
   // The fixtures' state of a seed, built once for the root and every isolated sandbox of that seed.
   const seeds = new SeedStates(fixtures);
-  const worlds = new Worlds(
-    shared,
-    { max: config.maxSandboxes, idleTtlMs: config.sandboxIdleTtl * 1000 },
-    startup,
-    seeds,
-  );
+  const worlds = await Worlds.open(shared, seeds, await rootOpening(shared, seeds, input, internals));
   internals.worlds?.(worlds);
-  // Whether the store built its state now, or found a state file and kept it.
-  let builtNow = false;
-  const store = await Store.open({
-    file: config.inMemory ? null : config.data,
-    compactAfterBytes: config.compactAfter,
-    fs: internals.storeFs,
-    probeIntervalMs: internals.probeIntervalMs,
-    initialState: () => {
-      builtNow = true;
-      return seeds.get(config.seed);
-    },
-    isState: isFixtureState(fixtures),
-    onCompactionError: (error) => log(compactionFailed(error)),
-    onWriteHealth: (health) => log(writeHealth(health)),
-    // Writes are refused from then on; the CLI stops the process (`store.whenTakenOver()`).
-    onTakenOver: (error) => log(takenOver(error)),
-  });
-  if (!builtNow) {
-    // Said only of what the caller gave (code's options, the CLI's flags and variables), not of a default: a seed
-    // equal to the state's changes nothing, a fixtures folder may (the state does not record which one made it).
-    const stateSeed = store.meta().seed;
-    const seed = input.seed !== undefined && config.seed !== stateSeed ? config.seed : null;
-    const folder = input.fixtures !== undefined ? config.fixtures : null;
-    if (seed !== null || folder !== null) log(stateKept(config.data, stateSeed, seed, folder));
-  }
-  const upstream = config.upstream === undefined ? undefined : upstreamUrl(config.upstream);
-  const root = buildWorld(shared, {
-    id: null,
-    store,
-    uploads: new Uploads(config.inMemory ? null : join(dirname(config.data), 'uploads')),
-    seed: config.seed,
-    scenario: startup,
-    clock: REAL_TIME,
-    initialState: () => seeds.get(config.seed),
-    sandboxes: worlds,
-    startedAt: Date.now(),
-    drift: new DriftReport(upstream ? shownUpstream(upstream) : null),
-  });
-  const { bulk, webhooks } = root.engines;
-  const resumedItems = bulk.resume();
-  const resumedDeliveries = webhooks.resume();
-  // Reversals, refunds and late duplicates the state holds run at their moment, each once.
-  root.engines.later.resume();
-  if (resumedItems > 0 || resumedDeliveries > 0) log(resumed(resumedItems, resumedDeliveries));
-  const app = createApp(root, worlds, internals.checkAnswers, recording && ((e) => recording.add(e)));
-  const sandbox = sandboxOf(root, app, worlds, fixtures, config, {
-    close: async () => {
-      worlds.close();
-      await root.close();
-      // The answers of the last moments, whose write was still waiting its turn.
-      await recording?.flush();
-    },
+  const app = createApp(worlds, internals.checkAnswers, recording && ((e) => recording.add(e)));
+  const direct = (world: World): Direct => ({
+    app: world.id === null ? app : underPrefix(app, world.prefix),
+    store: world.deps.store,
+    config,
+    fixtures,
+    clock: world.deps.clock,
     listeningOn: (port) => {
       servedOn = port;
     },
   });
-  return { sandbox, log, worlds, recording };
-}
-
-/**
- * `--record`'s recording, its folder checked but its file not touched yet; undefined without the setting. A file
- * that cannot be written is a setting that does not work: a `ConfigError` of one line, which the CLI turns into
- * exit 2.
- */
-async function openRecording(
-  config: Config,
-  fs: StoreFileSystem,
-  log: Log,
-  writeEveryMs: number | undefined,
-): Promise<Recording | undefined> {
-  const upstream = config.upstream === undefined ? undefined : upstreamUrl(config.upstream);
-  if (config.record === undefined || upstream === undefined) return undefined;
-  try {
-    return await Recording.open({
-      file: config.record,
-      upstream: shownUpstream(upstream),
-      fs,
-      log,
-      writeEveryMs,
-    });
-  } catch (error) {
-    const why = String((error as Error)?.message ?? error).replace(/\s+/g, ' ');
-    throw new ConfigError(`--record ${config.record} cannot be written: ${why}`);
-  }
-}
-
-/**
- * The in-process handle of one world: its store, clock and controls directly, and what goes through the app (the
- * journal, the credential headers, the scenario) as over HTTP, under the world's own paths.
- */
-function sandboxOf(
-  world: World,
-  app: App,
-  worlds: Worlds,
-  fixtures: Fixtures,
-  config: Config,
-  own: Pick<Sandbox, 'close' | 'listeningOn'>,
-): Sandbox {
-  const { deps } = world;
-  // The journal, the credential headers and the scenario go through the app itself, as over HTTP: one
-  // implementation, the same answers and errors in-process or not.
-  const token = config.controlToken;
-  const where =
-    world.id === null ? 'the sandbox in this process' : `isolated sandbox ${world.id} in this process`;
-  const transport: Transport = (path, init) => {
-    const headers = new Headers(init.headers);
-    if (token && path.startsWith(CONTROL_PREFIX)) headers.set('x-sandbox-token', token);
-    return Promise.resolve(app.request(`${world.prefix}${path}`, { ...init, headers }));
-  };
-  const overApp = handleOverHttp(where, transport);
-  // What the handle does in the world itself, not through the app: refused as the app refuses it once the isolated
-  // sandbox is deleted, instead of working on a world nobody can reach any more.
-  const inWorld = <T>(work: () => T | Promise<T>): Promise<T> =>
-    asControlApi(async () => {
-      if (world.gone) throw new ApiError(404, `No sandbox named "${world.id}"`);
-      return work();
-    });
-  const addRules = scenarioRulesOverHttp(where, transport);
-  return {
-    app: world.id === null ? app : underPrefix(app, world.prefix),
-    store: deps.store,
-    config,
-    fixtures,
-    clock: deps.clock,
-    requests: overApp.requests,
-    verify: overApp.verify,
-    drift: overApp.drift,
-    clearDrift: overApp.clearDrift,
-    ledger: overApp.ledger,
-    reverseTransfer: overApp.reverseTransfer,
-    refundPayment: overApp.refundPayment,
-    addSubscription: overApp.addSubscription,
-    accountNumbers: overApp.accountNumbers,
-    signIn: overApp.signIn,
-    schemeB: overApp.schemeB,
-    setScenario: overApp.setScenario,
-    credentials: () => inWorld(() => credentials(deps.store)),
-    // The control route's own words for a bad option (`balance is invalid: must be at least 0`), and the same
-    // error class as over HTTP.
-    newClient: (opts = {}) =>
-      inWorld(async () =>
-        withScenarioRules(await createClient(deps, parseInput(newClientBody, opts)), addRules),
-      ),
-    incomingPayment: (payment) =>
-      inWorld(() => receivePayment(deps, world.engines.webhooks, payment, world.engines.later)),
-    drain: ({ timeoutMs = DRAIN_TIMEOUT_MS } = {}) => inWorld(() => world.control.drain({ timeoutMs })),
-    // Through the app, as over HTTP: the route empties the journal after the state.
-    reset: overApp.reset,
-    clearRequests: overApp.clearRequests,
-    sandboxes: overApp.sandboxes,
-    isolate: async (options = {}) => {
-      const { id, world: isolated } = await asControlApi(async () => {
-        if (world.id !== null)
-          throw new ApiError(
-            404,
-            `Isolated sandboxes are made, listed and deleted at the root (/__sandbox/sandboxes), not inside one (${world.id})`,
-          );
-        return worlds.make(parseInput(newSandboxBody, options));
-      });
-      const dispose = async () => {
-        if (!isolated.gone) worlds.remove(id);
-      };
-      const handle = sandboxOf(isolated, app, worlds, fixtures, config, {
-        close: dispose,
-        listeningOn: own.listeningOn,
-      });
-      return { ...handle, id, apiUrl: `${isolated.prefix}${API_PREFIX}`, dispose };
+  const inProcess: InProcessApp<Direct> = {
+    request: (path, init, recorded) => app.request(path, init, recorded ? undefined : { recorded }),
+    controlToken: config.controlToken,
+    partsOf: (id) => {
+      const world = worlds.find(id);
+      if (world) return direct(world);
+      // Deleted by another caller between its making and this.
+      const { message, status } = noSuchSandbox(id);
+      throw new ControlApiError(message, status);
     },
-    ...own,
   };
-}
-/** Runs `work`; a refusal it throws is the `ControlApiError` the control API's answer becomes over HTTP. */
-async function asControlApi<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof ApiError)
-      throw new ControlApiError(error.message, error.status, error.data ?? null, error.errors ?? []);
-    throw error;
-  }
-}
-
-/**
- * The app as an isolated sandbox's handle offers it: `request('/api/v1/…')` reaches that sandbox, its paths put
- * under its `/sandboxes/{id}` before the process's app routes them.
- */
-function underPrefix(app: App, prefix: string): App {
-  const scoped = new Hono<AppEnv>();
-  scoped.fetch = (request, env) => {
-    const url = new URL(request.url);
-    url.pathname = `${prefix}${url.pathname}`;
-    return app.fetch(new Request(url, request), env);
-  };
-  return scoped;
+  const sandbox: Sandbox = inProcessHandle(inProcess, null, direct(worlds.root), async () => {
+    await worlds.close();
+    // The answers of the last moments, whose write was still waiting its turn.
+    await recording?.flush();
+  });
+  return { sandbox, log, recording };
 }
 
 /** Builds the sandbox and listens on `config.host:config.port` (port 0 picks a free one). */
@@ -422,70 +219,31 @@ export async function startSandbox(
   timeSource: Clock = systemClock,
 ): Promise<RunningSandbox> {
   const { sandbox, log, recording } = await assemble(options, timeSource, {});
-  // The listener `serve()` would make, with an error handler of ours: `serve()` does not pass one on, and without it
-  // a request target no URL can be made of gets a bare 400.
-  const listener = getRequestListener(sandbox.app.fetch, {
-    hostname: sandbox.config.host,
-    errorHandler: answerUnreadableRequest(
-      (refusal) => log(clientRefused(refusal)),
-      (error, requestId) => log(requestError('-', '-', requestId, error)),
-    ),
-  });
-  let server: Server;
-  try {
-    server = await new Promise<Server>((resolve, reject) => {
-      const s = createServer(listener);
-      s.once('error', reject);
-      s.listen(sandbox.config.port, sandbox.config.host, () => resolve(s));
-    });
-  } catch (error) {
-    // A port in use: the state file is let go (its lock removed), so that a start on another port can have it.
+  // A port in use: the state file is let go (its lock removed), so that a start on another port can have it.
+  const served = await serve(sandbox.app.fetch, sandbox.config, log).catch(async (error: unknown) => {
     await sandbox.close();
     throw error;
-  }
-  // A request Node's parser refuses never reaches the app: answered here, with the envelope and a request id.
-  server.on(
-    'clientError',
-    answerClientError((refusal) => log(clientRefused(refusal))),
-  );
-  const address = server.address();
-  // Listening on a port, not a pipe.
-  if (address === null || typeof address === 'string') {
-    server.close();
-    await sandbox.close();
-    throw new Error(`the sandbox's server does not listen on a TCP port (${String(address)})`);
-  }
-  const httpServer = server;
+  });
   // Listening: the start can no longer be refused, and the recording's file may be replaced.
   await recording?.begin();
-  sandbox.listeningOn(address.port);
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const listening = `${host}:${address.port}`;
-  if (sandbox.config.controlToken === undefined && !listensOnLoopback(address.address))
-    log(exposed(listening));
-  // Every interface is reached from this machine through its loopback address.
-  const local = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
-  const url = `http://${local}:${address.port}`;
+  sandbox.listeningOn(served.port);
+  const { url, listening } = served;
   /** An isolated sandbox's handle, served here: its URLs under its `/sandboxes/{id}`. */
-  const served = (isolated: Sandbox & IsolatedParts): RunningSandbox & IsolatedParts => ({
+  const servedHere = (isolated: Sandbox & IsolatedParts): RunningSandbox & IsolatedParts => ({
     ...isolated,
     url: `${url}${sandboxPath(isolated.id)}`,
     apiUrl: `${url}${isolated.apiUrl}`,
     listening,
-    isolate: async (options) => served(await isolated.isolate(options)),
+    isolate: async (options) => servedHere(await isolated.isolate(options)),
   });
   return {
     ...sandbox,
     url,
     listening,
-    isolate: async (options) => served(await sandbox.isolate(options)),
+    isolate: async (options) => servedHere(await sandbox.isolate(options)),
     close: async () => {
       // Stop accepting, let requests in flight finish (briefly), then flush the store.
-      const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-      httpServer.closeIdleConnections();
-      const force = setTimeout(() => httpServer.closeAllConnections(), 1000);
-      await closed;
-      clearTimeout(force);
+      await served.close();
       await sandbox.close();
     },
   };

@@ -5,11 +5,11 @@
 const layers = [
   { parts: ['main.ts', 'index.ts'], holds: 'the binary and the package: what they export and start' },
   { parts: ['cli/', 'banner.ts'], holds: 'the command line and the lines the binary prints when it starts' },
-  { parts: ['sandbox.ts'], holds: 'the handle: opens the root world, serves it, closes it (`startSandbox`)' },
+  { parts: ['sandbox.ts'], holds: 'the wiring: opens the worlds and the app, hands out the handle, serves it (`createSandbox`, `startSandbox`)' },
   { parts: ['app.ts'], holds: "mounts the doors once and resolves each request's world" },
   {
     parts: ['worlds/'],
-    holds: 'a world (store, clock, scenarios, journal, engines) and the registry of isolated worlds',
+    holds: 'a world (store, clock, scenarios, journal, engines), its lifecycle (`openWorld`, `close`) and the registry of the root and the isolated worlds',
   },
   {
     parts: ['api/', 'control/', 'dashboard/', 'openapi/'],
@@ -21,7 +21,7 @@ const layers = [
   { parts: ['upstream/'], holds: 'the proxy to the real bank (`--upstream`) and its drift report' },
   {
     parts: ['http/'],
-    holds: 'the kit every door uses: the front, auth, the envelope, the request journal, mounting a route',
+    holds: 'the kit every door uses: the front, auth, the envelope, the request journal, mounting a route, serving on a port',
   },
   { parts: ['deps.ts'], holds: "what a world's handlers are given: its store, clock, scenarios and log" },
   { parts: ['log.ts', 'log-events.ts'], holds: 'the log and every event it writes' },
@@ -31,7 +31,10 @@ const layers = [
   },
   { parts: ['log-catalogue.ts', 'options.ts'], holds: "the log events' catalogue and the command line's options" },
   { parts: ['store/'], holds: 'collections with undo, durability (the write-ahead journal, snapshots), the lock' },
-  { parts: ['client/'], holds: 'the handle over HTTP, from the contracts, with no path written out' },
+  {
+    parts: ['client/'],
+    holds: 'the handle over HTTP, from the contracts, with no path written out, and in process over the app',
+  },
   { parts: ['errors.ts'], holds: "the errors the package's users catch" },
   { parts: ['contract/'], holds: 'pure data: route contracts, wire schemas, failures, the scenarios\' schema' },
   { parts: ['domain/'], holds: 'pure rules with no I/O: fees, NUBAN, the clock, redaction, the bulk state table' },

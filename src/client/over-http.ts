@@ -26,7 +26,7 @@ import { addSubscriptionContract } from '../contract/control/subscriptions.js';
 import { API_PREFIX, sandboxPath } from '../contract/mounts.js';
 import { MAX_LONG_PAGE } from '../domain/pagination.js';
 import { ControlApiError, DrainTimeoutError, SandboxError, VerificationError } from '../errors.js';
-import { contractCaller, type Transport } from './call.js';
+import { type ContractCaller, contractCaller, type Transport } from './call.js';
 import type {
   BusinessChoice,
   ClientCredentials,
@@ -134,9 +134,20 @@ export function scenarioRulesOverHttp(where: string, transport: Transport) {
 }
 
 /**
- * Every method of the handle over the control API. `close()` closes nothing: the sandbox is not ours. In-process,
- * with the app's own `request()` as transport, `startSandbox()` takes the journal, the credential headers and the
- * scenario from here, so that those have one implementation.
+ * Deletes the isolated sandbox `id` (`DELETE /__sandbox/sandboxes/{id}`, through the control API of the world that
+ * made it). Twice, or after the sandbox was deleted (or dropped when idle) by other means, is done all the same.
+ */
+export function disposerOf(control: ContractCaller, id: string): () => Promise<void> {
+  return () =>
+    control.done(deleteSandboxContract, { params: { id } }).catch((error: unknown) => {
+      if (!(error instanceof ControlApiError && error.status === 404)) throw error;
+    });
+}
+
+/**
+ * Every method of the handle over the control API. `close()` closes nothing: the sandbox is not ours. In process,
+ * the transport is the app's own `request()` (`inProcessHandle`): one implementation of every control, the same
+ * answers and errors whichever way a sandbox is reached.
  */
 export function handleOverHttp(url: string, transport: Transport): SandboxHandle {
   const control = contractCaller(transport, url, 'control');
@@ -191,11 +202,7 @@ export function handleOverHttp(url: string, transport: Transport): SandboxHandle
     isolate: async (options = {}) => {
       const made = await control.data(createSandboxContract, { body: options });
       const prefix = sandboxPath(made.id);
-      // Twice, or after the sandbox was deleted (or dropped when idle) by other means, is done all the same.
-      const dispose = () =>
-        control.done(deleteSandboxContract, { params: { id: made.id } }).catch((error: unknown) => {
-          if (!(error instanceof ControlApiError && error.status === 404)) throw error;
-        });
+      const dispose = disposerOf(control, made.id);
       const handle = handleOverHttp(`${url}${prefix}`, (path, init) => transport(`${prefix}${path}`, init));
       // By the URL this handle reaches the sandbox at (a proxy's path included), not the one the sandbox saw.
       const own: IsolatedParts = { id: made.id, apiUrl: `${url}${prefix}${API_PREFIX}`, dispose };

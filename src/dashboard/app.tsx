@@ -1,14 +1,17 @@
 import { type Context, Hono } from 'hono';
 import type { Config } from '../config.js';
 import { dashboardContract, dashboardEventsContract } from '../contract/control/dashboard.js';
+import type { Deps } from '../deps.js';
 import { ApiError } from '../domain/errors.js';
 import type { AppEnv, RequestWorld } from '../http/env.js';
-import { type AnswerCheck, mountRoutes } from '../http/mount.js';
+import { type AnswerCheck, mountRoutes, worldPart } from '../http/mount.js';
+import type { RequestJournal } from '../http/request-log.js';
 import { implementer, type Route } from '../http/route.js';
 import { type AssetTypes, assetReader } from '../http/static-assets.js';
 import { nearestFolder } from '../store/nearest-folder.js';
+import type { DriftReport } from '../upstream/drift.js';
 import { BatchItems, RequestDetail } from './details.js';
-import { isDashboard } from './live.js';
+import { isDashboard, type LiveFeed } from './live.js';
 import { readItems, readModel, readRequest, readRequestById } from './model.js';
 import { dashboardGuard } from './token.js';
 import { Page } from './views.js';
@@ -30,7 +33,22 @@ const locate = () =>
  * What the dashboard's handlers are given of their world: the state, the control hooks (its request journal, its
  * drift report, the registry of sandboxes its picker lists), and the live feed of it all.
  */
-export type DashboardRuntime = Pick<RequestWorld, 'deps' | 'control' | 'feed'>;
+export interface DashboardRuntime {
+  deps: Deps;
+  control: {
+    requests: RequestJournal;
+    drift: DriftReport;
+    sandboxId: string | null;
+    sandboxes: { list(): readonly { id: string }[] };
+  };
+  feed: LiveFeed;
+}
+
+/** A world as the dashboard reads it: the app gives it worlds of this type or more (`createDashboard<W>`). */
+export type DashboardWorld = RequestWorld & DashboardRuntime;
+
+/** The request journal of a request's world. */
+const journalOf = (c: Context<AppEnv>) => worldPart<DashboardWorld, 'control'>(c, 'control').requests;
 
 const route = implementer<DashboardRuntime>();
 
@@ -54,13 +72,13 @@ function mountFragments(app: Hono<AppEnv>): void {
   });
   app.get('/ui/fragments/requests/:id', (c) => {
     const id = c.req.param('id');
-    const entry = readRequest(c.env.world.control.requests, id);
+    const entry = readRequest(journalOf(c), id);
     if (!entry) throw new ApiError(404, `Request not found: no entry ${id} ${GONE}`);
     return fragment(c, RequestDetail({ entry }));
   });
   app.get('/ui/fragments/requests', (c) => {
     const requestId = c.req.query('requestId') ?? '';
-    const entry = readRequestById(c.env.world.control.requests, requestId);
+    const entry = readRequestById(journalOf(c), requestId);
     if (!entry) throw new ApiError(404, `Request not found: no POST with x-request-id ${requestId} ${GONE}`);
     return fragment(c, RequestDetail({ entry }));
   });
@@ -91,13 +109,23 @@ const dashboardRoutes: Route<DashboardRuntime>[] = [
  * page's control calls then carry. Mount it under `CONTROL_PREFIX` before the control API's guard, which would
  * otherwise answer the token's offer with a 401.
  */
-export function createDashboard(options: { config: Config; check?: AnswerCheck }): Hono<AppEnv> {
+export function createDashboard<W extends DashboardWorld>(options: {
+  config: Config;
+  check?: AnswerCheck;
+}): Hono<AppEnv> {
   const { config, check } = options;
   const app = new Hono<AppEnv>();
   const guard = dashboardGuard(config);
   app.use('/ui', guard);
   app.use('/ui/*', guard);
-  mountRoutes(app, '', dashboardRoutes, ['deps', 'control', 'feed'], config, check);
+  mountRoutes<W, keyof DashboardRuntime>(
+    app,
+    '',
+    dashboardRoutes,
+    ['deps', 'control', 'feed'],
+    config,
+    check,
+  );
   mountFragments(app);
   // The page's script and style sheet, outside the documents.
   const asset = assetReader(DASHBOARD_ASSETS, locate);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RouteContract } from '../contract/kit.js';
+import type { Context } from 'hono';
+import type { RouteAuth, RouteContract } from '../contract/kit.js';
 import type { FiredRule, TransportFault } from '../contract/scenarios.js';
 import type { Deps } from '../deps.js';
 import type { BusinessRecord, ClientRecord, UserRecord } from '../domain/records.js';
@@ -71,6 +72,11 @@ export class RequestFacts {
   upstream = false;
   /** False: the request is left out of the journal (a reset that emptied it: the journal starts after it). */
   journaled = true;
+  /**
+   * False: a call the in-process handle makes for the test itself (see `Given`), answered but neither journaled nor
+   * given a request line.
+   */
+  recorded = true;
 
   constructor(
     readonly requestId: string,
@@ -84,25 +90,27 @@ export class RequestFacts {
   ) {}
 }
 
-/**
- * What a world holds beyond what the kit itself reads: the parts each door gives its handlers (the engines, the
- * control hooks, the dashboard's feed) and the authentication of its credentials. Declared where worlds are built
- * (`src/worlds/world.ts`), by declaration merging, as Hono's own `ContextVariableMap` is: the kit stays below the
- * doors and the engines, and still hands every handler its world typed.
- */
-// biome-ignore lint/suspicious/noEmptyInterface: filled in by declaration merging (see above).
-export interface WorldParts {}
+/** What the kit asks of a world's credentials' checks (`createAuth`, with its cache of verified tokens). */
+export interface Authenticator {
+  /** Refuses a request without the credentials `auth` asks for; sets its caller and business in its facts. */
+  authenticate(c: Context<AppEnv>, auth: RouteAuth): void;
+  /** The client and business a request names, whether or not its credentials hold: what a scenario rule matches. */
+  partyOf(c: Context<AppEnv>): { clientId?: string; businessId?: string };
+}
 
 /**
- * The sandbox a request belongs to: the root one (`/api/v1`, `/__sandbox`), or an isolated one
+ * The sandbox a request belongs to, as the kit reads it: the root one (`/api/v1`, `/__sandbox`), or an isolated one
  * (`/sandboxes/{id}/…`). Everything a request touches is its world's: the state, the clock, the scenario, the journal.
+ * What a door's handlers read besides (the engines, the control hooks, the dashboard's feed) is the door's to name,
+ * as the type parameter of `AppEnv` and `mountRoutes`: the kit stays below the doors and the worlds.
  */
-export interface RequestWorld extends WorldParts {
+export interface RequestWorld {
   /** The isolated sandbox's id; null for the root. */
   readonly id: string | null;
   /** What the world's paths start with outside: `''` for the root, `/sandboxes/{id}` for an isolated one. */
   readonly prefix: string;
   readonly deps: Deps;
+  readonly auth: Authenticator;
 }
 
 /**
@@ -116,18 +124,18 @@ export interface RequestWorld extends WorldParts {
  * context, the handler's input) got promoted: three times the promoted bytes, and a third more CPU or worse per
  * read over HTTP, in the runs where the decision fell that way. `new` of a class has no allocation site to tenure.
  */
-export class RequestEnv {
+export class RequestEnv<W extends RequestWorld = RequestWorld> {
   constructor(
     readonly incoming: IncomingMessage | undefined,
     readonly outgoing: ServerResponse | undefined,
     readonly facts: RequestFacts,
     /** The root until the app finds the request's path under `/sandboxes/{id}` (`src/app.ts`). */
-    public world: RequestWorld,
+    public world: W,
   ) {}
 }
 
-/** Hono's environment for every route of the app. */
-export type AppEnv = { Bindings: RequestEnv };
+/** Hono's environment for the routes of the app: `W` is what they read of their world (the kit's part, at least). */
+export type AppEnv<W extends RequestWorld = RequestWorld> = { Bindings: RequestEnv<W> };
 
 /** The caller of a route that authenticated it (scheme A or B). */
 export function callerOf(facts: RequestFacts): Caller {

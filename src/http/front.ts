@@ -18,18 +18,32 @@ import {
 import { FAULT_HEADER, playFault } from './transport-fault.js';
 import { unreadBody } from './unread-body.js';
 
-/** The app's own `fetch`: Hono's, given the request's environment. */
-export type Dispatch = (request: Request, env: RequestEnv) => Response | Promise<Response>;
+/**
+ * What a request comes with besides itself: @hono/node-server's pair, or in process (`app.request()`) nothing, or
+ * `recorded: false` for a call of the in-process handle that is the test's own set-up or waiting, not what its app
+ * sent (`src/client/in-process.ts`).
+ */
+export interface Given {
+  incoming?: IncomingMessage;
+  outgoing?: ServerResponse;
+  recorded?: false;
+}
+
+/** The app's own `fetch`: Hono's, given the request's environment (`W`: the app's worlds). */
+export type Dispatch<W extends RequestWorld = RequestWorld> = (
+  request: Request,
+  env: RequestEnv<W>,
+) => Response | Promise<Response>;
 
 /** What the front needs besides the app: where an answered request goes, and how much of a body it keeps. */
-export interface FrontOptions {
+export interface FrontOptions<W extends RequestWorld> {
   /** The world every request starts in; the app moves one whose path names an isolated sandbox to that one. */
-  root: RequestWorld;
+  root: W;
   /**
    * Every answered request, its journal entry made, with the facts it left and the world it was answered in (the
    * journal, the log line).
    */
-  answered: (entry: RequestEntry, facts: RequestFacts, world: RequestWorld) => void;
+  answered: (entry: RequestEntry, facts: RequestFacts, world: W) => void;
   /** `--journal-body-limit`: a larger body is counted, not kept. */
   bodyLimit: number;
   /** A failure of `answered` (a journal listener's): logged; the answer still goes out. */
@@ -55,8 +69,12 @@ function isoNow(): string {
  * then answers within the turn that parsed it. Under @hono/node-server the id goes straight onto Node's response
  * (merged at writeHead); in process (`app.request()`) the id and the warnings are put on the answer's headers.
  */
-export function front(dispatch: Dispatch, { root, answered, bodyLimit, failed }: FrontOptions) {
-  const journal = (entry: RequestEntry, env: RequestEnv) => {
+export function front<W extends RequestWorld>(
+  dispatch: Dispatch<W>,
+  { root, answered, bodyLimit, failed }: FrontOptions<W>,
+) {
+  const journal = (entry: RequestEntry, env: RequestEnv<W>) => {
+    if (!env.facts.recorded) return;
     try {
       answered(entry, env.facts, env.world);
     } catch (error) {
@@ -65,7 +83,7 @@ export function front(dispatch: Dispatch, { root, answered, bodyLimit, failed }:
   };
   const finish = (
     request: Request,
-    env: RequestEnv,
+    env: RequestEnv<W>,
     res: Response,
     unread: Buffer | undefined,
   ): Response | Promise<Response> => {
@@ -83,7 +101,7 @@ export function front(dispatch: Dispatch, { root, answered, bodyLimit, failed }:
    */
   const faulted = async (
     request: Request,
-    env: RequestEnv,
+    env: RequestEnv<W>,
     res: Response,
     unread: Buffer | undefined,
     fault: TransportFault,
@@ -102,22 +120,20 @@ export function front(dispatch: Dispatch, { root, answered, bodyLimit, failed }:
     return playFault(fault, outgoing, res, body);
   };
   // What the route left of the body, settled first where it was still arriving (`unreadBody`).
-  const settle = (request: Request, env: RequestEnv, res: Response): Response | Promise<Response> => {
+  const settle = (request: Request, env: RequestEnv<W>, res: Response): Response | Promise<Response> => {
     const { incoming, outgoing } = env;
     const unread = incoming && outgoing ? unreadBody(incoming, outgoing, res, bodyLimit) : undefined;
     return unread instanceof Promise
       ? unread.then((body) => finish(request, env, res, body))
       : finish(request, env, res, unread);
   };
-  return (
-    request: Request,
-    given?: { incoming?: IncomingMessage; outgoing?: ServerResponse },
-  ): Response | Promise<Response> => {
+  return (request: Request, given?: Given): Response | Promise<Response> => {
     const started = performance.now();
     const incoming = given?.incoming;
     const outgoing = given?.outgoing;
     const facts = new RequestFacts(requestIdOf(request, incoming), getPath(request), started);
     outgoing?.setHeader('x-request-id', facts.requestId);
+    if (given?.recorded === false) facts.recorded = false;
     const env = new RequestEnv(incoming, outgoing, facts, root);
     const res = dispatch(request, env);
     return res instanceof Promise ? res.then((r) => settle(request, env, r)) : settle(request, env, res);

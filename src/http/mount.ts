@@ -41,7 +41,7 @@ const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
  * (an object literal that spread a runtime into each input made a new shape every time, which cost the reads
  * benchmark a third of its CPU per request).
  */
-function inputType(parts: readonly (keyof RequestWorld)[]) {
+function inputType<W extends RequestWorld, K extends keyof W>(parts: readonly K[]) {
   class Input {
     readonly caller: Caller | undefined;
     readonly business: BusinessRecord | undefined;
@@ -62,12 +62,20 @@ function inputType(parts: readonly (keyof RequestWorld)[]) {
   for (const part of parts) {
     Object.defineProperty(Input.prototype, part, {
       get(this: Input) {
-        return this.c.env.world[part];
+        return worldPart<W, K>(this.c, part);
       },
       enumerable: true,
     });
   }
   return Input;
+}
+
+/**
+ * The part `part` of a request's world, of the type the door that reads it names (`W`): the kit knows only its own
+ * part of a world (`RequestWorld`); the app, which makes the worlds, names their type to every door it mounts.
+ */
+export function worldPart<W extends RequestWorld, K extends keyof W>(c: Context<AppEnv>, part: K): W[K] {
+  return Reflect.get(c.env.world, part);
 }
 
 /** OpenAPI's `{param}` as Hono's `:param`. */
@@ -136,21 +144,21 @@ async function formBody(c: Context<AppEnv>): Promise<FormFields> {
  * Mounts `routes` under `prefix`: each is one Hono handler that authenticates, reads and validates its input,
  * calls the route's handler and sends its answer, behind the route's body limit and, with `scenarios` (the API),
  * after the scenario rules. Every route works in every world: its handler reads the `parts` of the request's world
- * its door gives (`Route<Pick<RequestWorld, K>>`), the credentials are checked against that world, and its rules
+ * its door gives (`Route<Pick<W, K>>`, `W` the type of the worlds the app gives it), the credentials are checked against that world, and its rules
  * are that world's. One handler rather than a chain of middleware: every layer costs a little on every request,
  * and a read that Hono finds one handler for is answered without a promise (cheap reads are what the benchmark
  * watches). A route with a body has its limit in front, a middleware, so the scenario rules come first.
  */
-export function mountRoutes<K extends keyof RequestWorld>(
+export function mountRoutes<W extends RequestWorld, K extends keyof W>(
   app: Hono<AppEnv>,
   prefix: string,
-  routes: readonly Route<Pick<RequestWorld, K>>[],
+  routes: readonly Route<Pick<W, K>>[],
   parts: readonly K[],
   config: Config,
   check?: AnswerCheck,
   scenarios = false,
 ): void {
-  const Input = inputType(parts);
+  const Input = inputType<W, K>(parts);
   const mounted: Mounted[] = [];
   for (const route of routes) {
     const hasParams = route.path.includes('{');

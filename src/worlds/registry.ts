@@ -10,13 +10,12 @@ import type { StateDocument } from '../domain/records.js';
 import { JournalPool } from '../http/request-log.js';
 import { sandboxDropped } from '../log-events.js';
 import { ScenarioError } from '../scenarios/library.js';
-import { Store } from '../store/store.js';
-import { Uploads } from '../store/uploads.js';
-import { SeedStates } from './seed-states.js';
-import { buildWorld, type World, type WorldShared } from './world.js';
+import { openWorld, type WorldOpening } from './open.js';
+import type { SeedStates } from './seed-states.js';
+import type { World, WorldShared } from './world.js';
 
 /** How the registry is bounded: `--max-sandboxes`, and `--sandbox-idle-ttl` in ms (0: never dropped). */
-export interface WorldLimits {
+interface WorldLimits {
   max: number;
   idleTtlMs: number;
 }
@@ -24,17 +23,25 @@ export interface WorldLimits {
 /** Where a request goes: its world and its path inside it, or the id of an isolated sandbox that does not exist. */
 export type Resolved = { world: World; path: string } | { missing: string };
 
+/** The root's opening: the registry it is given to is the one opening it. */
+export type RootOpening = Omit<WorldOpening, 'id' | 'sandboxes' | 'journalPool'>;
+
+/** The refusal of a path, or a deletion, that names an isolated sandbox no longer (or never) there. */
+export const noSuchSandbox = (id: string) => new ApiError(404, `No sandbox named "${id}"`);
+
 /** The longest wait between two sweeps for idle sandboxes: a short TTL is honoured within about a quarter of it. */
 const MAX_SWEEP_MS = 60_000;
 
 const SEGMENT_START = ISOLATED_PREFIX.length + 1;
 
 /**
- * The isolated sandboxes of a process: made from the fixtures (their seeded state built once per seed and shared,
- * frozen, by every sandbox of that seed), found by the id their paths name, dropped on request or once idle, and
- * never more than `--max-sandboxes` at once. The root world is not one of them.
+ * The worlds of a process: the root, opened with the registry (`Worlds.open`), and the isolated sandboxes, made from
+ * the fixtures (their seeded state built once per seed and shared, frozen, by every sandbox of that seed), found by
+ * the id their paths name, dropped on request or once idle, and never more than `--max-sandboxes` at once.
  */
 export class Worlds implements SandboxesHooks {
+  /** The world of every path outside `/sandboxes/{id}`: set by `open`, before anyone holds the registry. */
+  private rootWorld: World | undefined;
   private readonly worlds = new Map<string, World>();
   /** Ids being made now: taken, and counted against the limit, before the first await. */
   private readonly making = new Set<string>();
@@ -46,15 +53,34 @@ export class Worlds implements SandboxesHooks {
   /** What their request journals may hold together (`--sandboxes-journal-bytes`). */
   readonly journals: JournalPool;
 
-  constructor(
+  private constructor(
     private readonly shared: WorldShared,
     private readonly limits: WorldLimits,
     /** The process's start-up scenario: an isolated sandbox's unless it names its own. */
     private readonly startup: Scenario,
-    seeds?: SeedStates,
+    seeds: SeedStates,
   ) {
-    this.seeds = seeds ?? new SeedStates(shared.fixtures);
+    this.seeds = seeds;
     this.journals = new JournalPool(shared.config.sandboxesJournalBytes);
+  }
+
+  /**
+   * The registry of a process, bounded by `--max-sandboxes` and `--sandbox-idle-ttl`, its root world opened as every
+   * isolated sandbox is (`openWorld`); an isolated sandbox starts with the root's start-up scenario unless it names
+   * its own. `seeds` builds the fixtures' state of a seed once, for the root and every sandbox of that seed.
+   */
+  static async open(shared: WorldShared, seeds: SeedStates, root: RootOpening): Promise<Worlds> {
+    const { config } = shared;
+    const limits = { max: config.maxSandboxes, idleTtlMs: config.sandboxIdleTtl * 1000 };
+    const worlds = new Worlds(shared, limits, root.scenario, seeds);
+    worlds.rootWorld = await openWorld(shared, { ...root, id: null, sandboxes: worlds });
+    return worlds;
+  }
+
+  /** The root world: the one a process starts with, and the one its state file is. */
+  get root(): World {
+    if (!this.rootWorld) throw new Error('the registry is used before its root world is open');
+    return this.rootWorld;
   }
 
   get version(): number {
@@ -68,10 +94,10 @@ export class Worlds implements SandboxesHooks {
 
   /**
    * The world of a request path: an isolated sandbox's for `/sandboxes/{id}/…` (its path inside it, `/` when none
-   * is left), `missing` when no sandbox has that id; undefined for every other path, which is the root's.
+   * is left), `missing` when no sandbox has that id; the root, with the path as it is, for every other path.
    */
-  resolve(path: string): Resolved | undefined {
-    if (!path.startsWith(`${ISOLATED_PREFIX}/`)) return undefined;
+  resolve(path: string): Resolved {
+    if (!path.startsWith(`${ISOLATED_PREFIX}/`)) return { world: this.root, path };
     const end = path.indexOf('/', SEGMENT_START);
     const id = end === -1 ? path.slice(SEGMENT_START) : path.slice(SEGMENT_START, end);
     const world = this.worlds.get(id);
@@ -120,30 +146,23 @@ export class Worlds implements SandboxesHooks {
       const seeded = await this.seeds.get(seed);
       // A token key of its own, whatever its seed: a token of one sandbox is unknown in every other.
       const jwtSecret = randomBytes(32).toString('hex');
-      const initialState = async () => withMeta(seeded, jwtSecret, clock);
-      // Draws of its own (keys, ids, references), the same for the same seed and id, whatever other sandboxes do.
-      const store = await Store.open({
-        file: null,
-        compactAfterBytes: config.compactAfter,
-        initialState,
-        salt: saltOf(id),
-      });
-      const startedAt = Date.now();
-      const world = buildWorld(this.shared, {
+      const world = await openWorld(this.shared, {
         id,
-        store,
-        uploads: new Uploads(null),
+        // In memory, with draws of its own (keys, ids, references): the same for the same seed and id, whatever
+        // other sandboxes do.
+        store: { file: null, compactAfterBytes: config.compactAfter, salt: saltOf(id) },
+        uploads: null,
         seed,
         scenario,
         clock,
-        initialState,
+        initialState: async () => withMeta(seeded, jwtSecret, clock),
         sandboxes: this,
-        startedAt,
+        startedAt: Date.now(),
         journalPool: this.journals,
       });
       if (this.stopping) {
         // The process stopped while this one was being made: it goes with the others.
-        world.dispose();
+        await world.close({ keepState: false });
         throw stoppingError();
       }
       this.worlds.set(id, world);
@@ -165,7 +184,7 @@ export class Worlds implements SandboxesHooks {
 
   remove(id: string): void {
     const world = this.worlds.get(id);
-    if (!world) throw new ApiError(404, `No sandbox named "${id}"`);
+    if (!world) throw noSuchSandbox(id);
     this.drop(world, 'deleted');
   }
 
@@ -181,16 +200,21 @@ export class Worlds implements SandboxesHooks {
       if (now - world.idleSince(now) >= ttl) this.drop(world, 'expired');
   }
 
-  /** Drops them all (the process stops): nothing of theirs outlives it, one being made included. */
-  close(): void {
+  /**
+   * The process stops: every isolated sandbox is dropped (nothing of theirs outlives it, one being made included),
+   * then the root is closed with its state kept.
+   */
+  async close(): Promise<void> {
     this.stopping = true;
     for (const world of this.worlds.values()) this.drop(world, null);
+    await this.rootWorld?.close({ keepState: true });
   }
 
   private drop(world: World, why: 'deleted' | 'expired' | null): void {
     if (world.id === null) return;
     this.worlds.delete(world.id);
-    world.dispose();
+    // Gone at once (`close` drops it before it resolves): its memory store has nothing to flush.
+    void world.close({ keepState: false });
     this.changed();
     if (why) this.shared.log(sandboxDropped(world.id, why, this.limits.idleTtlMs, world.requests));
   }

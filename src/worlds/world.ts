@@ -5,7 +5,6 @@ import type { Config } from '../config.js';
 import { sandboxPath } from '../contract/mounts.js';
 import type { Scenario } from '../contract/scenarios.js';
 import type { ControlHooks, SandboxesHooks } from '../control/hooks.js';
-import { waitingWorkNow } from '../control/sandbox/waiting.js';
 import { LiveFeed } from '../dashboard/live.js';
 import type { Deps } from '../deps.js';
 import { type Clock, type ClockState, VirtualClock } from '../domain/clock.js';
@@ -27,18 +26,7 @@ import type { Fixtures } from '../store/fixtures.js';
 import type { Store } from '../store/store.js';
 import type { Uploads } from '../store/uploads.js';
 import { DriftReport } from '../upstream/drift.js';
-
-declare module '../http/env.js' {
-  /** What each door's handlers read of their world, besides its deps (see `RequestWorld`). */
-  interface WorldParts {
-    /** Its credentials' checks, with their cache of verified tokens. */
-    readonly auth: Auth;
-    readonly engines: Engines;
-    readonly control: ControlHooks;
-    /** The dashboard's live feed, made when a page first asks for it. */
-    readonly feed: LiveFeed;
-  }
-}
+import { waitingWorkNow } from './waiting.js';
 
 /** What every world of a process shares: settings, fixtures, ready scenarios and where lines go. */
 export interface WorldShared {
@@ -195,29 +183,33 @@ export class World implements RequestWorld {
     return this.disposed;
   }
 
-  /** Stops the engines and flushes the state (the process stops): pending work stays in the state for the next start. */
-  async close(): Promise<void> {
-    this.engines.bulk.close();
-    this.engines.webhooks.close();
-    this.engines.later.close();
-    await this.deps.store.close();
-  }
-
   /**
-   * Drops it at once (an isolated sandbox deleted or expired): its queued items and pending deliveries go, the work
-   * sleeping on its clock wakes to find its engines stopped, and its dashboard pages are told to reload.
+   * Ends it. `keepState` (the root, as the process stops): the engines stop and the state is flushed and closed, its
+   * open work kept in it for the next start. Without (an isolated sandbox deleted or expired): it is dropped at once,
+   * before this resolves, its queued items and pending deliveries gone, the work sleeping on its clock woken to find
+   * its engines stopped, and its dashboard pages told to reload.
    */
-  dispose(): void {
+  async close({ keepState }: { keepState: boolean }): Promise<void> {
+    if (keepState) {
+      this.stopEngines();
+      await this.deps.store.close();
+      return;
+    }
     if (this.disposed) return;
     this.disposed = true;
     this.onDropped();
-    this.engines.bulk.close();
-    this.engines.webhooks.close();
-    this.engines.later.close();
+    this.stopEngines();
     this.deps.scenarios.release();
     this.deps.clock.reset();
     this.liveFeed?.close();
     this.journal.detach();
+    await this.deps.store.close();
+  }
+
+  private stopEngines(): void {
+    this.engines.bulk.close();
+    this.engines.webhooks.close();
+    this.engines.later.close();
   }
 }
 

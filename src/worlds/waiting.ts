@@ -1,13 +1,8 @@
-import type {
-  WaitingBatch,
-  WaitingDelivery,
-  WaitingItem,
-  WaitingWork,
-} from '../../contract/control/sandbox.js';
-import type { Deps } from '../../deps.js';
-import { isoOf } from '../../domain/clock.js';
-import type { BulkProcessor } from '../../engine/bulk-processor.js';
-import type { WebhookDispatcher } from '../../engine/webhook-dispatcher.js';
+import type { WaitingBatch, WaitingDelivery, WaitingItem, WaitingWork } from '../contract/control/sandbox.js';
+import type { Deps } from '../deps.js';
+import { isoOf } from '../domain/clock.js';
+import type { BulkProcessor } from '../engine/bulk-processor.js';
+import type { WebhookDispatcher } from '../engine/webhook-dispatcher.js';
 
 /** At most this many batches, items per batch and deliveries are named: a report stays readable. */
 const LIST_LIMIT = 100;
