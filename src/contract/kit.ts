@@ -35,12 +35,23 @@ export type LazySchema<T extends z.ZodType = z.ZodType> = (() => T) & { readonly
 
 /** A response schema named `name`, built once, the first time it is asked for. */
 export function lazy<T extends z.ZodType>(name: string, build: () => T): LazySchema<T> {
+  return Object.assign(deferred(build), { schemaName: name });
+}
+
+/**
+ * A request schema built on first use, as the response schemas are: building every route's schemas at import cost
+ * a cold start more than anything else of the contracts. A contract's `body`, `query` or `form` may be one;
+ * `contract()` then gives it to its readers as the schema itself.
+ */
+export type Deferred<T extends z.ZodType = z.ZodType> = () => T;
+
+/** A schema built once, the first time it is asked for. */
+export function deferred<T extends z.ZodType>(build: () => T): Deferred<T> {
   let built: T | undefined;
-  const get = () => {
+  return () => {
     built ??= build();
     return built;
   };
-  return Object.assign(get, { schemaName: name });
 }
 
 /**
@@ -150,12 +161,45 @@ export interface RouteContract {
   responses: Responses;
 }
 
+/** The request schemas of a contract, which its declaration may defer. */
+type RequestSchema = 'body' | 'query' | 'form';
+const REQUEST_SCHEMAS: readonly RequestSchema[] = ['body', 'query', 'form'];
+
+/** A contract as its file declares it: a request schema may be `deferred`. */
+export type RouteDeclaration = Omit<RouteContract, RequestSchema> & {
+  body?: z.ZodType | Deferred;
+  query?: z.ZodObject | Deferred<z.ZodObject>;
+  form?: z.ZodType | Deferred;
+};
+
+/** A declaration's contract: each deferred request schema read as the schema it builds. */
+export type Declared<C extends RouteDeclaration> = {
+  [K in keyof C]: K extends RequestSchema ? (C[K] extends Deferred<infer S> ? S : C[K]) : C[K];
+};
+
 /**
  * One contract, its types kept (`const`): the literal path, the auth, the schemas and the responses that the
- * implementation's input and answer are typed from (`src/http/route.ts`).
+ * implementation's input and answer are typed from (`src/http/route.ts`). A deferred request schema becomes a
+ * getter that builds it when first read (a request that needs it, the documents), never at import or mount.
  */
-export function contract<const C extends RouteContract>(route: C): C {
-  return route;
+export function contract<const C extends RouteDeclaration>(route: C): Declared<C> {
+  const declared = { ...route };
+  for (const key of REQUEST_SCHEMAS) {
+    const schema = route[key];
+    if (typeof schema === 'function') {
+      Object.defineProperty(declared, key, { get: schema, enumerable: true, configurable: true });
+    }
+  }
+  return declared as Declared<C>;
+}
+
+/**
+ * Whether `route` takes `key` (a body, a query, a form), without building its schema. A route made from a contract
+ * keeps the contract's getters (`implementer` in `src/http/route.ts`), so this looks at the property, not its value.
+ */
+export function declares(route: RouteContract, key: RequestSchema): boolean {
+  const property = Object.getOwnPropertyDescriptor(route, key);
+  return property !== undefined && (property.get !== undefined || property.value !== undefined);
 }
 
 type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`

@@ -108,14 +108,15 @@ function fieldErrors(error: z.ZodError, at: readonly PropertyKey[]): FieldError[
 /**
  * Parses `value` with `schema` or throws a 400 whose message names the first bad field: `amount is required`,
  * `page is invalid: must be a number`. `at` is where the value sits in the body, for a part checked on its own
- * (a record of a state import).
+ * (a record of a state import). A schema given as a function (a contract's request schema, built on first use)
+ * is built here.
  */
 export function parseInput<S extends z.ZodType>(
-  schema: S,
+  schema: S | (() => S),
   value: unknown,
   at: readonly PropertyKey[] = [],
 ): z.infer<S> {
-  const result = schema.safeParse(value, { error: inOurWords });
+  const result = (typeof schema === 'function' ? schema() : schema).safeParse(value, { error: inOurWords });
   if (result.success) return result.data;
   const errors = fieldErrors(result.error, at);
   const first = errors[0];

@@ -1,6 +1,6 @@
 import type { Context, Handler, Hono, MiddlewareHandler } from 'hono';
 import type { Config } from '../config.js';
-import { isReply, type RouteContract } from '../contract/kit.js';
+import { declares, isReply, type RouteContract } from '../contract/kit.js';
 import type { Actor } from '../domain/actor.js';
 import { ApiError } from '../domain/errors.js';
 import { canonicalId } from '../domain/ids.js';
@@ -162,7 +162,8 @@ export function mountRoutes<W extends RequestWorld, K extends keyof W>(
   const mounted: Mounted[] = [];
   for (const route of routes) {
     const hasParams = route.path.includes('{');
-    const readsBody = route.text || route.body || route.form;
+    // Read from the route's properties: a request schema is built when a request first needs it.
+    const readsBody = route.text || declares(route, 'body') || declares(route, 'form');
     /** The handler's input, with the path parameters only where the path has some. */
     const input = (c: Context<AppEnv>, query: unknown, body: unknown, text: string | undefined) =>
       new Input(c, hasParams ? paramsOf(c) : NO_PARAMS, body, query, text);

@@ -52,5 +52,6 @@ export function implementer<R>() {
     route: C,
     // NoInfer: the contract alone fixes C; the answer is checked against it, never widened to infer it.
     handle: NoInfer<(input: HandlerInput<C, R>) => Answer<C['responses']> | Promise<Answer<C['responses']>>>,
-  ): Route<R> => ({ ...route, handle });
+    // Its properties as they are, not their values: a deferred request schema stays a getter, built on first use.
+  ): Route<R> => Object.defineProperties({ handle }, Object.getOwnPropertyDescriptors(route)) as Route<R>;
 }

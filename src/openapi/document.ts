@@ -60,7 +60,7 @@ const HEADERS = {
 /** What the wire schemas cannot say about a field themselves, by the schema of the field. */
 const notes = new Map<z.core.$ZodType, string>([
   [
-    transferBody.shape.retrievalReference,
+    transferBody().shape.retrievalReference,
     'the idempotency key, per business, shared by both transfer endpoints',
   ],
   [bankCode, 'a CBN/NIP code of `fixtures/banks.json`'],

@@ -4,6 +4,8 @@ import {
   contract,
   type DataOf,
   DONE,
+  declares,
+  deferred,
   done,
   lazy,
   type Params,
@@ -167,5 +169,34 @@ describe('the contract kit', () => {
     expect(schema()).toBe(schema());
     expect(built).toBe(1);
     expect(schema.schemaName).toBe('Counted');
+  });
+
+  it('builds a deferred request schema when the contract or its route is first read, not at declaration', () => {
+    let built = 0;
+    const body = deferred(() => {
+      built += 1;
+      return z.object({ amount: z.number() });
+    });
+    const declared = contract({
+      operationId: 'deferredKitItem',
+      method: 'post',
+      path: '/items/deferred',
+      summary: 'Create an item later',
+      tag: 'Kit',
+      auth: { scheme: 'none' },
+      body,
+      responses: { 200: done('Item created') },
+    });
+    const mounted = route(declared, ({ body: given }) => {
+      const amount: number = given.amount;
+      void amount;
+      return DONE;
+    });
+    expect(declares(mounted, 'body')).toBe(true);
+    expect(declares(mounted, 'query')).toBe(false);
+    expect(built).toBe(0);
+    expect(mounted.body?.safeParse({ amount: 1 }).success).toBe(true);
+    expect(declared.body).toBe(body());
+    expect(built).toBe(1);
   });
 });

@@ -4,21 +4,23 @@ import { pageQuery } from '../../domain/pagination.js';
 import { auditRecord } from '../../domain/records.js';
 import { auditAction, auditType } from '../../domain/statuses.js';
 import { fixture } from '../examples.js';
-import { contract, lazy, page, reply } from '../kit.js';
+import { contract, deferred, lazy, page, reply } from '../kit.js';
 import { isoDate } from '../wire.js';
 
 /** The audit log's filters (docs): each exact and case-insensitive; any text, an unknown one matches nothing. */
-export const auditQuery = pageQuery.extend({
-  role: text().optional().describe('the role of the acting user: `Admin`, `Manager`, `Viewer`'),
-  action: text()
-    .optional()
-    .describe(`what was done; the sandbox writes ${auditAction.options.map((a) => `\`${a}\``).join(', ')}`),
-  type: text()
-    .optional()
-    .describe(`the category; the sandbox writes ${auditType.options.map((t) => `\`${t}\``).join(', ')}`),
-  email: text().optional().describe('the acting user’s email'),
-});
-export type AuditQuery = z.infer<typeof auditQuery>;
+export const auditQuery = deferred(() =>
+  pageQuery.extend({
+    role: text().optional().describe('the role of the acting user: `Admin`, `Manager`, `Viewer`'),
+    action: text()
+      .optional()
+      .describe(`what was done; the sandbox writes ${auditAction.options.map((a) => `\`${a}\``).join(', ')}`),
+    type: text()
+      .optional()
+      .describe(`the category; the sandbox writes ${auditType.options.map((t) => `\`${t}\``).join(', ')}`),
+    email: text().optional().describe('the acting user’s email'),
+  }),
+);
+export type AuditQuery = z.infer<ReturnType<typeof auditQuery>>;
 
 // What the routes answer.
 

@@ -1,12 +1,14 @@
 import * as z from 'zod';
 import { MAX_TEXT, text } from '../../domain/fields.js';
 import { fixture } from '../examples.js';
-import { contract, lazy, reply } from '../kit.js';
+import { contract, deferred, lazy, reply } from '../kit.js';
 
-export const signInBody = z.object({
-  email: text(),
-  password: z.string().min(1).max(MAX_TEXT),
-});
+export const signInBody = deferred(() =>
+  z.object({
+    email: text(),
+    password: z.string().min(1).max(MAX_TEXT),
+  }),
+);
 
 // What the route answers.
 

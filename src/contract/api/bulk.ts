@@ -4,16 +4,18 @@ import { canonicalId } from '../../domain/ids.js';
 import { pageQuery } from '../../domain/pagination.js';
 import { bulkStatus, itemStatus } from '../../domain/statuses.js';
 import { fixture, PROVIDER_OUTAGE_CAUSE, transferExample } from '../examples.js';
-import { contract, lazy, page, reply } from '../kit.js';
+import { contract, deferred, lazy, page, reply } from '../kit.js';
 import { isoDate, kobo } from '../wire.js';
 import { transferBody } from './transfers.js';
 
 export const MAX_BATCH_ITEMS = 10_000;
 
-export const createBulkBody = z.object({
-  batchName: text(),
-  transfers: z.array(transferBody).min(1).max(MAX_BATCH_ITEMS),
-});
+export const createBulkBody = deferred(() =>
+  z.object({
+    batchName: text(),
+    transfers: z.array(transferBody()).min(1).max(MAX_BATCH_ITEMS),
+  }),
+);
 
 /**
  * The bound on a batch's body: 10 000 transfers whose every field is as long as it may be (the amount as a string of
@@ -36,15 +38,17 @@ export const BULK_BODY_BYTES = (() => {
 })();
 
 export const TOO_MANY_TRANSFERS = `A bulk transfer takes at most ${MAX_BATCH_ITEMS} transfers: this body is larger than ${MAX_BATCH_ITEMS} transfers of the longest fields can be (${BULK_BODY_BYTES} bytes)`;
-export type CreateBulkInput = z.infer<typeof createBulkBody>;
+export type CreateBulkInput = z.infer<ReturnType<typeof createBulkBody>>;
 
 const bulkTransferId = z.uuid().overwrite(canonicalId);
 
-export const processBody = z.object({ bulkTransferId });
-export const reprocessBody = z.object({
-  bulkTransferId,
-  itemId: idText().optional(),
-});
+export const processBody = deferred(() => z.object({ bulkTransferId }));
+export const reprocessBody = deferred(() =>
+  z.object({
+    bulkTransferId,
+    itemId: idText().optional(),
+  }),
+);
 
 export const bulkListQuery = pageQuery;
 

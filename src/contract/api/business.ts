@@ -3,15 +3,17 @@ import { idText, MAX_TEXT, text } from '../../domain/fields.js';
 import { pageQuery } from '../../domain/pagination.js';
 import { accountRecord, businessRecord, customerRecord } from '../../domain/records.js';
 import { fixture, NO_PAYMENT_ACCOUNT_CAUSE } from '../examples.js';
-import { type BodySettings, contract, done, lazy, page, reply } from '../kit.js';
+import { type BodySettings, contract, deferred, done, lazy, page, reply } from '../kit.js';
 import { isoDate, kobo } from '../wire.js';
 
 /** All three required (docs): `countryId` is any country id (`NG`), `isNewBusiness` a JSON boolean. */
-export const createBusinessBody = z.object({
-  businessName: text(),
-  countryId: text(),
-  isNewBusiness: z.boolean(),
-});
+export const createBusinessBody = deferred(() =>
+  z.object({
+    businessName: text(),
+    countryId: text(),
+    isNewBusiness: z.boolean(),
+  }),
+);
 
 export const MAX_DOCUMENTS = 5;
 
@@ -24,31 +26,37 @@ export const registrationBodyLimit = (settings: Pick<BodySettings, 'uploadLimit'
 });
 
 /** Both required (docs): the 11-digit BVN, and the business it is validated for (one of the client's). */
-export const validateBvnBody = z.object({
-  bvn: z.string().regex(/^\d{11}$/, 'must be 11 digits'),
-  businessId: idText(),
-});
+export const validateBvnBody = deferred(() =>
+  z.object({
+    bvn: z.string().regex(/^\d{11}$/, 'must be 11 digits'),
+    businessId: idText(),
+  }),
+);
 
 /** The text fields of the registration form, which the service validates. */
-export const registrationFields = z.object({
-  businessId: idText(),
-  bvn: z.string().regex(/^\d{11}$/, 'must be 11 digits'),
-  residentialAddress: text(),
-  stateId: text(),
-  // Any text: one that is not the OTP sent (or `123456`) is refused by the service as `Invalid OTP`.
-  otp: text(),
-  password: z.string().min(1).max(MAX_TEXT),
-});
+export const registrationFields = deferred(() =>
+  z.object({
+    businessId: idText(),
+    bvn: z.string().regex(/^\d{11}$/, 'must be 11 digits'),
+    residentialAddress: text(),
+    stateId: text(),
+    // Any text: one that is not the OTP sent (or `123456`) is refused by the service as `Invalid OTP`.
+    otp: text(),
+    password: z.string().min(1).max(MAX_TEXT),
+  }),
+);
 
 /** The registration form as documented: the fields, and the files the service reads beside them. */
-export const registrationForm = registrationFields.extend({
-  photoId: z.file().mime(['image/jpeg', 'image/png']).describe('JPEG or PNG, judged by its bytes'),
-  businessDocuments: z
-    .array(z.file())
-    .max(MAX_DOCUMENTS)
-    .optional()
-    .describe('up to five files; repeat the field'),
-});
+export const registrationForm = deferred(() =>
+  registrationFields().extend({
+    photoId: z.file().mime(['image/jpeg', 'image/png']).describe('JPEG or PNG, judged by its bytes'),
+    businessDocuments: z
+      .array(z.file())
+      .max(MAX_DOCUMENTS)
+      .optional()
+      .describe('up to five files; repeat the field'),
+  }),
+);
 
 // What the routes answer.
 

@@ -4,25 +4,29 @@ import { pageQuery } from '../../domain/pagination.js';
 import { disputeRecord } from '../../domain/records.js';
 import { disputeStatus } from '../../domain/statuses.js';
 import { fixture } from '../examples.js';
-import { contract, done, lazy, page, reply } from '../kit.js';
+import { contract, deferred, done, lazy, page, reply } from '../kit.js';
 import { isoDate } from '../wire.js';
 
-export const disputeBody = z.object({
-  transactionId: idText(),
-  description: text(),
-});
+export const disputeBody = deferred(() =>
+  z.object({
+    transactionId: idText(),
+    description: text(),
+  }),
+);
 
-export const disputeQuery = pageQuery.extend({
-  transactionId: idText().optional(),
-  // Any text, as the audit log's filters: one that is no status matches nothing (the docs give no other rule).
-  status: text()
-    .optional()
-    .describe(
-      `${disputeStatus.options.map((s) => `\`${s}\``).join(', ')} (case-insensitive; another value matches nothing)`,
-    ),
-  keyword: text().optional(),
-});
-export type DisputeQuery = z.infer<typeof disputeQuery>;
+export const disputeQuery = deferred(() =>
+  pageQuery.extend({
+    transactionId: idText().optional(),
+    // Any text, as the audit log's filters: one that is no status matches nothing (the docs give no other rule).
+    status: text()
+      .optional()
+      .describe(
+        `${disputeStatus.options.map((s) => `\`${s}\``).join(', ')} (case-insensitive; another value matches nothing)`,
+      ),
+    keyword: text().optional(),
+  }),
+);
+export type DisputeQuery = z.infer<ReturnType<typeof disputeQuery>>;
 
 // What the routes answer (the control API's resolve and reject too: a decided dispute looks the same).
 

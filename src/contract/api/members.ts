@@ -2,43 +2,49 @@ import * as z from 'zod';
 import { idText, MAX_TEXT, text } from '../../domain/fields.js';
 import { pageQuery } from '../../domain/pagination.js';
 import { fixture } from '../examples.js';
-import { contract, done, lazy, page } from '../kit.js';
+import { contract, deferred, done, lazy, page } from '../kit.js';
 
 /** The refusals of an update of a member, as the service answers them and the document shows them. */
 export const MEMBER_NOT_FOUND = 'Member not found';
 export const OWNER_FIXED = 'The owner’s role and status cannot be changed';
 export const NOT_REGISTERED = 'The member has not completed registration yet';
 
-export const inviteBody = z.object({
-  email: z.email().max(320),
-  memberRoleId: idText(),
-});
+export const inviteBody = deferred(() =>
+  z.object({
+    email: z.email().max(320),
+    memberRoleId: idText(),
+  }),
+);
 
-export const completeMemberBody = z.object({
-  authorizationToken: text(),
-  firstName: text(),
-  lastName: text(),
-  // As people write it: `0803 123 4567`, `0803-123-4567`, `(0803)1234567`, `+234…`.
-  phoneNo: text(),
-  password: z.string().min(1).max(MAX_TEXT),
-});
-export type CompleteMemberInput = z.infer<typeof completeMemberBody>;
+export const completeMemberBody = deferred(() =>
+  z.object({
+    authorizationToken: text(),
+    firstName: text(),
+    lastName: text(),
+    // As people write it: `0803 123 4567`, `0803-123-4567`, `(0803)1234567`, `+234…`.
+    phoneNo: text(),
+    password: z.string().min(1).max(MAX_TEXT),
+  }),
+);
+export type CompleteMemberInput = z.infer<ReturnType<typeof completeMemberBody>>;
 
 /**
  * What an update may change, each field optional (`{}`, the docs' example, changes nothing). The docs' page marks
  * its body to-do: these fields are the sandbox's reading of "role, status, profile fields".
  */
-export const updateMemberBody = z.object({
-  memberRoleId: idText().optional().describe('a role’s `id` (`GET /clients/members/roles`)'),
-  isActive: z
-    .boolean()
-    .optional()
-    .describe('false: the member can no longer sign in, nor use a token it has'),
-  firstName: text().optional(),
-  lastName: text().optional(),
-  phoneNo: text().optional(),
-});
-export type UpdateMemberInput = z.infer<typeof updateMemberBody>;
+export const updateMemberBody = deferred(() =>
+  z.object({
+    memberRoleId: idText().optional().describe('a role’s `id` (`GET /clients/members/roles`)'),
+    isActive: z
+      .boolean()
+      .optional()
+      .describe('false: the member can no longer sign in, nor use a token it has'),
+    firstName: text().optional(),
+    lastName: text().optional(),
+    phoneNo: text().optional(),
+  }),
+);
+export type UpdateMemberInput = z.infer<ReturnType<typeof updateMemberBody>>;
 
 // What the routes answer.
 

@@ -3,7 +3,7 @@ import { text } from '../../domain/fields.js';
 import { pageQuery } from '../../domain/pagination.js';
 import { payoutRecord } from '../../domain/records.js';
 import { fixture } from '../examples.js';
-import { contract, done, lazy, page } from '../kit.js';
+import { contract, deferred, done, lazy, page } from '../kit.js';
 import { isoDate } from '../wire.js';
 import { accountNumber, listedBankCode } from './transfers.js';
 
@@ -11,13 +11,15 @@ import { accountNumber, listedBankCode } from './transfers.js';
 export const MAX_PAYOUT_ACCOUNTS = 3;
 export const TOO_MANY_PAYOUT_ACCOUNTS = `A client can have at most ${MAX_PAYOUT_ACCOUNTS} payout accounts`;
 
-export const payoutBody = z.object({
-  accountName: text(),
-  accountNumber,
-  bankName: text(),
-  bankCode: listedBankCode,
-});
-export type PayoutInput = z.infer<typeof payoutBody>;
+export const payoutBody = deferred(() =>
+  z.object({
+    accountName: text(),
+    accountNumber,
+    bankName: text(),
+    bankCode: listedBankCode,
+  }),
+);
+export type PayoutInput = z.infer<ReturnType<typeof payoutBody>>;
 
 // What the routes answer.
 

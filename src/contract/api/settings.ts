@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { text } from '../../domain/fields.js';
 import { isLocalReceiverHost } from '../../domain/stricter-in-production.js';
-import { contract, done, lazy, reply } from '../kit.js';
+import { contract, deferred, done, lazy, reply } from '../kit.js';
 import { BANK_CODE_DOC } from './transfers.js';
 
 /** The hosts a plain-http webhook URL may name, as the 400 says them. */
@@ -30,21 +30,23 @@ export const webhookUrl = z
       'an absolute `https` URL; plain `http` only to `localhost`, a name ending in `.localhost`, `.local` or `.internal` (`host.docker.internal`, `host.containers.internal`, `host.testcontainers.internal`), a loopback or private-range IP address, or a single-label name (a compose service); never the sandbox itself (its own port on a loopback or local address)',
   });
 
-export const updateWebhookBody = z.object({ webhookUrl });
+export const updateWebhookBody = deferred(() => z.object({ webhookUrl }));
 
-export const configureBillersBody = z.object({
-  billers: z
-    .array(
-      text()
-        // Documented only: the service answers an unknown code with its own 400 (`Invalid biller code: …`). A
-        // string of digits, never an enum of the fixtures' billers (contract, section 3).
-        .meta({
-          ...BANK_CODE_DOC,
-          description: 'a bank code `GET /clients/settings/billers` lists (the fixtures’ `billers.json`)',
-        }),
-    )
-    .max(200),
-});
+export const configureBillersBody = deferred(() =>
+  z.object({
+    billers: z
+      .array(
+        text()
+          // Documented only: the service answers an unknown code with its own 400 (`Invalid biller code: …`). A
+          // string of digits, never an enum of the fixtures' billers (contract, section 3).
+          .meta({
+            ...BANK_CODE_DOC,
+            description: 'a bank code `GET /clients/settings/billers` lists (the fixtures’ `billers.json`)',
+          }),
+      )
+      .max(200),
+  }),
+);
 
 // What the routes answer.
 

@@ -1,40 +1,46 @@
 import * as z from 'zod';
 import { text } from '../../domain/fields.js';
 import { pageQuery } from '../../domain/pagination.js';
-import { contract, done, lazy, page } from '../kit.js';
+import { contract, deferred, done, lazy, page } from '../kit.js';
 import { kobo } from '../wire.js';
 import { koboAmount } from './transfers.js';
 
 /** The list's filters (docs): each any text; `packageName`, `interval` and `amount` exact, `keyword` a part of any. */
-export const subscriptionQuery = pageQuery.extend({
-  packageName: text().optional().describe('the package’s name, exactly (case-insensitive)'),
-  interval: text().optional().describe('`monthly`, `weekly`, `daily`, … exactly (case-insensitive)'),
-  amount: text().optional().describe('kobo, exactly: `500000`'),
-  keyword: text().optional().describe('a part of the package’s name, its interval or its amount'),
-});
-export type SubscriptionQuery = z.infer<typeof subscriptionQuery>;
+export const subscriptionQuery = deferred(() =>
+  pageQuery.extend({
+    packageName: text().optional().describe('the package’s name, exactly (case-insensitive)'),
+    interval: text().optional().describe('`monthly`, `weekly`, `daily`, … exactly (case-insensitive)'),
+    amount: text().optional().describe('kobo, exactly: `500000`'),
+    keyword: text().optional().describe('a part of the package’s name, its interval or its amount'),
+  }),
+);
+export type SubscriptionQuery = z.infer<ReturnType<typeof subscriptionQuery>>;
 
 /**
  * A plan as the bank's create-subscription page sends it: `amount` required (kobo, a string of digits or a JSON
  * integer, listed as a string), `packageName` and `interval` any text, each optional (the page marks only
  * `amount` required; a plan without them lists them as `""`).
  */
-export const createSubscriptionBody = z.object({
-  amount: koboAmount(0),
-  packageName: text().optional().describe('a name for the package: `Pro Plan`'),
-  interval: text()
-    .optional()
-    .describe('any text: the docs give `monthly`, `weekly` and `daily` as examples and fix no values'),
-});
-export type CreateSubscriptionInput = z.infer<typeof createSubscriptionBody>;
+export const createSubscriptionBody = deferred(() =>
+  z.object({
+    amount: koboAmount(0),
+    packageName: text().optional().describe('a name for the package: `Pro Plan`'),
+    interval: text()
+      .optional()
+      .describe('any text: the docs give `monthly`, `weekly` and `daily` as examples and fix no values'),
+  }),
+);
+export type CreateSubscriptionInput = z.infer<ReturnType<typeof createSubscriptionBody>>;
 
 /** A plan as the control API adds one: the fields of the bank's create-subscription page. */
-export const newSubscriptionBody = z.object({
-  packageName: text(),
-  amount: koboAmount(0),
-  interval: text().describe('`monthly`, `weekly`, `daily`, … (the docs do not fix the values)'),
-});
-export type NewSubscription = z.infer<typeof newSubscriptionBody>;
+export const newSubscriptionBody = deferred(() =>
+  z.object({
+    packageName: text(),
+    amount: koboAmount(0),
+    interval: text().describe('`monthly`, `weekly`, `daily`, … (the docs do not fix the values)'),
+  }),
+);
+export type NewSubscription = z.infer<ReturnType<typeof newSubscriptionBody>>;
 
 // What the routes answer.
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { text } from '../../domain/fields.js';
 import { NO_PAYMENT_ACCOUNT_CAUSE, PROVIDER_OUTAGE_CAUSE, transferExample } from '../examples.js';
-import { contract, lazy, reply } from '../kit.js';
+import { contract, deferred, lazy, reply } from '../kit.js';
 import { kobo } from '../wire.js';
 
 const WHOLE_KOBO = 'must be a whole number of kobo';
@@ -58,14 +58,16 @@ export const listedBankCode = text().meta(BANK_CODE_DOC);
 /** The least a transfer moves: one kobo (neither the spec nor the docs give a range). */
 export const MIN_TRANSFER = 1;
 
-export const transferBody = z.object({
-  amount: koboAmount(MIN_TRANSFER),
-  receiverAccountNumber: accountNumber,
-  receiverBankCode: listedBankCode,
-  retrievalReference: text(),
-  narration: text(),
-});
-export type TransferInput = z.infer<typeof transferBody>;
+export const transferBody = deferred(() =>
+  z.object({
+    amount: koboAmount(MIN_TRANSFER),
+    receiverAccountNumber: accountNumber,
+    receiverBankCode: listedBankCode,
+    retrievalReference: text(),
+    narration: text(),
+  }),
+);
+export type TransferInput = z.infer<ReturnType<typeof transferBody>>;
 
 // What the routes answer.
 

@@ -3,35 +3,39 @@ import { text } from '../../domain/fields.js';
 import { pageQuery } from '../../domain/pagination.js';
 import { virtualAccountType } from '../../domain/statuses.js';
 import { NO_PAYMENT_ACCOUNT_CAUSE } from '../examples.js';
-import { contract, lazy, page, reply } from '../kit.js';
+import { contract, deferred, lazy, page, reply } from '../kit.js';
 import { isoDate, kobo } from '../wire.js';
 import { koboAmount } from './transfers.js';
 
-export const virtualAccountBody = z.object({
-  firstName: text(),
-  lastName: text(),
-  type: virtualAccountType,
-  reference: text(),
-});
-export type VirtualAccountInput = z.infer<typeof virtualAccountBody>;
+export const virtualAccountBody = deferred(() =>
+  z.object({
+    firstName: text(),
+    lastName: text(),
+    type: virtualAccountType,
+    reference: text(),
+  }),
+);
+export type VirtualAccountInput = z.infer<ReturnType<typeof virtualAccountBody>>;
 
 /** The longest a single-use account may stay open: what the clock can hold, about 285 000 years. */
 export const MAX_DURATION_SECONDS = 9_000_000_000_000;
 
 /** All five required (docs): `amount` in kobo, `duration` in seconds. */
-export const singleUseBody = z.object({
-  firstName: text(),
-  lastName: text(),
-  refCode: text(),
-  amount: koboAmount(1),
-  duration: z
-    .number()
-    .int('must be a whole number of seconds')
-    .min(1, 'must be at least 1 second')
-    .max(MAX_DURATION_SECONDS, `must be at most ${MAX_DURATION_SECONDS} seconds`)
-    .describe('seconds until the account expires, on the sandbox clock'),
-});
-export type SingleUseInput = z.infer<typeof singleUseBody>;
+export const singleUseBody = deferred(() =>
+  z.object({
+    firstName: text(),
+    lastName: text(),
+    refCode: text(),
+    amount: koboAmount(1),
+    duration: z
+      .number()
+      .int('must be a whole number of seconds')
+      .min(1, 'must be at least 1 second')
+      .max(MAX_DURATION_SECONDS, `must be at most ${MAX_DURATION_SECONDS} seconds`)
+      .describe('seconds until the account expires, on the sandbox clock'),
+  }),
+);
+export type SingleUseInput = z.infer<ReturnType<typeof singleUseBody>>;
 
 // What the routes answer.
 

@@ -1,31 +1,33 @@
 import * as z from 'zod';
-import { contract, lazy, reply } from '../kit.js';
+import { contract, deferred, lazy, reply } from '../kit.js';
 
 // What a tester needs to make up: account numbers an app's NUBAN check accepts, for the receivers of its transfers.
 
 /** The most account numbers one call answers: enough for a batch's receivers, small enough to read. */
 export const MAX_ACCOUNT_NUMBERS = 100;
 
-export const accountNumbersQuery = z.object({
-  // Bank codes are data (the fixtures' list), not schema: any 3- or 6-digit code is well formed, and the service
-  // answers one the sandbox does not list as transfers do.
-  bankCode: z
-    .string()
-    .regex(/^\d{3}$|^\d{6}$/, 'must be a 3- or 6-digit bank code')
-    .meta({
-      description:
-        'a CBN/NIP bank code of the sandbox’s bank list (`fixtures/banks.json`, or the `--fixtures` folder’s): the code transfers take as `receiverBankCode`',
-      examples: ['058', '044', '090267'],
-    }),
-  count: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_ACCOUNT_NUMBERS)
-    .default(1)
-    .describe(`how many, 1 to ${MAX_ACCOUNT_NUMBERS} (default 1)`),
-});
-export type AccountNumbersQuery = z.infer<typeof accountNumbersQuery>;
+export const accountNumbersQuery = deferred(() =>
+  z.object({
+    // Bank codes are data (the fixtures' list), not schema: any 3- or 6-digit code is well formed, and the service
+    // answers one the sandbox does not list as transfers do.
+    bankCode: z
+      .string()
+      .regex(/^\d{3}$|^\d{6}$/, 'must be a 3- or 6-digit bank code')
+      .meta({
+        description:
+          'a CBN/NIP bank code of the sandbox’s bank list (`fixtures/banks.json`, or the `--fixtures` folder’s): the code transfers take as `receiverBankCode`',
+        examples: ['058', '044', '090267'],
+      }),
+    count: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_ACCOUNT_NUMBERS)
+      .default(1)
+      .describe(`how many, 1 to ${MAX_ACCOUNT_NUMBERS} (default 1)`),
+  }),
+);
+export type AccountNumbersQuery = z.infer<ReturnType<typeof accountNumbersQuery>>;
 
 // What the route answers.
 

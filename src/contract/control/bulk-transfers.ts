@@ -4,19 +4,23 @@ import { controlPageQuery } from '../../domain/pagination.js';
 import { bulkStatus } from '../../domain/statuses.js';
 import { bulkItem, bulkTransfer, bulkTransferWithItems, claimReplies } from '../api/bulk.js';
 import { fixture } from '../examples.js';
-import { contract, lazy, page, reply } from '../kit.js';
+import { contract, deferred, lazy, page, reply } from '../kit.js';
 
 // Every client's bulk transfers, as the bank's API shows them, with the client they belong to.
 
-export const batchesQuery = controlPageQuery.extend({
-  status: bulkStatus.optional(),
-  clientId: idText().optional(),
-});
-export type BatchesQuery = z.infer<typeof batchesQuery>;
+export const batchesQuery = deferred(() =>
+  controlPageQuery.extend({
+    status: bulkStatus.optional(),
+    clientId: idText().optional(),
+  }),
+);
+export type BatchesQuery = z.infer<ReturnType<typeof batchesQuery>>;
 
-export const reprocessItemBody = z.object({
-  itemId: idText().optional().describe('one failed item; all failed items when left out'),
-});
+export const reprocessItemBody = deferred(() =>
+  z.object({
+    itemId: idText().optional().describe('one failed item; all failed items when left out'),
+  }),
+);
 
 // What the routes answer.
 

@@ -4,27 +4,29 @@ import { roleName } from '../../domain/roles.js';
 import { WEBHOOK_URL_WARNINGS } from '../api/settings.js';
 import { virtualAccount } from '../api/virtual-accounts.js';
 import { fixture } from '../examples.js';
-import { contract, lazy, reply } from '../kit.js';
+import { contract, deferred, lazy, reply } from '../kit.js';
 import { isoDate, kobo, pagination } from '../wire.js';
 
 // The clients, their logins and keys.
 
-export const newClientBody = z.object({
-  name: z.string().trim().min(2).max(100).optional(),
-  /** Balance of its approved business, kobo (default 500 000 000). */
-  balance: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
-  /** Members to add beside the owner (who is Admin). */
-  members: z.array(roleName).max(20).optional(),
-  /**
-   * Any http or https URL: a tester's CI names its receiver as it likes (a host alias, a cluster's service name),
-   * where the bank's own setting takes plain http to local names only.
-   */
-  webhookUrl: z
-    .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
-    .max(2048)
-    .optional(),
-});
-export type NewClient = z.infer<typeof newClientBody>;
+export const newClientBody = deferred(() =>
+  z.object({
+    name: z.string().trim().min(2).max(100).optional(),
+    /** Balance of its approved business, kobo (default 500 000 000). */
+    balance: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+    /** Members to add beside the owner (who is Admin). */
+    members: z.array(roleName).max(20).optional(),
+    /**
+     * Any http or https URL: a tester's CI names its receiver as it likes (a host alias, a cluster's service name),
+     * where the bank's own setting takes plain http to local names only.
+     */
+    webhookUrl: z
+      .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
+      .max(2048)
+      .optional(),
+  }),
+);
+export type NewClient = z.infer<ReturnType<typeof newClientBody>>;
 
 // What the routes answer.
 

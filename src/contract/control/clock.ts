@@ -1,18 +1,20 @@
 import * as z from 'zod';
-import { contract, lazy, reply } from '../kit.js';
+import { contract, deferred, lazy, reply } from '../kit.js';
 import { isoDate } from '../wire.js';
 
 // The one virtual clock every time-based rule reads.
 
-export const advanceBody = z.object({
-  ms: z
-    .number()
-    .int()
-    .min(1)
-    .describe('how far to move the clock; it must not pass 9999-12-31T23:59:59.999Z, the end of its range'),
-});
+export const advanceBody = deferred(() =>
+  z.object({
+    ms: z
+      .number()
+      .int()
+      .min(1)
+      .describe('how far to move the clock; it must not pass 9999-12-31T23:59:59.999Z, the end of its range'),
+  }),
+);
 
-export const freezeBody = z.object({ frozen: z.boolean().default(true) });
+export const freezeBody = deferred(() => z.object({ frozen: z.boolean().default(true) }));
 
 // What the routes answer.
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { contract, rawOf } from '../kit.js';
+import { contract, deferred, rawOf } from '../kit.js';
 
 const TAG = 'Dashboard';
 
@@ -20,18 +20,22 @@ export const dashboardContract = contract({
   auth: { scheme: 'none' },
   // Without a valid token (`--control-token`), a browser is asked for it by a page.
   htmlErrors: [401],
-  query: z.object({
-    client: z
-      .string()
-      .optional()
-      .describe('a client’s `id`: every section shows that client’s records only (an unknown one shows all)'),
-    unfold: z
-      .literal('1')
-      .optional()
-      .describe(
-        'render the rows of the clients table even when it starts folded (more than 8 clients, none picked): the page fetches them so when the table is opened',
-      ),
-  }),
+  query: deferred(() =>
+    z.object({
+      client: z
+        .string()
+        .optional()
+        .describe(
+          'a client’s `id`: every section shows that client’s records only (an unknown one shows all)',
+        ),
+      unfold: z
+        .literal('1')
+        .optional()
+        .describe(
+          'render the rows of the clients table even when it starts folded (more than 8 clients, none picked): the page fetches them so when the table is opened',
+        ),
+    }),
+  ),
   responses: {
     200: rawOf('The page (text/html)', HTML_TYPE),
     303: 'The token was taken from `?token=` into a cookie; `location` is the accepted `next`, else the page itself',

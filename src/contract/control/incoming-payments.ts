@@ -2,24 +2,26 @@ import * as z from 'zod';
 import { deliveryStatus } from '../../domain/statuses.js';
 import { accountNumber, bankCode, koboAmount } from '../api/transfers.js';
 import { fixture } from '../examples.js';
-import { contract, lazy, reply } from '../kit.js';
+import { contract, deferred, lazy, reply } from '../kit.js';
 
 // Money arriving on a virtual account.
 
-export const incomingPaymentBody = z.object({
-  accountNumber,
-  amount: koboAmount(1),
-  accountName: z.string().trim().min(1).max(100).optional(),
-  payerAccountNumber: accountNumber.optional(),
-  payerBankCode: bankCode.optional(),
-  narration: z.string().trim().min(1).max(200).optional(),
-  mispaid: z
-    .enum(['refuse', 'refund'])
-    .optional()
-    .describe(
-      'a payment the account should not take (a wrong amount, a second or late payment to a single-use account, a payment to an expired temporal account): `refuse` (the default) answers 409 and credits nothing; `refund` credits it like any other, lists it with `refundStatus: "pending"`, and refunds it `--refund-delay` later on the sandbox clock',
-    ),
-});
+export const incomingPaymentBody = deferred(() =>
+  z.object({
+    accountNumber,
+    amount: koboAmount(1),
+    accountName: z.string().trim().min(1).max(100).optional(),
+    payerAccountNumber: accountNumber.optional(),
+    payerBankCode: bankCode.optional(),
+    narration: z.string().trim().min(1).max(200).optional(),
+    mispaid: z
+      .enum(['refuse', 'refund'])
+      .optional()
+      .describe(
+        'a payment the account should not take (a wrong amount, a second or late payment to a single-use account, a payment to an expired temporal account): `refuse` (the default) answers 409 and credits nothing; `refund` credits it like any other, lists it with `refundStatus: "pending"`, and refunds it `--refund-delay` later on the sandbox clock',
+      ),
+  }),
+);
 
 /** A payment as code sends it (`incomingPayment()`): the account, kobo, and who paid, each optional but the first two. */
 export interface IncomingPayment {

@@ -3,24 +3,28 @@ import { text } from '../../domain/fields.js';
 import { longPageQuery } from '../../domain/pagination.js';
 import { transactionRecord } from '../../domain/records.js';
 import { fixture } from '../examples.js';
-import { contract, lazy, reply } from '../kit.js';
+import { contract, deferred, lazy, reply } from '../kit.js';
 import { kobo, pagination } from '../wire.js';
 
 // A business's money: its balance, its approval (which opens its payment account), its ledger.
 
-export const balanceBody = z.object({ balance: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+export const balanceBody = deferred(() =>
+  z.object({ balance: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
+);
 
 /** A page of the ledger (100 entries by default), and its filter: one transfer's entry, by its reference. */
-export const ledgerQuery = longPageQuery.extend({
-  retrievalReference: text()
-    .optional()
-    .describe(
-      'only the entry a transfer with this reference made: its `id` is the `transactionId` of a dispute',
-    ),
-});
-export type LedgerQuery = z.infer<typeof ledgerQuery>;
+export const ledgerQuery = deferred(() =>
+  longPageQuery.extend({
+    retrievalReference: text()
+      .optional()
+      .describe(
+        'only the entry a transfer with this reference made: its `id` is the `transactionId` of a dispute',
+      ),
+  }),
+);
+export type LedgerQuery = z.infer<ReturnType<typeof ledgerQuery>>;
 /** What a caller asks of the ledger: a page (`page`, `limit`) and the filter, each optional. */
-export type LedgerFilter = z.input<typeof ledgerQuery>;
+export type LedgerFilter = z.input<ReturnType<typeof ledgerQuery>>;
 
 // What the routes answer.
 

@@ -2,16 +2,18 @@ import * as z from 'zod';
 import { longPageQuery } from '../../domain/pagination.js';
 import { outboxRecord } from '../../domain/records.js';
 import { outboxType } from '../../domain/statuses.js';
-import { contract, lazy, page } from '../kit.js';
+import { contract, deferred, lazy, page } from '../kit.js';
 
 // What the service "sent": member invitations and BVN one-time passwords.
 
 /** A page of messages (100 by default, at most 1000), to one address or of one type if asked. */
-export const outboxQuery = longPageQuery.extend({
-  to: z.string().trim().min(1).optional(),
-  type: outboxType.optional(),
-});
-export type OutboxQuery = z.infer<typeof outboxQuery>;
+export const outboxQuery = deferred(() =>
+  longPageQuery.extend({
+    to: z.string().trim().min(1).optional(),
+    type: outboxType.optional(),
+  }),
+);
+export type OutboxQuery = z.infer<ReturnType<typeof outboxQuery>>;
 
 // What the route answers.
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { contract, lazy, page, raw, reply } from '../kit.js';
+import { contract, deferred, lazy, page, raw, reply } from '../kit.js';
 import { faultKind } from '../scenarios.js';
 import { isoDate } from '../wire.js';
 
@@ -53,10 +53,10 @@ const pageFields = {
  * `body.<dotted.path>=value` parameters matching the request body (any other parameter is ignored, as on the other
  * lists).
  */
-export const requestsQuery = z
-  .object({ ...pageFields, ...filterFields, status: statusText().optional() })
-  .catchall(z.string());
-export type RequestsQuery = z.infer<typeof requestsQuery>;
+export const requestsQuery = deferred(() =>
+  z.object({ ...pageFields, ...filterFields, status: statusText().optional() }).catchall(z.string()),
+);
+export type RequestsQuery = z.infer<ReturnType<typeof requestsQuery>>;
 
 const bodySubset = () =>
   z
@@ -104,37 +104,41 @@ export interface RequestSearchInput extends RequestFilter {
 }
 
 /** `POST /__sandbox/requests/search`. */
-export const requestSearch = z.strictObject({
-  ...filterFields,
-  status: statusInBody(),
-  body: bodySubset(),
-  page: z.number().int().min(1).default(1),
-  limit: z.number().int().min(1).max(MAX_PAGE).default(100),
-});
-export type RequestSearch = z.infer<typeof requestSearch>;
+export const requestSearch = deferred(() =>
+  z.strictObject({
+    ...filterFields,
+    status: statusInBody(),
+    body: bodySubset(),
+    page: z.number().int().min(1).default(1),
+    limit: z.number().int().min(1).max(MAX_PAGE).default(100),
+  }),
+);
+export type RequestSearch = z.infer<ReturnType<typeof requestSearch>>;
 
 const count = () => z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 /** `POST /__sandbox/requests/verify`: the filters and how many requests must match them (at least 1 if unsaid). */
-export const requestVerification = z
-  .strictObject({
-    ...filterFields,
-    status: statusInBody(),
-    body: bodySubset(),
-    exactly: count().optional(),
-    atLeast: count().optional(),
-    atMost: count().optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.exactly !== undefined && (v.atLeast !== undefined || v.atMost !== undefined))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['exactly'],
-        message: 'cannot be combined with atLeast or atMost',
-      });
-    if (v.atLeast !== undefined && v.atMost !== undefined && v.atLeast > v.atMost)
-      ctx.addIssue({ code: 'custom', path: ['atLeast'], message: 'must not be more than atMost' });
-  });
+export const requestVerification = deferred(() =>
+  z
+    .strictObject({
+      ...filterFields,
+      status: statusInBody(),
+      body: bodySubset(),
+      exactly: count().optional(),
+      atLeast: count().optional(),
+      atMost: count().optional(),
+    })
+    .superRefine((v, ctx) => {
+      if (v.exactly !== undefined && (v.atLeast !== undefined || v.atMost !== undefined))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['exactly'],
+          message: 'cannot be combined with atLeast or atMost',
+        });
+      if (v.atLeast !== undefined && v.atMost !== undefined && v.atLeast > v.atMost)
+        ctx.addIssue({ code: 'custom', path: ['atLeast'], message: 'must not be more than atMost' });
+    }),
+);
 /** `POST /__sandbox/requests/verify`'s body as a client gives it: the filters and the count expected (`exactly`, or
  * `atLeast` and/or `atMost`; none: at least 1). */
 export interface RequestVerification extends RequestFilter {
@@ -142,7 +146,7 @@ export interface RequestVerification extends RequestFilter {
   atLeast?: number;
   atMost?: number;
 }
-export type ParsedVerification = z.infer<typeof requestVerification>;
+export type ParsedVerification = z.infer<ReturnType<typeof requestVerification>>;
 
 // What the routes answer.
 

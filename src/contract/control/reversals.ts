@@ -2,25 +2,27 @@ import * as z from 'zod';
 import { idText, text } from '../../domain/fields.js';
 import { refundStatus } from '../../domain/statuses.js';
 import { fixture, transferExample } from '../examples.js';
-import { contract, lazy, reply } from '../kit.js';
+import { contract, deferred, lazy, reply } from '../kit.js';
 import { businessId } from './money.js';
 
 // Money after the answer: a successful transfer reversed, an incoming payment refunded, at once.
 
 const reason = text().max(200).optional().describe('why, as the ledger and the control views show it');
 
-export const reverseBody = z
-  .object({
-    reason,
-    bulkTransferId: idText()
-      .optional()
-      .describe(
-        'the batch, where the reference names items of more than one batch of the business (without it: 409 naming them)',
-      ),
-  })
-  .strict();
+export const reverseBody = deferred(() =>
+  z
+    .object({
+      reason,
+      bulkTransferId: idText()
+        .optional()
+        .describe(
+          'the batch, where the reference names items of more than one batch of the business (without it: 409 naming them)',
+        ),
+    })
+    .strict(),
+);
 
-export const refundBody = z.object({ reason }).strict();
+export const refundBody = deferred(() => z.object({ reason }).strict());
 
 // What the routes answer.
 

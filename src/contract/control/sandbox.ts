@@ -1,32 +1,38 @@
 import * as z from 'zod';
-import { contract, done, lazy, raw, reply } from '../kit.js';
+import { contract, deferred, done, lazy, raw, reply } from '../kit.js';
 import { isoDate } from '../wire.js';
 import { clock } from './clock.js';
 
 // The sandbox as a whole: health, metrics, reset, drain and the control API's own document.
 
-export const metricsQuery = z.object({
-  gc: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true')
-    .describe('collect garbage first (node must run with --expose-gc; 409 otherwise)'),
-});
+export const metricsQuery = deferred(() =>
+  z.object({
+    gc: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true')
+      .describe('collect garbage first (node must run with --expose-gc; 409 otherwise)'),
+  }),
+);
 
 /** How long a drain waits, HTTP or code, unless told otherwise. */
 export const DRAIN_TIMEOUT_MS = 30_000;
 
 /** What a reset keeps: `requests` keeps the request journal, which a reset empties otherwise. */
-export const resetQuery = z.object({
-  keep: z
-    .enum(['requests'])
-    .optional()
-    .describe('`requests`: keep the request journal (a reset empties it otherwise)'),
-});
+export const resetQuery = deferred(() =>
+  z.object({
+    keep: z
+      .enum(['requests'])
+      .optional()
+      .describe('`requests`: keep the request journal (a reset empties it otherwise)'),
+  }),
+);
 
-export const drainQuery = z.object({
-  timeoutMs: z.coerce.number().int().min(1).max(600_000).default(DRAIN_TIMEOUT_MS),
-});
+export const drainQuery = deferred(() =>
+  z.object({
+    timeoutMs: z.coerce.number().int().min(1).max(600_000).default(DRAIN_TIMEOUT_MS),
+  }),
+);
 
 /**
  * What a drain that gave up was still waiting for: the `waiting` of its 408 answer, and `DrainTimeoutError.waiting`

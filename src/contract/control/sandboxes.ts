@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { contract, done, lazy, reply } from '../kit.js';
+import { contract, deferred, done, lazy, reply } from '../kit.js';
 import { scenario, scenarioName } from '../scenarios.js';
 import { isoDate } from '../wire.js';
 
@@ -11,42 +11,44 @@ export const SANDBOX_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 /** The control API's path of the isolated sandboxes (`/__sandbox/sandboxes`). */
 const SANDBOXES_PATH = '/sandboxes';
 
-export const newSandboxBody = z.strictObject({
-  id: z
-    .string()
-    .regex(
-      SANDBOX_ID,
-      'must be 1 to 63 lowercase letters, digits and dashes, starting with a letter or digit',
-    )
-    .optional()
-    .describe('its name in its paths; one is made when absent'),
-  replace: z
-    .boolean()
-    .optional()
-    .describe(
-      'true: a sandbox of this `id` is deleted first, with its queued work, and a new one made (a rerun after a killed run); without it an `id` in use is 409',
-    ),
-  seed: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 32 - 1)
-    .optional()
-    .describe('the seed of its fixtures and identifiers (default: the process’s `--seed`)'),
-  scenario: z
-    .union([scenarioName, scenario])
-    .optional()
-    .describe(
-      'its start-up scenario, which a reset brings back: a ready one by name, or a scenario object (default: the process’s `--scenario`)',
-    ),
-  clock: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .describe(
-      'an ISO 8601 time its clock starts frozen at, and a reset brings back (default: real time, running)',
-    ),
-});
-export type NewSandbox = z.infer<typeof newSandboxBody>;
+export const newSandboxBody = deferred(() =>
+  z.strictObject({
+    id: z
+      .string()
+      .regex(
+        SANDBOX_ID,
+        'must be 1 to 63 lowercase letters, digits and dashes, starting with a letter or digit',
+      )
+      .optional()
+      .describe('its name in its paths; one is made when absent'),
+    replace: z
+      .boolean()
+      .optional()
+      .describe(
+        'true: a sandbox of this `id` is deleted first, with its queued work, and a new one made (a rerun after a killed run); without it an `id` in use is 409',
+      ),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 32 - 1)
+      .optional()
+      .describe('the seed of its fixtures and identifiers (default: the process’s `--seed`)'),
+    scenario: z
+      .union([scenarioName, scenario])
+      .optional()
+      .describe(
+        'its start-up scenario, which a reset brings back: a ready one by name, or a scenario object (default: the process’s `--scenario`)',
+      ),
+    clock: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe(
+        'an ISO 8601 time its clock starts frozen at, and a reset brings back (default: real time, running)',
+      ),
+  }),
+);
+export type NewSandbox = z.infer<ReturnType<typeof newSandboxBody>>;
 
 export const createdSandbox = lazy('CreatedSandbox', () =>
   z.strictObject({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { contract, lazy, reply } from '../kit.js';
+import { contract, deferred, lazy, reply } from '../kit.js';
 import { scenario, scenarioName, scenarioRule } from '../scenarios.js';
 
 // The failure rules in force, and the ready scenarios to choose from.
@@ -11,13 +11,13 @@ import { scenario, scenarioName, scenarioRule } from '../scenarios.js';
  */
 export const MAX_OVERRIDES = 1000;
 
-export const overrideBody = z.object({ rules: z.array(scenarioRule).min(1).max(200) });
+export const overrideBody = deferred(() => z.object({ rules: z.array(scenarioRule).min(1).max(200) }));
 
 /** `PUT /scenario` by name: a ready scenario. */
-export const scenarioByName = z.object({ name: scenarioName }).strict();
+export const scenarioByName = deferred(() => z.object({ name: scenarioName }).strict());
 
 /** What `PUT /scenario` takes: the name of a ready scenario, or a whole scenario object. */
-export const scenarioChoice = z.union([scenarioByName, scenario]);
+export const scenarioChoice = deferred(() => z.union([scenarioByName(), scenario]));
 
 // What the routes answer.
 

@@ -3,16 +3,18 @@ import { idText } from '../../domain/fields.js';
 import { controlPageQuery } from '../../domain/pagination.js';
 import { deliveryAttempt, deliveryRecord } from '../../domain/records.js';
 import { deliveryStatus } from '../../domain/statuses.js';
-import { contract, lazy, page, reply } from '../kit.js';
+import { contract, deferred, lazy, page, reply } from '../kit.js';
 import { isoDate } from '../wire.js';
 
 // The webhook deliveries: every notification sent, with every attempt.
 
-export const deliveriesQuery = controlPageQuery.extend({
-  status: deliveryStatus.optional(),
-  clientId: idText().optional(),
-});
-export type DeliveriesQuery = z.infer<typeof deliveriesQuery>;
+export const deliveriesQuery = deferred(() =>
+  controlPageQuery.extend({
+    status: deliveryStatus.optional(),
+    clientId: idText().optional(),
+  }),
+);
+export type DeliveriesQuery = z.infer<ReturnType<typeof deliveriesQuery>>;
 
 // What the routes answer.
 

@@ -11,7 +11,7 @@ import { ScenarioError } from '../../scenarios/library.js';
  * scenario object hears which of its own fields is wrong.
  */
 function chooseScenario(deps: Pick<Deps, 'scenarios'>, body: unknown): Scenario {
-  const byName = scenarioByName.safeParse(body);
+  const byName = scenarioByName().safeParse(body);
   if (byName.success) {
     const ready = deps.scenarios.library.get(byName.data.name);
     if (!ready) {
