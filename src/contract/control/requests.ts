@@ -21,7 +21,7 @@ const statusText = () =>
 export const MAX_PAGE = 1000;
 
 /** What every journal route filters on (the request body aside, which each takes in its own form). */
-const filterFields = {
+const filterFields = () => ({
   method: z.string().trim().min(1).max(20).toUpperCase().optional().describe('any case'),
   path: z.string().trim().min(1).max(500).optional().describe('a part of the path'),
   clientId: z.string().trim().min(1).max(200).optional().describe('the client the credentials resolved to'),
@@ -41,12 +41,12 @@ const filterFields = {
     .describe(
       'the `x-request-id` the sandbox answered with (a ledger entry’s or a batch’s `requestId`), exactly',
     ),
-};
+});
 
-const pageFields = {
+const pageFields = () => ({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(100),
-};
+});
 
 /**
  * `GET /__sandbox/requests` and `GET /__sandbox/requests.har`: the filters as query parameters, and
@@ -54,7 +54,7 @@ const pageFields = {
  * lists).
  */
 export const requestsQuery = deferred(() =>
-  z.object({ ...pageFields, ...filterFields, status: statusText().optional() }).catchall(z.string()),
+  z.object({ ...pageFields(), ...filterFields(), status: statusText().optional() }).catchall(z.string()),
 );
 export type RequestsQuery = z.infer<ReturnType<typeof requestsQuery>>;
 
@@ -70,10 +70,6 @@ const bodySubset = () =>
 const statusInBody = () =>
   z.preprocess((v) => (typeof v === 'number' ? String(v) : v), statusText()).optional();
 
-const filterObject = () => z.strictObject({ ...filterFields, status: statusInBody(), body: bodySubset() });
-
-/** The filters of the search and the verification, in JSON. */
-export const requestFilter = filterObject();
 /** One status (`400`) or a class (`'4xx'`). */
 export type StatusFilter = number | `${1 | 2 | 3 | 4 | 5}xx`;
 
@@ -106,7 +102,7 @@ export interface RequestSearchInput extends RequestFilter {
 /** `POST /__sandbox/requests/search`. */
 export const requestSearch = deferred(() =>
   z.strictObject({
-    ...filterFields,
+    ...filterFields(),
     status: statusInBody(),
     body: bodySubset(),
     page: z.number().int().min(1).default(1),
@@ -121,7 +117,7 @@ const count = () => z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 export const requestVerification = deferred(() =>
   z
     .strictObject({
-      ...filterFields,
+      ...filterFields(),
       status: statusInBody(),
       body: bodySubset(),
       exactly: count().optional(),
