@@ -7,6 +7,24 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
+/**
+ * @hono/node-server imports node:http2 for the HTTP/2 requests it can also serve, which loads that module (and
+ * what it needs) at every start. The sandbox serves HTTP/1.1 only (its own `node:http` server), so the bundle gives
+ * node-server a stand-in: a class no request is an instance of, and the one constant it reads.
+ */
+const withoutHttp2 = {
+  name: 'without-http2',
+  setup(build) {
+    build.onResolve({ filter: /^node:http2$/ }, (args) =>
+      args.importer.includes('@hono/node-server') ? { path: 'http2', namespace: 'without-http2' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'without-http2' }, () => ({
+      contents: 'export class Http2ServerRequest {}\nexport const constants = { NGHTTP2_NO_ERROR: 0 };\n',
+      loader: 'js',
+    }));
+  },
+};
+
 const { metafile } = await build({
   entryPoints: { main: 'src/main.ts', index: 'src/index.ts' },
   bundle: true,
@@ -35,6 +53,7 @@ const { metafile } = await build({
   },
   logLevel: 'warning',
   metafile: true,
+  plugins: [withoutHttp2],
 });
 
 // Chunks are named by their hash, so each build leaves new ones beside the old: the old go (after the build, so a

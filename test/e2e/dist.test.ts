@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DOCS_ASSETS, DOCS_ASSETS_FOLDER } from '../../src/openapi/assets.js';
@@ -10,5 +10,19 @@ describe('the reference page', () => {
     for (const file of Object.keys(DOCS_ASSETS)) {
       expect(existsSync(join('dist', DOCS_ASSETS_FOLDER, file)), file).toBe(true);
     }
+  });
+});
+
+describe('the bundle', () => {
+  it('never imports node:http2, which the HTTP/1.1 server does not need and every start would load', () => {
+    const files = [
+      'main.js',
+      'index.js',
+      ...readdirSync(join('dist', 'chunks')).map((f) => join('chunks', f)),
+    ];
+    const importing = files.filter(
+      (file) => file.endsWith('.js') && readFileSync(join('dist', file), 'utf8').includes('node:http2'),
+    );
+    expect(importing).toEqual([]);
   });
 });
