@@ -1,15 +1,22 @@
 import http from 'node:http';
-import https from 'node:https';
+import { lazyHttps } from '../http/lazy-modules.js';
 
 /** How long a connection to a receiver stays open unused, ms: as fetch's pool keeps one (4 s). */
 const IDLE_CONNECTION_MS = 4000;
 
 // One keep-alive agent per scheme, shared by every delivery: a receiver gets its deliveries over a few reused
 // connections, as it did from fetch's pool. An idle connection is unreferenced, so it never keeps the process up.
-const agents: Record<string, http.Agent> = {
-  'http:': new http.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
-  'https:': new https.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
-};
+// The https one is made with the first https delivery, which is when node:https is loaded.
+const httpAgent = new http.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS });
+let httpsAgent: http.Agent | undefined;
+
+/** The agent of a URL's scheme; undefined for a scheme other than http and https. */
+function agentFor(protocol: string): http.Agent | undefined {
+  if (protocol === 'http:') return httpAgent;
+  if (protocol !== 'https:') return undefined;
+  httpsAgent ??= new (lazyHttps().Agent)({ keepAlive: true, timeout: IDLE_CONNECTION_MS });
+  return httpsAgent;
+}
 
 /** The error of a POST that got no answer in time; its name is the one fetch's timeout signal gives. */
 function timeoutError(timeoutMs: number): Error {
@@ -45,13 +52,13 @@ export function postWebhook(
       reject(error);
       return;
     }
-    const agent = agents[target.protocol];
+    const agent = agentFor(target.protocol);
     if (!agent) {
       reject(new Error(`cannot POST to a ${target.protocol} URL: only http and https`));
       return;
     }
     const payload = Buffer.from(body);
-    const request = (target.protocol === 'https:' ? https : http).request(target, {
+    const request = (target.protocol === 'https:' ? lazyHttps() : http).request(target, {
       method: 'POST',
       agent,
       headers: { ...headers, 'content-length': String(payload.length) },

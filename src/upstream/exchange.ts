@@ -1,8 +1,7 @@
 import http from 'node:http';
-import https from 'node:https';
 import { type Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import zlib from 'node:zlib';
+import { lazyHttps, lazyZlib } from '../http/lazy-modules.js';
 
 // One call to the upstream, over Node's own HTTP client rather than `fetch`: `fetch` parses the URL it is given, so
 // it resolved a `..` the app's path held once decoded and took a backslash for a slash, and the call left the
@@ -52,12 +51,15 @@ export type UpstreamOutcome = { ok: true; answer: UpstreamAnswer } | { ok: false
  * Decoding as browsers and `fetch` do it: a body cut short gives what it holds so far (the drift check then finds
  * it is not JSON), rather than an error.
  */
-const LENIENT = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+const lenient = () => {
+  const { Z_SYNC_FLUSH } = lazyZlib().constants;
+  return { flush: Z_SYNC_FLUSH, finishFlush: Z_SYNC_FLUSH };
+};
 const DECODERS: Record<string, () => Transform> = {
-  gzip: () => zlib.createGunzip(LENIENT),
-  'x-gzip': () => zlib.createGunzip(LENIENT),
-  deflate: () => zlib.createInflate(LENIENT),
-  br: () => zlib.createBrotliDecompress(),
+  gzip: () => lazyZlib().createGunzip(lenient()),
+  'x-gzip': () => lazyZlib().createGunzip(lenient()),
+  deflate: () => lazyZlib().createInflate(lenient()),
+  br: () => lazyZlib().createBrotliDecompress(),
 };
 /** Codings one answer may stack (`fetch` allows as many); more is not an answer anyone sends. */
 const MAX_CODINGS = 5;
@@ -116,7 +118,7 @@ export function exchange(call: UpstreamCall): Promise<UpstreamOutcome> {
       timeoutMs,
     );
     try {
-      request = (base.protocol === 'https:' ? https : http).request({
+      request = (base.protocol === 'https:' ? lazyHttps() : http).request({
         // `URL.hostname` keeps an IPv6 address in brackets; the client takes it bare.
         hostname: base.hostname.replace(/^\[(.*)\]$/, '$1'),
         port: base.port === '' ? undefined : Number(base.port),
