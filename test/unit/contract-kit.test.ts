@@ -1,5 +1,7 @@
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { resolveConfig } from '../../src/config.js';
 import {
   contract,
   type DataOf,
@@ -13,6 +15,8 @@ import {
   raw,
   reply,
 } from '../../src/contract/kit.js';
+import type { AppEnv } from '../../src/http/env.js';
+import { mountRoutes } from '../../src/http/mount.js';
 import { implementer } from '../../src/http/route.js';
 
 // The contract kit's types are its point: a handler's input comes from its contract, and an answer that does not
@@ -171,7 +175,7 @@ describe('the contract kit', () => {
     expect(schema.schemaName).toBe('Counted');
   });
 
-  it('builds a deferred request schema when the contract or its route is first read, not at declaration', () => {
+  it('builds a deferred request schema when the contract or its route is first read, not at declaration nor mount', () => {
     let built = 0;
     const body = deferred(() => {
       built += 1;
@@ -194,6 +198,7 @@ describe('the contract kit', () => {
     });
     expect(declares(mounted, 'body')).toBe(true);
     expect(declares(mounted, 'query')).toBe(false);
+    mountRoutes(new Hono<AppEnv>(), '/kit', [mounted], [], resolveConfig());
     expect(built).toBe(0);
     expect(mounted.body?.safeParse({ amount: 1 }).success).toBe(true);
     expect(declared.body).toBe(body());
