@@ -98,11 +98,7 @@ describe('request journal', () => {
       return e.path !== '/3';
     });
     expect(count).toBe(2);
-    expect(seen).toEqual([
-      '5 GET /4 r4 c4 {"n":4}',
-      '4 POST /3 r3 c3 {"n":3}',
-      '3 GET /2 r2 c2 {"n":2}',
-    ]);
+    expect(seen).toEqual(['5 GET /4 r4 c4 {"n":4}', '4 POST /3 r3 c3 {"n":3}', '3 GET /2 r2 c2 {"n":2}']);
   });
 
   it('formats a line as pretty text or JSON', () => {
