@@ -35,11 +35,41 @@ export function seedState(seed: number, stream = 0): RandomState {
 }
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const DIGITS = '0123456789';
 const VARIANT = '89ab';
+/** The character code of each hex digit. */
+const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+const DASH = 45;
+const FOUR = 52;
+/** Decimal digits exact in a double: a run of them is gathered into one number, then written once. */
+const EXACT_DIGITS = 15;
 
-/** `value`'s lowest `width` hex digits, zeros in front. */
-const hexOf = (value: number, width: number) => value.toString(16).padStart(width, '0');
+/** The character code of the hex digit of `value` `shift` bits up. */
+const hexCode = (value: number, shift: number) => HEX_CODES[(value >>> shift) & 15] ?? 0;
+
+/** `value` (32 bits) as 8 lowercase hex digits, zeros in front: one string, nothing made on the way. */
+function hex8(value: number): string {
+  return String.fromCharCode(
+    hexCode(value, 28),
+    hexCode(value, 24),
+    hexCode(value, 20),
+    hexCode(value, 16),
+    hexCode(value, 12),
+    hexCode(value, 8),
+    hexCode(value, 4),
+    hexCode(value, 0),
+  );
+}
+
+/**
+ * A UUID's characters before they become its string, filled in place: overwritten whole by each `uuid()`, which
+ * runs to its end before anything else, so one array serves every generator.
+ */
+const uuidCodes: number[] = new Array(36).fill(0);
+
+/** Writes the `digits` lowest hex digits of `value` into `uuidCodes` from `at`. */
+function putHex(at: number, value: number, digits: number): void {
+  for (let i = 0; i < digits; i++) uuidCodes[at + i] = hexCode(value, (digits - 1 - i) * 4);
+}
 
 // The state is four numbers of the object rather than an array: a draw replaced the array on every call, and a
 // typical test draws a few hundred times (references, account numbers, ids).
@@ -81,8 +111,15 @@ export class Random {
 
   /** `n` decimal digits. */
   digits(n: number): string {
+    // Each draw gives the next digit, as one string a draw did; up to 15 are gathered into a number and written
+    // once, which makes one string where a draw made one.
     let out = '';
-    for (let i = 0; i < n; i++) out += DIGITS[this.uint32() % 10];
+    for (let left = n; left > 0; left -= EXACT_DIGITS) {
+      const run = Math.min(left, EXACT_DIGITS);
+      let value = 0;
+      for (let i = 0; i < run; i++) value = value * 10 + (this.uint32() % 10);
+      out += String(value).padStart(run, '0');
+    }
     return out;
   }
 
@@ -96,8 +133,8 @@ export class Random {
   /** `n` lowercase hex characters. */
   hex(n: number): string {
     let out = '';
-    while (out.length < n) out += hexOf(this.uint32(), 8);
-    return out.slice(0, n);
+    while (out.length < n) out += hex8(this.uint32());
+    return out.length === n ? out : out.slice(0, n);
   }
 
   /**
@@ -109,9 +146,18 @@ export class Random {
     const w1 = this.uint32();
     const w2 = this.uint32();
     const w3 = this.uint32();
-    return (
-      `${hexOf(w0, 8)}-${hexOf(w1 >>> 16, 4)}-4${hexOf(w1 & 0xfff, 3)}-` +
-      `${VARIANT[(w2 >>> 28) & 3]}${hexOf((w2 >>> 16) & 0xfff, 3)}-${hexOf(w2 & 0xffff, 4)}${hexOf(w3, 8)}`
-    );
+    putHex(0, w0, 8);
+    uuidCodes[8] = DASH;
+    putHex(9, w1 >>> 16, 4);
+    uuidCodes[13] = DASH;
+    uuidCodes[14] = FOUR;
+    putHex(15, w1 & 0xfff, 3);
+    uuidCodes[18] = DASH;
+    uuidCodes[19] = VARIANT.charCodeAt((w2 >>> 28) & 3);
+    putHex(20, (w2 >>> 16) & 0xfff, 3);
+    uuidCodes[23] = DASH;
+    putHex(24, w2 & 0xffff, 4);
+    putHex(28, w3, 8);
+    return String.fromCharCode.apply(null, uuidCodes);
   }
 }

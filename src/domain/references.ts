@@ -1,8 +1,17 @@
 import type { Random } from './random.js';
 
+/** The second `stamp` made its text for last, and that text: a batch's items all ask for the same second. */
+let stampedSecond = Number.NaN;
+let stamped = '';
+
 function stamp(nowMs: number): string {
-  // yymmddHHMMSS in UTC.
-  return new Date(nowMs).toISOString().replace(/[-:T]/g, '').slice(2, 14);
+  const second = Math.floor(nowMs / 1000);
+  if (second !== stampedSecond) {
+    // yymmddHHMMSS in UTC.
+    stamped = new Date(nowMs).toISOString().replace(/[-:T]/g, '').slice(2, 14);
+    stampedSecond = second;
+  }
+  return stamped;
 }
 
 /**

@@ -84,6 +84,12 @@ export function webhookUrlWarnings(url: string, field = 'webhookUrl'): string[] 
   return warnings;
 }
 
+/** Whether an account number and a bank code, each of its shape, fail the NUBAN check digit. */
+function failsNuban(accountNumber: string, bankCode: string): boolean {
+  if (!/^\d{10}$/.test(accountNumber) || !/^\d{3}$|^\d{6}$/.test(bankCode)) return false;
+  return !isValidNuban(bankCode, accountNumber);
+}
+
 /** The warning for one receiver account whose NUBAN check digit is wrong for its bank, or null. */
 export function nubanWarning(
   field: string,
@@ -91,8 +97,7 @@ export function nubanWarning(
   bankCode: string,
   consequence: string,
 ): string | null {
-  if (!/^\d{10}$/.test(accountNumber) || !/^\d{3}$|^\d{6}$/.test(bankCode)) return null;
-  if (isValidNuban(bankCode, accountNumber)) return null;
+  if (!failsNuban(accountNumber, bankCode)) return null;
   return `${field} ${accountNumber} fails the NUBAN check digit for bank ${bankCode}: ${consequence}`;
 }
 
@@ -107,7 +112,8 @@ export function bulkNubanWarning(
   let count = 0;
   transfers.forEach((t, i) => {
     const { receiverAccountNumber: account, receiverBankCode: bank } = t;
-    if (nubanWarning('', account, bank, '') === null) return;
+    // Told apart without a message for each item: the batch's warning names only the first.
+    if (!failsNuban(account, bank)) return;
     count++;
     first ??= `transfers[${i}] (${account} at bank ${bank})`;
   });

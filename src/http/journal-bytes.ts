@@ -297,17 +297,44 @@ export class KeptEntry implements RequestEntry {
   private parsedHeaders: IncomingHttpHeaders | null | undefined;
   readonly rawHeaders = undefined;
 
+  // Not readonly: a journal's scan (`RequestJournal.countWhere`) moves one reader from entry to entry (`moveTo`).
   constructor(
     public seq: number,
-    readonly method: string,
-    readonly status: number,
-    readonly clientId: string | null,
-    readonly businessId: string | null,
-    readonly cost: number,
-    private readonly slab: Buffer,
-    private readonly start: number,
-    private readonly end: number,
+    public method: string,
+    public status: number,
+    public clientId: string | null,
+    public businessId: string | null,
+    public cost: number,
+    private slab: Buffer,
+    private start: number,
+    private end: number,
   ) {}
+
+  /** Makes this reader another entry's, forgetting what it decoded of the last. */
+  moveTo(
+    seq: number,
+    method: string,
+    status: number,
+    clientId: string | null,
+    businessId: string | null,
+    cost: number,
+    slab: Buffer,
+    start: number,
+    end: number,
+  ): void {
+    this.seq = seq;
+    this.method = method;
+    this.status = status;
+    this.clientId = clientId;
+    this.businessId = businessId;
+    this.cost = cost;
+    this.slab = slab;
+    this.start = start;
+    this.end = end;
+    this.unpacked = undefined;
+    this.head = undefined;
+    this.parsedHeaders = undefined;
+  }
 
   private get all(): Unpacked {
     this.unpacked ??= unpack(this.slab, this.start, this.end);

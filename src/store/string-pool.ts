@@ -51,7 +51,9 @@ export class StringPool {
 export function settleRecord<T>(value: T, pool: StringPool): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     const fields = value as Record<string, unknown>;
-    for (const key of Object.keys(fields)) {
+    // `for…in` rather than `Object.keys`: no array of the keys for every record written. A record is plain data
+    // (JSON parsed, or literals in code), with nothing enumerable on its prototype.
+    for (const key in fields) {
       const field = fields[key];
       // Always written back: `===` cannot tell the pool's copy from an equal one, so there is nothing to test first.
       if (typeof field === 'string') fields[key] = pool.intern(field);

@@ -37,16 +37,31 @@ const running = new Set<Server>();
 const gcDir = mkdtempSync(join(tmpdir(), 'sandbox-bench-gc-'));
 const gcMeter = join(import.meta.dirname, 'gc-meter.mjs');
 
+/** One pause of V8's collections, as a server's GC meter wrote it: its kind (1: a scavenge) and length, µs. */
+export interface GcPause {
+  kind: number;
+  us: number;
+}
+
 /**
- * The time a server has spent in V8's collections since it started, in microseconds, as its GC meter last wrote it
- * (every 50 ms while it changes); NaN for a server started without one.
+ * Every pause of V8's collections in a server since it started, in order, as its GC meter last wrote them (every
+ * 50 ms while there are new ones); null for a server started without one.
  */
-export function gcMicros(pid: number | undefined): number {
+export function gcPauses(pid: number | undefined): GcPause[] | null {
+  if (pid === undefined) return null;
+  let text = '';
   try {
-    return Number(readFileSync(join(gcDir, `gc-${pid}`), 'utf8'));
+    text = readFileSync(join(gcDir, `gc-${pid}`), 'utf8');
   } catch {
-    return pid === undefined ? Number.NaN : 0;
+    return [];
   }
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      const [kind = '0', us = '0'] = line.split(' ');
+      return { kind: Number(kind), us: Number(us) };
+    });
 }
 
 export function freePort(): Promise<number> {
@@ -72,7 +87,7 @@ function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 /**
  * Starts a server. With `meter` (all but the cold starts, which it would slow), node preloads the GC meter, which
- * `gcMicros` reads.
+ * `gcPauses` reads.
  */
 export function spawnServer(name: string, launch: Launch, port: number, meter = true): Server {
   const launched = launch(port);

@@ -13,6 +13,8 @@ export interface Load {
   cpuUs?: number;
   /** The time V8's collections paused the server per request, µs (its GC meter), where the run measured it. */
   gcUs?: number;
+  /** The same with each scavenge counted at the run's fast ones: the pause on free cores (`gcPerRequest`). */
+  gcFreeUs?: number;
 }
 
 /** One target of a load run. `{n}` in the body is replaced by a number unique to each request. */

@@ -6,6 +6,7 @@ import { expiryClaim, signToken, tokenExpired, verifyToken } from '../../src/dom
 import { editDistance, nearestName } from '../../src/domain/nearest-name.js';
 import { accountNumbersOf, isValidNuban, makeNuban, nubanCheckDigit } from '../../src/domain/nuban.js';
 import { Random, seedState } from '../../src/domain/random.js';
+import { nipSessionId, transactionReference } from '../../src/domain/references.js';
 import { permits } from '../../src/domain/roles.js';
 import { secureEqual } from '../../src/domain/secure-compare.js';
 import { pointsAtSelf } from '../../src/domain/self-url.js';
@@ -108,6 +109,19 @@ describe('seeded random', () => {
     expect(resumed.uuid()).toBe(a.uuid());
   });
 
+  it('draws the same ids, digits and hex from a seed as it always has (saved states depend on it)', () => {
+    const r = new Random(seedState(20260611, 3));
+    expect([r.uuid(), r.digits(12), r.digits(20), r.hex(32), r.hex(10), r.digits(1), r.uuid()]).toEqual([
+      'edcabbfd-e303-434f-a5b2-d194ee0a1dbe',
+      '080773326223',
+      '93447902654851378463',
+      '4216aae0c47623ad077561834b92b16c',
+      'd7cfb32583',
+      '2',
+      'd9947bad-55f4-4cb4-bde8-ae69ca6c23db',
+    ]);
+  });
+
   it('different seeds give different sequences', () => {
     expect(new Random(seedState(1)).hex(16)).not.toBe(new Random(seedState(2)).hex(16));
   });
@@ -126,6 +140,18 @@ describe('seeded random', () => {
       const n = r.int(3, 5);
       expect(n >= 3 && n <= 5).toBe(true);
     }
+  });
+});
+
+describe('references', () => {
+  it('stamp each reference with the UTC second it was made in, the same second alike', () => {
+    const r = new Random(seedState(5));
+    const at = Date.UTC(2026, 11, 2, 23, 59, 59, 400);
+    const stamps = [at, at + 599, at + 600, at - 1000, at].map((t) =>
+      transactionReference(r, t).slice(3, 15),
+    );
+    expect(stamps).toEqual(['261202235959', '261202235959', '261203000000', '261202235958', '261202235959']);
+    expect(nipSessionId('58', r, at + 600)).toMatch(/^000058261203000000\d{12}$/);
   });
 });
 

@@ -29,7 +29,16 @@ export interface Criterion {
   wanted: string;
   /** What an entry has there instead, in words: `GET`, `400`, `500`, `absent`. */
   was: (entry: RequestEntry, body: () => unknown) => string;
+  /**
+   * What the test reads of an entry, cheapest first: `COLUMN` (kept beside the entry's bytes), `HEAD` (its id or
+   * path, decoded from them) or `BODY` (its body, parsed).
+   */
+  cost: number;
 }
+
+const COLUMN = 0;
+const HEAD = 1;
+const BODY = 2;
 
 /** How long a value may be in a message before it is cut: a near miss names what differs, not whole bodies. */
 const SHOWN = 60;
@@ -130,13 +139,20 @@ export function criteriaOf(filter: Filter): Criterion[] {
   const list: Criterion[] = [];
   const { method, path, status, clientId, businessId, requestId } = filter;
   if (method !== undefined)
-    list.push({ name: 'method', test: (e) => e.method === method, wanted: method, was: (e) => e.method });
+    list.push({
+      name: 'method',
+      test: (e) => e.method === method,
+      wanted: method,
+      was: (e) => e.method,
+      cost: COLUMN,
+    });
   if (path !== undefined)
     list.push({
       name: 'path',
       test: (e) => e.path.includes(path),
       wanted: `…${path}…`,
       was: (e) => e.path,
+      cost: HEAD,
     });
   if (status !== undefined)
     list.push({
@@ -144,6 +160,7 @@ export function criteriaOf(filter: Filter): Criterion[] {
       test: (e) => statusMatches(e.status, status),
       wanted: status,
       was: (e) => String(e.status),
+      cost: COLUMN,
     });
   if (clientId !== undefined) {
     const id = canonicalId(clientId);
@@ -152,6 +169,7 @@ export function criteriaOf(filter: Filter): Criterion[] {
       test: (e) => e.clientId === id,
       wanted: id,
       was: (e) => idOrNone(e.clientId),
+      cost: COLUMN,
     });
   }
   if (businessId !== undefined) {
@@ -161,6 +179,7 @@ export function criteriaOf(filter: Filter): Criterion[] {
       test: (e) => e.businessId === id,
       wanted: id,
       was: (e) => idOrNone(e.businessId),
+      cost: COLUMN,
     });
   }
   if (requestId !== undefined)
@@ -169,6 +188,7 @@ export function criteriaOf(filter: Filter): Criterion[] {
       test: (e) => e.requestId === requestId,
       wanted: requestId,
       was: (e) => e.requestId,
+      cost: HEAD,
     });
   for (const [dotted, value] of filter.bodyPaths ?? []) {
     const segments = dotted.split('.');
@@ -177,6 +197,7 @@ export function criteriaOf(filter: Filter): Criterion[] {
       test: (_, body) => holdsAt(body(), segments, value),
       wanted: shown(value),
       was: (_, body) => bodyWas(body(), (b) => valueAt(b, segments)),
+      cost: BODY,
     });
   }
   const subset = filter.body;
@@ -203,6 +224,7 @@ export function criteriaOf(filter: Filter): Criterion[] {
           // A subset's field names what it must contain: extra fields beside it are not a difference.
           wanted: shown(value),
           was: (_, body) => bodyWas(body(), (b) => valueAt(b, [key])),
+          cost: BODY,
         });
       }
     } else {
@@ -211,6 +233,7 @@ export function criteriaOf(filter: Filter): Criterion[] {
         test: (_, body) => contains(body(), subset),
         wanted: shown(subset),
         was: (_, body) => bodyWas(body(), (b) => b),
+        cost: BODY,
       });
     }
   }
@@ -226,21 +249,22 @@ export function lazyBody(entry: RequestEntry): () => unknown {
   };
 }
 
-/** Whether any of the criteria looks at the request body (`body`, `body.<path>`). */
-function readsBodies(criteria: readonly Criterion[]): boolean {
-  for (const criterion of criteria) if (criterion.name.startsWith('body')) return true;
-  return false;
-}
-
 /** The body of an entry to criteria that do not look at bodies: never called. */
 const UNREAD = (): unknown => NO_BODY;
 
-/** Whether an entry meets every criterion. */
-export function meetsAll(entry: RequestEntry, criteria: readonly Criterion[]): boolean {
-  // A verification scans the whole journal: the body's parser is made only for filters that read bodies.
-  const body = readsBodies(criteria) ? lazyBody(entry) : UNREAD;
-  for (const criterion of criteria) if (!criterion.test(entry, body)) return false;
-  return true;
+/**
+ * Whether an entry meets every criterion, as a test made once for a scan of the whole journal: the criteria that
+ * read columns first, then those that decode the entry's id or path, then those that parse its body, so that most
+ * entries are told apart by a column; the body's parser is made only for filters that read bodies.
+ */
+export function meetsAll(criteria: readonly Criterion[]): (entry: RequestEntry) => boolean {
+  const ordered = [...criteria].sort((a, b) => a.cost - b.cost);
+  const readsBodies = ordered.some((c) => c.cost === BODY);
+  return (entry) => {
+    const body = readsBodies ? lazyBody(entry) : UNREAD;
+    for (const criterion of ordered) if (!criterion.test(entry, body)) return false;
+    return true;
+  };
 }
 
 /** A criterion an entry does not meet: its name, what it asks for, and what the entry has instead. */

@@ -32,7 +32,7 @@ export function filterOfQuery(query: RequestsQuery): Filter {
 export function matching(journal: RequestJournal, filter: Filter): RequestEntry[] {
   const criteria = criteriaOf(filter);
   const entries = journal.entries();
-  return criteria.length === 0 ? entries : entries.filter((e) => meetsAll(e, criteria));
+  return criteria.length === 0 ? entries : entries.filter(meetsAll(criteria));
 }
 
 /** A page of the entries that match, newest first. */
@@ -163,11 +163,10 @@ export function verifyRequests(
           ...(atMost === undefined ? {} : { atMost }),
         };
   const criteria = criteriaOf(filter);
-  const entries = journal.entries();
   // Counted first, with nothing made per entry: a verification that holds (a test's usual case) needs no more.
-  let count = 0;
-  for (const entry of entries) if (meetsAll(entry, criteria)) count++;
+  const count = journal.countWhere(meetsAll(criteria));
   if (holds(count, expected)) return { count, expected };
+  const entries = journal.entries();
   const scored: Scored[] = entries.map((entry) => ({ entry, misses: missed(entry, criteria) }));
   // Stable: among entries that miss as many criteria, the newest stay first.
   const near = scored

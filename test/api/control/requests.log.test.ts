@@ -79,6 +79,28 @@ describe('request journal', () => {
     expect(journal.entries()).toEqual([]);
   });
 
+  it('counts by a test that sees each entry’s own fields through its one reader, newest first', () => {
+    const journal = new RequestJournal(3);
+    for (let i = 0; i < 5; i++) {
+      journal.add(
+        journalEntry({
+          method: i % 2 === 0 ? 'GET' : 'POST',
+          path: `/${i}`,
+          requestId: `r${i}`,
+          clientId: `c${i}`,
+          requestBody: `{"n":${i}}`,
+        }),
+      );
+    }
+    const seen: string[] = [];
+    const count = journal.countWhere((e) => {
+      seen.push(`${e.seq} ${e.method} ${e.path} ${e.requestId} ${e.clientId} ${String(e.requestBody)}`);
+      return e.path !== '/3';
+    });
+    expect(count).toBe(2);
+    expect(seen).toEqual(['5 GET /4 r4 c4 {"n":4}', '4 POST /3 r3 c3 {"n":3}', '3 GET /2 r2 c2 {"n":2}']);
+  });
+
   it('formats a line as pretty text or JSON', () => {
     const lean = {
       time: '2026-11-21T10:00:00.123Z',

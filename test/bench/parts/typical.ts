@@ -5,13 +5,26 @@
 // on one core (taskset, where there is one), the workers in this process, with the global fetch as an app's tests
 // would.
 //
+// With BENCH_BEFORE the same tests run on that build too, in the same rounds; each run also reads the server's CPU
+// time per test, less at the mercy of the neighbours than the time the tests take.
+//
 // Reproduce: BENCH_ONLY=typical npm run bench (BENCH_TYPICAL_TESTS: tests a measured run, default 200).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { median, rotated } from '../load.js';
-import { bare, bundleApp, type Launch, ours, type Server, startServer, stopServer } from '../processes.js';
-import { envNumber, log, ROUNDS, root } from '../settings.js';
+import { cpuMicros } from '../proc.js';
+import {
+  bare,
+  bundleApp,
+  cli,
+  type Launch,
+  ours,
+  type Server,
+  startServer,
+  stopServer,
+} from '../processes.js';
+import { beforeJs, envNumber, log, ROUNDS, root } from '../settings.js';
 import { type Row, verdict } from '../table.js';
 
 const TESTS = envNumber('BENCH_TYPICAL_TESTS', 200);
@@ -21,11 +34,23 @@ const bareSource = join(root, 'test', 'bench', 'bare-typical.ts');
 /** `taskset -c 1`, where taskset is: the server keeps one core, the workers the other. */
 const ONE_CORE = spawnSync('taskset', ['--version']).status === 0 ? ['taskset', '-c', '1'] : [];
 
+/** A figure of ours against a baseline's: each a median over the rounds, and the median of the rounds' ratios. */
+export interface Versus {
+  ours: number;
+  bare: number;
+  ratio: number;
+}
+
 export interface Typical {
   /** ms per test, sandbox and bare, and tests/s of the workers; each a median over the rounds. */
-  sequential: { ours: number; bare: number; ratio: number };
-  workers: { ours: number; bare: number; ratio: number };
-  isolated: { ours: number; bare: number; ratio: number };
+  sequential: Versus;
+  workers: Versus;
+  isolated: Versus;
+  /**
+   * With BENCH_BEFORE: ours against that build, in the same rounds (`bare` is the build's): tests/s with 4
+   * workers, and the server's CPU ms per test sequentially and with 4 workers.
+   */
+  before?: { workers: Versus; sequentialCpu: Versus; workersCpu: Versus };
 }
 
 /**
@@ -128,51 +153,83 @@ async function workers(server: Server, isolated: boolean): Promise<number> {
   return (TESTS / (performance.now() - started)) * 1000;
 }
 
+/** What one measured run gave: its figure (ms per test, or tests/s), and the server's CPU ms per test. */
+interface Run {
+  value: number;
+  cpuMs: number;
+}
+
 export async function benchTypical(dir: string): Promise<Typical> {
   log(
-    `typical test: ${TESTS} tests a run, sequential and ${WORKERS} workers, sandbox vs bare Hono, ${ONE_CORE.length > 0 ? 'servers on one core' : 'servers unpinned (no taskset)'}`,
+    `typical test: ${TESTS} tests a run, sequential and ${WORKERS} workers, sandbox vs bare Hono${beforeJs ? ` vs ${beforeJs}` : ''}, ${ONE_CORE.length > 0 ? 'servers on one core' : 'servers unpinned (no taskset)'}`,
   );
   const bareBundle = await bundleApp(dir, bareSource);
   const pinned =
     (launch: Launch): Launch =>
     (port) => ({ ...launch(port), runner: ONE_CORE });
-  const sandboxLaunch: Launch = (port) => {
-    const { args, env } = ours(join(dir, 'typical.json'))(port);
-    return { args: [...args, '--in-memory', '--quiet', '--bulk-item-delay', '0'], env, runner: ONE_CORE };
-  };
-  const sandbox = await startServer('sandbox (typical)', sandboxLaunch);
+  const sandboxLaunch =
+    (launch: Launch): Launch =>
+    (port) => {
+      const { args, env } = launch(port);
+      return { args: [...args, '--in-memory', '--quiet', '--bulk-item-delay', '0'], env, runner: ONE_CORE };
+    };
+  const sandbox = await startServer('sandbox (typical)', sandboxLaunch(ours(join(dir, 'typical.json'))));
   const baseline = await startServer('bare hono (typical)', pinned(bare(bareBundle)));
+  const before = beforeJs
+    ? await startServer(
+        'sandbox (typical, before)',
+        sandboxLaunch(cli(beforeJs, join(dir, 'typical-before.json'))),
+      )
+    : null;
+  const servers = before ? [sandbox, baseline, before] : [sandbox, baseline];
   try {
     // Warm-up: the JIT, the routers, the connections.
-    await sequential(sandbox.url);
-    await sequential(baseline.url);
+    for (const server of servers) await sequential(server.url);
     type Kind = 'sequential' | 'workers' | 'isolated';
     const kinds: Kind[] = ['sequential', 'workers', 'isolated'];
-    const measure = (kind: Kind, server: Server) =>
-      kind === 'sequential' ? sequential(server.url) : workers(server, kind === 'isolated');
+    const measure = async (kind: Kind, server: Server): Promise<Run> => {
+      const cpuBefore = cpuMicros(server.child.pid);
+      const value =
+        kind === 'sequential' ? await sequential(server.url) : await workers(server, kind === 'isolated');
+      return { value, cpuMs: (cpuMicros(server.child.pid) - cpuBefore) / 1000 / TESTS };
+    };
+    const subjects = kinds.flatMap((kind) => servers.map((server) => [kind, server] as const));
     const results = await rotated(
-      kinds.flatMap(
-        (kind) =>
-          [
-            [kind, sandbox],
-            [kind, baseline],
-          ] as const,
-      ),
+      subjects,
       ROUNDS,
       ([kind, server]) => measure(kind, server),
-      (round, r) => log(`  round ${round + 1}: ${r.map((x) => (x[round] ?? 0).toFixed(1)).join(' / ')}`),
+      (round, r) =>
+        log(
+          `  round ${round + 1}: ${r.map((x) => `${(x[round]?.value ?? 0).toFixed(1)} (${(x[round]?.cpuMs ?? 0).toFixed(2)} ms CPU)`).join(' / ')}`,
+        ),
     );
-    const pair = (i: number, perTest: boolean) => {
-      const a = results[i * 2] ?? [];
-      const b = results[i * 2 + 1] ?? [];
-      // A ratio above 1 nowhere: bare / ours in time per test, ours / bare in tests per second.
-      const ratios = a.map((x, k) => (perTest ? (b[k] ?? Number.NaN) / x : x / (b[k] ?? Number.NaN)));
-      return { ours: median(a), bare: median(b), ratio: median(ratios) };
+    const runsOf = (kind: Kind, server: Server) =>
+      results[subjects.findIndex(([k, s]) => k === kind && s === server)] ?? [];
+    // A ratio above 1 nowhere: theirs / ours in time per test, ours / theirs in tests per second.
+    const versus = (a: number[], b: number[], perTest: boolean): Versus => ({
+      ours: median(a),
+      bare: median(b),
+      ratio: median(a.map((x, k) => (perTest ? (b[k] ?? Number.NaN) / x : x / (b[k] ?? Number.NaN)))),
+    });
+    const values = (kind: Kind, server: Server) => runsOf(kind, server).map((r) => r.value);
+    const cpu = (kind: Kind, server: Server) => runsOf(kind, server).map((r) => r.cpuMs);
+    const pair = (kind: Kind) => versus(values(kind, sandbox), values(kind, baseline), kind === 'sequential');
+    return {
+      sequential: pair('sequential'),
+      workers: pair('workers'),
+      isolated: pair('isolated'),
+      ...(before
+        ? {
+            before: {
+              workers: versus(values('workers', sandbox), values('workers', before), false),
+              sequentialCpu: versus(cpu('sequential', sandbox), cpu('sequential', before), true),
+              workersCpu: versus(cpu('workers', sandbox), cpu('workers', before), true),
+            },
+          }
+        : {}),
     };
-    return { sequential: pair(0, true), workers: pair(1, false), isolated: pair(2, false) };
   } finally {
-    await stopServer(sandbox);
-    await stopServer(baseline);
+    for (const server of servers) await stopServer(server);
   }
 }
 
@@ -193,8 +250,8 @@ export function typicalRows(t: Typical): Row[] {
       t.workers.ours.toFixed(0),
       t.workers.bare.toFixed(0),
       t.workers.ratio.toFixed(2),
-      '≥ 0.60',
-      verdict(t.workers.ratio >= 0.6),
+      '≥ 0.65',
+      verdict(t.workers.ratio >= 0.65),
     ],
     [
       `typical test, ${WORKERS} workers each in an isolated sandbox it makes first: tests/s (baseline: bare Hono)`,
@@ -204,5 +261,36 @@ export function typicalRows(t: Typical): Row[] {
       '',
       '',
     ],
+    ...(t.before ? beforeRows(t.before) : []),
+  ];
+}
+
+/** Ours against the BENCH_BEFORE build: tests/s with 4 workers (at least 0.95), and the server's CPU per test. */
+function beforeRows(before: NonNullable<Typical['before']>): Row[] {
+  const cpuRow = (label: string, v: Versus): Row => [
+    label,
+    `${v.ours.toFixed(2)} ms`,
+    `${v.bare.toFixed(2)} ms`,
+    v.ratio.toFixed(3),
+    '',
+    '',
+  ];
+  return [
+    [
+      `typical test vs before, ${WORKERS} workers: tests/s (baseline: the BENCH_BEFORE build, same rounds)`,
+      before.workers.ours.toFixed(0),
+      before.workers.bare.toFixed(0),
+      before.workers.ratio.toFixed(3),
+      '≥ 0.95',
+      verdict(before.workers.ratio >= 0.95),
+    ],
+    cpuRow(
+      'typical test vs before, sequential: server CPU per test (ratio: before / ours)',
+      before.sequentialCpu,
+    ),
+    cpuRow(
+      `typical test vs before, ${WORKERS} workers: server CPU per test (ratio: before / ours)`,
+      before.workersCpu,
+    ),
   ];
 }
