@@ -415,10 +415,7 @@ export function nearestOption(name: string): string | undefined {
   return nearestName(camel, Object.keys(settings));
 }
 
-/**
- * Validates settings: given in code (programmatic start, tests) unless `from` says the CLI. An option no setting has
- * is refused, as plain JavaScript has no type to catch a misspelt one.
- */
+/** Validates settings from code unless `from` says the CLI; an unknown option is refused (no type catches a typo). */
 export function resolveConfig(input: ConfigInput = {}, from: ConfigSource = 'code'): Config {
   const unknown = Object.keys(input).find((key) => !Object.hasOwn(settings, key));
   if (unknown !== undefined) {
@@ -429,8 +426,7 @@ export function resolveConfig(input: ConfigInput = {}, from: ConfigSource = 'cod
         : `unknown option ${unknown}: options are the flags of --help in camelCase (bulkItemDelay for --bulk-item-delay)`,
     );
   }
-  // Parsed once or twice a process: without compiling the schema's fast path first (zod's JIT), which costs a start
-  // more than the parses it would speed up.
+  // Without zod's JIT: parsed once or twice a process, its compiled fast path would cost a start more than it saves.
   const parsed = configSchema.safeParse(input, { jitless: true });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

@@ -17,6 +17,17 @@ describe("the house's layers (tools/layers.cjs)", () => {
     expect(new Set(parts).size).toBe(parts.length);
   });
 
+  it('hold no source file of over 500 lines: a longer one is split by what it does', async () => {
+    const files = (await readdir(join(root, 'src'), { recursive: true })).filter((f) => /\.tsx?$/.test(f));
+    const long: string[] = [];
+    for (const file of files) {
+      const lines = (await readFile(join(root, 'src', file), 'utf8')).split('\n').length - 1;
+      if (lines > 500) long.push(`${file}: ${lines}`);
+    }
+    expect(files.length).toBeGreaterThan(100);
+    expect(long).toEqual([]);
+  });
+
   it("are CONTRIBUTING.md's layout table as committed (npm run docs writes it)", async () => {
     const committed = await readFile(join(root, 'CONTRIBUTING.md'), 'utf8');
     if (withLayoutTable(committed) !== committed)
