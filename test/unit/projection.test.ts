@@ -23,6 +23,11 @@ describe('project', () => {
     expect(JSON.stringify(view)).toBe('{"bankCode":"058","id":"p1","accountName":"Ada"}');
   });
 
+  it("adds what it is given after the record's fields, in its order", () => {
+    const view = project(record, { id: true, bankCode: true }, { accountName: 'Given', extra: 1 });
+    expect(JSON.stringify(view)).toBe('{"id":"p1","bankCode":"058","accountName":"Given","extra":1}');
+  });
+
   it('leaves out every field it is not given, and keeps the record as it was', () => {
     const before = structuredClone(record);
     expect(project(record, { id: true })).toEqual({ id: 'p1' });

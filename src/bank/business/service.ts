@@ -21,21 +21,19 @@ import { recordAudit } from '../audits/service.js';
 /** A business as the spec shows it. */
 export function businessView(deps: Deps, b: BusinessRecord): BusinessView {
   const state = deps.fixtures.states.find((s) => s.id === b.stateId);
-  return {
-    ...project(b, businessFields),
+  return project(b, businessFields, {
     state: state ? { id: state.id, name: state.name } : null,
     clientId: b.clientId,
-  };
+  });
 }
 
 /** The business's payment account details; 400 when it has none yet. */
 export function accountDetailsOf(business: BusinessRecord): AccountDetailsView {
   if (!business.account) throw new ApiError(400, NO_PAYMENT_ACCOUNT);
-  return {
-    ...project(business.account, accountFields),
+  return project(business.account, accountFields, {
     businessId: business.id,
     accountBalance: String(business.balance),
-  };
+  });
 }
 
 export function listBusinesses(
