@@ -4,6 +4,18 @@
  */
 export type Fields<F extends PropertyKey> = { readonly [K in F]: true };
 
+/** Each mask's keys, listed once: walking them is cheaper on the read path than a `for…in` over the mask each time. */
+const keysByMask = new WeakMap<object, readonly PropertyKey[]>();
+
+function keysOf<F extends PropertyKey>(fields: Fields<F>): readonly F[] {
+  let keys = keysByMask.get(fields);
+  if (keys === undefined) {
+    keys = Object.keys(fields);
+    keysByMask.set(fields, keys);
+  }
+  return keys as readonly F[];
+}
+
 /**
  * The record's `fields`, in their order, then `extra`'s: the view of a record that shows some of its fields as they
  * are kept, and what it adds. The additions are given here rather than spread around the result: on the read path
@@ -15,7 +27,7 @@ export function project<R extends object, F extends keyof R, E extends object = 
   extra?: E,
 ): Pick<R, F> & E {
   const view = {} as Pick<R, F> & E;
-  for (const key in fields) (view as Pick<R, F>)[key] = record[key];
+  for (const key of keysOf(fields)) (view as Pick<R, F>)[key] = record[key];
   if (extra !== undefined) Object.assign(view, extra);
   return view;
 }

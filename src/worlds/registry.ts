@@ -32,7 +32,9 @@ export const noSuchSandbox = (id: string) => new ApiError(404, `No sandbox named
 /** The longest wait between two sweeps for idle sandboxes: a short TTL is honoured within about a quarter of it. */
 const MAX_SWEEP_MS = 60_000;
 
-const SEGMENT_START = ISOLATED_PREFIX.length + 1;
+/** What every isolated sandbox's path begins with, and where its id starts. */
+const ISOLATED_PATHS = `${ISOLATED_PREFIX}/`;
+const SEGMENT_START = ISOLATED_PATHS.length;
 
 /**
  * The worlds of a process: the root, opened with the registry (`Worlds.open`), and the isolated sandboxes, made from
@@ -97,7 +99,7 @@ export class Worlds implements SandboxesHooks {
    * is left), `missing` when no sandbox has that id; the root, with the path as it is, for every other path.
    */
   resolve(path: string): Resolved {
-    if (!path.startsWith(`${ISOLATED_PREFIX}/`)) return { world: this.root, path };
+    if (!path.startsWith(ISOLATED_PATHS)) return { world: this.root, path };
     const end = path.indexOf('/', SEGMENT_START);
     const id = end === -1 ? path.slice(SEGMENT_START) : path.slice(SEGMENT_START, end);
     const world = this.worlds.get(id);
