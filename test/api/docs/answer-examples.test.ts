@@ -5,6 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { ANSWER_EXAMPLES_PATH, answerExamplesText } from '../../../scripts/answer-examples.js';
 import type { JsonObject, OpenApiDocument } from '../../../src/openapi/document.js';
+import { rebased } from '../../support/json-schema.js';
 import { memorySandbox } from '../../support/sandbox.js';
 
 // Every JSON answer of both documents shows an example, the sandbox's own answer (`npm run docs` records them from
@@ -18,20 +19,6 @@ const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
 const root = join(import.meta.dirname, '..', '..', '..');
 
 type Response = { content?: Record<string, { schema?: JsonObject; example?: unknown }> };
-
-/** A schema of the document, its `$ref`s pointed at the document added to ajv under `base`. */
-function rebased(schema: unknown, base: string): unknown {
-  if (Array.isArray(schema)) return schema.map((item) => rebased(item, base));
-  if (schema === null || typeof schema !== 'object') return schema;
-  return Object.fromEntries(
-    Object.entries(schema).map(([key, value]) => [
-      key,
-      key === '$ref' && typeof value === 'string' && value.startsWith('#')
-        ? `${base}${value}`
-        : rebased(value, base),
-    ]),
-  );
-}
 
 /** The keywords of a JSON schema that hold one subschema, a list of them, or a map of names to them. */
 const ONE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'];

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { fixture } from '../../../src/contract/examples.js';
 import type { JsonObject, OpenApiDocument } from '../../../src/openapi/document.js';
 import type { Sandbox } from '../../../src/sandbox.js';
+import { rebased } from '../../support/json-schema.js';
 import { memorySandbox, tokenFor } from '../../support/sandbox.js';
 
 // What Dredd does with a document, in process: every operation of both documents is sent as the document alone
@@ -66,20 +67,6 @@ type Operation = {
   >;
   security?: Record<string, string[]>[];
 };
-
-/** A schema of the document, its `$ref`s pointed at the document added to ajv under `base`. */
-function rebased(schema: unknown, base: string): unknown {
-  if (Array.isArray(schema)) return schema.map((item) => rebased(item, base));
-  if (schema === null || typeof schema !== 'object') return schema;
-  return Object.fromEntries(
-    Object.entries(schema).map(([key, value]) => [
-      key,
-      key === '$ref' && typeof value === 'string' && value.startsWith('#')
-        ? `${base}${value}`
-        : rebased(value, base),
-    ]),
-  );
-}
 
 async function documentOf(sandbox: Sandbox, path: string): Promise<OpenApiDocument> {
   const res = await sandbox.app.request(path);
