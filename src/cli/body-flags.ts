@@ -38,6 +38,14 @@ export type Body<S extends z.ZodObject> = {
 
 type Kind = 'number' | 'boolean' | 'text';
 
+/** How one flag is read into its field. */
+interface Reader {
+  flag: string;
+  field: string;
+  kind: Kind;
+  read(values: Values): unknown;
+}
+
 /** How a field's flag reads, from what the field holds under its optional, default and pipe wrappers. */
 function kindOf(schema: z.core.$ZodType): Kind {
   if (schema instanceof z.ZodNumber) return 'number';
@@ -71,30 +79,42 @@ export function bodyFlags<S extends z.ZodObject, const F extends Record<string, 
   schema: S | (() => S),
   flags: F & Flags<S, F>,
 ): { options: Options; read(values: Values): Body<S> } {
-  const { shape } = typeof schema === 'function' ? schema() : schema;
-  const readers = Object.entries<Flag>(flags).map(([flag, spec]) => {
-    const field = spec.field ?? flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-    const fieldSchema = shape[field];
-    if (!fieldSchema) throw new Error(`--${flag}: the body has no field ${field}`);
-    const kind: Kind = spec.sets === undefined ? kindOf(fieldSchema) : 'boolean';
-    const required = !fieldSchema.safeParse(undefined).success;
-    const name = spec.name ?? `--${flag}`;
-    const read = (values: Values): unknown => {
-      const value = values[flag];
-      if (kind === 'boolean') return value === true ? (spec.sets ?? true) : undefined;
-      if (kind === 'number')
-        return value === undefined && !required ? undefined : wholeNumber(value, name, spec.min, spec.max);
-      return required ? requiredText(values, flag, spec) : value;
-    };
-    return { flag, field, kind, read };
-  });
+  // Read from the schema on first use, not when the command table loads: `serve` builds none of it.
+  let made: Reader[] | undefined;
+  const readers = (): Reader[] => {
+    if (made !== undefined) return made;
+    const { shape } = typeof schema === 'function' ? schema() : schema;
+    made = Object.entries<Flag>(flags).map(([flag, spec]) => {
+      const field = spec.field ?? flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+      const fieldSchema = shape[field];
+      if (!fieldSchema) throw new Error(`--${flag}: the body has no field ${field}`);
+      const kind: Kind = spec.sets === undefined ? kindOf(fieldSchema) : 'boolean';
+      const required = !fieldSchema.safeParse(undefined).success;
+      const name = spec.name ?? `--${flag}`;
+      const read = (values: Values): unknown => {
+        const value = values[flag];
+        if (kind === 'boolean') return value === true ? (spec.sets ?? true) : undefined;
+        if (kind === 'number')
+          return value === undefined && !required ? undefined : wholeNumber(value, name, spec.min, spec.max);
+        return required ? requiredText(values, flag, spec) : value;
+      };
+      return { flag, field, kind, read };
+    });
+    return made;
+  };
+  let options: Options | undefined;
   return {
-    options: Object.fromEntries(
-      readers.map(({ flag, kind }) => [flag, { type: kind === 'boolean' ? 'boolean' : 'string' }] as const),
-    ),
+    get options() {
+      options ??= Object.fromEntries(
+        readers().map(
+          ({ flag, kind }) => [flag, { type: kind === 'boolean' ? 'boolean' : 'string' }] as const,
+        ),
+      );
+      return options;
+    },
     read(values) {
       const body: Record<string, unknown> = {};
-      for (const { field, read } of readers) {
+      for (const { field, read } of readers()) {
         const value = read(values);
         if (value !== undefined) body[field] = value;
       }

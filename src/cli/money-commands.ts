@@ -3,7 +3,7 @@ import { accountNumbersQuery, MAX_ACCOUNT_NUMBERS } from '../contract/control/ac
 import { incomingPaymentBody } from '../contract/control/incoming-payments.js';
 import { refundBody, reverseBody } from '../contract/control/reversals.js';
 import { bodyFlags, requiredText } from './body-flags.js';
-import type { Command } from './command.js';
+import type { Command, Options } from './command.js';
 
 const payment = bodyFlags(incomingPaymentBody, {
   account: { field: 'accountNumber', name: '--account N' },
@@ -44,7 +44,9 @@ export const moneyCommands = {
       '  --payer-name NAME   the name of who pays',
       '  --refund-mispaid    a payment the account should not take is credited and refunded later (mispaid: refund)',
     ],
-    options: payment.options,
+    get options(): Options {
+      return payment.options;
+    },
     run: async (sandbox, values) => {
       const paid = await sandbox.incomingPayment(payment.read(values));
       return {
@@ -64,7 +66,9 @@ export const moneyCommands = {
       '  --reason TEXT       why (the ledger shows it)',
       '  --batch ID          the batch, where items of several batches share the reference',
     ],
-    options: { business: { type: 'string' }, reference: { type: 'string' }, ...reversal.options },
+    get options(): Options {
+      return { business: { type: 'string' }, reference: { type: 'string' }, ...reversal.options };
+    },
     run: async (sandbox, values) => {
       const reversed = await sandbox.reverseTransfer(
         requiredText(values, 'business', { name: '--business ID' }),
@@ -86,7 +90,9 @@ export const moneyCommands = {
       '  --payment REF       the payment’s transactionReference',
       '  --reason TEXT       why (the ledger shows it)',
     ],
-    options: { payment: { type: 'string' }, ...refund.options },
+    get options(): Options {
+      return { payment: { type: 'string' }, ...refund.options };
+    },
     run: async (sandbox, values) => {
       const refunded = await sandbox.refundPayment(
         requiredText(values, 'payment', { name: '--payment REF' }),
@@ -108,7 +114,9 @@ export const moneyCommands = {
       '  --amount KOBO       the amount in kobo',
       '  --interval TEXT     e.g. monthly, weekly, daily',
     ],
-    options: { business: { type: 'string' }, ...plan.options },
+    get options(): Options {
+      return { business: { type: 'string' }, ...plan.options };
+    },
     run: async (sandbox, values) => {
       const added = await sandbox.addSubscription(
         requiredText(values, 'business', { noBlank: true }),
@@ -129,7 +137,9 @@ export const moneyCommands = {
       "  --bank-code CODE    a bank code of the sandbox's list (3 or 6 digits), e.g. 058",
       `  --count N           how many, 1 to ${MAX_ACCOUNT_NUMBERS} (default 1)`,
     ],
-    options: accountNumbers.options,
+    get options(): Options {
+      return accountNumbers.options;
+    },
     run: async (sandbox, values) => {
       // One when not asked, as the query's default: the call the command always made.
       const { bankCode, count = 1 } = accountNumbers.read(values);

@@ -1,6 +1,6 @@
 import { newSandboxBody } from '../contract/control/sandboxes.js';
 import { bodyFlags } from './body-flags.js';
-import { type Command, UsageError } from './command.js';
+import { type Command, type Options, UsageError } from './command.js';
 
 const sandboxFlags = bodyFlags(newSandboxBody, { id: {}, replace: {}, seed: {}, scenario: {}, clock: {} });
 
@@ -23,7 +23,9 @@ export const sandboxesCommands = {
       '    --clock ISO       a time its clock starts frozen at (default: real time, running)',
       '  delete ID           delete it, with its queued work (DELETE /__sandbox/sandboxes/{id})',
     ],
-    options: sandboxFlags.options,
+    get options(): Options {
+      return sandboxFlags.options;
+    },
     positionals: true,
     run: async (sandbox, values, positionals) => {
       const [action = 'list', ...rest] = positionals;

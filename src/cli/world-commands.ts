@@ -3,7 +3,7 @@ import type { SandboxHandle } from '../client/handle.js';
 import { drainQuery } from '../contract/control/sandbox.js';
 import { SandboxError } from '../errors.js';
 import { bodyFlags } from './body-flags.js';
-import { type Command, UsageError, wholeNumber } from './command.js';
+import { type Command, type Options, UsageError, wholeNumber } from './command.js';
 
 const drainFlags = bodyFlags(drainQuery, { timeout: { field: 'timeoutMs', min: 1 } });
 
@@ -34,7 +34,9 @@ export const worldCommands = {
       'Waits until the bulk and webhook queues are idle and every change is on disk (POST /__sandbox/drain).',
       '  --timeout MS        give up after MS milliseconds (default 30000), naming what is still waiting: exit 1',
     ],
-    options: drainFlags.options,
+    get options(): Options {
+      return drainFlags.options;
+    },
     run: async (sandbox, values) => {
       await sandbox.drain(drainFlags.read(values));
       return { line: 'Queues are idle', json: { idle: true } };

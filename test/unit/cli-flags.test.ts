@@ -247,18 +247,38 @@ describe('bodyFlags', () => {
     );
   });
 
-  it('reads the schema a contract builds on first use as the schema itself', () => {
-    const built = bodyFlags(() => schema, { 'bank-code': {}, sum: { field: 'amount' }, frozen: {} });
+  it('reads the schema a contract builds on first use as the schema itself, once, when its flags are first read', () => {
+    let builds = 0;
+    const built = bodyFlags(
+      () => {
+        builds += 1;
+        return schema;
+      },
+      { 'bank-code': {}, sum: { field: 'amount' }, frozen: {} },
+    );
+    // A command table that is loaded to serve builds none of its bodies' schemas.
+    expect(builds).toBe(0);
     expect(built.options).toEqual({
       'bank-code': { type: 'string' },
       sum: { type: 'string' },
       frozen: { type: 'boolean' },
     });
     expect(built.read({ sum: '3', 'bank-code': 'x' })).toEqual({ bankCode: 'x', amount: 3 });
+    expect(builds).toBe(1);
   });
 
-  it('refuses a flag whose field the body does not have, in types and when the command is made', () => {
+  it('refuses a flag whose field the body does not have, in types and when its flags are first read', () => {
     // @ts-expect-error: `why` is no field of the body, and names none
-    expect(() => bodyFlags(schema, { why: {} })).toThrow('--why: the body has no field why');
+    const bad = bodyFlags(schema, { why: {} });
+    expect(() => bad.options).toThrow('--why: the body has no field why');
+    expect(() => bad.read({})).toThrow('--why: the body has no field why');
+  });
+
+  it('gives every command of the table flags that name fields of its body', () => {
+    for (const [name, command] of Object.entries(commands)) {
+      const options = command.options;
+      expect(typeof options, name).toBe('object');
+      for (const option of Object.values(options)) expect(['string', 'boolean']).toContain(option.type);
+    }
   });
 });
