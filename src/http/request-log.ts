@@ -55,12 +55,21 @@ export class RequestJournal {
   private readonly starts: Int32Array;
   private readonly ends: Int32Array;
   /**
-   * The slab written into now, and how much of it is used. Slabs are only ever appended to, never reused: an entry
-   * read (`KeptEntry`) decodes its bytes when a field of it is first asked for, and they must still be its bytes
-   * then, whatever was added meanwhile. A slab goes with the last entry or reader that points at it.
+   * The slab written into now, and how much of it is used. A slab is appended to, and written again from its start
+   * only once no slot points at it and no entry of it was ever handed out: an entry read (`KeptEntry`) decodes its
+   * bytes when a field of it is first asked for, and they must still be its bytes then, whatever was added
+   * meanwhile. A slab an entry of which was handed out goes with the last entry or reader that points at it.
    */
   private tail: Buffer | undefined;
   private used = 0;
+  /** How many slots point at each slab, and whether an entry of it was handed out. */
+  private readonly uses = new Map<Buffer, SlabUse>();
+  /**
+   * A slab no slot points at any more and no reader ever saw, written again when the tail is full. Without it a
+   * journal that only writes (every read of the API) made a new 1 MiB slab every thousand requests or so, memory
+   * outside the heap that V8 answered with a full collection about every second.
+   */
+  private spare: Buffer | undefined;
   private readonly seqs: Float64Array;
   private readonly costs: Float64Array;
   private readonly statuses: Int32Array;
@@ -154,10 +163,20 @@ export class RequestJournal {
     const bytes =
       HEAD_BYTES + (HEAD_BYTES + text.length * 3 <= room ? text.length * 3 : Buffer.byteLength(text));
     if (this.tail === undefined || bytes > room) {
+      const full = this.tail;
       this.tail = this.slabFor(bytes);
       this.used = 0;
+      // A full slab whose entries all went before it was left is free now.
+      const use = full && this.uses.get(full);
+      if (full && use && use.live === 0) this.release(full, use);
     }
     const slab = this.tail;
+    let use = this.uses.get(slab);
+    if (use === undefined) {
+      use = { live: 0, handedOut: false };
+      this.uses.set(slab, use);
+    }
+    use.live++;
     const start = this.used;
     slab.writeDoubleLE(head.durationMs, start);
     slab.writeInt32LE(head.flags, start + 8);
@@ -169,14 +188,32 @@ export class RequestJournal {
     this.used = end;
   }
 
-  /** A new slab for at least `bytes`, twice the size of the last (a journal little used holds little). */
+  /**
+   * A slab for at least `bytes`, twice the size of the last (a journal little used holds little): the spare one if
+   * it is that large, else a new one.
+   */
   private slabFor(bytes: number): Buffer {
-    const size = Math.min(SLAB_BYTES, Math.max(FIRST_SLAB_BYTES, (this.tail?.length ?? 0) * 2));
-    return Buffer.allocUnsafeSlow(Math.max(size, bytes));
+    const size = Math.max(
+      bytes,
+      Math.min(SLAB_BYTES, Math.max(FIRST_SLAB_BYTES, (this.tail?.length ?? 0) * 2)),
+    );
+    const spare = this.spare;
+    this.spare = undefined;
+    if (spare !== undefined && spare.length >= size) return spare;
+    return Buffer.allocUnsafeSlow(size);
+  }
+
+  /** A slab no slot points at any more: the spare, unless an entry of it was handed out or the spare is larger. */
+  private release(slab: Buffer, use: SlabUse): void {
+    this.uses.delete(slab);
+    if (!use.handedOut && (this.spare === undefined || slab.length > this.spare.length)) this.spare = slab;
   }
 
   /** Lets go of what the slot `at` holds. */
   private forget(at: number): void {
+    const slab = this.slabs[at];
+    const use = slab && this.uses.get(slab);
+    if (slab && use && --use.live === 0 && slab !== this.tail) this.release(slab, use);
     this.slabs[at] = undefined;
     this.clientIds[at] = null;
     this.businessIds[at] = null;
@@ -189,10 +226,12 @@ export class RequestJournal {
     this.pool = null;
   }
 
-  /** The entry of the slot `at`, as its readers see it. */
+  /** The entry of the slot `at`, as its readers see it: its slab is never written again. */
   private kept(at: number): RequestEntry | undefined {
     const slab = this.slabs[at];
     if (slab === undefined) return undefined;
+    const use = this.uses.get(slab);
+    if (use !== undefined) use.handedOut = true;
     return new KeptEntry(
       this.seqs[at] ?? 0,
       this.methods[at] ?? '',
@@ -304,6 +343,12 @@ export class JournalPool {
   shrank(cost: number): void {
     this.held -= cost;
   }
+}
+
+/** A slab's slots, and whether an entry of it was handed out (then it is never written again). */
+interface SlabUse {
+  live: number;
+  handedOut: boolean;
 }
 
 export type LogFormat = 'pretty' | 'json';
