@@ -5,21 +5,37 @@ import { requestHeader } from './headers.js';
 /** What an `x-request-id` the sandbox echoes may hold: word characters, `.:-`, up to 128. */
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-/**
- * The request ids this process makes: a UUID's first four groups drawn once per process (74 random bits), and a
- * counter for the last, from a random start. Still UUID-shaped, unique in the journal and across restarts as a
- * random one was, for less than drawing 122 random bits a request costs.
- */
-const PREFIX = randomUUID().slice(0, 24);
-let counter = Number.parseInt(randomUUID().slice(24, 32), 16) * 0x1000;
-const LAST_GROUP = 0x1_0000_0000_0000;
+/** Half of the last group, 24 bits: each half is a small integer, which prints with no floating-point remainder. */
+const HALF = 0x100_0000;
 
-/** A request id the sandbox makes: for a request that brings none it can echo, or that never reached the app. */
-export function newRequestId(): string {
-  // A comparison, not `% LAST_GROUP`: past 2^31 that is a floating-point remainder, a libm call per request.
-  counter = counter + 1 === LAST_GROUP ? 0 : counter + 1;
-  return PREFIX + counter.toString(16).padStart(12, '0');
+/**
+ * Request ids of `prefix` (a UUID's first four groups and their dashes) and a 48-bit counter for the last group,
+ * starting after `start` and wrapping to 0. The counter is kept as two 24-bit halves: a number past 2^31 prints in
+ * hex through a floating-point remainder per digit, a libm call a request.
+ */
+export function requestIds(prefix: string, start: number): () => string {
+  let high = Math.floor(start / HALF) % HALF;
+  let low = start % HALF;
+  return () => {
+    low += 1;
+    if (low === HALF) {
+      low = 0;
+      high = high + 1 === HALF ? 0 : high + 1;
+    }
+    return prefix + high.toString(16).padStart(6, '0') + low.toString(16).padStart(6, '0');
+  };
 }
+
+/**
+ * A request id the sandbox makes: for a request that brings none it can echo, or that never reached the app. A
+ * UUID's first four groups drawn once per process (74 random bits), and a counter for the last, from a random start.
+ * Still UUID-shaped, unique in the journal and across restarts as a random one was, for less than drawing 122 random
+ * bits a request costs.
+ */
+export const newRequestId = requestIds(
+  randomUUID().slice(0, 24),
+  Number.parseInt(randomUUID().slice(24, 32), 16) * 0x1000,
+);
 
 /** The request's `x-request-id` if it is one the sandbox can echo, else a new one. */
 export function requestIdOf(request: Request, incoming: IncomingMessage | undefined): string {
