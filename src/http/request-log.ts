@@ -51,7 +51,7 @@ export function envelopeMessage(text: string): string | null {
  */
 export class RequestJournal {
   /** Each entry's slab, and where in it its text starts and ends. */
-  private readonly slabs: (Buffer | undefined)[];
+  private readonly slabs: (Slab | undefined)[];
   private readonly starts: Int32Array;
   private readonly ends: Int32Array;
   /**
@@ -60,10 +60,8 @@ export class RequestJournal {
    * bytes when a field of it is first asked for, and they must still be its bytes then, whatever was added
    * meanwhile. A slab an entry of which was handed out goes with the last entry or reader that points at it.
    */
-  private tail: Buffer | undefined;
+  private tail: Slab | undefined;
   private used = 0;
-  /** How many slots point at each slab, and whether an entry of it was handed out. */
-  private readonly uses = new Map<Buffer, SlabUse>();
   /**
    * A slab no slot points at any more and no reader ever saw, written again when the tail is full. Without it a
    * journal that only writes (every read of the API) made a new 1 MiB slab every thousand requests or so, memory
@@ -158,31 +156,27 @@ export class RequestJournal {
    * slot `at`.
    */
   private write(at: number, text: string): void {
-    const room = this.tail === undefined ? 0 : this.tail.length - this.used;
+    const room = this.tail === undefined ? 0 : this.tail.bytes.length - this.used;
     // A character is at most 3 bytes in UTF-8 (a surrogate pair 4 for 2); the exact count only near the end.
     const bytes =
       HEAD_BYTES + (HEAD_BYTES + text.length * 3 <= room ? text.length * 3 : Buffer.byteLength(text));
-    if (this.tail === undefined || bytes > room) {
-      const full = this.tail;
-      this.tail = this.slabFor(bytes);
+    let tail = this.tail;
+    if (tail === undefined || bytes > room) {
+      const full = tail;
+      tail = { bytes: this.bufferFor(bytes), live: 0, handedOut: false };
+      this.tail = tail;
       this.used = 0;
       // A full slab whose entries all went before it was left is free now.
-      const use = full && this.uses.get(full);
-      if (full && use && use.live === 0) this.release(full, use);
+      if (full !== undefined && full.live === 0) this.release(full);
     }
-    const slab = this.tail;
-    let use = this.uses.get(slab);
-    if (use === undefined) {
-      use = { live: 0, handedOut: false };
-      this.uses.set(slab, use);
-    }
-    use.live++;
+    tail.live++;
+    const slab = tail.bytes;
     const start = this.used;
     slab.writeDoubleLE(head.durationMs, start);
     slab.writeInt32LE(head.flags, start + 8);
     for (let i = 0; i < 8; i++) slab.writeInt32LE(head.lengths[i] ?? -1, start + 12 + i * 4);
     const end = start + HEAD_BYTES + slab.write(text, start + HEAD_BYTES, 'utf8');
-    this.slabs[at] = slab;
+    this.slabs[at] = tail;
     this.starts[at] = start;
     this.ends[at] = end;
     this.used = end;
@@ -192,10 +186,10 @@ export class RequestJournal {
    * A slab for at least `bytes`, twice the size of the last (a journal little used holds little): the spare one if
    * it is that large, else a new one.
    */
-  private slabFor(bytes: number): Buffer {
+  private bufferFor(bytes: number): Buffer {
     const size = Math.max(
       bytes,
-      Math.min(SLAB_BYTES, Math.max(FIRST_SLAB_BYTES, (this.tail?.length ?? 0) * 2)),
+      Math.min(SLAB_BYTES, Math.max(FIRST_SLAB_BYTES, (this.tail?.bytes.length ?? 0) * 2)),
     );
     const spare = this.spare;
     this.spare = undefined;
@@ -204,16 +198,15 @@ export class RequestJournal {
   }
 
   /** A slab no slot points at any more: the spare, unless an entry of it was handed out or the spare is larger. */
-  private release(slab: Buffer, use: SlabUse): void {
-    this.uses.delete(slab);
-    if (!use.handedOut && (this.spare === undefined || slab.length > this.spare.length)) this.spare = slab;
+  private release(slab: Slab): void {
+    if (!slab.handedOut && (this.spare === undefined || slab.bytes.length > this.spare.length))
+      this.spare = slab.bytes;
   }
 
   /** Lets go of what the slot `at` holds. */
   private forget(at: number): void {
     const slab = this.slabs[at];
-    const use = slab && this.uses.get(slab);
-    if (slab && use && --use.live === 0 && slab !== this.tail) this.release(slab, use);
+    if (slab !== undefined && --slab.live === 0 && slab !== this.tail) this.release(slab);
     this.slabs[at] = undefined;
     this.clientIds[at] = null;
     this.businessIds[at] = null;
@@ -230,8 +223,7 @@ export class RequestJournal {
   private kept(at: number): RequestEntry | undefined {
     const slab = this.slabs[at];
     if (slab === undefined) return undefined;
-    const use = this.uses.get(slab);
-    if (use !== undefined) use.handedOut = true;
+    slab.handedOut = true;
     return new KeptEntry(
       this.seqs[at] ?? 0,
       this.methods[at] ?? '',
@@ -239,7 +231,7 @@ export class RequestJournal {
       this.clientIds[at] ?? null,
       this.businessIds[at] ?? null,
       this.costs[at] ?? 0,
-      slab,
+      slab.bytes,
       this.starts[at] ?? 0,
       this.ends[at] ?? 0,
     );
@@ -266,8 +258,8 @@ export class RequestJournal {
       const start = this.starts[at] ?? 0;
       const end = this.ends[at] ?? 0;
       if (reader === undefined)
-        reader = new KeptEntry(seq, method, status, clientId, businessId, cost, slab, start, end);
-      else reader.moveTo(seq, method, status, clientId, businessId, cost, slab, start, end);
+        reader = new KeptEntry(seq, method, status, clientId, businessId, cost, slab.bytes, start, end);
+      else reader.moveTo(seq, method, status, clientId, businessId, cost, slab.bytes, start, end);
       if (test(reader)) n++;
     }
     return n;
@@ -345,8 +337,9 @@ export class JournalPool {
   }
 }
 
-/** A slab's slots, and whether an entry of it was handed out (then it is never written again). */
-interface SlabUse {
+/** A slab: its bytes, how many slots point at it, and whether an entry of it was handed out (then kept as it is). */
+interface Slab {
+  bytes: Buffer;
   live: number;
   handedOut: boolean;
 }
