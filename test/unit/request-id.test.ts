@@ -5,31 +5,25 @@ const PREFIX = '0d7c0d4e-3b1a-4f2e-9c8d-';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('request ids', () => {
-  it('count on in the last group from after the start, twelve hex digits', () => {
-    const next = requestIds(PREFIX, 41);
-    expect([next(), next(), next()]).toEqual([
-      `${PREFIX}00000000002a`,
-      `${PREFIX}00000000002b`,
-      `${PREFIX}00000000002c`,
-    ]);
-  });
-
-  it('carry from the low half of the counter into the high one', () => {
-    const next = requestIds(PREFIX, 0xff_fffe);
-    expect([next(), next(), next()]).toEqual([
-      `${PREFIX}000000ffffff`,
-      `${PREFIX}000001000000`,
-      `${PREFIX}000001000001`,
-    ]);
-  });
-
-  it('wrap to zero past the last of 48 bits', () => {
-    const next = requestIds(PREFIX, 0xffff_ffff_fffe);
-    expect([next(), next(), next()]).toEqual([
-      `${PREFIX}ffffffffffff`,
-      `${PREFIX}000000000000`,
-      `${PREFIX}000000000001`,
-    ]);
+  it.each([
+    [
+      'count on in the last group from after the start, twelve hex digits',
+      41,
+      ['00000000002a', '00000000002b', '00000000002c'],
+    ],
+    [
+      'carry from the low half of the counter into the high one',
+      0xff_fffe,
+      ['000000ffffff', '000001000000', '000001000001'],
+    ],
+    [
+      'wrap to zero past the last of 48 bits',
+      0xffff_ffff_fffe,
+      ['ffffffffffff', '000000000000', '000000000001'],
+    ],
+  ])('%s', (_label, start, lastGroups) => {
+    const next = requestIds(PREFIX, start);
+    expect([next(), next(), next()]).toEqual(lastGroups.map((group) => `${PREFIX}${group}`));
   });
 
   it('from a start past 2^32, as the process draws one, print the same digits as the counter', () => {
