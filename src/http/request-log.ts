@@ -64,7 +64,7 @@ export class RequestJournal {
   private used = 0;
   /**
    * A slab no slot points at any more and no reader ever saw, written again when the tail is full. Without it a
-   * journal that only writes (every read of the API) made a new 1 MiB slab every thousand requests or so, memory
+   * journal that only writes (every read of the API) made a new 1 MiB slab every eight hundred requests or so, memory
    * outside the heap that V8 answered with a full collection about every second.
    */
   private spare: Buffer | undefined;
