@@ -393,6 +393,20 @@ export const indexedFields: { [K in CollectionName]?: readonly (keyof Collection
 };
 
 /**
+ * Values inside a record looked up by value, each under a name of its own; the store keeps an index for each as it
+ * does for `indexedFields`. A record without the value (`undefined`) is in no entry of that index.
+ */
+export const indexedValues = {
+  /** A business's payment account number, once it has one: a new account number must be unused by any. */
+  businesses: { accountNumber: (business: BusinessRecord) => business.account?.accountNumber },
+} satisfies { [K in CollectionName]?: Record<string, (record: Collections[K]) => string | undefined> };
+
+/** What records of a collection can be looked up by: an indexed field, or an indexed value's name. */
+export type IndexName<K extends CollectionName> =
+  | (keyof Collections[K] & string)
+  | (K extends keyof typeof indexedValues ? keyof (typeof indexedValues)[K] & string : never);
+
+/**
  * Records as earlier versions wrote them, which a state file, its journal or an import may still hold: each is
  * read as the current shape or its earlier one, and brought up to date as it is loaded (`upgrade.ts`).
  */

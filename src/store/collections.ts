@@ -3,7 +3,9 @@ import {
   type CollectionName,
   type Collections,
   collectionNames,
+  type IndexName,
   indexedFields,
+  indexedValues,
   type MetaRecord,
   type StateDocument,
 } from '../domain/records.js';
@@ -14,21 +16,13 @@ import { type UpgradeContext, upgradeRecord } from './upgrade.js';
 /** What a mutation may do: read anything, put and delete records, draw from the seeded generator. */
 export interface Tx {
   get<K extends CollectionName>(collection: K, id: string): Collections[K] | undefined;
-  where<K extends CollectionName>(
-    collection: K,
-    field: keyof Collections[K] & string,
-    value: unknown,
-  ): Collections[K][];
+  where<K extends CollectionName>(collection: K, field: IndexName<K>, value: unknown): Collections[K][];
   /** How many records `where` would answer, without gathering them. */
-  countWhere<K extends CollectionName>(
-    collection: K,
-    field: keyof Collections[K] & string,
-    value: unknown,
-  ): number;
+  countWhere<K extends CollectionName>(collection: K, field: IndexName<K>, value: unknown): number;
   /** The records `where` would answer, one at a time: the caller may stop early, or delete the current one. */
   eachWhere<K extends CollectionName>(
     collection: K,
-    field: keyof Collections[K] & string,
+    field: IndexName<K>,
     value: unknown,
   ): Iterable<Collections[K]>;
   put<K extends CollectionName>(collection: K, record: Collections[K]): void;
@@ -48,6 +42,30 @@ export type StoreListener = (changes: readonly StoreChange[] | 'replaced') => vo
 
 type Maps = { [K in CollectionName]: Map<string, Collections[K]> };
 type Index = Map<unknown, Set<string>>;
+
+/**
+ * One index of a collection: the ids of the records holding each value that `valueIn` reads from a record. A field's
+ * index holds `undefined` too, as a value; an indexed value's (`indexedValues`) leaves out the records without one.
+ */
+interface KeptIndex {
+  valueIn: (record: Record<string, unknown>) => unknown;
+  skipsUndefined: boolean;
+  ids: Index;
+}
+
+/** The indexes a collection keeps, by the name `where` is given: its indexed fields' and its indexed values'. */
+function emptyIndexes(collection: CollectionName): Map<string, KeptIndex> {
+  const fields = (indexedFields as Record<string, readonly string[] | undefined>)[collection] ?? [];
+  const values = (indexedValues as Record<string, Record<string, (record: never) => unknown> | undefined>)[
+    collection
+  ];
+  const kept = new Map<string, KeptIndex>();
+  for (const field of fields)
+    kept.set(field, { valueIn: (record) => record[field], skipsUndefined: false, ids: new Map() });
+  for (const [name, valueIn] of Object.entries(values ?? {}))
+    kept.set(name, { valueIn: valueIn as KeptIndex['valueIn'], skipsUndefined: true, ids: new Map() });
+  return kept;
+}
 
 /** What one mutation changed: each change as its journal text, as its listeners hear it, and how to take it back. */
 export class ChangeLog {
@@ -73,7 +91,7 @@ export class ChangeLog {
  */
 export class MemoryCollections {
   private maps = {} as Maps;
-  private readonly indexes = new Map<string, Map<string, Index>>();
+  private readonly indexes = new Map<string, Map<string, KeptIndex>>();
   /** The short strings records share (see `StringPool`). */
   private readonly strings = new StringPool();
   /** The sequence number of the last commit the state holds. */
@@ -125,11 +143,7 @@ export class MemoryCollections {
   }
 
   /** Records whose indexed `field` equals `value`, in insertion order. */
-  where<K extends CollectionName>(
-    collection: K,
-    field: keyof Collections[K] & string,
-    value: unknown,
-  ): Collections[K][] {
+  where<K extends CollectionName>(collection: K, field: IndexName<K>, value: unknown): Collections[K][] {
     const ids = this.idsWhere(collection, field, value);
     if (!ids) return [];
     const out: Collections[K][] = [];
@@ -141,18 +155,14 @@ export class MemoryCollections {
   }
 
   /** How many records `where` would answer. */
-  countWhere<K extends CollectionName>(
-    collection: K,
-    field: keyof Collections[K] & string,
-    value: unknown,
-  ): number {
+  countWhere<K extends CollectionName>(collection: K, field: IndexName<K>, value: unknown): number {
     return this.idsWhere(collection, field, value)?.size ?? 0;
   }
 
   /** The records `where` would answer, lazily, in insertion order. */
   *eachWhere<K extends CollectionName>(
     collection: K,
-    field: keyof Collections[K] & string,
+    field: IndexName<K>,
     value: unknown,
   ): Generator<Collections[K]> {
     const ids = this.idsWhere(collection, field, value);
@@ -166,7 +176,7 @@ export class MemoryCollections {
   private idsWhere(collection: CollectionName, field: string, value: unknown): Set<string> | undefined {
     const index = this.indexes.get(collection)?.get(field);
     if (!index) throw new Error(`${collection}.${field} is not indexed`);
-    return index.get(value);
+    return index.ids.get(value);
   }
 
   /** The meta record (seed, generator state, token key). */
@@ -245,8 +255,7 @@ export class MemoryCollections {
     try {
       for (const name of collectionNames) {
         (this.maps as Record<string, Map<string, unknown>>)[name] = new Map();
-        const fields = (indexedFields as Record<string, readonly string[] | undefined>)[name] ?? [];
-        this.indexes.set(name, new Map(fields.map((f) => [f, new Map()])));
+        this.indexes.set(name, emptyIndexes(name));
         for (const record of doc.collections[name] ?? [])
           this.apply(name, (record as { id: string }).id, upgradeRecord(name, record, this.upgrade));
       }
@@ -256,7 +265,7 @@ export class MemoryCollections {
     }
   }
 
-  private restore(previous: { maps: Maps; indexes: Map<string, Map<string, Index>> }): void {
+  private restore(previous: { maps: Maps; indexes: Map<string, Map<string, KeptIndex>> }): void {
     this.maps = previous.maps;
     this.indexes.clear();
     for (const [name, index] of previous.indexes) this.indexes.set(name, index);
@@ -283,12 +292,16 @@ export class MemoryCollections {
     const next = record === null ? null : (settleRecord(record, this.strings) as Record<string, unknown>);
     const indexes = this.indexes.get(collection);
     if (indexes && indexes.size > 0) {
-      for (const [field, index] of indexes) {
-        if (previous && previous[field] !== next?.[field]) index.get(previous[field])?.delete(id);
-        if (next) {
-          const ids = index.get(next[field]);
-          if (ids) ids.add(id);
-          else index.set(next[field], new Set([id]));
+      for (const { valueIn, skipsUndefined, ids } of indexes.values()) {
+        const now = next ? valueIn(next) : undefined;
+        if (previous) {
+          const was = valueIn(previous);
+          if (was !== now) ids.get(was)?.delete(id);
+        }
+        if (next && !(skipsUndefined && now === undefined)) {
+          const holding = ids.get(now);
+          if (holding) holding.add(id);
+          else ids.set(now, new Set([id]));
         }
       }
     }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { StateDocument, UserRecord } from '../../src/domain/records.js';
+import { newAccountNumber } from '../../src/bank/accounts/accounts.js';
+import { makeNuban } from '../../src/domain/nuban.js';
+import type { Random } from '../../src/domain/random.js';
+import type { BusinessRecord, StateDocument, UserRecord } from '../../src/domain/records.js';
 import { ChangeLog, MemoryCollections, type StoreChange, type Tx } from '../../src/store/collections.js';
 import type { JournalEntry } from '../../src/store/journal.js';
 import { baseState, customer } from '../support/store.js';
@@ -152,6 +155,72 @@ describe('MemoryCollections: a transaction', () => {
     });
     expect(() => escaped?.put('customers', customer('late'))).toThrow(/only change inside mutate/);
     expect(() => rows.change(() => rows.change(() => undefined))).toThrow(/nested/);
+  });
+});
+
+/** A business of client k1, with a payment account numbered `accountNumber` (null: not approved yet). */
+function business(id: string, accountNumber: string | null): BusinessRecord {
+  return {
+    id,
+    clientId: 'k1',
+    businessName: `Business ${id}`,
+    bvn: '',
+    photoIdUrl: '',
+    businessDocumentsUrls: [],
+    isApproved: accountNumber !== null,
+    residentialAddress: '',
+    stateId: '',
+    countryId: '',
+    isNewBusiness: false,
+    createdAt: '',
+    account: accountNumber === null ? null : { accountNumber, accountType: 'current', customerId: '1' },
+    openingBalance: 0,
+    balance: 0,
+  };
+}
+
+describe('MemoryCollections: an indexed value inside a record', () => {
+  const byAccount = (rows: Bare, n: string) => rows.where('businesses', 'accountNumber', n).map((b) => b.id);
+
+  it("finds a business by its account's number through approval, a new number, delete, undo and a load", () => {
+    const rows = new Bare();
+    rows.change((tx) => tx.put('businesses', business('b1', null)));
+    // Not approved: no number, and no entry under `undefined` either.
+    expect(rows.where('businesses', 'accountNumber', undefined)).toEqual([]);
+    rows.change((tx) => tx.put('businesses', business('b1', '0000000011')));
+    expect(byAccount(rows, '0000000011')).toEqual(['b1']);
+    const log = rows.change((tx) => {
+      tx.put('businesses', business('b1', '0000000022'));
+      tx.put('businesses', business('b2', '0000000011'));
+    });
+    expect(byAccount(rows, '0000000022')).toEqual(['b1']);
+    expect(byAccount(rows, '0000000011')).toEqual(['b2']);
+    log.undo();
+    expect(byAccount(rows, '0000000011')).toEqual(['b1']);
+    expect(byAccount(rows, '0000000022')).toEqual([]);
+    rows.change((tx) => tx.delete('businesses', 'b1'));
+    expect(rows.countWhere('businesses', 'accountNumber', '0000000011')).toBe(0);
+    const doc = baseState();
+    doc.collections.businesses = [business('b3', '0000000033'), business('b4', null)];
+    rows.replaceWith(doc);
+    expect(byAccount(rows, '0000000033')).toEqual(['b3']);
+    expect(rows.where('businesses', 'accountNumber', undefined)).toEqual([]);
+  });
+
+  it('a new account number passes over one a business holds, found through the index', () => {
+    const rows = new Bare();
+    const held = makeNuban('000', '000000001');
+    rows.change((tx) => tx.put('businesses', business('b1', held)));
+    // The draws: the business's number, then a free one.
+    const draws = ['000000001', '000000002'];
+    const random = { digits: () => draws.shift() ?? '' } as unknown as Random;
+    const fixtures = { banks: { homeBankCode: '000' } } as Parameters<typeof newAccountNumber>[1]['fixtures'];
+    let drawn = '';
+    rows.change((tx) => {
+      drawn = newAccountNumber({ ...tx, random: () => random }, { fixtures });
+    });
+    expect(drawn).toBe(makeNuban('000', '000000002'));
+    expect(draws).toEqual([]);
   });
 });
 
