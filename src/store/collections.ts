@@ -289,7 +289,8 @@ export class MemoryCollections {
     const map = this.maps[collection] as Map<string, unknown>;
     const previous = map.get(id) as Record<string, unknown> | undefined;
     // Settled first, so that the indexes' keys are the pool's copies of the strings too.
-    const next = record === null ? null : (settleRecord(record, this.strings) as Record<string, unknown>);
+    const next =
+      record === null ? null : (settleRecord(record, this.strings, previous) as Record<string, unknown>);
     const indexes = this.indexes.get(collection);
     if (indexes && indexes.size > 0) {
       for (const { valueIn, skipsUndefined, ids } of indexes.values()) {

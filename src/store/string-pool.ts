@@ -47,17 +47,24 @@ export class StringPool {
 /**
  * Makes a record read-only, all the way down, and points its short strings at the pool's copies. A record already
  * frozen was settled before (a record put back by an undo) and is left as it is.
+ *
+ * `replaced` is the settled record this one replaces, if any: a string equal to the one it held in the same place
+ * takes that one, settled already, without asking the pool. Most writes change a record in a field or two (a
+ * status, a balance), and the lookups of the others were most of what settling cost.
  */
-export function settleRecord<T>(value: T, pool: StringPool): T {
+export function settleRecord<T>(value: T, pool: StringPool, replaced?: unknown): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     const fields = value as Record<string, unknown>;
+    const before =
+      replaced && typeof replaced === 'object' ? (replaced as Record<string, unknown>) : undefined;
     // `for…in` rather than `Object.keys`: no array of the keys for every record written. A record is plain data
     // (JSON parsed, or literals in code), with nothing enumerable on its prototype.
     for (const key in fields) {
       const field = fields[key];
+      const was = before?.[key];
       // Always written back: `===` cannot tell the pool's copy from an equal one, so there is nothing to test first.
-      if (typeof field === 'string') fields[key] = pool.intern(field);
-      else settleRecord(field, pool);
+      if (typeof field === 'string') fields[key] = field === was ? was : pool.intern(field);
+      else settleRecord(field, pool, was);
     }
     Object.freeze(value);
   }

@@ -58,6 +58,29 @@ describe('settleRecord', () => {
     expect(record).toEqual({ status: 'pooled:pending', payload: { banks: ['pooled:GTBank'] } });
   });
 
+  it('takes the strings of the record it replaces where they are equal, asking the pool only for the others', () => {
+    const pool = new StringPool();
+    const replaced = settleRecord(
+      JSON.parse('{"id":"d1","status":"pending","payload":{"banks":["GTBank","Zenith"]},"note":"x"}'),
+      pool,
+    );
+    const asked: string[] = [];
+    const intern = pool.intern.bind(pool);
+    pool.intern = (value: string) => {
+      asked.push(value);
+      return intern(value);
+    };
+    // As a file store keeps it: parsed from its journal text, so no string is the replaced record's own.
+    const record = settleRecord(
+      JSON.parse('{"id":"d1","status":"paid","payload":{"banks":["GTBank","Access"]},"note":7}'),
+      pool,
+      replaced,
+    );
+    expect(asked).toEqual(['paid', 'Access']);
+    expect(record).toEqual({ id: 'd1', status: 'paid', payload: { banks: ['GTBank', 'Access'] }, note: 7 });
+    expect(Object.isFrozen(record.payload.banks)).toBe(true);
+  });
+
   it('leaves a record settled before as it is', () => {
     const pool = new StringPool();
     const record = Object.freeze({ id: 'd1', status: 'pending' });
