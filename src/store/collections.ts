@@ -304,7 +304,7 @@ export class MemoryCollections {
           const was = valueIn(previous);
           // Most changes leave a record's indexed values as they were, and its id where it is already.
           if (next && was === now) continue;
-          if (was !== now) ids.get(was)?.delete(id);
+          ids.get(was)?.delete(id);
         }
         if (next && !(skipsUndefined && now === undefined)) {
           const holding = ids.get(now);
