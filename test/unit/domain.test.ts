@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import banks from '../../fixtures/banks.json' with { type: 'json' };
 import clients from '../../fixtures/clients.json' with { type: 'json' };
+import { selfPointing } from '../../src/bank/settings/service.js';
 import { END_OF_TIME_MS, VirtualClock } from '../../src/domain/clock.js';
 import { expiryClaim, signToken, tokenExpired, verifyToken } from '../../src/domain/jwt.js';
 import { editDistance, nearestName } from '../../src/domain/nearest-name.js';
@@ -290,6 +291,24 @@ describe('pointsAtSelf', () => {
     expect(pointsAtSelf('http://localhost/x', { port: 80, local: [] })).toBe(true);
     expect(pointsAtSelf('https://127.0.0.1/x', { port: 443, local: [] })).toBe(true);
     expect(pointsAtSelf('https://127.0.0.1/x', { port: 80, local: [] })).toBe(false);
+  });
+});
+
+describe('selfPointing', () => {
+  it("reads the machine's names only for a URL on the sandbox's own port, and once for a batch", () => {
+    let reads = 0;
+    const names = () => {
+      reads++;
+      return ['sandbox-host', '10.1.2.3'];
+    };
+    const check = selfPointing({ ownPort: () => 4010 }, names);
+    expect(check('https://hooks.example.com/x')).toBeNull();
+    expect(check('http://10.1.2.3:4011/x')).toBeNull();
+    expect(reads).toBe(0);
+    expect(check('http://10.1.2.3:4010/x')).toMatch(/must not point at the sandbox itself \(port 4010/);
+    expect(check('http://sandbox-host:4010/x')).toMatch(/must not point at the sandbox itself/);
+    expect(check('http://10.1.2.4:4010/x')).toBeNull();
+    expect(reads).toBe(1);
   });
 });
 

@@ -19,14 +19,26 @@ function localNames(): string[] {
 }
 
 /**
- * A check of URLs against the sandbox's own address (read once, for a batch of URLs): it answers the message
- * refusing a URL that points at the sandbox itself (its own port on a loopback or local address), or null.
- * While the sandbox is not served on a port, nothing can point at it.
+ * A check of URLs against the sandbox's own address: it answers the message refusing a URL that points at the
+ * sandbox itself (its own port on a loopback or local address), or null. While the sandbox is not served on a
+ * port, nothing can point at it. The machine's names (`readNames`) are read once for a batch of URLs, and only
+ * for a URL on the sandbox's own port: reading the interfaces asks the kernel for every address (a `getifaddrs`),
+ * which was an eighth of the CPU of setting a webhook URL, whose port is nearly never the sandbox's.
  */
-export function selfPointing(deps: Pick<Deps, 'ownPort'>): (url: string) => string | null {
+export function selfPointing(
+  deps: Pick<Deps, 'ownPort'>,
+  readNames: () => string[] = localNames,
+): (url: string) => string | null {
   const port = deps.ownPort();
   if (port === null) return () => null;
-  const self = { port, local: localNames() };
+  let names: string[] | undefined;
+  const self = {
+    port,
+    get local() {
+      names ??= readNames();
+      return names;
+    },
+  };
   return (url) =>
     pointsAtSelf(url, self)
       ? `must not point at the sandbox itself (port ${port} of this machine): a delivery would call the sandbox's own API`
