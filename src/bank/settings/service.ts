@@ -22,8 +22,9 @@ function localNames(): string[] {
  * A check of URLs against the sandbox's own address: it answers the message refusing a URL that points at the
  * sandbox itself (its own port on a loopback or local address), or null. While the sandbox is not served on a
  * port, nothing can point at it. The machine's names (`readNames`) are read once for a batch of URLs, and only
- * for a URL on the sandbox's own port: reading the interfaces asks the kernel for every address (a `getifaddrs`),
- * which was an eighth of the CPU of setting a webhook URL, whose port is nearly never the sandbox's.
+ * for a URL on the sandbox's own port: reading the interfaces asks the kernel for every address (a `getifaddrs`
+ * over netlink), which was about two fifths of the CPU of setting a webhook URL, whose port is nearly never the
+ * sandbox's.
  */
 export function selfPointing(
   deps: Pick<Deps, 'ownPort'>,
