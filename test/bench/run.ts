@@ -21,12 +21,13 @@
 // BENCH_SOAK_IDLE_SECONDS (20: how long the soaked process idles before its end is read),
 // BENCH_SOAK_MEMORY_LIMIT_MB (run the soak under a hard memory bound, as in a container of that size; see benchSoak),
 // BENCH_FANOUT_CLIENTS (300), BENCH_ONLY (comma-separated parts to run: cold, reads, writes, transfers, bulk, soak,
-// fanout, webhooks, worlds, typical, reversals, rules; default all), BENCH_REVERSALS (10 000 pending reversals for the part
-// reversals), BENCH_TYPICAL_TESTS (200), BENCH_BEFORE (a build of an earlier
-// commit, its dist/main.js: the parts reads, writes, transfers, typical and cold measure it in alternation with
-// BENCH_MAIN in the same rounds, and add the rows "reads vs before", "writes vs before", "transfers vs before" (on the
-// small state), "typical test vs before" and "cold start vs before", ours / before, whose target is to stay within
-// 5 %). Every number must be positive.
+// fanout, webhooks, worlds, typical, reversals, rules, store; default all), BENCH_REVERSALS (10 000 pending
+// reversals for the part reversals), BENCH_TYPICAL_TESTS (200), BENCH_STORE_ITEMS (60 000 bulk items for the part
+// store), BENCH_STORE_BEFORE (another checkout, whose src/ the part store measures as its baseline), BENCH_BEFORE (a
+// build of an earlier commit, its dist/main.js: the parts reads, writes, transfers, typical and cold measure it in
+// alternation with BENCH_MAIN in the same rounds, and add the rows "reads vs before", "writes vs before", "transfers
+// vs before" (on the small state), "typical test vs before" and "cold start vs before", ours / before, whose target
+// is to stay within 5 %). Every number must be positive.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -39,6 +40,7 @@ import { benchReads, readsRows } from './parts/reads.js';
 import { benchReversals, reversalsRows } from './parts/reversals.js';
 import { benchRules, rulesRows } from './parts/rules.js';
 import { benchSoak, soakRows } from './parts/soak.js';
+import { benchStore, storeRows } from './parts/store.js';
 import { benchTypical, typicalRows } from './parts/typical.js';
 import { benchWorlds, worldsRows } from './parts/worlds.js';
 import { benchTransfers, benchWebhookWrites, transfersRows, writesRows } from './parts/writes.js';
@@ -59,6 +61,7 @@ const PARTS = [
   'typical',
   'reversals',
   'rules',
+  'store',
 ] as const;
 type Part = (typeof PARTS)[number];
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
@@ -81,6 +84,7 @@ const TABLE_ORDER: readonly Part[] = [
   'typical',
   'reversals',
   'rules',
+  'store',
   'cold',
 ];
 
@@ -106,6 +110,7 @@ async function main(): Promise<void> {
     if (runs('typical')) rows.typical = typicalRows(await benchTypical(dir));
     if (runs('reversals')) rows.reversals = reversalsRows(await benchReversals(dir));
     if (runs('rules')) rows.rules = rulesRows(await benchRules(dir));
+    if (runs('store')) rows.store = storeRows(benchStore());
     process.stdout.write(
       `\n${relative(root, mainJs)}${beforeJs ? ` (before: ${beforeJs})` : ''}: ${wrk ? 'wrk -t1' : 'autocannon'}, ${CONNECTIONS} connections, ` +
         `${ROUNDS} alternating rounds of ${SECONDS} s (medians) after ${WARMUP_SECONDS} s warm-up, node ${process.version}\n\n` +
